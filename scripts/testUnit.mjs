@@ -1,0 +1,29 @@
+// Runs every test/unit/**/*.test.ts with Node's test runner (TypeScript through tsx).
+// Extra arguments are passed through, e.g. `npm run test:unit -- --test-name-pattern=journal`.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+
+function find(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return find(p);
+    return e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+const args = process.argv.slice(2);
+const explicit = args.filter((a) => !a.startsWith('--'));
+const flags = args.filter((a) => a.startsWith('--'));
+const files = explicit.length ? explicit : find(join(root, 'test/unit')).map((f) => relative(root, f)).sort();
+if (files.length === 0) {
+  console.error('no unit test files found under test/unit');
+  process.exit(1);
+}
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {
+  cwd: root,
+  stdio: 'inherit',
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
