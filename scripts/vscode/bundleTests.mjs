@@ -1,0 +1,92 @@
+// Bundles the tests that run against a real VS Code with esbuild (cjs, node platform):
+//   test/integration/index.ts + test/integration/**/*.test.ts -> <outDir>/integration/*.cjs
+//     loaded by the extension host (`vscode` external; mocha required from node_modules)
+//   test/e2e/**/*.e2e.ts                                       -> <outDir>/e2e/*.cjs
+//     loaded by the runner's own mocha (playwright-core external)
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+
+function find(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' ? [] : find(p, suffix);
+    return e.name.endsWith(suffix) ? [p] : [];
+  });
+}
+
+/**
+ * mocha 12's main entry is ESM; its CommonJS build is lib/mocha.cjs. Bundles require that file
+ * by absolute path at run time (not bundled: mocha loads reporters and test files dynamically).
+ */
+function mochaExternal() {
+  const mochaCjs = join(dirname(require.resolve('mocha/package.json')), 'lib/mocha.cjs');
+  return {
+    name: 'mocha-external',
+    setup(build) {
+      build.onResolve({ filter: /^mocha$/ }, () => ({ path: mochaCjs, external: true }));
+    },
+  };
+}
+
+/** Entry names keep the folder structure: test/integration/a/b.test.ts -> a/b.test.cjs */
+function entryPoints(files, base) {
+  return Object.fromEntries(files.map((f) => [relative(base, f).replace(/\.ts$/, ''), f]));
+}
+
+export async function bundleTests({ outDir }) {
+  const intDir = join(repoRoot, 'test/integration');
+  const e2eDir = join(repoRoot, 'test/e2e');
+  const testFiles = find(intDir, '.test.ts').sort();
+  const e2eFiles = find(e2eDir, '.e2e.ts').sort();
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+    outExtension: { '.js': '.cjs' },
+    absWorkingDir: repoRoot,
+  };
+  const integrationOut = join(outDir, 'integration');
+  const e2eOut = join(outDir, 'e2e');
+  await esbuild.build({
+    ...common,
+    entryPoints: entryPoints([join(intDir, 'index.ts'), ...testFiles], intDir),
+    outdir: integrationOut,
+    external: ['vscode'],
+    plugins: [mochaExternal()],
+  });
+  if (e2eFiles.length) {
+    await esbuild.build({
+      ...common,
+      entryPoints: entryPoints(e2eFiles, e2eDir),
+      outdir: e2eOut,
+      external: ['playwright-core', 'vscode'],
+      plugins: [mochaExternal()],
+    });
+  }
+  const toOut = (files, base, out) => files.map((f) => join(out, relative(base, f).replace(/\.ts$/, '.cjs')));
+  return {
+    integrationDir: integrationOut,
+    entry: join(integrationOut, 'index.cjs'),
+    /** relative to integrationDir */
+    testFiles: testFiles.map((f) => relative(intDir, f).replace(/\.ts$/, '.cjs')),
+    e2eFiles: toOut(e2eFiles, e2eDir, e2eOut),
+  };
+}
+
+/** Fills `dir` with the test workspace: a copy of test/integration/fixtures/workspace. */
+export function prepareWorkspace(dir) {
+  const fixture = join(repoRoot, 'test/integration/fixtures/workspace');
+  if (existsSync(fixture)) cpSync(fixture, dir, { recursive: true });
+  else mkdirSync(dir, { recursive: true });
+  return dir;
+}

@@ -1,0 +1,9 @@
+import { journalAppend, journalList } from './commands/journal';
+import { sleepList } from './commands/sleep';
+import type { CliCommand } from './cliTypes';
+
+/**
+ * Every command, in the order help lists them. A new command is a file under commands/ and a
+ * line here; the dispatcher needs no change.
+ */
+export const COMMANDS: readonly CliCommand[] = [journalAppend, journalList, sleepList];

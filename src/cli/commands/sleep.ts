@@ -1,0 +1,53 @@
+import { SLEEP_FILE, SleepLog } from '../../core/sleep/sleepLog';
+import type { Sleeper } from '../../core/sleep/sleepLog';
+import { remainingMs } from '../../core/sleep/sleepState';
+import { EXIT_OK } from '../cliTypes';
+import type { CliCommand } from '../cliTypes';
+import { reportProblems } from '../readProblems';
+import { inlineText, safeJson } from '../terminalText';
+
+const FILE_SHOWN = `.groundwork/${SLEEP_FILE}`;
+
+export const sleepList: CliCommand = {
+  path: ['sleep', 'list'],
+  summary: 'Show the agents that are asleep',
+  usage: 'sleep list [--json]',
+  details: [
+    `Replays ${FILE_SHOWN}: an agent is asleep from its last start until a wake is recorded.`,
+    'A sleeper past its maximum with no wake recorded is shown as overdue.',
+    '--json prints one JSON array: agent, mode, startedAt (ISO-8601 UTC), maxDurationMs,',
+    'remainingMs, expired, status.',
+  ],
+  async run(ctx) {
+    const { store } = await ctx.workspace();
+    const now = ctx.deps.clock.now();
+    const log = new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), ctx.deps.clock);
+    const { sleepers, problems } = await log.read(now);
+    if (ctx.json) {
+      ctx.io.stdout(`${safeJson(sleepers.map((s) => toJson(s, now)), 2)}\n`);
+    } else if (sleepers.length === 0) {
+      ctx.io.stdout('No agent is asleep.\n');
+    } else {
+      const names = sleepers.map((s) => inlineText(s.agent));
+      const width = Math.max(...names.map((n) => n.length));
+      sleepers.forEach((s, i) => {
+        const since = new Date(s.state.startedAt).toISOString();
+        ctx.io.stdout(`${(names[i] ?? '').padEnd(width)}  ${inlineText(s.status)}  (since ${since.slice(0, 10)} ${since.slice(11, 19)} UTC)\n`);
+      });
+    }
+    reportProblems(ctx.io, FILE_SHOWN, problems);
+    return EXIT_OK;
+  },
+};
+
+function toJson(s: Sleeper, now: number) {
+  return {
+    agent: s.agent,
+    mode: s.state.mode,
+    startedAt: new Date(s.state.startedAt).toISOString(),
+    maxDurationMs: s.state.maxDurationMs,
+    remainingMs: remainingMs(s.state, now),
+    expired: s.expired,
+    status: s.status,
+  };
+}

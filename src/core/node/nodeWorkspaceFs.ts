@@ -1,0 +1,265 @@
+import { randomBytes } from 'node:crypto';
+import { constants, promises as fsp } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { StorageError, errorCode, ioStorageError, quotePath, tooLargeError } from '../storage/storageError';
+import type { EntryInfo, WorkspaceFs } from '../storage/workspaceFs';
+import { withFileLock, type FileLockOptions } from './fileLock';
+
+export interface NodeWorkspaceFsOptions {
+  /** fsync after every append (default false: a killed process loses nothing either way). */
+  fsyncAppends?: boolean;
+  lock?: FileLockOptions;
+}
+
+/** `.<name>.tmp-<pid>-<8 hex>`: a replacement being written, hidden from `list`. */
+const TEMP_NAME = /^\..*\.tmp-\d+-[0-9a-f]{8}$/;
+/** A temp file this old was left by a killed writer (a live one renames it within moments). */
+export const TEMP_MAX_AGE_MS = 60_000;
+const SWEEP_EVERY_MS = 60_000;
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+const NEWLINE = 0x0a;
+const CHUNK = 64 * 1024;
+
+function missing(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** WorkspaceFs on node:fs. See the port for the contract of each method. */
+export class NodeWorkspaceFs implements WorkspaceFs {
+  private readonly lastSweep = new Map<string, number>();
+
+  constructor(private readonly options: NodeWorkspaceFsOptions = {}) {}
+
+  async read(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+    let handle: fsp.FileHandle;
+    try {
+      // O_NONBLOCK: opening a planted FIFO must not hang; it is refused below.
+      handle = await fsp.open(path, constants.O_RDONLY | NONBLOCK);
+    } catch (err) {
+      if (missing(err)) return undefined;
+      throw ioStorageError('read', path, err);
+    }
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) {
+        throw new StorageError('io', path, `Refused to read ${quotePath(path)}: it is not a regular file. Move it away.`);
+      }
+      if (st.size > maxBytes) throw tooLargeError(path, st.size, maxBytes);
+      // The file may grow while it is read; the cap holds for what is actually read.
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (let want = Math.min(st.size, maxBytes) + 1; ; want = CHUNK) {
+        const buf = Buffer.allocUnsafe(want);
+        const { bytesRead } = await handle.read(buf, 0, want, total);
+        if (bytesRead === 0) break;
+        chunks.push(buf.subarray(0, bytesRead));
+        total += bytesRead;
+        if (total > maxBytes) throw tooLargeError(path, total, maxBytes);
+      }
+      return Buffer.concat(chunks, total);
+    } catch (err) {
+      throw ioStorageError('read', path, err);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644): Promise<void> {
+    const dir = dirname(path);
+    try {
+      await fsp.mkdir(dir, { recursive: true });
+    } catch (err) {
+      throw ioStorageError('create the folder for', path, err);
+    }
+    await this.sweepTemps(dir);
+    const temp = join(dir, `.${basename(path).slice(0, 100)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    let handle: fsp.FileHandle | undefined;
+    try {
+      handle = await fsp.open(temp, 'wx', mode);
+      // open() applies the umask; the mode asked for is the mode the file gets.
+      await handle.chmod(mode);
+      await handle.writeFile(data);
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await renameOver(temp, path);
+    } catch (err) {
+      await handle?.close().catch(() => undefined);
+      await fsp.rm(temp, { force: true }).catch(() => undefined);
+      throw ioStorageError('write', path, err);
+    }
+    await syncFolder(dir);
+  }
+
+  async appendRecord(path: string, line: string): Promise<void> {
+    if (!line.endsWith('\n') || line.indexOf('\n') !== line.length - 1) {
+      throw new RangeError('appendRecord takes exactly one line ending in "\\n".');
+    }
+    const data = Buffer.from(line, 'utf8');
+    let handle: fsp.FileHandle;
+    try {
+      handle = await openForAppend(path);
+    } catch (err) {
+      throw ioStorageError('open for appending', path, err);
+    }
+    try {
+      await this.setAsideTornTail(handle, path);
+      // One write() on an O_APPEND file: the record lands whole after whatever is there.
+      const { bytesWritten } = await handle.write(data);
+      if (bytesWritten !== data.length) {
+        throw new StorageError(
+          'io',
+          path,
+          `Could not append to ${quotePath(path)}: only ${bytesWritten} of ${data.length} bytes were written. ` +
+            `Check the free disk space; the partial line is set aside before the next append.`,
+        );
+      }
+      if (this.options.fsyncAppends) await handle.sync();
+    } catch (err) {
+      throw ioStorageError('append to', path, err);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async list(dir: string): Promise<string[]> {
+    try {
+      const names = await fsp.readdir(dir);
+      return names.filter((name) => !TEMP_NAME.test(name)).sort();
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return [];
+      throw ioStorageError('list', dir, err);
+    }
+  }
+
+  async info(path: string): Promise<EntryInfo | undefined> {
+    try {
+      const st = await fsp.lstat(path);
+      const kind = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other';
+      return { size: st.size, mtimeMs: st.mtimeMs, kind };
+    } catch (err) {
+      if (missing(err)) return undefined;
+      throw ioStorageError('look at', path, err);
+    }
+  }
+
+  async realpath(path: string): Promise<string> {
+    try {
+      return await fsp.realpath(path);
+    } catch (err) {
+      throw ioStorageError('resolve', path, err);
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    try {
+      await fsp.rm(path, { recursive: true, force: true });
+    } catch (err) {
+      throw ioStorageError('remove', path, err);
+    }
+  }
+
+  withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(lockPath, fn, this.options.lock);
+  }
+
+  /**
+   * A writer killed between creating its temp file and renaming it leaves the temp behind; the
+   * next write in that folder (at most once a minute per folder) removes those over a minute old.
+   */
+  private async sweepTemps(dir: string): Promise<void> {
+    const now = Date.now();
+    if (now - (this.lastSweep.get(dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
+    this.lastSweep.set(dir, now);
+    const names = await fsp.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!TEMP_NAME.test(name)) continue;
+      const temp = join(dir, name);
+      const st = await fsp.lstat(temp).catch(() => undefined);
+      if (st && now - st.mtimeMs > TEMP_MAX_AGE_MS) await fsp.rm(temp, { force: true }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * If the file does not end in a newline, its last line is a record whose writer was cut off:
+   * keep those bytes in `<path>.corrupt` (flushed first, so nothing is lost), then cut them off.
+   */
+  private async setAsideTornTail(handle: fsp.FileHandle, path: string): Promise<void> {
+    const { size } = await handle.stat();
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    if (last[0] === NEWLINE) return;
+    let cut = 0;
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - CHUNK);
+      const buf = Buffer.alloc(end - start);
+      await handle.read(buf, 0, buf.length, start);
+      const index = buf.lastIndexOf(NEWLINE);
+      if (index >= 0) {
+        cut = start + index + 1;
+        break;
+      }
+      end = start;
+    }
+    const corruptPath = `${path}.corrupt`;
+    let corrupt: fsp.FileHandle;
+    try {
+      // Never through a link: a cloned repository could point it at a file outside the workspace.
+      corrupt = await fsp.open(corruptPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o644);
+    } catch (err) {
+      throw ioStorageError('set aside the torn last line of', path, err);
+    }
+    try {
+      for (let from = cut; from < size; from += CHUNK) {
+        const length = Math.min(CHUNK, size - from);
+        const buf = Buffer.alloc(length + (from + length === size ? 1 : 0), NEWLINE);
+        await handle.read(buf, 0, length, from);
+        await corrupt.write(buf);
+      }
+      await corrupt.sync();
+    } finally {
+      await corrupt.close();
+    }
+    await handle.truncate(cut);
+  }
+}
+
+async function openForAppend(path: string): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(path, 'a+', 0o644);
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') throw err;
+    await fsp.mkdir(dirname(path), { recursive: true });
+    return fsp.open(path, 'a+', 0o644);
+  }
+}
+
+/** Windows refuses to replace a file another program (an indexer, an antivirus) has open for a moment. */
+async function renameOver(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fsp.rename(from, to);
+    } catch (err) {
+      const code = errorCode(err);
+      const transient = process.platform === 'win32' && (code === 'EPERM' || code === 'EACCES' || code === 'EBUSY');
+      if (!transient || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
+    }
+  }
+}
+
+/** Makes the rename itself durable; not every platform can open a folder, so best effort. */
+async function syncFolder(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows cannot fsync a folder; the rename is still atomic there.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,53 @@
+/** What `info` found at a path, without following a final symbolic link (lstat). */
+export interface EntryInfo {
+  size: number;
+  mtimeMs: number;
+  kind: 'file' | 'directory' | 'symlink' | 'other';
+}
+
+/**
+ * The file system as the core needs it. Paths are absolute; checking that they stay inside the
+ * workspace is the store's job, not the port's. Failures are StorageErrors whose messages name
+ * the path.
+ */
+export interface WorkspaceFs {
+  /**
+   * The whole file, or undefined when it does not exist. Over `maxBytes` it is StorageError
+   * 'too-large' (naming the file, its size and the cap) rather than a huge allocation.
+   */
+  read(path: string, maxBytes: number): Promise<Uint8Array | undefined>;
+
+  /**
+   * Replaces the file in one step: a reader sees the old content or the new, never a mix, even if
+   * the process is killed. Creates missing parent folders. `mode` defaults to 0o644.
+   */
+  writeAtomic(path: string, data: Uint8Array | string, mode?: number): Promise<void>;
+
+  /**
+   * Appends `line` (one record ending in "\n", no other newline) with a single write() on an
+   * O_APPEND file. If the file does not end in "\n" (a writer was killed mid-record), the bytes
+   * after its last newline are first appended to `<path>.corrupt` and cut off, so the record
+   * starts on a fresh line. The caller holds the lock (see `withLock`), since that repair must
+   * not race another writer.
+   */
+  appendRecord(path: string, line: string): Promise<void>;
+
+  /** Names in the folder ([] when it does not exist), without in-flight temp files. */
+  list(dir: string): Promise<string[]>;
+
+  /** lstat, or undefined when nothing is there. */
+  info(path: string): Promise<EntryInfo | undefined>;
+
+  /** The path with every symbolic link resolved; the path must exist. */
+  realpath(path: string): Promise<string>;
+
+  /** Removes a file, or a folder with everything in it; nothing there is not an error. */
+  remove(path: string): Promise<void>;
+
+  /**
+   * Runs `fn` holding a lock that other processes (another window, the CLI) respect. Re-entrant
+   * within one async call chain, so a locked section may call code that takes the same lock.
+   * Waiting too long is StorageError 'locked'.
+   */
+  withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,234 @@
+import { Counters } from './counters';
+import { JsonlLog } from './jsonl';
+import type { RecordParser } from './recordLog';
+import { assertRelativePath } from './safeNames';
+import { StorageError, quotePath, relabelStorageError } from './storageError';
+import type { WorkspaceFs } from './workspaceFs';
+
+export const GROUNDWORK_DIR = '.groundwork';
+/** The one lock every writer of the workspace takes, relative to `.groundwork/`. */
+export const LOCK_FILE = '.lock';
+export const COUNTERS_FILE = 'metrics/counters.json';
+export const DEFAULT_MAX_JSONL_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
+
+export interface WorkspaceStoreOptions {
+  /** Cap for reading a JSONL log whole (default 16 MiB). */
+  maxJsonlBytes?: number;
+  /** Cap for `readText` when the call gives none (default 2 MiB). */
+  maxTextBytes?: number;
+}
+
+const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * Everything Groundwork keeps lives under `<workspace>/.groundwork`, addressed by '/'-separated
+ * paths relative to it. Every path is checked twice: lexically (no '..', no absolute path...)
+ * and on disk (no symbolic link along the way may lead out of the folder), since a cloned
+ * repository can contain a `.groundwork` with links planted in it.
+ */
+export class WorkspaceStore {
+  /** `<workspace>/.groundwork`. */
+  readonly root: string;
+  readonly counters: Counters;
+  private readonly workspaceRoot: string;
+  private readonly windows: boolean;
+  private readonly lockPath: string;
+  private readonly maxJsonlBytes: number;
+  private readonly maxTextBytes: number;
+  private readonly decoder = new TextDecoder('utf-8');
+  /** The port with every path checked and every message relative to the workspace. */
+  private readonly guarded: WorkspaceFs;
+
+  constructor(
+    private readonly fs: WorkspaceFs,
+    workspaceRoot: string,
+    options: WorkspaceStoreOptions = {},
+  ) {
+    this.windows = WINDOWS_ABSOLUTE.test(workspaceRoot);
+    if (!this.windows && !workspaceRoot.startsWith('/')) {
+      throw new RangeError(`The workspace root must be an absolute path, got ${quotePath(workspaceRoot)}.`);
+    }
+    this.workspaceRoot = workspaceRoot.replace(/[\\/]+$/, '');
+    this.root = `${this.workspaceRoot}/${GROUNDWORK_DIR}`;
+    this.lockPath = this.pathOf(LOCK_FILE);
+    this.maxJsonlBytes = options.maxJsonlBytes ?? DEFAULT_MAX_JSONL_BYTES;
+    this.maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+    this.guarded = this.guardedFs();
+    this.counters = new Counters(this.guarded, this.pathOf(COUNTERS_FILE), {
+      lockPath: this.lockPath,
+      displayPath: this.displayPath(COUNTERS_FILE),
+    });
+  }
+
+  /** `.groundwork/<rel>`: how a path is shown to the user. */
+  displayPath(rel: string): string {
+    return `${GROUNDWORK_DIR}/${rel}`;
+  }
+
+  /** The absolute path of `rel`, checked lexically and against symbolic links on disk. */
+  async resolve(rel: string): Promise<string> {
+    return this.io(() => this.check(this.pathOf(rel)));
+  }
+
+  /** The file as text, or undefined when it does not exist. */
+  async readText(rel: string, maxBytes = this.maxTextBytes): Promise<string | undefined> {
+    return this.io(async () => {
+      const bytes = await this.fs.read(await this.check(this.pathOf(rel)), maxBytes);
+      return bytes === undefined ? undefined : this.decoder.decode(bytes);
+    });
+  }
+
+  /** Replaces the file atomically, creating folders as needed. */
+  async writeText(rel: string, text: string, mode?: number): Promise<void> {
+    return this.io(async () => this.fs.writeAtomic(await this.check(this.pathOf(rel)), text, mode));
+  }
+
+  /** A JSONL log; appends take the workspace lock. */
+  log<T>(rel: string, parser: RecordParser<T>, options: { maxBytes?: number } = {}): JsonlLog<T> {
+    return new JsonlLog(this.guarded, this.pathOf(rel), parser, {
+      maxBytes: options.maxBytes ?? this.maxJsonlBytes,
+      lockPath: this.lockPath,
+      displayPath: this.displayPath(rel),
+    });
+  }
+
+  /** Names in a folder of `.groundwork` (the folder itself when `rel` is omitted); [] if missing. */
+  async list(rel?: string): Promise<string[]> {
+    return this.io(async () => this.fs.list(await this.check(rel === undefined ? this.root : this.pathOf(rel))));
+  }
+
+  /** Removes a file or a folder with its content; nothing there is not an error. */
+  async remove(rel: string): Promise<void> {
+    return this.io(async () => this.fs.remove(await this.check(this.pathOf(rel))));
+  }
+
+  /**
+   * Runs `fn` holding the workspace lock, for read-modify-write sequences that must not
+   * interleave with another window or the CLI. Logs and counters inside `fn` re-enter it.
+   */
+  async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return this.guarded.withLock(this.lockPath, fn);
+  }
+
+  private pathOf(rel: string): string {
+    return `${this.root}/${assertRelativePath(rel).join('/')}`;
+  }
+
+  /**
+   * Refuses `path` (under `root`) when a symbolic link leads out of `.groundwork`: the real path
+   * of its deepest existing ancestor must be inside the real path of the folder. Parts that do
+   * not exist yet hold no links.
+   */
+  private async check(path: string): Promise<string> {
+    if (path !== this.root && !path.startsWith(`${this.root}/`)) {
+      throw new StorageError('unsafe-path', path, `Refused to use ${quotePath(path)}: it is outside the .groundwork folder.`);
+    }
+    const segments = path === this.root ? [] : assertRelativePath(path.slice(this.root.length + 1));
+    const rootInfo = await this.fs.info(this.root);
+    if (rootInfo === undefined) return path;
+    if (rootInfo.kind !== 'directory') throw await this.badRoot(rootInfo.kind);
+    const rootReal = await this.fs.realpath(this.root);
+    for (let depth = segments.length; depth >= 1; depth--) {
+      const real = await this.realIfExists(`${this.root}/${segments.slice(0, depth).join('/')}`);
+      if (real === 'missing') continue;
+      if (real === 'dangling' || !this.isInside(real, rootReal)) throw await this.escape(path, segments, rootReal);
+      break;
+    }
+    return path;
+  }
+
+  /**
+   * The real path of an entry, 'missing', or 'dangling' for a link to nothing. Other processes
+   * create and remove files meanwhile (the lock file comes and goes constantly), so an entry that
+   * vanishes between the two calls is looked at again rather than taken for a dangling link.
+   */
+  private async realIfExists(path: string): Promise<string | 'missing' | 'dangling'> {
+    for (let attempt = 0; ; attempt++) {
+      const info = await this.fs.info(path);
+      if (info === undefined) return 'missing';
+      const real = await this.fs.realpath(path).catch(() => undefined);
+      if (real !== undefined) return real;
+      if (info.kind === 'symlink' || attempt >= 10) return 'dangling';
+    }
+  }
+
+  private async badRoot(kind: string): Promise<StorageError> {
+    const shown = quotePath(this.root);
+    if (kind === 'symlink') {
+      const target = await this.fs.realpath(this.root).catch(() => 'a missing target');
+      return new StorageError(
+        'unsafe-path',
+        this.root,
+        `Refused to use ${shown}: it is a symbolic link (to ${quotePath(target)}), and Groundwork keeps its ` +
+          `state only in a real .groundwork folder of the workspace. Replace the link with a folder.`,
+      );
+    }
+    return new StorageError(
+      'unsafe-path',
+      this.root,
+      `Refused to use ${shown}: it is a ${kind}, not a folder. Move it away so that Groundwork can create its folder.`,
+    );
+  }
+
+  /** Names the link that leads out, for a message the user can act on. */
+  private async escape(path: string, segments: string[], rootReal: string): Promise<StorageError> {
+    for (let depth = 1; depth <= segments.length; depth++) {
+      const link = `${this.root}/${segments.slice(0, depth).join('/')}`;
+      if ((await this.fs.info(link))?.kind !== 'symlink') continue;
+      const real = await this.fs.realpath(link).catch(() => undefined);
+      if (real !== undefined && this.isInside(real, rootReal)) continue;
+      const where = real === undefined ? 'a target that does not exist' : quotePath(real);
+      return new StorageError(
+        'unsafe-path',
+        path,
+        `Refused to use ${quotePath(path)}: ${quotePath(link)} is a symbolic link to ${where}, outside the ` +
+          `.groundwork folder. Remove the link, or replace it with a real file or folder.`,
+      );
+    }
+    return new StorageError(
+      'unsafe-path',
+      path,
+      `Refused to use ${quotePath(path)}: its real location is outside the .groundwork folder. ` +
+        `Check for symbolic links under ${quotePath(this.root)}.`,
+    );
+  }
+
+  /** Compares path segments, never string prefixes: '/w/.groundwork-evil' is not inside '/w/.groundwork'. */
+  private isInside(path: string, folder: string): boolean {
+    const split = (p: string) =>
+      p
+        .split(this.windows ? /[\\/]/ : '/')
+        .filter((s) => s !== '')
+        .map((s) => (this.windows ? s.toLowerCase() : s));
+    const inner = split(path);
+    const outer = split(folder);
+    return inner.length >= outer.length && outer.every((segment, i) => inner[i] === segment);
+  }
+
+  /** Shows StorageError paths relative to the workspace. */
+  private async io<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      // A workspace at '/' has no prefix worth stripping.
+      const prefix = this.workspaceRoot === '' ? '' : `${this.workspaceRoot}/`;
+      throw err instanceof StorageError ? relabelStorageError(err, prefix) : err;
+    }
+  }
+
+  private guardedFs(): WorkspaceFs {
+    const fs = this.fs;
+    const checked = <T>(path: string, op: (p: string) => Promise<T>) => this.io(async () => op(await this.check(path)));
+    return {
+      read: (path, maxBytes) => checked(path, (p) => fs.read(p, maxBytes)),
+      writeAtomic: (path, data, mode) => checked(path, (p) => fs.writeAtomic(p, data, mode)),
+      appendRecord: (path, line) => checked(path, (p) => fs.appendRecord(p, line)),
+      list: (dir) => checked(dir, (p) => fs.list(p)),
+      info: (path) => checked(path, (p) => fs.info(p)),
+      realpath: (path) => checked(path, (p) => fs.realpath(p)),
+      remove: (path) => checked(path, (p) => fs.remove(p)),
+      withLock: (lockPath, fn) => checked(lockPath, (p) => fs.withLock(p, fn)),
+    };
+  }
+}

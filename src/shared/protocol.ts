@@ -1,0 +1,122 @@
+// The messages between the extension host and the agent panel, one union per direction.
+// The webview renders workspace text (and later model text), so everything it sends back is
+// untrusted: the host accepts a message only after `parseWebviewMessage` has validated it.
+
+export const MAX_TITLE_CHARS = 200;
+export const MAX_DESCRIPTION_CHARS = 8192;
+const MAX_ID_CHARS = 128;
+const MAX_PONG_CHARS = 1024;
+
+export interface JournalEntryView {
+  timestamp: string;
+  title: string;
+  description: string;
+  scope?: string;
+  agent?: string;
+}
+
+export interface SleeperView {
+  agent: string;
+  /** "2m 34s", "Waiting: agent X", "Manual pause", or "Overdue by 1m 10s". */
+  remaining: string;
+  overdue: boolean;
+}
+
+export interface Notice {
+  kind: 'info' | 'error';
+  text: string;
+}
+
+/** Everything the panel shows. The host owns it and always sends it whole. */
+export interface PanelState {
+  /** False in Restricted Mode: the panel shows the workspace but offers no model work. */
+  trusted: boolean;
+  /** False when no folder is open: there is no workspace to keep state in. */
+  hasWorkspace: boolean;
+  journal: {
+    /** Newest first, at most a page of them. */
+    entries: JournalEntryView[];
+    total: number;
+    /** Lines of discoveries.jsonl that could not be read. */
+    skipped: number;
+    /** Why the journal could not be read at all, if it could not. */
+    error?: string;
+  };
+  sleepers: SleeperView[];
+  notice?: Notice;
+}
+
+export type HostMessage =
+  | { type: 'snapshot'; seq: number; state: PanelState }
+  | { type: 'ping'; id: string; text: string }
+  /** The outcome of a request the panel made; `error` says what went wrong and what to do. */
+  | { type: 'done'; requestId: string; error?: string };
+
+export type HostCommand = 'manageTrust' | 'openJournal' | 'openFolder';
+const HOST_COMMANDS: readonly HostCommand[] = ['manageTrust', 'openJournal', 'openFolder'];
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'pong'; id: string; text: string }
+  | { type: 'journal.add'; requestId: string; title: string; description: string }
+  | { type: 'sleep.wake'; agent: string }
+  | { type: 'command'; command: HostCommand };
+
+export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(obj: Record<string, unknown>, key: string, max: number, required: boolean): string | string[] {
+  const v = obj[key];
+  if (typeof v !== 'string') return [`field "${key}" must be a string`];
+  if (required && v.trim() === '') return [`field "${key}" must not be empty`];
+  if (v.length > max) return [`field "${key}" is ${v.length} characters; the limit is ${max}`];
+  return v;
+}
+
+/** Validates a message from the webview. Anything unexpected is rejected with a reason. */
+export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
+  if (!isRecord(value) || typeof value.type !== 'string') {
+    return { ok: false, error: 'message is not an object with a string "type"' };
+  }
+  const fail = (error: string): Parsed<WebviewMessage> => ({ ok: false, error: `${value.type}: ${error}` });
+  const type = value.type as WebviewMessage['type'];
+  switch (type) {
+    case 'ready':
+      return { ok: true, message: { type } };
+    case 'pong': {
+      const id = text(value, 'id', MAX_ID_CHARS, true);
+      const t = text(value, 'text', MAX_PONG_CHARS, false);
+      if (Array.isArray(id)) return fail(id[0]!);
+      if (Array.isArray(t)) return fail(t[0]!);
+      return { ok: true, message: { type, id, text: t } };
+    }
+    case 'journal.add': {
+      const requestId = text(value, 'requestId', MAX_ID_CHARS, true);
+      if (Array.isArray(requestId)) return fail(requestId[0]!);
+      const title = text(value, 'title', MAX_TITLE_CHARS, true);
+      const description = text(value, 'description', MAX_DESCRIPTION_CHARS, true);
+      if (Array.isArray(title)) return fail(title[0]!);
+      if (Array.isArray(description)) return fail(description[0]!);
+      return { ok: true, message: { type, requestId, title: title.trim(), description: description.trim() } };
+    }
+    case 'sleep.wake': {
+      const agent = text(value, 'agent', MAX_ID_CHARS, true);
+      if (Array.isArray(agent)) return fail(agent[0]!);
+      return { ok: true, message: { type, agent } };
+    }
+    case 'command': {
+      const command = value.command;
+      if (typeof command !== 'string' || !(HOST_COMMANDS as readonly string[]).includes(command)) {
+        return fail(`unknown command ${JSON.stringify(String(command)).slice(0, 64)}`);
+      }
+      return { ok: true, message: { type, command: command as HostCommand } };
+    }
+    default: {
+      const unknown: never = type;
+      return { ok: false, error: `unknown message type ${JSON.stringify(unknown).slice(0, 64)}` };
+    }
+  }
+}

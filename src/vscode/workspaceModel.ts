@@ -1,0 +1,138 @@
+// What the workspace's .groundwork folder holds, read lazily and shared by the panel and the
+// plan explorer. Nothing is read until a view asks; a file watcher (made on first read) says
+// when to read again.
+import * as vscode from 'vscode';
+import { systemClock } from '../core/clock';
+import { Journal } from '../core/journal/journal';
+import { JOURNAL_FILE, parseJournalEntry, type JournalEntry } from '../core/journal/journalEntry';
+import { SleepLog, SLEEP_FILE, type Sleeper } from '../core/sleep/sleepLog';
+import type { ReadResult } from '../core/storage/recordLog';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { openWorkspaceStore } from '../core/node/openWorkspace';
+
+export interface PlanSummary {
+  slug: string;
+  /** The file that best represents the plan, relative to .groundwork/, if there is one. */
+  mainFile?: string;
+  complete: boolean;
+}
+
+export interface WorkspaceView {
+  journal: ReadResult<JournalEntry> | { error: string };
+  sleepers: Sleeper[] | { error: string };
+  plans: PlanSummary[] | { error: string };
+}
+
+const PLAN_FILES = ['idea-brief.md', '00-brainstorming.md'];
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class WorkspaceModel implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private store: WorkspaceStore | undefined;
+  private cached: Promise<WorkspaceView> | undefined;
+  private watching = false;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly folder: vscode.WorkspaceFolder | undefined) {}
+
+  get hasWorkspace(): boolean {
+    return this.folder !== undefined && this.folder.uri.scheme === 'file';
+  }
+
+  /** The journal file, for "Open file" actions. */
+  get journalUri(): vscode.Uri | undefined {
+    return this.folder && vscode.Uri.joinPath(this.folder.uri, '.groundwork', JOURNAL_FILE);
+  }
+
+  fileUri(relInsideGroundwork: string): vscode.Uri | undefined {
+    return this.folder && vscode.Uri.joinPath(this.folder.uri, '.groundwork', ...relInsideGroundwork.split('/'));
+  }
+
+  read(): Promise<WorkspaceView> {
+    this.watch();
+    this.cached ??= this.load();
+    return this.cached;
+  }
+
+  /** Forget what was read and tell the views; the next read goes to disk. */
+  refresh(): void {
+    this.cached = undefined;
+    this.changed.fire();
+  }
+
+  async addJournalEntry(title: string, description: string): Promise<JournalEntry> {
+    const entry = await this.journal().append({ title, description });
+    this.refresh();
+    return entry;
+  }
+
+  async wake(agent: string, reason: string): Promise<void> {
+    await this.sleepLog().recordWake(agent, reason);
+    this.refresh();
+  }
+
+  dispose(): void {
+    clearTimeout(this.debounce);
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private openStore(): WorkspaceStore {
+    if (!this.folder || !this.hasWorkspace) {
+      throw new Error('Open a folder first: Groundwork keeps its state in the workspace.');
+    }
+    this.store ??= openWorkspaceStore(this.folder.uri.fsPath);
+    return this.store;
+  }
+
+  private journal(): Journal {
+    return new Journal(this.openStore().log(JOURNAL_FILE, parseJournalEntry), systemClock);
+  }
+
+  private sleepLog(): SleepLog {
+    return new SleepLog(this.openStore().log(SLEEP_FILE, SleepLog.parseRecord), systemClock);
+  }
+
+  private async load(): Promise<WorkspaceView> {
+    if (!this.hasWorkspace) return { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
+    const [journal, sleepers, plans] = await Promise.all([
+      this.journal().load().catch((e: unknown) => ({ error: describe(e) })),
+      this.sleepLog().sleepers(systemClock.now()).catch((e: unknown) => ({ error: describe(e) })),
+      this.listPlans().catch((e: unknown) => ({ error: describe(e) })),
+    ]);
+    return { journal, sleepers, plans };
+  }
+
+  private async listPlans(): Promise<PlanSummary[]> {
+    const store = this.openStore();
+    const names = await store.list('plans');
+    const plans: PlanSummary[] = [];
+    for (const slug of names.sort()) {
+      const files = await store.list(`plans/${slug}`).catch(() => undefined);
+      if (!files) continue;
+      const main = PLAN_FILES.find((f) => files.includes(f));
+      plans.push({
+        slug,
+        mainFile: main && `plans/${slug}/${main}`,
+        complete: files.includes('.brainstorm-complete') || files.includes('idea-brief.md'),
+      });
+    }
+    return plans;
+  }
+
+  private watch(): void {
+    if (this.watching || !this.folder || !this.hasWorkspace) return;
+    this.watching = true;
+    const pattern = new vscode.RelativePattern(this.folder, '.groundwork/**');
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const onChange = () => {
+      clearTimeout(this.debounce);
+      this.debounce = setTimeout(() => this.refresh(), 150);
+    };
+    this.disposables.push(watcher, watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange));
+  }
+}

@@ -1,0 +1,48 @@
+// What a person sees: the Groundwork container in the activity bar, its Plans welcome text
+// and its Agent webview. Runs in the runner against the live workbench, before the in-host suite.
+import * as assert from 'node:assert/strict';
+import { activityBarItem, commandTitle, runCommand, screenshot, sideBar, webviewContent, workbench } from './support/workbench';
+
+describe('Groundwork container (UI)', function () {
+  this.timeout(60_000);
+
+  it('has a Groundwork entry in the activity bar', async () => {
+    const { page } = workbench();
+    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('opens the Groundwork container with its Agent and Plans views', async () => {
+    const { page } = workbench();
+    await activityBarItem(page, 'Groundwork').click();
+    const bar = sideBar(page);
+    await bar.locator('.composite.title', { hasText: /groundwork/i }).waitFor({ state: 'visible', timeout: 30_000 });
+    for (const name of ['Agent', 'Plans']) {
+      await bar.locator('.pane-header', { hasText: new RegExp(`^\\s*${name}`, 'i') }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    }
+  });
+
+  it('shows the Plans welcome text while there are no plans', async () => {
+    const { page } = workbench();
+    const welcome = sideBar(page).locator('.welcome-view-content', { hasText: 'No plans yet' });
+    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('renders the Agent webview', async () => {
+    const { page } = workbench();
+    // the panel's page has loaded and drawn text a person can read (two frames deep)
+    const body = webviewContent(page).locator('body').filter({ hasText: /\S/ });
+    await body.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.ok((await body.innerText()).trim().length > 0, 'the Agent webview is empty');
+    await screenshot(page, 'groundwork-container.png');
+  });
+
+  it('opens the Agent panel from the command palette', async () => {
+    const { page } = workbench();
+    // leave the container first, as a person who was in the Explorer would be
+    await activityBarItem(page, 'Explorer').click();
+    await sideBar(page).locator('.composite.title', { hasText: /explorer/i }).waitFor({ state: 'visible', timeout: 15_000 });
+    await runCommand(page, commandTitle('groundwork.openPanel'));
+    await sideBar(page).locator('.composite.title', { hasText: /groundwork/i }).waitFor({ state: 'visible', timeout: 30_000 });
+    await webviewContent(page).locator('body').filter({ hasText: /\S/ }).waitFor({ state: 'visible', timeout: 30_000 });
+  });
+});

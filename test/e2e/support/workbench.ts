@@ -1,0 +1,83 @@
+// Helpers for the UI-driven tests in test/e2e. These run in the runner's Node process
+// (scripts/vscode/runTests.mjs), not in VS Code: they drive the workbench page with Playwright,
+// the way a person would, while the extension under test runs in code-server.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Workbench {
+  page: Page;
+  /** test-artifacts/vscode: screenshots go here */
+  artifactsDir: string;
+  /** the temporary workspace folder the workbench has open */
+  workspace: string;
+  /** the folder of the extension under test (its package.json) */
+  extensionPath: string;
+  /** writes a line to the run's log and stdout */
+  log(message: string): void;
+}
+
+/** The workbench the runner opened (set on globalThis before the e2e suite loads). */
+export function workbench(): Workbench {
+  const wb = (globalThis as { __groundworkWorkbench?: Workbench }).__groundworkWorkbench;
+  if (!wb) throw new Error('no workbench: run the e2e tests with `npm run test:vscode`');
+  return wb;
+}
+
+/** Runs a command from the command palette (F1), by its title as the palette shows it. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+}
+
+/** The activity-bar entry of a view container, by its title. */
+export function activityBarItem(page: Page, title: string): Locator {
+  return page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
+}
+
+/** The side bar, once it shows the named container (its title is upper-cased by CSS only). */
+export function sideBar(page: Page): Locator {
+  return page.locator('.part.sidebar');
+}
+
+/** The content document of the (first) webview: two frames deep. */
+export function webviewContent(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview').first().frameLocator('iframe#active-frame');
+}
+
+/** Saves a screenshot in test-artifacts/vscode, with no hover tooltip covering the picture. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(workbench().artifactsDir, name);
+  const size = page.viewportSize() ?? { width: 1400, height: 900 };
+  await page.mouse.move(size.width - 20, size.height - 60); // an empty spot of the editor area
+  await page
+    .locator('.workbench-hover-container, .monaco-hover:not(.hidden)')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 3_000 })
+    .catch(() => undefined);
+  await page.screenshot({ path });
+  workbench().log(`screenshot: ${path}`);
+  return path;
+}
+
+/**
+ * A command's title as the command palette shows it ("Category: Title"), read from the
+ * extension's package.json and package.nls.json, so the tests follow renames.
+ */
+export function commandTitle(command: string): string {
+  const dir = workbench().extensionPath;
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    contributes?: { commands?: { command: string; title: string; category?: string }[] };
+  };
+  const nlsFile = join(dir, 'package.nls.json');
+  const nls = existsSync(nlsFile) ? (JSON.parse(readFileSync(nlsFile, 'utf8')) as Record<string, string>) : {};
+  const text = (s: string) => s.replace(/^%(.+)%$/, (whole, key: string) => nls[key] ?? whole);
+  const c = pkg.contributes?.commands?.find((x) => x.command === command);
+  if (!c) throw new Error(`${command} is not contributed by ${dir}/package.json`);
+  return c.category ? `${text(c.category)}: ${text(c.title)}` : text(c.title);
+}

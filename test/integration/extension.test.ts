@@ -1,0 +1,94 @@
+// Groundwork inside a real VS Code (code-server's extension host; see scripts/vscode/runTests.mjs).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'groundwork.groundwork';
+
+/** What `activate()` returns for tests (the extension's test API). */
+interface GroundworkTestApi {
+  panel: {
+    whenReady(): Promise<void>;
+    lastSnapshot(): unknown;
+    ping(text: string): Promise<string>;
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+function extension(): vscode.Extension<GroundworkTestApi> {
+  const ext = vscode.extensions.getExtension<GroundworkTestApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not installed in this VS Code`);
+  return ext;
+}
+
+describe('Groundwork extension', () => {
+  let api: GroundworkTestApi;
+
+  before(async () => {
+    api = await extension().activate();
+  });
+
+  it('is present and activates without errors', async () => {
+    const ext = extension();
+    assert.equal(ext.isActive, true);
+    assert.ok(api, 'activate() returned no test API');
+    assert.equal(typeof api.panel?.ping, 'function', 'test API has no panel.ping');
+    assert.equal(typeof api.panel?.whenReady, 'function', 'test API has no panel.whenReady');
+    assert.equal(typeof api.panel?.lastSnapshot, 'function', 'test API has no panel.lastSnapshot');
+  });
+
+  it('contributes the Groundwork container with the Agent and Plans views', () => {
+    const contributes = extension().packageJSON.contributes;
+    const containers: { id: string }[] = contributes?.viewsContainers?.activitybar ?? [];
+    assert.ok(containers.some((c) => c.id === 'groundwork'), 'no activity-bar container "groundwork"');
+    const views: { id: string; type?: string }[] = contributes?.views?.groundwork ?? [];
+    assert.deepEqual(
+      views.map((v) => v.id).sort(),
+      ['groundwork.agentPanel', 'groundwork.planExplorer'],
+    );
+    assert.equal(views.find((v) => v.id === 'groundwork.agentPanel')?.type, 'webview');
+  });
+
+  it('registers its commands and the commands VS Code makes for its container and views', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    const expected = [
+      'groundwork.openPanel',
+      'groundwork.refreshExplorer',
+      'groundwork.journal.add',
+      'groundwork.manageTrust',
+      // made by VS Code from the contributions: proves the container and views are registered
+      'workbench.view.extension.groundwork',
+      'groundwork.agentPanel.focus',
+      'groundwork.planExplorer.focus',
+    ];
+    assert.deepEqual(expected.filter((c) => !all.has(c)), [], 'commands missing');
+  });
+
+  it('groundwork.refreshExplorer runs without error', async () => {
+    await vscode.commands.executeCommand('groundwork.refreshExplorer');
+  });
+
+  it('groundwork.openPanel shows the Agent panel, and a ping makes the round trip through the webview', async () => {
+    await vscode.commands.executeCommand('groundwork.openPanel');
+    await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
+    assert.equal(await withTimeout(api.panel.ping('hello'), 15_000, "panel.ping('hello')"), 'hello');
+    // a second, different payload: the echo is the webview's answer, not a cached value
+    assert.equal(await withTimeout(api.panel.ping('round trip ✓'), 15_000, 'panel.ping'), 'round trip ✓');
+  });
+
+  it('sends the ready panel a snapshot of the workspace', async () => {
+    await vscode.commands.executeCommand('groundwork.openPanel');
+    await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
+    const deadline = Date.now() + 15_000;
+    while (api.panel.lastSnapshot() === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.notEqual(api.panel.lastSnapshot(), undefined, 'no snapshot was sent to the panel within 15 s');
+  });
+});

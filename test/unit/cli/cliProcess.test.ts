@@ -1,0 +1,159 @@
+// The CLI as a user runs it: a real child process on a real temporary workspace, and in-process
+// over the real store. Kept few, since each child costs a Node start.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { nodeDeps } from '../../../src/cli/nodeDeps';
+import { runCli } from '../../../src/cli/runCli';
+import type { CliRun } from './cliHarness';
+import { T0 } from './cliHarness';
+import { FakeClock } from '../journal/memoryRecordLog';
+
+const repo = join(import.meta.dirname, '../../..');
+// Resolved from the repository, since the child may run with a workspace as its current folder.
+const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
+const temps: string[] = [];
+after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function workspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'groundwork-cli-'));
+  temps.push(dir);
+  return dir;
+}
+
+function groundwork(args: string[], cwd = repo): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+async function inProcess(argv: string[], cwd: string): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd };
+  const code = await runCli(argv, io, { ...nodeDeps, clock: new FakeClock(T0) });
+  return { code, stdout, stderr };
+}
+
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+describe('groundwork as a child process', () => {
+  test('journal append then journal list --json round trips', async () => {
+    const ws = await workspace();
+    const a = await groundwork(['--workspace', ws, 'journal', 'append', '--title', 'Locks are per file', '--description', 'Two lines\nof detail', '--scope', 'local']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(a.stdout, 'Added to .groundwork/discoveries.jsonl: Locks are per file\n');
+    const l = await groundwork(['journal', 'list', '--json'], ws);
+    assert.equal(l.code, 0, l.stderr);
+    assert.equal(l.stderr, '');
+    const entries = JSON.parse(l.stdout) as { title: string; description: string; scope: string; timestamp: string }[];
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]?.title, 'Locks are per file');
+    assert.equal(entries[0]?.description, 'Two lines\nof detail');
+    assert.equal(entries[0]?.scope, 'local');
+    assert.match(entries[0]?.timestamp ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  test('a corrupt middle line and a torn last line: valid entries printed, bad ones on stderr, exit 0', async () => {
+    const ws = await workspace();
+    const entry = (title: string) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title, description: 'd' });
+    await mkdir(join(ws, '.groundwork'));
+    await writeFile(join(ws, '.groundwork/discoveries.jsonl'), `${entry('one')}\n{"title": oops\n${entry('two')}\n${entry('three')}\n{"timestamp":"2025-01`);
+    const r = await groundwork(['--workspace', ws, 'journal', 'list', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { title: string }[]).map((e) => e.title), ['one', 'two', 'three']);
+    assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON/);
+    assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:5: skipped, torn last line/);
+    assert.match(r.stderr, /2 lines of \.groundwork\/discoveries\.jsonl could not be read/);
+    const human = await groundwork(['--workspace', ws, 'journal', 'list']);
+    assert.equal(human.code, 0);
+    assert.equal(human.stdout.match(/^2025-01-31 09:15:00 UTC {2}/gm)?.length, 3);
+  });
+
+  test('bad usage exits 2 with a one-line error and a hint', async () => {
+    const r = await groundwork(['journal', 'list', '--frob']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, "groundwork: unknown option '--frob'. Run 'groundwork help journal list' for usage.\n");
+  });
+
+  test('--workspace on a missing folder is a clear error, exit 2, and creates nothing', async () => {
+    const missing = join(await workspace(), 'does-not-exist');
+    const r = await groundwork(['--workspace', missing, 'journal', 'append', '--title', 't', '--description', 'd']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `groundwork: the workspace folder '${missing}' does not exist or is not a folder; pass an existing folder with --workspace. Run 'groundwork help' for usage.\n`);
+    assert.equal(existsSync(missing), false);
+  });
+
+  test('unsafe values are stored escaped and never reach the terminal raw', async () => {
+    const ws = await workspace();
+    const title = 'quote " and\nnewline \u001b[31mred\u001b[0m';
+    const a = await groundwork(['--workspace', ws, 'journal', 'append', '--title', title, '--description', '\u001b]0;pwned\u0007body']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.doesNotMatch(a.stdout, RAW_CONTROL);
+    const file = await readFile(join(ws, '.groundwork/discoveries.jsonl'), 'utf8');
+    assert.equal(file.split('\n').length, 2, 'one line and the final newline');
+    assert.ok(file.includes('"quote \\" and\\nnewline \\u001b[31mred\\u001b[0m"'), file);
+    const l = await groundwork(['--workspace', ws, 'journal', 'list']);
+    assert.doesNotMatch(l.stdout, RAW_CONTROL);
+    assert.match(l.stdout, /quote " and\\nnewline \\x1b\[31mred\\x1b\[0m\n {4}\\x1b\]0;pwned\\x07body\n/);
+  });
+});
+
+describe('groundwork in-process over the real store', () => {
+  test('listing a workspace that has no .groundwork folder creates nothing', async () => {
+    const ws = await workspace();
+    assert.deepEqual(await inProcess(['journal', 'list'], ws), { code: 0, stdout: 'The journal is empty.\n', stderr: '' });
+    assert.deepEqual(await inProcess(['sleep', 'list', '--json'], ws), { code: 0, stdout: '[]\n', stderr: '' });
+    assert.equal(existsSync(join(ws, '.groundwork')), false);
+  });
+
+  test('an append after a torn last line sets the torn bytes aside and stays readable', async () => {
+    const ws = await workspace();
+    await mkdir(join(ws, '.groundwork'));
+    await writeFile(join(ws, '.groundwork/discoveries.jsonl'), '{"timestamp":"2025-01');
+    const a = await inProcess(['journal', 'append', '--title', 'after the crash', '--description', ''], ws);
+    assert.equal(a.code, 0, a.stderr);
+    const l = await inProcess(['journal', 'list', '--json'], ws);
+    assert.deepEqual(JSON.parse(l.stdout), [{ timestamp: '2025-01-31T09:15:00.000Z', title: 'after the crash', description: '' }]);
+    assert.equal(l.stderr, '');
+  });
+
+  test('sleep list replays a real sleep log, relative --workspace from cwd', async () => {
+    const ws = await workspace();
+    await mkdir(join(ws, 'proj/.groundwork'), { recursive: true });
+    const lines = [
+      { event: 'started', agent: 'builder', mode: { kind: 'timer', durationMs: 120_000 }, startedAt: T0 - 30_000, maxDurationMs: 120_000 },
+      { event: 'started', agent: 'qa', mode: { kind: 'manual' }, startedAt: T0 - 30_000, maxDurationMs: 3_600_000 },
+      { event: 'woken', agent: 'qa', reason: 'user', at: T0 - 1000 },
+    ];
+    await writeFile(join(ws, 'proj/.groundwork/sleep.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const r = await inProcess(['--workspace', 'proj', 'sleep', 'list'], ws);
+    assert.deepEqual(r, { code: 0, stdout: 'builder  1m 30s  (since 2025-01-31 09:14:30 UTC)\n', stderr: '' });
+  });
+
+  test('a .groundwork that is a file, not a folder, is a failure (exit 1) with the store’s message', async () => {
+    const ws = await workspace();
+    await writeFile(join(ws, '.groundwork'), 'not a folder');
+    const r = await inProcess(['journal', 'append', '--title', 't', '--description', 'd'], ws);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^groundwork: .*\.groundwork/);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1);
+  });
+});

@@ -1,0 +1,228 @@
+// An in-memory WorkspaceFs for unit tests of the core: '/'-separated absolute paths, folders,
+// files with modes and symbolic links, and the same torn-tail repair as the real adapter.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { systemClock, type Clock } from '../../../src/core/clock';
+import { StorageError, ioStorageError, tooLargeError } from '../../../src/core/storage/storageError';
+import type { EntryInfo, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
+
+type Entry =
+  | { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number }
+  | { kind: 'directory'; mtimeMs: number }
+  | { kind: 'symlink'; target: string; mtimeMs: number };
+
+export type FsOperation = 'read' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'withLock';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function errno(code: string): Error {
+  return Object.assign(new Error(code), { code });
+}
+
+function segmentsOf(path: string): string[] {
+  if (!path.startsWith('/')) throw new RangeError(`MemoryWorkspaceFs takes absolute paths, got '${path}'`);
+  return path.split('/').filter((s) => s !== '');
+}
+
+const join = (segments: string[]) => `/${segments.join('/')}`;
+
+export class MemoryWorkspaceFs implements WorkspaceFs {
+  private readonly entries = new Map<string, Entry>([['/', { kind: 'directory', mtimeMs: 0 }]]);
+  private readonly lockChain = new AsyncLocalStorage<ReadonlySet<string>>();
+  private readonly lockQueues = new Map<string, Promise<void>>();
+  /** Return an error to make the next matching call fail with it (a disk full, a permission...). */
+  failOn: ((op: FsOperation, path: string) => Error | undefined) | undefined;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  // ---- helpers for tests ----
+
+  /** Writes bytes as they are, with no repair: what a killed writer or another program leaves. */
+  writeRaw(path: string, content: string | Uint8Array): void {
+    const segments = this.realSegments(path, false);
+    this.mkdirs(segments.slice(0, -1));
+    const data = typeof content === 'string' ? encoder.encode(content) : content;
+    this.entries.set(join(segments), { kind: 'file', data, mode: 0o644, mtimeMs: this.clock.now() });
+  }
+
+  text(path: string): string | undefined {
+    const entry = this.entries.get(join(this.realSegments(path, true)));
+    return entry?.kind === 'file' ? decoder.decode(entry.data) : undefined;
+  }
+
+  modeOf(path: string): number | undefined {
+    const entry = this.entries.get(join(this.realSegments(path, true)));
+    return entry?.kind === 'file' ? entry.mode : undefined;
+  }
+
+  symlink(path: string, target: string): void {
+    const segments = segmentsOf(path);
+    this.mkdirs(segments.slice(0, -1));
+    this.entries.set(join(segments), { kind: 'symlink', target, mtimeMs: this.clock.now() });
+  }
+
+  mkdir(path: string): void {
+    this.mkdirs(this.realSegments(path, true));
+  }
+
+  /** Every path held, sorted. */
+  paths(): string[] {
+    return [...this.entries.keys()].sort();
+  }
+
+  /** Whether the current async call chain holds the lock. */
+  holdsLock(lockPath: string): boolean {
+    return this.lockChain.getStore()?.has(lockPath) ?? false;
+  }
+
+  // ---- WorkspaceFs ----
+
+  async read(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+    this.maybeFail('read', path);
+    const entry = this.entries.get(join(this.realSegments(path, true)));
+    if (entry === undefined) return undefined;
+    if (entry.kind !== 'file') throw ioStorageError('read', path, errno('EISDIR'));
+    if (entry.data.length > maxBytes) throw tooLargeError(path, entry.data.length, maxBytes);
+    return entry.data.slice();
+  }
+
+  async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644): Promise<void> {
+    this.maybeFail('writeAtomic', path);
+    const segments = this.realSegments(path, false);
+    this.mkdirs(segments.slice(0, -1));
+    const existing = this.entries.get(join(segments));
+    if (existing?.kind === 'directory') throw ioStorageError('write', path, errno('EISDIR'));
+    const bytes = typeof data === 'string' ? encoder.encode(data) : data.slice();
+    this.entries.set(join(segments), { kind: 'file', data: bytes, mode, mtimeMs: this.clock.now() });
+  }
+
+  async appendRecord(path: string, line: string): Promise<void> {
+    this.maybeFail('appendRecord', path);
+    if (!line.endsWith('\n') || line.indexOf('\n') !== line.length - 1) {
+      throw new RangeError('appendRecord takes exactly one line ending in "\\n".');
+    }
+    const segments = this.realSegments(path, true);
+    this.mkdirs(segments.slice(0, -1));
+    const key = join(segments);
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.kind !== 'file') throw ioStorageError('append to', path, errno('EISDIR'));
+    let data = entry?.data ?? new Uint8Array();
+    if (data.length > 0 && data[data.length - 1] !== 0x0a) {
+      const cut = data.lastIndexOf(0x0a) + 1;
+      const corruptKey = `${key}.corrupt`;
+      const corrupt = this.entries.get(corruptKey);
+      if (corrupt !== undefined && corrupt.kind !== 'file') throw ioStorageError('set aside the torn last line of', path, errno('ELOOP'));
+      const tail = data.slice(cut);
+      this.entries.set(corruptKey, {
+        kind: 'file',
+        data: concat(corrupt?.data ?? new Uint8Array(), tail, encoder.encode('\n')),
+        mode: 0o644,
+        mtimeMs: this.clock.now(),
+      });
+      data = data.slice(0, cut);
+    }
+    this.entries.set(key, { kind: 'file', data: concat(data, encoder.encode(line)), mode: entry?.mode ?? 0o644, mtimeMs: this.clock.now() });
+  }
+
+  async list(dir: string): Promise<string[]> {
+    this.maybeFail('list', dir);
+    const segments = this.realSegments(dir, true);
+    const entry = this.entries.get(join(segments));
+    if (entry === undefined) return [];
+    if (entry.kind !== 'directory') throw ioStorageError('list', dir, errno('ENOTDIR'));
+    const prefix = segments.length === 0 ? '/' : `${join(segments)}/`;
+    return [...this.entries.keys()]
+      .filter((k) => k !== '/' && k.startsWith(prefix) && !k.slice(prefix.length).includes('/'))
+      .map((k) => k.slice(prefix.length))
+      .sort();
+  }
+
+  async info(path: string): Promise<EntryInfo | undefined> {
+    this.maybeFail('info', path);
+    const entry = this.entries.get(join(this.realSegments(path, false)));
+    if (entry === undefined) return undefined;
+    return { kind: entry.kind, mtimeMs: entry.mtimeMs, size: entry.kind === 'file' ? entry.data.length : 0 };
+  }
+
+  async realpath(path: string): Promise<string> {
+    this.maybeFail('realpath', path);
+    const real = join(this.realSegments(path, true));
+    if (!this.entries.has(real)) throw ioStorageError('resolve', path, errno('ENOENT'));
+    return real;
+  }
+
+  async remove(path: string): Promise<void> {
+    this.maybeFail('remove', path);
+    const key = join(this.realSegments(path, false));
+    for (const k of [...this.entries.keys()]) {
+      if (k === key || k.startsWith(`${key}/`)) this.entries.delete(k);
+    }
+  }
+
+  async withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
+    this.maybeFail('withLock', lockPath);
+    const outer = this.lockChain.getStore();
+    if (outer?.has(lockPath)) return fn();
+    const previous = this.lockQueues.get(lockPath) ?? Promise.resolve();
+    let leave!: () => void;
+    const tail = previous.then(() => new Promise<void>((resolve) => (leave = resolve)));
+    this.lockQueues.set(lockPath, tail);
+    await previous;
+    try {
+      return await this.lockChain.run(new Set([...(outer ?? []), lockPath]), fn);
+    } finally {
+      leave();
+      if (this.lockQueues.get(lockPath) === tail) this.lockQueues.delete(lockPath);
+    }
+  }
+
+  // ---- internals ----
+
+  private maybeFail(op: FsOperation, path: string): void {
+    const err = this.failOn?.(op, path);
+    if (err !== undefined) throw err instanceof StorageError ? err : ioStorageError(op, path, err);
+  }
+
+  private mkdirs(segments: string[]): void {
+    for (let i = 1; i <= segments.length; i++) {
+      const key = join(segments.slice(0, i));
+      const entry = this.entries.get(key);
+      if (entry === undefined) this.entries.set(key, { kind: 'directory', mtimeMs: this.clock.now() });
+      else if (entry.kind !== 'directory') throw ioStorageError('create the folder', key, errno('ENOTDIR'));
+    }
+  }
+
+  /** The path with links resolved (the last one only when `followLast`). */
+  private realSegments(path: string, followLast: boolean): string[] {
+    const pending = segmentsOf(path);
+    const done: string[] = [];
+    for (let hops = 0; pending.length > 0; ) {
+      const name = pending.shift() as string;
+      if (name === '.') continue;
+      if (name === '..') {
+        done.pop();
+        continue;
+      }
+      const entry = this.entries.get(join([...done, name]));
+      if (entry?.kind !== 'symlink' || (pending.length === 0 && !followLast)) {
+        done.push(name);
+        continue;
+      }
+      if (++hops > 40) throw ioStorageError('resolve', path, errno('ELOOP'));
+      const target = entry.target.startsWith('/') ? segmentsOf(entry.target) : entry.target.split('/').filter((s) => s !== '');
+      if (entry.target.startsWith('/')) done.length = 0;
+      pending.unshift(...target);
+    }
+    return done;
+  }
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}

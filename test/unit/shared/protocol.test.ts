@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+
+const accepted: Array<[string, unknown, unknown]> = [
+  ['ready', { type: 'ready' }, { type: 'ready' }],
+  ['ready drops extra fields', { type: 'ready', extra: '<script>' }, { type: 'ready' }],
+  ['pong', { type: 'pong', id: 'p1', text: 'hello' }, { type: 'pong', id: 'p1', text: 'hello' }],
+  ['pong with empty text', { type: 'pong', id: 'p1', text: '' }, { type: 'pong', id: 'p1', text: '' }],
+  [
+    'journal.add trims',
+    { type: 'journal.add', requestId: 'r1', title: '  Cache keys  ', description: ' use the path\n' },
+    { type: 'journal.add', requestId: 'r1', title: 'Cache keys', description: 'use the path' },
+  ],
+  [
+    'journal.add at the limits',
+    { type: 'journal.add', requestId: 'r', title: 't'.repeat(MAX_TITLE_CHARS), description: 'd'.repeat(MAX_DESCRIPTION_CHARS) },
+    { type: 'journal.add', requestId: 'r', title: 't'.repeat(MAX_TITLE_CHARS), description: 'd'.repeat(MAX_DESCRIPTION_CHARS) },
+  ],
+  ['sleep.wake', { type: 'sleep.wake', agent: 'build-qa' }, { type: 'sleep.wake', agent: 'build-qa' }],
+  ['command', { type: 'command', command: 'manageTrust' }, { type: 'command', command: 'manageTrust' }],
+];
+
+const rejected: Array<[string, unknown, RegExp]> = [
+  ['null', null, /not an object/],
+  ['a string', 'ready', /not an object/],
+  ['an array', [{ type: 'ready' }], /not an object/],
+  ['no type', { title: 'x' }, /not an object/],
+  ['numeric type', { type: 7 }, /not an object/],
+  ['unknown type', { type: 'runCommand', command: 'rm -rf /' }, /unknown message type "runCommand"/],
+  ['pong without id', { type: 'pong', text: 'x' }, /"id" must be a string/],
+  ['journal.add empty title', { type: 'journal.add', requestId: 'r', title: '   ', description: 'd' }, /"title" must not be empty/],
+  ['journal.add title too long', { type: 'journal.add', requestId: 'r', title: 't'.repeat(MAX_TITLE_CHARS + 1), description: 'd' }, /"title" is 201 characters; the limit is 200/],
+  ['journal.add description too long', { type: 'journal.add', requestId: 'r', title: 't', description: 'd'.repeat(MAX_DESCRIPTION_CHARS + 1) }, /"description" is 8193 characters; the limit is 8192/],
+  ['journal.add numeric title', { type: 'journal.add', requestId: 'r', title: 5, description: 'd' }, /"title" must be a string/],
+  ['journal.add without request id', { type: 'journal.add', title: 't', description: 'd' }, /"requestId" must be a string/],
+  ['sleep.wake without agent', { type: 'sleep.wake' }, /"agent" must be a string/],
+  ['command not on the list', { type: 'command', command: 'workbench.action.terminal.sendSequence' }, /unknown command/],
+  ['command prototype key', { type: 'command', command: 'toString' }, /unknown command/],
+];
+
+describe('messages from the webview are validated', () => {
+  for (const [name, input, expected] of accepted) {
+    test(`accepts ${name}`, () => {
+      const parsed = parseWebviewMessage(input);
+      assert.deepEqual(parsed, { ok: true, message: expected });
+    });
+  }
+  for (const [name, input, reason] of rejected) {
+    test(`rejects ${name}`, () => {
+      const parsed = parseWebviewMessage(input);
+      assert.equal(parsed.ok, false);
+      if (!parsed.ok) assert.match(parsed.error, reason);
+    });
+  }
+});

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { JournalEntry } from '../../../src/core/journal/journalEntry';
+import { replaySleepRecords } from '../../../src/core/sleep/sleepLog';
+import { JOURNAL_PAGE, toPanelState } from '../../../src/vscode/panelState';
+import type { WorkspaceView } from '../../../src/vscode/workspaceModel';
+
+const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+const entry = (i: number): JournalEntry => ({
+  timestamp: new Date(T0 + i * 1000).toISOString(),
+  title: `Discovery ${i}`,
+  description: `What was learned, number ${i}`,
+});
+const ctx = { trusted: true, hasWorkspace: true, now: T0 };
+const empty: WorkspaceView = { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
+
+describe('panel state', () => {
+  test('lists the newest journal entries first and counts them all', () => {
+    const records = Array.from({ length: JOURNAL_PAGE + 7 }, (_, i) => entry(i));
+    const state = toPanelState({ ...empty, journal: { records, problems: [] } }, ctx);
+    assert.equal(state.journal.total, JOURNAL_PAGE + 7);
+    assert.equal(state.journal.entries.length, JOURNAL_PAGE);
+    assert.equal(state.journal.entries[0]!.title, `Discovery ${JOURNAL_PAGE + 6}`);
+    assert.equal(state.journal.entries.at(-1)!.title, 'Discovery 7');
+  });
+
+  test('counts the journal lines that could not be read', () => {
+    const problems = [{ line: 2, reason: 'not valid JSON', excerpt: '{"ti' }];
+    const state = toPanelState({ ...empty, journal: { records: [entry(1)], problems } }, ctx);
+    assert.equal(state.journal.skipped, 1);
+    assert.equal(state.journal.entries.length, 1);
+  });
+
+  test('a journal that cannot be read becomes an error the panel shows', () => {
+    const state = toPanelState({ ...empty, journal: { error: 'discoveries.jsonl is 40 MB; the limit is 16 MB' } }, ctx);
+    assert.equal(state.journal.error, 'discoveries.jsonl is 40 MB; the limit is 16 MB');
+    assert.deepEqual(state.journal.entries, []);
+  });
+
+  test('sleepers show their countdown at the time of the snapshot, and overdue ones say so', () => {
+    const sleepers = replaySleepRecords(
+      [
+        { event: 'started', agent: 'build-qa', mode: { kind: 'timer', durationMs: 150_000 }, startedAt: T0, maxDurationMs: 150_000 },
+        { event: 'started', agent: 'build-dev', mode: { kind: 'manual' }, startedAt: T0 - 7_200_000, maxDurationMs: 3_600_000 },
+      ],
+      T0,
+    );
+    const state = toPanelState({ ...empty, sleepers }, { ...ctx, now: T0 + 16_000 });
+    assert.deepEqual(state.sleepers, [
+      { agent: 'build-qa', remaining: '2m 14s', overdue: false },
+      { agent: 'build-dev', remaining: 'Overdue by 1h 00m', overdue: true },
+    ]);
+  });
+
+  test('trust and workspace flags pass through, and a notice is shown', () => {
+    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, notice: { kind: 'error', text: 'x' } });
+    assert.equal(state.trusted, false);
+    assert.equal(state.hasWorkspace, false);
+    assert.deepEqual(state.notice, { kind: 'error', text: 'x' });
+  });
+});

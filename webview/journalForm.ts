@@ -1,0 +1,109 @@
+// The "add to journal" form. It lives across snapshots so that typing, focus and the draft
+// survive while the host re-sends the panel's state.
+import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../src/shared/protocol';
+import { h } from './dom';
+
+export interface Draft {
+  title: string;
+  description: string;
+}
+
+interface FormEvents {
+  onDraft(draft: Draft): void;
+  onSubmit(requestId: string, title: string, description: string): void;
+}
+
+/** The value of a vscode-elements text control (they expose `value` like native inputs). */
+type ValueElement = HTMLElement & { value: string };
+
+export class JournalForm {
+  readonly element: HTMLElement;
+  private readonly title: ValueElement;
+  private readonly description: ValueElement;
+  private readonly button: HTMLElement;
+  private readonly status: HTMLElement;
+  private pending: string | undefined;
+  private counter = 0;
+
+  constructor(draft: Draft, private readonly events: FormEvents) {
+    this.title = h('vscode-textfield', {
+      id: 'journal-title',
+      placeholder: 'What did you learn?',
+      maxlength: String(MAX_TITLE_CHARS),
+      'aria-label': 'Discovery title',
+    }) as ValueElement;
+    this.description = h('vscode-textarea', {
+      id: 'journal-description',
+      placeholder: 'Describe it so a later agent can use it',
+      rows: '3',
+      maxlength: String(MAX_DESCRIPTION_CHARS),
+      resize: 'vertical',
+      'aria-label': 'Discovery description',
+    }) as ValueElement;
+    this.title.value = draft.title;
+    this.description.value = draft.description;
+    this.button = h('vscode-button', { id: 'journal-add', icon: 'add' }, 'Add to journal');
+    this.status = h('div', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
+    this.element = h(
+      'form',
+      { class: 'journal-form', 'aria-label': 'Add a discovery to the journal' },
+      h('label', { for: 'journal-title', class: 'field-label' }, 'Title'),
+      this.title,
+      h('label', { for: 'journal-description', class: 'field-label' }, 'Description'),
+      this.description,
+      h('div', { class: 'form-actions' }, this.button, this.status),
+    );
+    for (const field of [this.title, this.description]) {
+      field.addEventListener('input', () => this.events.onDraft(this.draft()));
+    }
+    this.button.addEventListener('click', () => this.submit());
+    this.element.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.submit();
+      }
+    });
+    this.element.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  /** Called with the host's answer to the request this form made. */
+  settle(requestId: string, error: string | undefined): void {
+    if (requestId !== this.pending) return;
+    this.pending = undefined;
+    this.button.removeAttribute('disabled');
+    if (error) {
+      this.showStatus(error, true);
+      return;
+    }
+    this.title.value = '';
+    this.description.value = '';
+    this.events.onDraft(this.draft());
+    this.showStatus('Added to the journal.', false);
+    this.title.focus();
+  }
+
+  private draft(): Draft {
+    return { title: this.title.value, description: this.description.value };
+  }
+
+  private submit(): void {
+    if (this.pending) return;
+    const { title, description } = this.draft();
+    if (!title.trim()) return this.invalid(this.title, 'Give the discovery a title.');
+    if (!description.trim()) return this.invalid(this.description, 'Describe what was learned.');
+    this.pending = `journal-${Date.now()}-${++this.counter}`;
+    this.button.setAttribute('disabled', '');
+    this.showStatus('Adding…', false);
+    this.events.onSubmit(this.pending, title, description);
+  }
+
+  private invalid(field: HTMLElement, message: string): void {
+    this.showStatus(message, true);
+    field.focus();
+  }
+
+  private showStatus(message: string, isError: boolean): void {
+    this.status.textContent = message;
+    this.status.classList.toggle('error', isError);
+  }
+}
