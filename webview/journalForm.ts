@@ -54,7 +54,10 @@ export class JournalForm {
       h('div', { class: 'form-actions' }, this.button, this.status),
     );
     for (const field of [this.title, this.description]) {
-      field.addEventListener('input', () => this.events.onDraft(this.draft()));
+      field.addEventListener('input', () => {
+        this.events.onDraft(this.draft());
+        if (!this.pending) this.showStatus('', false);
+      });
     }
     this.button.addEventListener('click', () => this.submit());
     this.element.addEventListener('keydown', (e) => {

@@ -73,7 +73,7 @@ function renderEntry(entry: JournalEntryView): HTMLElement {
 }
 
 export function renderJournal(journal: PanelState['journal'], form: HTMLElement, onOpen: () => void): HTMLElement {
-  const body: Node[] = [];
+  const body: Node[] = [form, h('vscode-divider', {})];
   if (journal.error) {
     body.push(renderNotice({ kind: 'error', text: journal.error }));
   } else if (journal.total === 0) {
@@ -81,29 +81,26 @@ export function renderJournal(journal: PanelState['journal'], form: HTMLElement,
       h(
         'p',
         { class: 'muted', id: 'journal-empty' },
-        'No discoveries yet. When you or an agent learns something worth keeping, add it here; it is saved to .groundwork/discoveries.jsonl.',
+        'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
       ),
     );
   } else {
     const shown = journal.entries.length;
     const summary = shown < journal.total ? `Newest ${shown} of ${journal.total}` : plural(journal.total, 'discovery', 'discoveries');
-    const header = h('div', { class: 'list-header' }, h('span', { class: 'muted' }, summary));
     const open = h('a', { href: '#', class: 'link' }, 'Open file');
     open.addEventListener('click', (e) => {
       e.preventDefault();
       onOpen();
     });
-    header.append(open);
-    body.push(header, h('ul', { class: 'plain-list entries', id: 'journal-entries' }, ...journal.entries.map(renderEntry)));
-  }
-  if (journal.skipped > 0) {
     body.push(
-      renderNotice({
-        kind: 'error',
-        text: `${plural(journal.skipped, 'line', 'lines')} of the journal could not be read and ${journal.skipped === 1 ? 'was' : 'were'} skipped. Open the file to repair ${journal.skipped === 1 ? 'it' : 'them'}.`,
-      }),
+      h('div', { class: 'list-header' }, h('span', { class: 'muted' }, summary), open),
+      h('ul', { class: 'plain-list entries', id: 'journal-entries' }, ...journal.entries.map(renderEntry)),
     );
   }
-  body.push(h('vscode-divider', {}), form);
+  if (journal.skipped > 0) {
+    const lines = plural(journal.skipped, 'line', 'lines');
+    const was = journal.skipped === 1 ? 'was' : 'were';
+    body.push(renderNotice({ kind: 'error', text: `${lines} of the journal could not be read and ${was} skipped. Open the file to repair them.` }));
+  }
   return section('journal', 'Discoveries journal', ...body);
 }

@@ -2,7 +2,8 @@
 //   test/integration/index.ts + test/integration/**/*.test.ts -> <outDir>/integration/*.cjs
 //     loaded by the extension host (`vscode` external; mocha required from node_modules)
 //   test/e2e/**/*.e2e.ts                                       -> <outDir>/e2e/*.cjs
-//     loaded by the runner's own mocha (playwright-core external)
+//     loaded by the runner's own mocha (playwright-core external); those under
+//     test/e2e/restricted/ run in a second, untrusted window (Restricted Mode)
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,7 +45,10 @@ export async function bundleTests({ outDir }) {
   const intDir = join(repoRoot, 'test/integration');
   const e2eDir = join(repoRoot, 'test/e2e');
   const testFiles = find(intDir, '.test.ts').sort();
-  const e2eFiles = find(e2eDir, '.e2e.ts').sort();
+  const allE2e = find(e2eDir, '.e2e.ts').sort();
+  const restrictedDir = join(e2eDir, 'restricted');
+  const isRestricted = (f) => f.startsWith(restrictedDir + '/');
+  const e2eFiles = allE2e.filter((f) => !isRestricted(f));
   const common = {
     bundle: true,
     platform: 'node',
@@ -64,10 +68,10 @@ export async function bundleTests({ outDir }) {
     external: ['vscode'],
     plugins: [mochaExternal()],
   });
-  if (e2eFiles.length) {
+  if (allE2e.length) {
     await esbuild.build({
       ...common,
-      entryPoints: entryPoints(e2eFiles, e2eDir),
+      entryPoints: entryPoints(allE2e, e2eDir),
       outdir: e2eOut,
       external: ['playwright-core', 'vscode'],
       plugins: [mochaExternal()],
@@ -80,6 +84,7 @@ export async function bundleTests({ outDir }) {
     /** relative to integrationDir */
     testFiles: testFiles.map((f) => relative(intDir, f).replace(/\.ts$/, '.cjs')),
     e2eFiles: toOut(e2eFiles, e2eDir, e2eOut),
+    restrictedFiles: toOut(allE2e.filter(isRestricted), e2eDir, e2eOut),
   };
 }
 

@@ -41,9 +41,17 @@ export function freePort() {
   });
 }
 
+/** With workspace trust on, a folder opened for the first time is untrusted: Restricted Mode. */
+const UNTRUSTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 /**
  * @param {{ node24: string, codeServerEntry: string, tmp: string, workspace: string,
- *           onOutput: (chunk: string) => void, env?: Record<string,string> }} o
+ *           onOutput: (chunk: string) => void, env?: Record<string,string>,
+ *           restricted?: boolean }} o  restricted: open the workspace untrusted (Restricted Mode)
  */
 export async function startCodeServer(o) {
   const dirs = {
@@ -55,7 +63,7 @@ export async function startCodeServer(o) {
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify(QUIET_SETTINGS, null, 2));
+  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}) }, null, 2));
   const config = join(o.tmp, 'config.yaml');
   writeFileSync(config, 'auth: none\ncert: false\n');
 
@@ -67,7 +75,7 @@ export async function startCodeServer(o) {
     '--config', config,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(o.restricted ? [] : ['--disable-workspace-trust']),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     // REQUIRED: without it extensionDevelopmentPath / extensionTestsPath are silently ignored

@@ -105,6 +105,8 @@ const isNoise = (line) => NOISE.some((re) => re.test(line));
 // state shared with cleanup
 
 let codeServer;
+/** The second, untrusted code-server (Restricted Mode), while it runs. */
+let restrictedServer;
 let browser;
 let page;
 let tmp;
@@ -113,11 +115,11 @@ let cleaningUp;
 let exitReported = false;
 const summary = { passed: 0, failed: 0, notes: [] };
 
-async function screenshotTo(name) {
-  if (!page || page.isClosed()) return;
+async function screenshotTo(name, on = page) {
+  if (!on || on.isClosed()) return;
   const file = join(artifactsDir, name);
   try {
-    await page.screenshot({ path: file, timeout: 10_000 });
+    await on.screenshot({ path: file, timeout: 10_000 });
     say(`screenshot: ${file}`);
   } catch (err) {
     toLog('runner', `screenshot ${name} failed: ${err.message}`);
@@ -130,6 +132,7 @@ async function cleanup() {
       if (browser) await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 5000))]);
     } catch {}
     if (codeServer) await codeServer.stop();
+    if (restrictedServer) await restrictedServer.stop();
     if (!opts.keep) {
       if (tmp) rmSync(tmp, { recursive: true, force: true });
       if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
@@ -175,7 +178,11 @@ function onSignal(name, code) {
 process.on('SIGINT', onSignal('SIGINT', 130));
 process.on('SIGTERM', onSignal('SIGTERM', 143));
 process.on('SIGHUP', onSignal('SIGHUP', 129));
-process.on('exit', () => codeServer?.killNow()); // last resort, synchronous
+process.on('exit', () => {
+  // last resort, synchronous
+  codeServer?.killNow();
+  restrictedServer?.killNow();
+});
 setTimeout(() => fail(`timed out after ${TIMEOUT_S}s (GROUNDWORK_VSCODE_TIMEOUT / --timeout)`), TIMEOUT_S * 1000);
 
 // ---------------------------------------------------------------------------------------------
@@ -229,12 +236,12 @@ async function consoleText(msg) {
   return { hostLike: false, label: msg.type(), text: args.length ? format(...args) : msg.text() };
 }
 
-async function runE2E(e2eFiles) {
+async function runE2E(e2eFiles, on, workspace) {
   if (e2eFiles.length === 0) return { passes: 0, failures: 0 };
   globalThis.__groundworkWorkbench = {
-    page,
+    page: on,
     artifactsDir,
-    workspace: join(tmp, 'workspace'),
+    workspace,
     extensionPath,
     log: (m) => say(m),
   };
@@ -245,7 +252,7 @@ async function runE2E(e2eFiles) {
     timeout: 60_000,
     rootHooks: {
       async afterEach() {
-        if (this.currentTest?.state === 'failed') await screenshotTo(`e2e-failure-${++shot}.png`);
+        if (this.currentTest?.state === 'failed') await screenshotTo(`e2e-failure-${++shot}.png`, on);
       },
     },
   });
@@ -366,7 +373,7 @@ async function main() {
   say('e2e (Playwright, as a person sees it):');
   let e2e;
   try {
-    e2e = await runE2E(bundle.e2eFiles);
+    e2e = await runE2E(bundle.e2eFiles, page, workspace);
   } catch (err) {
     e2e = { passes: 0, failures: 1 };
     summary.notes.push(`e2e suite crashed: ${err.stack ?? err}`);
@@ -399,7 +406,56 @@ async function main() {
     summary.failed += 1;
     summary.notes.push(`the workbench exited with code ${exitCode} although no in-host test failed`);
   }
-  await screenshotTo('workbench-final.png');
+  if (finishing) return;
+
+  // 7. Restricted Mode, in a second window whose workspace is not trusted
+  await runRestricted(tools, bundle.restrictedFiles);
+}
+
+/**
+ * Restricted Mode cannot be entered in a window started with --disable-workspace-trust, so
+ * these UI tests get their own code-server with trust on and a folder it has never seen.
+ */
+async function runRestricted(tools, files) {
+  if (files.length === 0) return;
+  let t = Date.now();
+  const dir = join(tmp, 'restricted');
+  const workspace = prepareWorkspace(join(dir, 'workspace'));
+  restrictedServer = await startCodeServer({
+    node24: tools.node24,
+    codeServerEntry: tools.codeServerEntry,
+    tmp: dir,
+    workspace,
+    restricted: true,
+    onOutput: (chunk) => toLog('code-server:restricted', chunk),
+  });
+  await restrictedServer.waitHealthy();
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const untrusted = await context.newPage();
+  untrusted.on('console', (msg) => toLog(`console.${msg.type()}:restricted`, msg.text()));
+  const remote = (p) => `vscode-remote://127.0.0.1:${restrictedServer.port}${p}`;
+  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  await untrusted.goto(
+    `${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    { waitUntil: 'domcontentloaded', timeout: 60_000 },
+  );
+  await untrusted.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
+  say(`restricted window ready (${Date.now() - t} ms)`);
+  t = Date.now();
+  say('e2e in Restricted Mode (an untrusted workspace):');
+  let result;
+  try {
+    result = await runE2E(files, untrusted, workspace);
+  } catch (err) {
+    result = { passes: 0, failures: 1 };
+    summary.notes.push(`restricted e2e suite crashed: ${err.stack ?? err}`);
+  }
+  summary.passed += result.passes;
+  summary.failed += result.failures;
+  say(`restricted e2e: ${result.passes} passed, ${result.failures} failed (${Date.now() - t} ms)`);
+  await context.close().catch(() => undefined);
+  await restrictedServer.stop();
+  restrictedServer = undefined;
 }
 
 main()

@@ -26,6 +26,7 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(model.onDidChange(() => void this.sendSnapshot()));
+    this.disposables.push(model.onDidTick(() => this.view?.visible && void this.sendSnapshot()));
     this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendSnapshot()));
   }
 

@@ -8,8 +8,10 @@ import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
 const MAX_JOURNAL_NODES = 200;
 
+type GroupName = 'plans' | 'journal' | 'sleepers';
+
 export type ExplorerNode =
-  | { kind: 'group'; group: 'plans' | 'journal' | 'sleepers'; count: number }
+  | { kind: 'group'; group: GroupName; count: number }
   | { kind: 'plan'; plan: PlanSummary }
   | { kind: 'entry'; entry: JournalEntry }
   | { kind: 'sleeper'; sleeper: Sleeper }
@@ -18,15 +20,33 @@ export type ExplorerNode =
 export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ExplorerNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
+  /** One object per group for the life of the view: VS Code refreshes a node by identity. */
+  private readonly groups = new Map<GroupName, Extract<ExplorerNode, { kind: 'group' }>>();
 
   constructor(private readonly model: WorkspaceModel) {
-    this.subscription = model.onDidChange(() => this.changed.fire(undefined));
+    this.subscriptions = [
+      this.changed,
+      model.onDidChange(() => this.changed.fire(undefined)),
+      model.onDidTick(() => {
+        const sleepers = this.groups.get('sleepers');
+        if (sleepers) this.changed.fire(sleepers);
+      }),
+    ];
+  }
+
+  private group(group: GroupName, count: number): ExplorerNode {
+    let node = this.groups.get(group);
+    if (!node) {
+      node = { kind: 'group', group, count };
+      this.groups.set(group, node);
+    }
+    node.count = count;
+    return node;
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    for (const d of this.subscriptions) d.dispose();
   }
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
@@ -34,9 +54,9 @@ export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vsco
     const view = await this.model.read();
     if (!node) {
       const groups: ExplorerNode[] = [];
-      const add = (group: 'plans' | 'journal' | 'sleepers', value: unknown[] | { error: string }) => {
+      const add = (group: GroupName, value: unknown[] | { error: string }) => {
         if ('error' in value) groups.push({ kind: 'error', text: value.error });
-        else if (value.length) groups.push({ kind: 'group', group, count: value.length });
+        else if (value.length) groups.push(this.group(group, value.length));
       };
       add('plans', view.plans);
       add('journal', 'error' in view.journal ? view.journal : view.journal.records);
@@ -75,7 +95,7 @@ export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vsco
       case 'entry': {
         const item = new vscode.TreeItem(oneLine(node.entry.title), vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('lightbulb');
-        item.description = new Date(node.entry.timestamp).toLocaleString();
+        item.description = shortDate(node.entry.timestamp);
         const tooltip = new vscode.MarkdownString();
         tooltip.appendText(node.entry.title);
         tooltip.appendMarkdown('\n\n');
@@ -103,7 +123,7 @@ export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vsco
   }
 }
 
-function groupItem(group: 'plans' | 'journal' | 'sleepers', count: number): vscode.TreeItem {
+function groupItem(group: GroupName, count: number): vscode.TreeItem {
   const labels = {
     plans: [vscode.l10n.t('Plans'), 'folder-library'],
     journal: [vscode.l10n.t('Discoveries journal'), 'book'],
@@ -116,6 +136,11 @@ function groupItem(group: 'plans' | 'journal' | 'sleepers', count: number): vsco
   item.description = String(count);
   item.contextValue = group;
   return item;
+}
+
+function shortDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 }
 
 /** Tree labels are one line; journal titles may hold anything. */

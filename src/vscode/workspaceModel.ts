@@ -32,7 +32,11 @@ function describe(err: unknown): string {
 export class WorkspaceModel implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** Every second while an agent sleeps, so countdowns shown to the user keep moving. */
+  private readonly ticked = new vscode.EventEmitter<void>();
+  readonly onDidTick = this.ticked.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.ticked];
+  private ticker: ReturnType<typeof setInterval> | undefined;
   private store: WorkspaceStore | undefined;
   private cached: Promise<WorkspaceView> | undefined;
   private watching = false;
@@ -78,6 +82,7 @@ export class WorkspaceModel implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.debounce);
+    clearInterval(this.ticker);
     for (const d of this.disposables) d.dispose();
   }
 
@@ -104,6 +109,13 @@ export class WorkspaceModel implements vscode.Disposable {
       this.sleepLog().sleepers(systemClock.now()).catch((e: unknown) => ({ error: describe(e) })),
       this.listPlans().catch((e: unknown) => ({ error: describe(e) })),
     ]);
+    const asleep = !('error' in sleepers) && sleepers.length > 0;
+    if (asleep && !this.ticker) {
+      this.ticker = setInterval(() => this.ticked.fire(), 1000);
+    } else if (!asleep && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
     return { journal, sleepers, plans };
   }
 

@@ -1,6 +1,10 @@
 // Groundwork inside a real VS Code (code-server's extension host; see scripts/vscode/runTests.mjs).
 import * as assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { PanelState } from '../../src/shared/protocol';
+import { requireTrust } from '../../src/vscode/trust';
 
 const EXTENSION_ID = 'groundwork.groundwork';
 
@@ -8,7 +12,7 @@ const EXTENSION_ID = 'groundwork.groundwork';
 interface GroundworkTestApi {
   panel: {
     whenReady(): Promise<void>;
-    lastSnapshot(): unknown;
+    lastSnapshot(): PanelState | undefined;
     ping(text: string): Promise<string>;
   };
 }
@@ -91,4 +95,45 @@ describe('Groundwork extension', () => {
     }
     assert.notEqual(api.panel.lastSnapshot(), undefined, 'no snapshot was sent to the panel within 15 s');
   });
+
+  it('tells the panel the workspace is trusted and open', async () => {
+    await vscode.commands.executeCommand('groundwork.openPanel');
+    await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
+    const state = await until(() => api.panel.lastSnapshot(), 15_000, 'a snapshot');
+    assert.equal(state.trusted, true);
+    assert.equal(state.hasWorkspace, true);
+  });
+
+  it('shows the panel a discovery another process appended to the journal', async () => {
+    await vscode.commands.executeCommand('groundwork.openPanel');
+    await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test workspace has a folder');
+    const dir = join(folder.uri.fsPath, '.groundwork');
+    mkdirSync(dir, { recursive: true });
+    const before = api.panel.lastSnapshot()?.journal.total ?? 0;
+    const title = `Written by another process ${Date.now()}`;
+    // what the CLI beside the window does: one JSON line appended to the journal
+    appendFileSync(join(dir, 'discoveries.jsonl'), JSON.stringify({ timestamp: new Date().toISOString(), title, description: 'seen through the file watcher' }) + '\n');
+    const state = await until(() => {
+      const s = api.panel.lastSnapshot();
+      return s && s.journal.total > before ? s : undefined;
+    }, 15_000, 'the panel to receive the new discovery');
+    assert.equal(state.journal.entries[0]?.title, title);
+  });
+
+  it('lets work start in a trusted workspace without asking', async () => {
+    assert.equal(vscode.workspace.isTrusted, true);
+    assert.equal(await requireTrust('start a discovery'), true);
+  });
 });
+
+async function until<T>(probe: () => T | undefined, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

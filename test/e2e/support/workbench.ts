@@ -81,3 +81,21 @@ export function commandTitle(command: string): string {
   if (!c) throw new Error(`${command} is not contributed by ${dir}/package.json`);
   return c.category ? `${text(c.category)}: ${text(c.title)}` : text(c.title);
 }
+
+/** A row of the Plans tree, by the text it shows. */
+export function treeRow(page: Page, text: string | RegExp): Locator {
+  return sideBar(page).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+/**
+ * Opens the Groundwork container from the activity bar (unless it is showing: a second click on
+ * an active entry closes the side bar) and waits for its panel to draw.
+ */
+export async function openGroundwork(page: Page): Promise<FrameLocator> {
+  const title = sideBar(page).locator('.composite.title', { hasText: /groundwork/i });
+  if (!(await title.isVisible())) await activityBarItem(page, 'Groundwork').click();
+  await title.waitFor({ state: 'visible', timeout: 30_000 });
+  const panel = webviewContent(page);
+  await panel.locator('#app[aria-busy="false"]').waitFor({ state: 'attached', timeout: 30_000 });
+  return panel;
+}

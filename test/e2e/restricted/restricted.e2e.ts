@@ -1,0 +1,43 @@
+// Restricted Mode, as a person meets it: the workspace is not trusted, Groundwork still shows what
+// it holds, says why it will not start work, and offers the way to trust the folder.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openGroundwork, screenshot, treeRow, workbench } from '../support/workbench';
+
+describe('Restricted Mode (UI)', function () {
+  this.timeout(60_000);
+
+  before(() => {
+    // what an earlier, trusted session left in the workspace
+    const dir = join(workbench().workspace, '.groundwork');
+    mkdirSync(dir, { recursive: true });
+    const entry = { timestamp: '2026-11-20T10:00:00.000Z', title: 'Retry the flaky upload', description: 'The upload fails once in ten; retry once.' };
+    writeFileSync(join(dir, 'discoveries.jsonl'), JSON.stringify(entry) + '\n');
+  });
+
+  it('runs in Restricted Mode', async () => {
+    const { page } = workbench();
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('shows what the workspace holds and says why no work starts', async () => {
+    const { page } = workbench();
+    const panel = await openGroundwork(page);
+    const banner = panel.locator('#restricted-banner');
+    await banner.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await banner.innerText(), /starts no model session and runs no command/);
+    await panel.locator('#journal-entries .entry', { hasText: 'Retry the flaky upload' }).waitFor({ state: 'visible' });
+    await treeRow(page, 'Retry the flaky upload').waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'groundwork-restricted.png');
+  });
+
+  it('opens the workspace trust editor from the banner', async () => {
+    const { page } = workbench();
+    const panel = await openGroundwork(page);
+    await panel.locator('#restricted-banner vscode-button').click();
+    // VS Code's trust editor (a modal editor in recent versions, a tab in older ones)
+    await page.getByText('You are in Restricted Mode').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Escape');
+  });
+});
