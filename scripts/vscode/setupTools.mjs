@@ -77,9 +77,16 @@ function run(cmd, args, opts = {}) {
   });
 }
 
+/**
+ * The environment for a nested npm. Under `npm test` the parent npm exports its own settings as
+ * npm_* variables (npm_config_user_agent says node/v20, npm_node_execpath is Node 20), and npm
+ * reads config from the environment first, so a nested install would report Node 20 to
+ * code-server's postinstall check: drop them.
+ */
 function npmEnv(extra = {}) {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   return {
-    ...process.env,
+    ...inherited,
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
