@@ -164,7 +164,7 @@ export async function ensureAptPackages(pkgs = APT_PACKAGES) {
   const apt = (args) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env }));
   log(`apt: installing ${missing.join(' ')}`);
   await apt(['update']);
-  await apt(['install', '-y', '--no-install-recommends', ...missing]);
+  await apt(['install', '-y', ...missing]);
   const still = missing.filter((p) => !aptInstalled(p));
   if (still.length) throw new Error(`apt: still missing after install: ${still.join(' ')}`);
   log(`apt: installed ${missing.length} packages (${secs(start)})`);
