@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { until } from '../support/until';
 import { openGroundwork, screenshot, treeRow, workbench } from './support/workbench';
 
 function journalLines(): unknown[] {
@@ -14,26 +15,6 @@ function journalLines(): unknown[] {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function waitForAsync<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('Discoveries journal (UI)', function () {
@@ -56,7 +37,7 @@ describe('Discoveries journal (UI)', function () {
     await treeRow(page, 'Discoveries journal').waitFor({ state: 'visible', timeout: 15_000 });
     await treeRow(page, 'Cache keys need the path').waitFor({ state: 'visible', timeout: 15_000 });
 
-    const records = await waitFor('the record in discoveries.jsonl', () => {
+    const records = await until('the record in discoveries.jsonl', () => {
       const lines = journalLines();
       return lines.length ? lines : undefined;
     });
@@ -101,7 +82,7 @@ describe('Discoveries journal (UI)', function () {
     const first = await sleeper.innerText();
     assert.match(first, /\d+m \d\ds/);
     // the countdown moves on its own, without anything else happening
-    await waitForAsync('the countdown to tick', async () => ((await sleeper.innerText()) !== first ? true : undefined), 5_000);
+    await until('the countdown to tick', async () => ((await sleeper.innerText()) !== first ? true : undefined), 5_000);
     await treeRow(page, 'Sleeping agents').waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-journal.png');
 

@@ -4,6 +4,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PanelState } from '../../src/shared/protocol';
+import { until } from '../support/until';
 import { requireTrust } from '../../src/vscode/trust';
 
 const EXTENSION_ID = 'groundwork.groundwork';
@@ -89,17 +90,13 @@ describe('Groundwork extension', () => {
   it('sends the ready panel a snapshot of the workspace', async () => {
     await vscode.commands.executeCommand('groundwork.openPanel');
     await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
-    const deadline = Date.now() + 15_000;
-    while (api.panel.lastSnapshot() === undefined && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.notEqual(api.panel.lastSnapshot(), undefined, 'no snapshot was sent to the panel within 15 s');
+    await until('a snapshot sent to the panel', () => api.panel.lastSnapshot());
   });
 
   it('tells the panel the workspace is trusted and open', async () => {
     await vscode.commands.executeCommand('groundwork.openPanel');
     await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
-    const state = await until(() => api.panel.lastSnapshot(), 15_000, 'a snapshot');
+    const state = await until('a snapshot', () => api.panel.lastSnapshot());
     assert.equal(state.trusted, true);
     assert.equal(state.hasWorkspace, true);
   });
@@ -115,10 +112,10 @@ describe('Groundwork extension', () => {
     const title = `Written by another process ${Date.now()}`;
     // what the CLI beside the window does: one JSON line appended to the journal
     appendFileSync(join(dir, 'discoveries.jsonl'), JSON.stringify({ timestamp: new Date().toISOString(), title, description: 'seen through the file watcher' }) + '\n');
-    const state = await until(() => {
+    const state = await until('the panel to receive the new discovery', () => {
       const s = api.panel.lastSnapshot();
       return s && s.journal.total > before ? s : undefined;
-    }, 15_000, 'the panel to receive the new discovery');
+    });
     assert.equal(state.journal.entries[0]?.title, title);
   });
 
@@ -127,13 +124,3 @@ describe('Groundwork extension', () => {
     assert.equal(await requireTrust('start a discovery'), true);
   });
 });
-
-async function until<T>(probe: () => T | undefined, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
