@@ -1,6 +1,6 @@
 // Starts code-server (a real VS Code: server + web workbench) under Node 24 in its own process
 // group, with everything it writes kept in a temporary folder, and stops the whole group.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -29,6 +29,34 @@ export const QUIET_SETTINGS = {
   'files.hotExit': 'off',
 };
 
+function profileDirs(tmp) {
+  return {
+    userData: join(tmp, 'user-data'),
+    extensions: join(tmp, 'extensions'),
+    xdgConfig: join(tmp, 'xdg-config'),
+    xdgData: join(tmp, 'xdg-data'),
+    xdgCache: join(tmp, 'xdg-cache'),
+  };
+}
+
+/**
+ * Installs a VSIX into the profile a later startCodeServer({ tmp }) uses, as a user would
+ * with `code --install-extension`.
+ */
+export function installExtension({ node24, codeServerEntry, tmp, vsix, onOutput }) {
+  const dirs = profileDirs(tmp);
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  const r = spawnSync(
+    node24,
+    [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix],
+    { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache } },
+  );
+  onOutput?.(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+  if (r.status !== 0 || !/successfully installed/i.test(r.stdout ?? '')) {
+    throw new Error(`installing ${vsix} into code-server failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
+  }
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -54,13 +82,7 @@ const UNTRUSTED_SETTINGS = {
  *           restricted?: boolean }} o  restricted: open the workspace untrusted (Restricted Mode)
  */
 export async function startCodeServer(o) {
-  const dirs = {
-    userData: join(o.tmp, 'user-data'),
-    extensions: join(o.tmp, 'extensions'),
-    xdgConfig: join(o.tmp, 'xdg-config'),
-    xdgData: join(o.tmp, 'xdg-data'),
-    xdgCache: join(o.tmp, 'xdg-cache'),
-  };
+  const dirs = profileDirs(o.tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}) }, null, 2));

@@ -17,6 +17,9 @@
 // Options: --grep <regexp>   only tests whose full title matches (both suites)
 //          --timeout <s>     hard limit for the whole run (default 600, env GROUNDWORK_VSCODE_TIMEOUT)
 //          --extension <dir> extension folder to load (default the repo; env GROUNDWORK_EXTENSION_PATH)
+//          --packaged        install the packaged groundwork-<version>.vsix (from `npm run package`)
+//                            in the Restricted Mode window, as a user would, instead of loading the
+//                            development folder: proves the VSIX itself works
 //          --keep            keep the temp folder and bundles (printed) for a post-mortem
 //          --verbose         forward every workbench console line, not only the extension host's
 // Artifacts: test-artifacts/vscode/run.log (everything, unfiltered) and *.png screenshots
@@ -28,7 +31,7 @@ import { join, resolve } from 'node:path';
 import { format, parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { bundleTests, prepareWorkspace, repoRoot } from './bundleTests.mjs';
-import { startCodeServer } from './codeServer.mjs';
+import { installExtension, startCodeServer } from './codeServer.mjs';
 import { setupTools } from './setupTools.mjs';
 
 const { values: opts } = parseArgs({
@@ -36,6 +39,7 @@ const { values: opts } = parseArgs({
     grep: { type: 'string' },
     timeout: { type: 'string' },
     extension: { type: 'string' },
+    packaged: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -114,6 +118,8 @@ let bundleDir;
 let cleaningUp;
 let exitReported = false;
 const summary = { passed: 0, failed: 0, notes: [] };
+/** Numbers failure screenshots across both windows' suites, so none overwrites another. */
+let shot = 0;
 
 async function screenshotTo(name, on = page) {
   if (!on || on.isClosed()) return;
@@ -245,7 +251,6 @@ async function runE2E(e2eFiles, on, workspace) {
     extensionPath,
     log: (m) => say(m),
   };
-  let shot = 0;
   const mocha = new Mocha({
     ui: 'bdd',
     reporter: 'spec',
@@ -412,6 +417,13 @@ async function main() {
   await runRestricted(tools, bundle.restrictedFiles);
 }
 
+function packagedVsix() {
+  const { version } = JSON.parse(readFileSync(join(extensionPath, 'package.json'), 'utf8'));
+  const file = join(extensionPath, `groundwork-${version}.vsix`);
+  if (!existsSync(file)) throw new Error(`${file} does not exist: run \`npm run package\` first`);
+  return file;
+}
+
 /**
  * Restricted Mode cannot be entered in a window started with --disable-workspace-trust, so
  * these UI tests get their own code-server with trust on and a folder it has never seen.
@@ -421,6 +433,11 @@ async function runRestricted(tools, files) {
   let t = Date.now();
   const dir = join(tmp, 'restricted');
   const workspace = prepareWorkspace(join(dir, 'workspace'));
+  const vsix = opts.packaged ? packagedVsix() : undefined;
+  if (vsix) {
+    installExtension({ ...tools, tmp: dir, vsix, onOutput: (c) => toLog('code-server:install', c) });
+    say(`installed ${vsix} into the restricted window's profile`);
+  }
   restrictedServer = await startCodeServer({
     node24: tools.node24,
     codeServerEntry: tools.codeServerEntry,
@@ -434,9 +451,9 @@ async function runRestricted(tools, files) {
   const untrusted = await context.newPage();
   untrusted.on('console', (msg) => toLog(`console.${msg.type()}:restricted`, msg.text()));
   const remote = (p) => `vscode-remote://127.0.0.1:${restrictedServer.port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  const payload = vsix ? '' : `&payload=${encodeURIComponent(JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]))}`;
   await untrusted.goto(
-    `${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    `${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}${payload}`,
     { waitUntil: 'domcontentloaded', timeout: 60_000 },
   );
   await untrusted.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
