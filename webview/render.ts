@@ -97,6 +97,7 @@ export function renderJournal(journal: PanelState['journal'], form: HTMLElement,
       h('ul', { class: 'plain-list entries', id: 'journal-entries' }, ...journal.entries.map(renderEntry)),
     );
   }
+  if (journal.partial) body.push(renderNotice({ kind: 'info', text: journal.partial }));
   if (journal.skipped > 0) {
     const lines = plural(journal.skipped, 'line', 'lines');
     const was = journal.skipped === 1 ? 'was' : 'were';

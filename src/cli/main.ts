@@ -1,9 +1,18 @@
 // The `groundwork` executable (bundled to dist/cli.js, which gets the shebang). Everything is in
 // runCli so tests run it in-process; this file only binds it to the real process.
+import { EXIT_FAILURE } from './cliTypes';
 import { nodeDeps, processIo } from './nodeDeps';
 import { runCli } from './runCli';
 
-void runCli(process.argv.slice(2), processIo(), nodeDeps).then((code) => {
+let writeFailed = false;
+const io = processIo({
+  onWriteFailure: () => {
+    writeFailed = true;
+    process.exitCode = EXIT_FAILURE;
+  },
+});
+
+void runCli(process.argv.slice(2), io, nodeDeps).then((code) => {
   // exitCode, not exit(): stdout may still be draining into a pipe.
-  process.exitCode = code;
+  process.exitCode = writeFailed ? Math.max(code, EXIT_FAILURE) : code;
 });

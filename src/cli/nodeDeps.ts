@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { systemClock } from '../core/clock';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
+import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
 
 /** The real world: system time, the workspace on disk. */
@@ -10,11 +12,54 @@ export const nodeDeps: CliDeps = {
   isDirectory: async (path) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false,
 };
 
-export function processIo(): CliIo {
+export interface ProcessIoOptions {
+  stdout?: Writable;
+  stderr?: Writable;
+  /** Called once when output could not be written for a reason other than the reader leaving. */
+  onWriteFailure?: () => void;
+}
+
+/**
+ * The process's streams as CliIo. Without an 'error' listener a failed write is an uncaught
+ * exception with a stack trace, which is what `groundwork journal list | head` used to print.
+ *
+ * EPIPE (the reader closed the pipe) is not a failure: the reader has all it wanted, as with
+ * `git log | head`. Later writes to that stream are dropped, the command finishes, and the exit
+ * code is its own (0 when it succeeded). Any other write error (a full disk behind a redirect)
+ * means the output is incomplete: it is reported once on stderr and `onWriteFailure` is called,
+ * so that main.ts exits 1.
+ */
+export function processIo(options: ProcessIoOptions = {}): CliIo {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  let stdoutOpen = true;
+  let stderrOpen = true;
+  let failed = false;
+  const fail = () => {
+    if (!failed) options.onWriteFailure?.();
+    failed = true;
+  };
+  // Only a stream's first error counts: what follows (a write to the closed stream) is its echo.
+  stdout.on('error', (err: unknown) => {
+    if (!stdoutOpen) return;
+    stdoutOpen = false;
+    if (errorCode(err) === 'EPIPE') return;
+    if (stderrOpen) stderr.write(`groundwork: could not write the output (${describe(err)}); it is incomplete\n`);
+    fail();
+  });
+  stderr.on('error', (err: unknown) => {
+    if (!stderrOpen) return;
+    stderrOpen = false;
+    if (errorCode(err) !== 'EPIPE') fail();
+  });
   return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
+    stdout: (text) => void (stdoutOpen && stdout.write(text)),
+    stderr: (text) => void (stderrOpen && stderr.write(text)),
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+function describe(err: unknown): string {
+  return errorCode(err) ?? (err instanceof Error ? err.message : String(err));
 }

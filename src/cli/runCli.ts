@@ -5,7 +5,8 @@ import { COMMANDS } from './commandTable';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
 import type { CliCommand, CliDeps, CliIo, CliStore, CommandContext, OptionValues } from './cliTypes';
 import { VERSION, commandHelp, generalHelp, groupHelp } from './help';
-import { blockText, inlineText } from './terminalText';
+import { visibleText } from '../core/visibleText';
+import { blockText } from './terminalText';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -58,7 +59,7 @@ async function dispatch(argv: string[], io: CliIo, deps: CliDeps, commands: read
   try {
     parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...command.options }, strict: true, allowPositionals: true }) as typeof parsed;
   } catch (err) {
-    throw new UsageError(parseArgsMessage(err), topic);
+    throw new UsageError(parseArgsMessage(err, argv), topic);
   }
   if (parsed.values['help'] === true) {
     io.stdout(commandHelp(command));
@@ -127,11 +128,42 @@ function printHelp(topic: readonly string[], io: CliIo, commands: readonly CliCo
   throw new UsageError(`no help for '${topic.join(' ')}': no such command`);
 }
 
-/** Node's parseArgs messages, cut to their first sentence: "Unknown option '--foo'". */
-function parseArgsMessage(err: unknown): string {
+/**
+ * Node's parseArgs messages, cut to their first sentence ("Unknown option '--foo'"), except for a
+ * value that starts with '-' (`--description "- fixed X"`): Node refuses it as "ambiguous", and
+ * the way out has to be said with the user's own option and value.
+ */
+function parseArgsMessage(err: unknown, argv: readonly string[]): string {
   const message = err instanceof Error ? err.message : String(err);
+  const ambiguous = /^Option '(?:-\w, )?(--[^']+)' argument is ambiguous/.exec(message)?.[1];
+  if (ambiguous !== undefined) return dashValueMessage(ambiguous, argv);
   const first = message.split(/\.\s/)[0] ?? message;
   return first.charAt(0).toLowerCase() + first.slice(1);
+}
+
+const SHOWN_VALUE_CHARS = 60;
+
+function dashValueMessage(option: string, argv: readonly string[]): string {
+  const at = argv.findIndex((a, i) => a === option && argv[i + 1]?.startsWith('-'));
+  const value = argv[at + 1];
+  if (at < 0 || value === undefined) {
+    return `option '${option}' is missing its value; to give a value that starts with '-', write ${option}=VALUE`;
+  }
+  const chars = [...value];
+  const example = chars.length <= SHOWN_VALUE_CHARS ? shellWord(`${option}=${value}`) : `${option}=VALUE`;
+  const shown = chars.length <= SHOWN_VALUE_CHARS ? value : `${chars.slice(0, SHOWN_VALUE_CHARS).join('')}…`;
+  return (
+    `option '${option}' is followed by '${shown}', which starts with '-' and so is not taken as its value; ` +
+    `if it is the value, join the two with '=': ${example}`
+  );
+}
+
+/**
+ * One shell word the user can paste back: single-quoted, which sh, bash, zsh and PowerShell read
+ * alike; double-quoted for POSIX shells when the text itself holds a single quote.
+ */
+function shellWord(text: string): string {
+  return text.includes("'") ? `"${text.replace(/["$`\\]/g, '\\$&')}"` : `'${text}'`;
 }
 
 function reportError(err: unknown, io: CliIo): number {
@@ -147,5 +179,5 @@ function reportError(err: unknown, io: CliIo): number {
 }
 
 function oneLine(text: string): string {
-  return inlineText(text.trim().replace(/\s*\n\s*/g, ' ')).replace(/\.$/, '');
+  return visibleText(text.trim().replace(/\s*\n\s*/g, ' ')).replace(/\.$/, '');
 }

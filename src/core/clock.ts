@@ -5,3 +5,15 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** The furthest from the epoch a Date can be, in milliseconds (ECMAScript's time value range). */
+export const MAX_DATE_MS = 8.64e15;
+
+/**
+ * A time or a duration read from a file another program may have written: a whole number of
+ * milliseconds from 0 to MAX_DATE_MS. Anything else would make `new Date(t).toISOString()` throw
+ * (or a countdown meaningless) when it is shown, far from the line that held it.
+ */
+export function isStorableMs(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DATE_MS;
+}

@@ -39,6 +39,8 @@ export interface PanelState {
     total: number;
     /** Lines of discoveries.jsonl that could not be read. */
     skipped: number;
+    /** Set when the file is over its read cap: what was left unread, said for a person. */
+    partial?: string;
     /** Why the journal could not be read at all, if it could not. */
     error?: string;
   };

@@ -29,7 +29,13 @@ export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState
         ...(r.scope ? { scope: r.scope } : {}),
         ...(r.agent ? { agent: r.agent } : {}),
       }));
-    journal = { entries, total: records.length, skipped: problems.length };
+    const unread = problems.find((p) => p.unreadLines !== undefined);
+    journal = {
+      entries,
+      total: records.length,
+      skipped: problems.filter((p) => p !== unread).length,
+      ...(unread ? { partial: `The journal is large: ${unread.reason}.` } : {}),
+    };
   }
   const sleepers: SleeperView[] =
     'error' in view.sleepers

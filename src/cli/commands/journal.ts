@@ -1,12 +1,14 @@
 import { Journal, JournalInputError } from '../../core/journal/journal';
-import { JOURNAL_FILE, JOURNAL_SCOPES, parseJournalEntry } from '../../core/journal/journalEntry';
-import type { JournalEntry, JournalInput, JournalScope } from '../../core/journal/journalEntry';
+import { JOURNAL_FILE, JOURNAL_SCOPES, isJournalScope, parseJournalEntry } from '../../core/journal/journalEntry';
+import type { JournalEntry, JournalInput } from '../../core/journal/journalEntry';
+import { displayPath } from '../../core/storage/workspaceStore';
+import { visibleJson, visibleText } from '../../core/visibleText';
 import { EXIT_OK, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { reportProblems } from '../readProblems';
-import { blockText, inlineText, safeJson } from '../terminalText';
+import { blockText } from '../terminalText';
 
-const FILE_SHOWN = `.groundwork/${JOURNAL_FILE}`;
+const FILE_SHOWN = displayPath(JOURNAL_FILE);
 
 async function openJournal(ctx: CommandContext): Promise<Journal> {
   const { store } = await ctx.workspace();
@@ -37,8 +39,8 @@ export const journalAppend: CliCommand = {
     const input: JournalInput = { title, description };
     const scope = ctx.values['scope'];
     if (typeof scope === 'string') {
-      if (!isScope(scope)) {
-        throw new UsageError(`--scope must be ${JOURNAL_SCOPES.join(' or ')}, not '${inlineText(scope)}'`, 'journal append');
+      if (!isJournalScope(scope)) {
+        throw new UsageError(`--scope must be ${JOURNAL_SCOPES.join(' or ')}, not '${visibleText(scope)}'`, 'journal append');
       }
       input.scope = scope;
     }
@@ -54,8 +56,8 @@ export const journalAppend: CliCommand = {
       if (err instanceof JournalInputError) throw new UsageError(err.message, 'journal append');
       throw err;
     }
-    if (ctx.json) ctx.io.stdout(`${safeJson(entry)}\n`);
-    else ctx.io.stdout(`Added to ${FILE_SHOWN}: ${inlineText(entry.title)}\n`);
+    if (ctx.json) ctx.io.stdout(`${visibleJson(entry)}\n`);
+    else ctx.io.stdout(`Added to ${FILE_SHOWN}: ${visibleText(entry.title)}\n`);
     return EXIT_OK;
   },
 };
@@ -72,7 +74,7 @@ export const journalList: CliCommand = {
   async run(ctx) {
     const { records, problems } = await (await openJournal(ctx)).load();
     if (ctx.json) {
-      ctx.io.stdout(`${safeJson(records, 2)}\n`);
+      ctx.io.stdout(`${visibleJson(records, 2)}\n`);
     } else if (records.length === 0) {
       ctx.io.stdout(problems.length === 0 ? 'The journal is empty.\n' : 'No readable journal entries.\n');
     } else {
@@ -84,13 +86,13 @@ export const journalList: CliCommand = {
 };
 
 /** One block per entry: time and title, then the description and the labels, indented. */
-export function formatEntry(entry: JournalEntry): string {
-  const lines = [`${displayTime(entry.timestamp)}  ${inlineText(entry.title)}`];
+function formatEntry(entry: JournalEntry): string {
+  const lines = [`${displayTime(entry.timestamp)}  ${visibleText(entry.title)}`];
   if (entry.description !== '') lines.push(blockText(entry.description, '    '));
   const labels = [
     entry.scope && `scope: ${entry.scope}`,
-    entry.agent && `agent: ${inlineText(entry.agent)}`,
-    entry.task && `task: ${inlineText(entry.task)}`,
+    entry.agent && `agent: ${visibleText(entry.agent)}`,
+    entry.task && `task: ${visibleText(entry.task)}`,
   ].filter(Boolean);
   if (labels.length > 0) lines.push(`    [${labels.join(', ')}]`);
   return lines.join('\n');
@@ -99,8 +101,4 @@ export function formatEntry(entry: JournalEntry): string {
 /** '2025-01-31T09:15:00.000Z' → '2025-01-31 09:15:00 UTC'; the parser vouches for the shape. */
 function displayTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
-}
-
-function isScope(s: string): s is JournalScope {
-  return JOURNAL_SCOPES.some((x) => x === s);
 }

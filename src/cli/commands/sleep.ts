@@ -3,10 +3,11 @@ import type { Sleeper } from '../../core/sleep/sleepLog';
 import { remainingMs } from '../../core/sleep/sleepState';
 import { EXIT_OK } from '../cliTypes';
 import type { CliCommand } from '../cliTypes';
+import { displayPath } from '../../core/storage/workspaceStore';
+import { visibleJson, visibleText } from '../../core/visibleText';
 import { reportProblems } from '../readProblems';
-import { inlineText, safeJson } from '../terminalText';
 
-const FILE_SHOWN = `.groundwork/${SLEEP_FILE}`;
+const FILE_SHOWN = displayPath(SLEEP_FILE);
 
 export const sleepList: CliCommand = {
   path: ['sleep', 'list'],
@@ -24,15 +25,15 @@ export const sleepList: CliCommand = {
     const log = new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), ctx.deps.clock);
     const { sleepers, problems } = await log.read(now);
     if (ctx.json) {
-      ctx.io.stdout(`${safeJson(sleepers.map((s) => toJson(s, now)), 2)}\n`);
+      ctx.io.stdout(`${visibleJson(sleepers.map((s) => toJson(s, now)), 2)}\n`);
     } else if (sleepers.length === 0) {
       ctx.io.stdout('No agent is asleep.\n');
     } else {
-      const names = sleepers.map((s) => inlineText(s.agent));
+      const names = sleepers.map((s) => visibleText(s.agent));
       const width = Math.max(...names.map((n) => n.length));
       sleepers.forEach((s, i) => {
         const since = new Date(s.state.startedAt).toISOString();
-        ctx.io.stdout(`${(names[i] ?? '').padEnd(width)}  ${inlineText(s.status)}  (since ${since.slice(0, 10)} ${since.slice(11, 19)} UTC)\n`);
+        ctx.io.stdout(`${(names[i] ?? '').padEnd(width)}  ${visibleText(s.status)}  (since ${since.slice(0, 10)} ${since.slice(11, 19)} UTC)\n`);
       });
     }
     reportProblems(ctx.io, FILE_SHOWN, problems);

@@ -1,3 +1,5 @@
+import { NAME_MAX_CHARS, countChars, describeValue, isPlainObject, lengthProblem } from '../inputChecks';
+import type { Checked } from '../inputChecks';
 import type { RecordParser } from '../storage/recordLog';
 
 /** Where the journal lives, relative to the workspace's `.groundwork/` folder. */
@@ -33,8 +35,6 @@ export interface JournalInput {
   task?: string;
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
-
 /**
  * Checks what a caller wants to append. The messages go straight to a person (CLI stderr, VS Code
  * notification) or back to an agent as a tool result, so each says what to change.
@@ -48,8 +48,8 @@ export function checkJournalInput(input: unknown): Checked<JournalInput> {
   const value: JournalInput = { title: title.value, description: description.value };
   const scope = input['scope'];
   if (scope !== undefined) {
-    if (!isScope(scope)) {
-      return fail(`scope must be one of ${JOURNAL_SCOPES.join(', ')} (got ${describe(scope)}); leave it out if unsure`);
+    if (!isJournalScope(scope)) {
+      return fail(`scope must be one of ${JOURNAL_SCOPES.join(', ')} (got ${describeValue(scope)}); leave it out if unsure`);
     }
     value.scope = scope;
   }
@@ -75,7 +75,7 @@ export const parseJournalEntry: RecordParser<JournalEntry> = (value) => {
   const timestamp = value['timestamp'];
   if (typeof timestamp !== 'string') return { ok: false, reason: 'missing field timestamp' };
   if (!ISO_UTC.test(timestamp) || !Number.isFinite(Date.parse(timestamp))) {
-    return { ok: false, reason: `timestamp is not an ISO-8601 UTC time: ${describe(timestamp)}` };
+    return { ok: false, reason: `timestamp is not an ISO-8601 UTC time: ${describeValue(timestamp)}` };
   }
   const input = checkJournalInput(value);
   if (!input.ok) return { ok: false, reason: input.reason };
@@ -87,7 +87,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 function checkTitle(raw: unknown): Checked<string> {
   if (raw === undefined) return fail('title is required');
-  if (typeof raw !== 'string') return fail(`title must be text (got ${describe(raw)})`);
+  if (typeof raw !== 'string') return fail(`title must be text (got ${describeValue(raw)})`);
   if (raw.trim() === '') return fail('title is empty; give a short summary of the discovery');
   const chars = countChars(raw);
   if (chars > TITLE_MAX_CHARS) {
@@ -101,7 +101,7 @@ function checkTitle(raw: unknown): Checked<string> {
 
 function checkDescription(raw: unknown): Checked<string> {
   if (raw === undefined) return fail('description is required');
-  if (typeof raw !== 'string') return fail(`description must be text (got ${describe(raw)})`);
+  if (typeof raw !== 'string') return fail(`description must be text (got ${describeValue(raw)})`);
   const bytes = utf8Length(raw);
   if (bytes > DESCRIPTION_MAX_BYTES) {
     return fail(
@@ -112,16 +112,14 @@ function checkDescription(raw: unknown): Checked<string> {
   return { ok: true, value: raw };
 }
 
-const LABEL_MAX_CHARS = 200;
-
 function checkLabel(field: 'agent' | 'task', raw: unknown): Checked<string> {
-  if (typeof raw !== 'string') return fail(`${field} must be text (got ${describe(raw)})`);
+  if (typeof raw !== 'string') return fail(`${field} must be text (got ${describeValue(raw)})`);
   if (raw.trim() === '') return fail(`${field} is empty; leave it out instead`);
-  if (countChars(raw) > LABEL_MAX_CHARS) return fail(`${field} is longer than ${LABEL_MAX_CHARS} characters`);
-  return { ok: true, value: raw };
+  const tooLong = lengthProblem(field, raw, NAME_MAX_CHARS);
+  return tooLong === undefined ? { ok: true, value: raw } : fail(tooLong);
 }
 
-function isScope(value: unknown): value is JournalScope {
+export function isJournalScope(value: unknown): value is JournalScope {
   return JOURNAL_SCOPES.some((s) => s === value);
 }
 
@@ -129,28 +127,8 @@ function fail(reason: string): { ok: false; reason: string } {
   return { ok: false, reason };
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A short, safe rendering of a wrong value for an error message. */
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-/** Characters as a person counts them: code points, so an emoji is one, not two. */
-function countChars(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
 /** UTF-8 size without TextEncoder, which the core's lib settings do not promise. */
-export function utf8Length(s: string): number {
+function utf8Length(s: string): number {
   let bytes = 0;
   for (const ch of s) {
     const cp = ch.codePointAt(0) ?? 0;

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { constants, promises as fsp } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { StorageError, errorCode, ioStorageError, quotePath, tooLargeError } from '../storage/storageError';
-import type { EntryInfo, WorkspaceFs } from '../storage/workspaceFs';
-import { withFileLock, type FileLockOptions } from './fileLock';
+import type { EntryInfo, NewestLines, WorkspaceFs } from '../storage/workspaceFs';
+import type { FileLockOptions } from './lockFile';
+import { withFileLock } from './lockQueue';
+import { isTempName, sweepTemps, tempPathFor } from './tempFiles';
 
 export interface NodeWorkspaceFsOptions {
   /** fsync after every append (default false: a killed process loses nothing either way). */
@@ -11,10 +12,6 @@ export interface NodeWorkspaceFsOptions {
   lock?: FileLockOptions;
 }
 
-/** `.<name>.tmp-<pid>-<8 hex>`: a replacement being written, hidden from `list`. */
-const TEMP_NAME = /^\..*\.tmp-\d+-[0-9a-f]{8}$/;
-/** A temp file this old was left by a killed writer (a live one renames it within moments). */
-export const TEMP_MAX_AGE_MS = 60_000;
 const SWEEP_EVERY_MS = 60_000;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -33,24 +30,15 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   constructor(private readonly options: NodeWorkspaceFsOptions = {}) {}
 
   async read(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
-    let handle: fsp.FileHandle;
+    const opened = await openRegularFile(path);
+    if (opened === undefined) return undefined;
+    const { handle, size } = opened;
     try {
-      // O_NONBLOCK: opening a planted FIFO must not hang; it is refused below.
-      handle = await fsp.open(path, constants.O_RDONLY | NONBLOCK);
-    } catch (err) {
-      if (missing(err)) return undefined;
-      throw ioStorageError('read', path, err);
-    }
-    try {
-      const st = await handle.stat();
-      if (!st.isFile()) {
-        throw new StorageError('io', path, `Refused to read ${quotePath(path)}: it is not a regular file. Move it away.`);
-      }
-      if (st.size > maxBytes) throw tooLargeError(path, st.size, maxBytes);
+      if (size > maxBytes) throw tooLargeError(path, size, maxBytes);
       // The file may grow while it is read; the cap holds for what is actually read.
       const chunks: Buffer[] = [];
       let total = 0;
-      for (let want = Math.min(st.size, maxBytes) + 1; ; want = CHUNK) {
+      for (let want = Math.min(size, maxBytes) + 1; ; want = CHUNK) {
         const buf = Buffer.allocUnsafe(want);
         const { bytesRead } = await handle.read(buf, 0, want, total);
         if (bytesRead === 0) break;
@@ -66,6 +54,46 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     }
   }
 
+  async readNewestLines(path: string, maxBytes: number): Promise<NewestLines | undefined> {
+    const opened = await openRegularFile(path);
+    if (opened === undefined) return undefined;
+    const { handle, size } = opened;
+    try {
+      const start = Math.max(0, size - maxBytes);
+      let firstLine = 1;
+      // The byte before `start`: a newline means `start` begins a line (as the file's start does).
+      let before = NEWLINE;
+      for (let pos = 0; pos < start; ) {
+        const buf = Buffer.allocUnsafe(Math.min(CHUNK, start - pos));
+        const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+        if (bytesRead === 0) break;
+        const chunk = buf.subarray(0, bytesRead);
+        for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, i + 1)) firstLine++;
+        before = chunk[bytesRead - 1] ?? NEWLINE;
+        pos += bytesRead;
+      }
+      // Up to the size seen at the start: what is appended meanwhile is newer than this read.
+      const data = Buffer.allocUnsafe(size - start);
+      let got = 0;
+      while (got < data.length) {
+        const { bytesRead } = await handle.read(data, got, data.length - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      let from = 0;
+      if (before !== NEWLINE) {
+        const newline = data.subarray(0, got).indexOf(NEWLINE);
+        from = newline < 0 ? got : newline + 1;
+        if (newline >= 0) firstLine++;
+      }
+      return { data: data.subarray(from, got), firstLine, size };
+    } catch (err) {
+      throw ioStorageError('read', path, err);
+    } finally {
+      await handle.close();
+    }
+  }
+
   async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644): Promise<void> {
     const dir = dirname(path);
     try {
@@ -73,8 +101,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     } catch (err) {
       throw ioStorageError('create the folder for', path, err);
     }
-    await this.sweepTemps(dir);
-    const temp = join(dir, `.${basename(path).slice(0, 100)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await this.sweepTempsNow(dir);
+    const temp = tempPathFor(path);
     let handle: fsp.FileHandle | undefined;
     try {
       handle = await fsp.open(temp, 'wx', mode);
@@ -127,7 +155,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   async list(dir: string): Promise<string[]> {
     try {
       const names = await fsp.readdir(dir);
-      return names.filter((name) => !TEMP_NAME.test(name)).sort();
+      return names.filter((name) => !isTempName(name)).sort();
     } catch (err) {
       if (errorCode(err) === 'ENOENT') return [];
       throw ioStorageError('list', dir, err);
@@ -169,17 +197,11 @@ export class NodeWorkspaceFs implements WorkspaceFs {
    * A writer killed between creating its temp file and renaming it leaves the temp behind; the
    * next write in that folder (at most once a minute per folder) removes those over a minute old.
    */
-  private async sweepTemps(dir: string): Promise<void> {
+  private async sweepTempsNow(dir: string): Promise<void> {
     const now = Date.now();
     if (now - (this.lastSweep.get(dir) ?? -Infinity) < SWEEP_EVERY_MS) return;
     this.lastSweep.set(dir, now);
-    const names = await fsp.readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      if (!TEMP_NAME.test(name)) continue;
-      const temp = join(dir, name);
-      const st = await fsp.lstat(temp).catch(() => undefined);
-      if (st && now - st.mtimeMs > TEMP_MAX_AGE_MS) await fsp.rm(temp, { force: true }).catch(() => undefined);
-    }
+    await sweepTemps(dir);
   }
 
   /**
@@ -210,7 +232,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       // Never through a link: a cloned repository could point it at a file outside the workspace.
       corrupt = await fsp.open(corruptPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o644);
     } catch (err) {
-      throw ioStorageError('set aside the torn last line of', path, err);
+      // Named as the path in the way: the log itself is fine, its .corrupt is what blocks.
+      throw ioStorageError(`set aside the torn last line of ${quotePath(path)} in`, corruptPath, err);
     }
     try {
       for (let from = cut; from < size; from += CHUNK) {
@@ -224,6 +247,28 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       await corrupt.close();
     }
     await handle.truncate(cut);
+  }
+}
+
+/** The file open for reading with its size, or undefined when it does not exist. */
+async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; size: number } | undefined> {
+  let handle: fsp.FileHandle;
+  try {
+    // O_NONBLOCK: opening a planted FIFO must not hang; it is refused below.
+    handle = await fsp.open(path, constants.O_RDONLY | NONBLOCK);
+  } catch (err) {
+    if (missing(err)) return undefined;
+    throw ioStorageError('read', path, err);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      throw new StorageError('io', path, `Refused to read ${quotePath(path)}: it is not a regular file. Move it away.`);
+    }
+    return { handle, size: st.size };
+  } catch (err) {
+    await handle.close();
+    throw ioStorageError('read', path, err);
   }
 }
 

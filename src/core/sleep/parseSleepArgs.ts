@@ -1,10 +1,12 @@
+import { MAX_DATE_MS } from '../clock';
+import { NAME_MAX_CHARS, describeValue, isPlainObject, lengthProblem } from '../inputChecks';
 import { startSleep } from './sleepState';
 import type { SleepMode, SleepState } from './sleepState';
 
-export const SLEEP_MODES = ['timer', 'event', 'manual'] as const;
+const SLEEP_MODES = ['timer', 'event', 'manual'] as const;
 
-/** Default of the `groundwork.sleep.maxSeconds` setting; the VS Code side reads the setting. */
-export const DEFAULT_SLEEP_MAX_SECONDS = 3600;
+/** A cap beyond any real use, low enough that a start time plus the cap is still a Date. */
+const MAX_SLEEP_SECONDS = MAX_DATE_MS / 1000 / 2;
 
 export type ParsedSleep =
   | {
@@ -28,21 +30,21 @@ export interface SleepContext {
  * (an optional timeout) or the cap. The errors are returned to the agent, so they say what to send.
  */
 export function parseSleepArgs(args: unknown, maxSeconds: number, context: SleepContext): ParsedSleep {
-  if (!(Number.isFinite(maxSeconds) && maxSeconds > 0)) {
-    return fail(`the sleep cap (groundwork.sleep.maxSeconds) must be a positive number of seconds, got ${maxSeconds}`);
+  // Bounded so that every duration stays a time the sleep log can store and show.
+  if (!(maxSeconds > 0 && maxSeconds <= MAX_SLEEP_SECONDS)) {
+    return fail(`the sleep cap (groundwork.sleep.maxSeconds) must be a number of seconds greater than 0 and at most ${MAX_SLEEP_SECONDS}, got ${maxSeconds}`);
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+  if (!isPlainObject(args)) {
     return fail(`sleep arguments must be an object such as {"mode": "timer", "duration_secs": 60}`);
   }
-  const a = args as Record<string, unknown>;
-  const modeName = a['mode'];
+  const modeName = args['mode'];
   const valid = SLEEP_MODES.join(', ');
   if (modeName === undefined) return fail(`mode is required; one of: ${valid}`);
   if (typeof modeName !== 'string' || !isModeName(modeName)) {
-    return fail(`unknown mode ${show(modeName)}; valid modes: ${valid}`);
+    return fail(`unknown mode ${describeValue(modeName)}; valid modes: ${valid}`);
   }
 
-  const requested = readDuration(a['duration_secs'], modeName === 'timer');
+  const requested = readDuration(args['duration_secs'], modeName === 'timer');
   if (!requested.ok) return requested;
   const seconds = Math.min(requested.seconds ?? maxSeconds, maxSeconds);
   const clamped = requested.seconds !== undefined && requested.seconds > maxSeconds;
@@ -55,7 +57,7 @@ export function parseSleepArgs(args: unknown, maxSeconds: number, context: Sleep
       mode = { kind: 'timer', durationMs: maxDurationMs };
       break;
     case 'event': {
-      const target = readTarget(a['agent_id'], a['phase']);
+      const target = readTarget(args['agent_id'], args['phase']);
       if (!target.ok) return target;
       mode = { kind: 'event', target: target.target };
       break;
@@ -75,7 +77,7 @@ function readDuration(
     return required ? fail('timer mode needs duration_secs, a number of seconds greater than 0') : { ok: true, seconds: undefined };
   }
   if (typeof raw !== 'number') {
-    return fail(`duration_secs must be a number of seconds, not ${show(raw)}; send e.g. "duration_secs": 60`);
+    return fail(`duration_secs must be a number of seconds, not ${describeValue(raw)}; send e.g. "duration_secs": 60`);
   }
   if (!Number.isFinite(raw)) return fail('duration_secs must be a finite number of seconds');
   if (raw <= 0) return fail(`duration_secs must be greater than 0 (got ${raw})`);
@@ -92,8 +94,10 @@ function readTarget(
   if (!hasAgent && !hasPhase) return fail('event mode needs agent_id (the agent to wait for) or phase (the build phase to wait for)');
   const [type, raw] = hasAgent ? (['agent', agentId] as const) : (['phase', phase] as const);
   const field = type === 'agent' ? 'agent_id' : 'phase';
-  if (typeof raw !== 'string') return fail(`${field} must be text, not ${show(raw)}; send e.g. "${field}": "3"`);
+  if (typeof raw !== 'string') return fail(`${field} must be text, not ${describeValue(raw)}; send e.g. "${field}": "3"`);
   if (raw.trim() === '') return fail(`${field} is empty; give the ${type} to wait for`);
+  const tooLong = lengthProblem(field, raw, NAME_MAX_CHARS);
+  if (tooLong !== undefined) return fail(`${tooLong}; send just the id of the ${type} to wait for`);
   return { ok: true, target: { type, id: raw } };
 }
 
@@ -103,11 +107,4 @@ function isModeName(s: string): s is (typeof SLEEP_MODES)[number] {
 
 function fail(error: string): { ok: false; error: string } {
   return { ok: false, error };
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : String(value);
 }

@@ -1,12 +1,21 @@
 import type { Clock } from '../clock';
+import { describeValue } from '../inputChecks';
 import type { ReadProblem, RecordLog } from '../storage/recordLog';
-import { parseSleepRecord } from './sleepRecord';
+import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from './sleepRecord';
 import type { SleepRecord, SleepStarted, SleepWoken } from './sleepRecord';
 import { elapsedMs, formatDuration, isExpired, remainingDisplay, startSleep } from './sleepState';
 import type { SleepState } from './sleepState';
 
 /** Where sleep events live, relative to the workspace's `.groundwork/` folder. */
 export const SLEEP_FILE = 'sleep.jsonl';
+
+/**
+ * Thrown by `SleepLog.recordStart` and `recordWake` for a record the log would not read back (an
+ * empty agent name, a time out of range...): a bug in the caller, told apart from a storage error.
+ */
+export class SleepInputError extends Error {
+  override readonly name = 'SleepInputError';
+}
 
 /** An agent that is asleep according to the log, as a tree item shows it. */
 export interface Sleeper {
@@ -54,10 +63,12 @@ export class SleepLog {
 
   /**
    * Appends a wake at the clock's time. It does not read the log first: waking an agent that is
-   * already awake is harmless on replay, and a read-then-write would race another window.
+   * already awake is harmless on replay, and a read-then-write would race another window. A
+   * reason over WAKE_REASON_MAX_CHARS is shortened (ending in '…'), since a wake must not fail
+   * for the length of its explanation.
    */
   async recordWake(agent: string, reason: string): Promise<SleepWoken> {
-    return this.appendChecked<SleepWoken>({ event: 'woken', agent, reason, at: this.clock.now() });
+    return this.appendChecked<SleepWoken>({ event: 'woken', agent, reason: shorten(reason, WAKE_REASON_MAX_CHARS), at: this.clock.now() });
   }
 
   /**
@@ -77,7 +88,7 @@ export class SleepLog {
   // The same parser the reader uses, so nothing is written that could not be read back.
   private async appendChecked<R extends SleepRecord>(record: R): Promise<R> {
     const checked = parseSleepRecord(record);
-    if (!checked.ok) throw new Error(`cannot record sleep of ${JSON.stringify(record.agent)}: ${checked.reason}`);
+    if (!checked.ok) throw new SleepInputError(`Cannot record the sleep of ${describeValue(record.agent)}: ${checked.reason}.`);
     await this.log.append(record);
     return record;
   }
@@ -109,4 +120,10 @@ export function sleeperStatus(state: SleepState, now: number): { expired: boolea
   const expired = state.active && isExpired(state, now);
   const status = expired ? `Overdue by ${formatDuration(elapsedMs(state, now) - state.maxDurationMs)}` : remainingDisplay(state, now);
   return { expired, status };
+}
+
+/** `text` cut to `maxChars` code points, the last one an ellipsis, when it is longer. */
+function shorten(text: string, maxChars: number): string {
+  const chars = [...text];
+  return chars.length <= maxChars ? text : `${chars.slice(0, maxChars - 1).join('')}…`;
 }

@@ -1,3 +1,5 @@
+import { isStorableMs } from '../clock';
+import { NAME_MAX_CHARS, isPlainObject, lengthProblem } from '../inputChecks';
 import type { RecordParser } from '../storage/recordLog';
 import type { SleepMode } from './sleepState';
 
@@ -23,15 +25,15 @@ export interface SleepWoken {
   at: number;
 }
 
-const AGENT_MAX_CHARS = 200;
-const REASON_MAX_CHARS = 500;
+/** Why an agent was woken, as the tree and the CLI show it; `SleepLog.recordWake` shortens longer ones. */
+export const WAKE_REASON_MAX_CHARS = 500;
 
 type Parsed<T> = { ok: true; record: T } | { ok: false; reason: string };
 
 /** Unknown fields are ignored (a newer version may add some) and not kept on the record. */
 export const parseSleepRecord: RecordParser<SleepRecord> = (value) => {
-  if (!isObject(value)) return bad('not a JSON object');
-  const agent = text(value, 'agent', AGENT_MAX_CHARS);
+  if (!isPlainObject(value)) return bad('not a JSON object');
+  const agent = text(value, 'agent', NAME_MAX_CHARS);
   if (!agent.ok) return agent;
   switch (value['event']) {
     case 'started': {
@@ -47,7 +49,7 @@ export const parseSleepRecord: RecordParser<SleepRecord> = (value) => {
       };
     }
     case 'woken': {
-      const reason = text(value, 'reason', REASON_MAX_CHARS);
+      const reason = text(value, 'reason', WAKE_REASON_MAX_CHARS);
       if (!reason.ok) return reason;
       const at = time(value, 'at');
       if (!at.ok) return at;
@@ -61,7 +63,7 @@ export const parseSleepRecord: RecordParser<SleepRecord> = (value) => {
 };
 
 function parseMode(value: unknown): Parsed<SleepMode> {
-  if (!isObject(value)) return bad('missing field mode');
+  if (!isPlainObject(value)) return bad('missing field mode');
   switch (value['kind']) {
     case 'timer': {
       const d = time(value, 'durationMs');
@@ -69,10 +71,10 @@ function parseMode(value: unknown): Parsed<SleepMode> {
     }
     case 'event': {
       const target = value['target'];
-      if (!isObject(target)) return bad('mode: missing field target');
+      if (!isPlainObject(target)) return bad('mode: missing field target');
       const type = target['type'];
       if (type !== 'agent' && type !== 'phase') return bad('mode: target type must be "agent" or "phase"');
-      const id = text(target, 'id', AGENT_MAX_CHARS);
+      const id = text(target, 'id', NAME_MAX_CHARS);
       return id.ok ? { ok: true, record: { kind: 'event', target: { type, id: id.record } } } : bad(`mode: target ${id.reason}`);
     }
     case 'manual':
@@ -86,20 +88,16 @@ function text(obj: Record<string, unknown>, field: string, maxChars: number): Pa
   const v = obj[field];
   if (v === undefined) return bad(`missing field ${field}`);
   if (typeof v !== 'string' || v.trim() === '') return bad(`${field} must be non-empty text`);
-  if (v.length > maxChars) return bad(`${field} is longer than ${maxChars} characters`);
-  return { ok: true, record: v };
+  const tooLong = lengthProblem(field, v, maxChars);
+  return tooLong === undefined ? { ok: true, record: v } : bad(tooLong);
 }
 
-/** Epoch times and durations: finite and not negative. */
+/** Epoch times and durations, which are shown as dates and countdowns: see `isStorableMs`. */
 function time(obj: Record<string, unknown>, field: string): Parsed<number> {
   const v = obj[field];
   if (v === undefined) return bad(`missing field ${field}`);
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return bad(`${field} must be a number of milliseconds ≥ 0`);
+  if (!isStorableMs(v)) return bad(`${field} must be a whole number of milliseconds from 0 to 8.64e15`);
   return { ok: true, record: v };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function bad(reason: string): { ok: false; reason: string } {

@@ -1,7 +1,7 @@
 import { StorageError, quotePath } from './storageError';
 import type { WorkspaceFs } from './workspaceFs';
 
-export const COUNTERS_MAX_BYTES = 1024 * 1024;
+const COUNTERS_MAX_BYTES = 1024 * 1024;
 const COUNTER_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
 export interface CountersOptions {

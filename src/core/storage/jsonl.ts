@@ -1,5 +1,5 @@
 import type { ReadProblem, ReadResult, RecordLog, RecordParser } from './recordLog';
-import { StorageError, quotePath } from './storageError';
+import { StorageError, formatBytes, quotePath } from './storageError';
 import type { WorkspaceFs } from './workspaceFs';
 
 export const TORN_LINE_REASON = 'torn last line (no newline): set aside on next append';
@@ -34,24 +34,25 @@ function parseLine<T>(line: string, parser: RecordParser<T>): { ok: true; record
 }
 
 /**
- * Reads JSONL text. Never throws on content: a line that is not JSON or not a record is a
- * problem with its line number, and every valid line is kept. A last line without a newline is
- * never a record, even if it parses: its writer may have been cut off mid-record.
+ * Reads JSONL text whose first line is line `firstLine` of the file. Never throws on content: a
+ * line that is not JSON or not a record is a problem with its line number, and every valid line
+ * is kept. A last line without a newline is never a record, even if it parses: its writer may
+ * have been cut off mid-record.
  */
-export function parseJsonl<T>(text: string, parser: RecordParser<T>): JsonlReadResult<T> {
+export function parseJsonl<T>(text: string, parser: RecordParser<T>, firstLine = 1): JsonlReadResult<T> {
   const records: T[] = [];
   const problems: ReadProblem[] = [];
   const lines = text.split('\n');
   const last = lines.pop() ?? '';
   lines.forEach((raw, index) => {
-    const line = index === 0 ? raw.replace(/^\uFEFF/, '') : raw;
+    const line = index === 0 && firstLine === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (line.trim() === '') return;
     const parsed = parseLine(line, parser);
     if (parsed.ok) records.push(parsed.record);
-    else problems.push({ line: index + 1, reason: parsed.reason, excerpt: excerpt(line) });
+    else problems.push({ line: firstLine + index, reason: parsed.reason, excerpt: excerpt(line) });
   });
   if (last === '') return { records, problems };
-  problems.push({ line: lines.length + 1, reason: TORN_LINE_REASON, excerpt: excerpt(last) });
+  problems.push({ line: firstLine + lines.length, reason: TORN_LINE_REASON, excerpt: excerpt(last) });
   return { records, problems, tornTail: last };
 }
 
@@ -63,7 +64,7 @@ export function serializeRecord(record: unknown): string {
 }
 
 export interface JsonlLogOptions {
-  /** Reading a larger file is StorageError 'too-large'. */
+  /** The most that one read holds: of a larger file only the newest lines are read. */
   maxBytes: number;
   /** The lock every writer of this file takes. */
   lockPath: string;
@@ -98,9 +99,25 @@ export class JsonlLog<T> implements RecordLog<T> {
     await this.fs.withLock(this.options.lockPath, () => this.fs.appendRecord(this.path, line));
   }
 
+  /**
+   * Every valid record, in file order. A log is never refused for its size, since appends keep
+   * growing it: over `maxBytes` only its newest lines are read, and one problem (first, with
+   * `unreadLines`) says how much was left out.
+   */
   async readAll(): Promise<JsonlReadResult<T>> {
-    const bytes = await this.fs.read(this.path, this.options.maxBytes);
-    if (bytes === undefined) return { records: [], problems: [] };
-    return parseJsonl(this.decoder.decode(bytes), this.parser);
+    const newest = await this.fs.readNewestLines(this.path, this.options.maxBytes);
+    if (newest === undefined) return { records: [], problems: [] };
+    const result = parseJsonl(this.decoder.decode(newest.data), this.parser, newest.firstLine);
+    if (newest.data.length === newest.size) return result;
+    const unreadLines = newest.firstLine - 1;
+    const unread: ReadProblem = {
+      line: 1,
+      reason:
+        `the file is ${formatBytes(newest.size)}; only its newest ${formatBytes(this.options.maxBytes)} were read ` +
+        `(its first ${unreadLines === 1 ? 'line is' : `${unreadLines} lines are`} kept in the file but not shown)`,
+      excerpt: '',
+      unreadLines,
+    };
+    return { ...result, problems: [unread, ...result.problems] };
   }
 }

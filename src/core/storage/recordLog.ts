@@ -1,11 +1,16 @@
-/** A line of a JSONL file that could not be read as a record. */
+/**
+ * A line of a JSONL file that could not be read as a record; or, once per read of a log over its
+ * read cap, its oldest lines, which were not read at all (`unreadLines` is then set).
+ */
 export interface ReadProblem {
-  /** 1-based line number in the file. */
+  /** 1-based line number in the file (1 for the unread oldest lines). */
   line: number;
   /** Why it was skipped, e.g. "not valid JSON" or "missing field title". */
   reason: string;
-  /** The start of the offending line, capped so that a huge line cannot flood a report. */
+  /** The start of the offending line, capped so that a huge line cannot flood a report ('' when unread). */
   excerpt: string;
+  /** How many of the file's oldest lines were not read, because the file is over its read cap. */
+  unreadLines?: number;
 }
 
 export interface ReadResult<T> {

@@ -2,8 +2,8 @@ import { StorageError, quotePath } from './storageError';
 
 /** A plan name: lower-case ascii letters, digits and '-', starting with a letter or digit. */
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
-export const MAX_SLUG_LENGTH = 64;
-export const MAX_FILE_NAME_LENGTH = 120;
+const MAX_SLUG_LENGTH = 64;
+const MAX_FILE_NAME_LENGTH = 120;
 
 export function isSlug(text: string): boolean {
   return SLUG.test(text);

@@ -1,3 +1,5 @@
+import { visibleText } from '../visibleText';
+
 /**
  * Why the storage layer refused or failed:
  * - `unsafe-path`: the path could leave the `.groundwork` folder (or is not a plain name there);
@@ -27,44 +29,52 @@ export class StorageError extends Error {
   }
 }
 
-export function isStorageError(err: unknown, code?: StorageErrorCode): err is StorageError {
-  return err instanceof StorageError && (code === undefined || err.code === code);
+/**
+ * Shows a path in a message: quoted, with control and invisible characters (a NUL byte above
+ * all) made visible so that the user sees what was refused.
+ */
+export function quotePath(path: string): string {
+  return `'${visibleText(path)}'`;
 }
 
 /**
- * Shows a path in a message: quoted, with control characters (a NUL byte above all) made
- * visible so that the user sees what was refused.
+ * The same error with `prefix` (the workspace folder, ending in '/') cut from the paths that start
+ * with it: `err.path`, and every quoted path in the message (see `quotePath`) that begins with it.
+ * Only the start of a path is cut, so a path that merely contains the prefix further on (a link
+ * target such as '/elsewhere/<workspace>/data') is shown whole.
  */
-export function quotePath(path: string): string {
-  const visible = path.replace(/[\u0000-\u001f\u007f]/g, (c) => {
-    if (c === '\0') return '\\0';
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  });
-  return `'${visible}'`;
-}
-
-/** The same error with every occurrence of `prefix` removed from its message and path. */
 export function relabelStorageError(err: StorageError, prefix: string): StorageError {
   if (prefix === '') return err;
-  const strip = (s: string) => s.split(prefix).join('');
-  const relabelled = new StorageError(err.code, strip(err.path), strip(err.message), { cause: err.cause });
+  // An opening quote begins the message or follows a space or a bracket; a quote after a letter is
+  // an apostrophe inside a path, and what follows it is not the start of a path.
+  const quotedPrefix = new RegExp(`(?<=^|[\\s(])'${escapeRegExp(visibleText(prefix))}`, 'g');
+  const path = err.path.startsWith(prefix) ? err.path.slice(prefix.length) : err.path;
+  const relabelled = new StorageError(err.code, path, err.message.replace(quotedPrefix, "'"), { cause: err.cause });
   if (err.stack !== undefined) relabelled.stack = `${relabelled.name}: ${relabelled.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
   return relabelled;
 }
 
-function formatBytes(bytes: number): string {
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A size as people read it: '512 bytes', '4.9 KiB', '40.2 MiB'. */
+export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
   return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
 }
 
-/** A file over the cap for reading it whole. */
+/**
+ * A file over the cap for reading it whole. The caps are not settings (they keep one read from
+ * holding the extension host's memory), so the way out is a smaller file.
+ */
 export function tooLargeError(path: string, size: number, maxBytes: number): StorageError {
   return new StorageError(
     'too-large',
     path,
     `Refused to read ${quotePath(path)}: it is ${formatBytes(size)}, over the cap of ${formatBytes(maxBytes)} ` +
-      `for reading a file whole. Move old content to another file to shrink it, or raise the cap.`,
+      `for reading a file whole. Make it smaller, e.g. by moving old content to another file, then try again.`,
   );
 }
 

@@ -5,6 +5,16 @@ export interface EntryInfo {
   kind: 'file' | 'directory' | 'symlink' | 'other';
 }
 
+/** The newest part of a file that may be too large to read whole (see `readNewestLines`). */
+export interface NewestLines {
+  /** Whole lines (the last one may lack its newline: a torn write); all of the file when it fits. */
+  data: Uint8Array;
+  /** The 1-based line number of the first line in `data`. */
+  firstLine: number;
+  /** The size of the file when it was read, so the caller can tell how much was left out. */
+  size: number;
+}
+
 /**
  * The file system as the core needs it. Paths are absolute; checking that they stay inside the
  * workspace is the store's job, not the port's. Failures are StorageErrors whose messages name
@@ -16,6 +26,14 @@ export interface WorkspaceFs {
    * 'too-large' (naming the file, its size and the cap) rather than a huge allocation.
    */
   read(path: string, maxBytes: number): Promise<Uint8Array | undefined>;
+
+  /**
+   * For append-only logs, which may outgrow any cap: the whole file when it is at most `maxBytes`,
+   * else its newest whole lines within the last `maxBytes` (a line cut by that boundary is left
+   * out). The older part is scanned only to count its lines, so memory stays within `maxBytes`.
+   * Undefined when the file does not exist.
+   */
+  readNewestLines(path: string, maxBytes: number): Promise<NewestLines | undefined>;
 
   /**
    * Replaces the file in one step: a reader sees the old content or the new, never a mix, even if

@@ -5,15 +5,20 @@ import { assertRelativePath } from './safeNames';
 import { StorageError, quotePath, relabelStorageError } from './storageError';
 import type { WorkspaceFs } from './workspaceFs';
 
-export const GROUNDWORK_DIR = '.groundwork';
+const GROUNDWORK_DIR = '.groundwork';
 /** The one lock every writer of the workspace takes, relative to `.groundwork/`. */
-export const LOCK_FILE = '.lock';
-export const COUNTERS_FILE = 'metrics/counters.json';
-export const DEFAULT_MAX_JSONL_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
+const LOCK_FILE = '.lock';
+const COUNTERS_FILE = 'metrics/counters.json';
+const DEFAULT_MAX_JSONL_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
+
+/** `.groundwork/<rel>`: how a path inside the folder is shown to people, store or no store. */
+export function displayPath(rel: string): string {
+  return `${GROUNDWORK_DIR}/${rel}`;
+}
 
 export interface WorkspaceStoreOptions {
-  /** Cap for reading a JSONL log whole (default 16 MiB). */
+  /** The most of a JSONL log one read holds (default 16 MiB); of a larger log the newest lines are read. */
   maxJsonlBytes?: number;
   /** Cap for `readText` when the call gives none (default 2 MiB). */
   maxTextBytes?: number;
@@ -57,13 +62,8 @@ export class WorkspaceStore {
     this.guarded = this.guardedFs();
     this.counters = new Counters(this.guarded, this.pathOf(COUNTERS_FILE), {
       lockPath: this.lockPath,
-      displayPath: this.displayPath(COUNTERS_FILE),
+      displayPath: displayPath(COUNTERS_FILE),
     });
-  }
-
-  /** `.groundwork/<rel>`: how a path is shown to the user. */
-  displayPath(rel: string): string {
-    return `${GROUNDWORK_DIR}/${rel}`;
   }
 
   /** The absolute path of `rel`, checked lexically and against symbolic links on disk. */
@@ -89,7 +89,7 @@ export class WorkspaceStore {
     return new JsonlLog(this.guarded, this.pathOf(rel), parser, {
       maxBytes: options.maxBytes ?? this.maxJsonlBytes,
       lockPath: this.lockPath,
-      displayPath: this.displayPath(rel),
+      displayPath: displayPath(rel),
     });
   }
 
@@ -222,6 +222,7 @@ export class WorkspaceStore {
     const checked = <T>(path: string, op: (p: string) => Promise<T>) => this.io(async () => op(await this.check(path)));
     return {
       read: (path, maxBytes) => checked(path, (p) => fs.read(p, maxBytes)),
+      readNewestLines: (path, maxBytes) => checked(path, (p) => fs.readNewestLines(p, maxBytes)),
       writeAtomic: (path, data, mode) => checked(path, (p) => fs.writeAtomic(p, data, mode)),
       appendRecord: (path, line) => checked(path, (p) => fs.appendRecord(p, line)),
       list: (dir) => checked(dir, (p) => fs.list(p)),

@@ -1,20 +1,11 @@
-// Runs the CLI in-process with captured output. The store is in memory by default (raw lines, so
-// tests can plant damage); pass `openStore` to use the real one on a temporary folder.
+// Runs the CLI in-process with captured output. The store is the real one over an in-memory
+// file system (`ws`, where tests plant damage); pass `openStore` to use another.
 import { runCli } from '../../../src/cli/runCli';
-import type { CliDeps, CliStore } from '../../../src/cli/cliTypes';
-import type { RecordParser } from '../../../src/core/storage/recordLog';
-import { FakeClock, MemoryRecordLog } from '../journal/memoryRecordLog';
+import type { CliDeps } from '../../../src/cli/cliTypes';
+import { FakeClock } from '../fakes/fakeClock';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 export const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
-
-export class MemoryStore implements CliStore {
-  readonly files = new Map<string, string[]>();
-  log<T>(rel: string, parser: RecordParser<T>): MemoryRecordLog<T> {
-    let lines = this.files.get(rel);
-    if (!lines) this.files.set(rel, (lines = []));
-    return new MemoryRecordLog(parser, lines);
-  }
-}
 
 export interface CliRun {
   code: number;
@@ -23,7 +14,7 @@ export interface CliRun {
 }
 
 export interface Harness {
-  store: MemoryStore;
+  ws: MemoryWorkspace;
   clock: FakeClock;
   /** Folders that exist, for `--workspace` checks. */
   folders: Set<string>;
@@ -31,8 +22,7 @@ export interface Harness {
   run(...argv: string[]): Promise<CliRun>;
 }
 
-export function harness(overrides: Partial<CliDeps> = {}): Harness {
-  const store = new MemoryStore();
+export function harness(overrides: Partial<CliDeps> = {}, ws = new MemoryWorkspace()): Harness {
   const clock = new FakeClock(T0);
   const folders = new Set(['/ws', '/other']);
   const opened: string[] = [];
@@ -40,13 +30,13 @@ export function harness(overrides: Partial<CliDeps> = {}): Harness {
     clock,
     openStore: (root) => {
       opened.push(root);
-      return store;
+      return ws.store;
     },
     isDirectory: async (p) => folders.has(p),
     ...overrides,
   };
   return {
-    store,
+    ws,
     clock,
     folders,
     opened,

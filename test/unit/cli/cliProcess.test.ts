@@ -13,7 +13,7 @@ import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import type { CliRun } from './cliHarness';
 import { T0 } from './cliHarness';
-import { FakeClock } from '../journal/memoryRecordLog';
+import { FakeClock } from '../fakes/fakeClock';
 
 const repo = join(import.meta.dirname, '../../..');
 // Resolved from the repository, since the child may run with a workspace as its current folder.
@@ -91,6 +91,26 @@ describe('groundwork as a child process', () => {
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, "groundwork: unknown option '--frob'. Run 'groundwork help journal list' for usage.\n");
+  });
+
+  test('piped into a reader that stops early (| head), it exits 0 and prints no error', async () => {
+    const ws = await workspace();
+    await mkdir(join(ws, '.groundwork'));
+    const entry = (i: number) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `entry ${i}`, description: 'x'.repeat(200) });
+    // About 1.3 MB of output: far more than a pipe holds, so the writer is still writing when the reader leaves.
+    await writeFile(join(ws, '.groundwork/discoveries.jsonl'), Array.from({ length: 5000 }, (_, i) => `${entry(i)}\n`).join(''));
+    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), '--workspace', ws, 'journal', 'list'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (c) => resolve(c));
+    });
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 
   test('--workspace on a missing folder is a clear error, exit 2, and creates nothing', async () => {

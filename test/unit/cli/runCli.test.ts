@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { T0, harness } from './cliHarness';
 
 const pkgVersion = (JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
@@ -74,9 +75,34 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
     test(name, async () => {
       const h = harness();
       assertUsageError(await h.run(...argv), message, topic);
-      assert.deepEqual(h.store.files.get('discoveries.jsonl') ?? [], [], 'nothing written');
+      assert.equal(h.ws.lines('discoveries.jsonl'), undefined, 'nothing written');
     });
   }
+
+  // Node refuses an option value that starts with '-' as "ambiguous"; the hint must survive.
+  const dashValues: [string, string[], string][] = [
+    ['a description starting with a dash', ['--title', 't', '--description', '- fixed X'], "option '--description' is followed by '- fixed X', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--description=- fixed X'"],
+    ['a title that looks like a short option', ['--description', 'y', '--title', '-h'], "option '--title' is followed by '-h', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--title=-h'"],
+    ['a value that holds a quote', ['--title', "-1 isn't found", '--description', 'd'], `join the two with '=': "--title=-1 isn't found"`],
+    ['a forgotten value before a flag', ['--title', 'x', '--description', '--version'], "option '--description' is followed by '--version'"],
+  ];
+  for (const [name, args, hint] of dashValues) {
+    test(`${name}: the refusal says how to give it`, async () => {
+      const h = harness();
+      const r = await h.run('journal', 'append', ...args);
+      assertUsageError(r, /^groundwork: option '--\w+' is followed by /, ' journal append');
+      assert.ok(r.stderr.includes(hint), r.stderr);
+      assert.equal(h.ws.lines('discoveries.jsonl'), undefined, 'nothing written');
+    });
+  }
+
+  test('a value starting with a dash is taken when joined with =', async () => {
+    const h = harness();
+    const r = await h.run('journal', 'append', '--title=-1 is returned on error', '--description=- fixed X');
+    assert.equal(r.code, 0, r.stderr);
+    const [entry] = JSON.parse((await h.run('journal', 'list', '--json')).stdout);
+    assert.deepEqual([entry.title, entry.description], ['-1 is returned on error', '- fixed X']);
+  });
 
   test('a description over 8 KB is refused with what to do', async () => {
     const r = await harness().run('journal', 'append', '--title', 't', '--description', 'x'.repeat(9000));
@@ -151,13 +177,29 @@ describe('CLI: journal', () => {
   test('corrupt lines: valid entries printed, bad ones on stderr with line numbers, exit 0', async () => {
     const h = harness();
     const good = (t: string) => JSON.stringify({ timestamp: new Date(T0).toISOString(), title: t, description: '' });
-    h.store.files.set('discoveries.jsonl', [good('a'), '{oops', good('b'), '{"title":"x"}']);
+    h.ws.plant('discoveries.jsonl', [good('a'), '{oops', good('b'), '{"title":"x"}']);
     const r = await h.run('journal', 'list', '--json');
     assert.equal(r.code, 0);
     assert.deepEqual(JSON.parse(r.stdout).map((e: { title: string }) => e.title), ['a', 'b']);
-    assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON; the line starts: \{oops/);
+    assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON \(.*\); the line starts: \{oops/);
     assert.match(r.stderr, /discoveries\.jsonl:4: skipped, missing field timestamp;/);
     assert.match(r.stderr, /2 lines of \.groundwork\/discoveries\.jsonl could not be read; every valid record was still used/);
+  });
+
+  test('a journal over its read cap lists its newest entries and says once what was left out', async () => {
+    const h = harness({}, new MemoryWorkspace({ maxJsonlBytes: 300 }));
+    for (let i = 1; i <= 10; i++) await h.run('journal', 'append', '--title', `t${i}`, '--description', 'x'.repeat(40));
+    const r = await h.run('journal', 'list', '--json');
+    assert.equal(r.code, 0);
+    const titles = JSON.parse(r.stdout).map((e: { title: string }) => e.title);
+    assert.ok(titles.length > 0 && titles.length < 10);
+    assert.equal(titles.at(-1), 't10');
+    const unread = 10 - titles.length;
+    assert.equal(
+      r.stderr,
+      'groundwork: warning: .groundwork/discoveries.jsonl: the file is 1.1 KiB; ' +
+        `only its newest 300 bytes were read (its first ${unread} lines are kept in the file but not shown)\n`,
+    );
   });
 
   test('unsafe values are stored escaped and printed without raw control characters', async () => {
@@ -166,7 +208,7 @@ describe('CLI: journal', () => {
     const description = 'para 1\n\u001b]0;owned\u0007\r\npara 2';
     const a = await h.run('journal', 'append', '--title', title, '--description', description, '--agent', 'a\u001bb');
     assert.equal(a.code, 0, a.stderr);
-    const lines = h.store.files.get('discoveries.jsonl') ?? [];
+    const lines = h.ws.lines('discoveries.jsonl') ?? [];
     assert.equal(lines.length, 1);
     assert.doesNotMatch(lines[0] ?? '', /[\n\r\u001b\u0007]/);
     const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
@@ -209,7 +251,7 @@ describe('CLI: sleep list', () => {
 
   test('lists current sleepers, human and JSON, and reports bad lines', async () => {
     const h = harness();
-    h.store.files.set('sleep.jsonl', [
+    h.ws.plant('sleep.jsonl', [
       started('builder', { kind: 'timer', durationMs: 300_000 }, T0, 300_000),
       started('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0, 60_000),
       'garbage',
@@ -223,11 +265,25 @@ describe('CLI: sleep list', () => {
       r.stdout,
       'builder  3m 30s  (since 2025-01-31 09:15:00 UTC)\n' + 'lead     Overdue by 30s  (since 2025-01-31 09:15:00 UTC)\n',
     );
-    assert.match(r.stderr, /\.groundwork\/sleep\.jsonl:3: skipped, not valid JSON; the line starts: garbage/);
+    assert.match(r.stderr, /\.groundwork\/sleep\.jsonl:3: skipped, not valid JSON \(.*\); the line starts: garbage/);
     const j = await h.run('sleep', 'list', '--json');
     assert.deepEqual(JSON.parse(j.stdout), [
       { agent: 'builder', mode: { kind: 'timer', durationMs: 300_000 }, startedAt: '2025-01-31T09:15:00.000Z', maxDurationMs: 300_000, remainingMs: 210_000, expired: false, status: '3m 30s' },
       { agent: 'lead', mode: { kind: 'event', target: { type: 'agent', id: 'builder' } }, startedAt: '2025-01-31T09:15:00.000Z', maxDurationMs: 60_000, remainingMs: 0, expired: true, status: 'Overdue by 30s' },
     ]);
+  });
+
+  test('a line whose time a Date cannot hold is reported, and the other sleepers are listed', async () => {
+    const h = harness();
+    h.ws.plant('sleep.jsonl', [started('good', { kind: 'manual' }, T0, 600_000), started('far', { kind: 'manual' }, 1e16, 1000)]);
+    const warning = /^groundwork: warning: \.groundwork\/sleep\.jsonl:2: skipped, startedAt must be a whole number of milliseconds from 0 to 8\.64e15;/;
+    const text = await h.run('sleep', 'list');
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout, 'good  Manual pause  (since 2025-01-31 09:15:00 UTC)\n');
+    assert.match(text.stderr, warning);
+    const json = await h.run('sleep', 'list', '--json');
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout).map((s: { agent: string }) => s.agent), ['good']);
+    assert.match(json.stderr, warning);
   });
 });

@@ -2,15 +2,15 @@
 // files with modes and symbolic links, and the same torn-tail repair as the real adapter.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { systemClock, type Clock } from '../../../src/core/clock';
-import { StorageError, ioStorageError, tooLargeError } from '../../../src/core/storage/storageError';
-import type { EntryInfo, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
+import { StorageError, ioStorageError, quotePath, tooLargeError } from '../../../src/core/storage/storageError';
+import type { EntryInfo, NewestLines, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 
 type Entry =
   | { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number }
   | { kind: 'directory'; mtimeMs: number }
   | { kind: 'symlink'; target: string; mtimeMs: number };
 
-export type FsOperation = 'read' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'withLock';
+export type FsOperation = 'read' | 'readNewestLines' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'withLock';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -28,7 +28,8 @@ const join = (segments: string[]) => `/${segments.join('/')}`;
 
 export class MemoryWorkspaceFs implements WorkspaceFs {
   private readonly entries = new Map<string, Entry>([['/', { kind: 'directory', mtimeMs: 0 }]]);
-  private readonly lockChain = new AsyncLocalStorage<ReadonlySet<string>>();
+  /** As in lockQueue.ts: one token per acquisition, cleared at release, so late callbacks queue. */
+  private readonly lockChain = new AsyncLocalStorage<ReadonlyMap<string, { held: boolean }>>();
   private readonly lockQueues = new Map<string, Promise<void>>();
   /** Return an error to make the next matching call fail with it (a disk full, a permission...). */
   failOn: ((op: FsOperation, path: string) => Error | undefined) | undefined;
@@ -72,7 +73,7 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
 
   /** Whether the current async call chain holds the lock. */
   holdsLock(lockPath: string): boolean {
-    return this.lockChain.getStore()?.has(lockPath) ?? false;
+    return this.lockChain.getStore()?.get(lockPath)?.held ?? false;
   }
 
   // ---- WorkspaceFs ----
@@ -84,6 +85,23 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
     if (entry.kind !== 'file') throw ioStorageError('read', path, errno('EISDIR'));
     if (entry.data.length > maxBytes) throw tooLargeError(path, entry.data.length, maxBytes);
     return entry.data.slice();
+  }
+
+  async readNewestLines(path: string, maxBytes: number): Promise<NewestLines | undefined> {
+    this.maybeFail('readNewestLines', path);
+    const entry = this.entries.get(join(this.realSegments(path, true)));
+    if (entry === undefined) return undefined;
+    if (entry.kind !== 'file') throw ioStorageError('read', path, errno('EISDIR'));
+    const { data } = entry;
+    const start = Math.max(0, data.length - maxBytes);
+    let from = start;
+    if (start > 0 && data[start - 1] !== 0x0a) {
+      const newline = data.indexOf(0x0a, start);
+      from = newline < 0 ? data.length : newline + 1;
+    }
+    let firstLine = 1;
+    for (let i = 0; i < from; i++) if (data[i] === 0x0a) firstLine++;
+    return { data: data.slice(from), firstLine, size: data.length };
   }
 
   async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644): Promise<void> {
@@ -111,7 +129,9 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
       const cut = data.lastIndexOf(0x0a) + 1;
       const corruptKey = `${key}.corrupt`;
       const corrupt = this.entries.get(corruptKey);
-      if (corrupt !== undefined && corrupt.kind !== 'file') throw ioStorageError('set aside the torn last line of', path, errno('ELOOP'));
+      if (corrupt !== undefined && corrupt.kind !== 'file') {
+        throw ioStorageError(`set aside the torn last line of ${quotePath(path)} in`, corruptKey, errno('ELOOP'));
+      }
       const tail = data.slice(cut);
       this.entries.set(corruptKey, {
         kind: 'file',
@@ -162,15 +182,17 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
   async withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
     this.maybeFail('withLock', lockPath);
     const outer = this.lockChain.getStore();
-    if (outer?.has(lockPath)) return fn();
+    if (outer?.get(lockPath)?.held) return fn();
     const previous = this.lockQueues.get(lockPath) ?? Promise.resolve();
     let leave!: () => void;
     const tail = previous.then(() => new Promise<void>((resolve) => (leave = resolve)));
     this.lockQueues.set(lockPath, tail);
     await previous;
+    const hold = { held: true };
     try {
-      return await this.lockChain.run(new Set([...(outer ?? []), lockPath]), fn);
+      return await this.lockChain.run(new Map([...(outer ?? []), [lockPath, hold]]), fn);
     } finally {
+      hold.held = false;
       leave();
       if (this.lockQueues.get(lockPath) === tail) this.lockQueues.delete(lockPath);
     }

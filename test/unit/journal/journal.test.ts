@@ -8,15 +8,18 @@ import {
   checkJournalInput,
   parseJournalEntry,
 } from '../../../src/core/journal/journalEntry';
-import type { JournalEntry } from '../../../src/core/journal/journalEntry';
-import { FakeClock, MemoryRecordLog } from './memoryRecordLog';
+import { FakeClock } from '../fakes/fakeClock';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
 
+/** A journal on the real JSONL log over an in-memory workspace; `lines()` is the file as it is. */
 function setup(lines?: string[]) {
-  const log = new MemoryRecordLog<JournalEntry>(parseJournalEntry, lines);
+  const ws = new MemoryWorkspace();
+  if (lines) ws.plant(JOURNAL_FILE, lines);
   const clock = new FakeClock(T0);
-  return { log, clock, journal: new Journal(log, clock) };
+  const journal = new Journal(ws.store.log(JOURNAL_FILE, parseJournalEntry), clock);
+  return { ws, clock, journal, lines: () => ws.lines(JOURNAL_FILE) };
 }
 
 describe('Journal (seed behaviour)', () => {
@@ -32,8 +35,8 @@ describe('Journal (seed behaviour)', () => {
   });
 
   test('a missing file loads as empty', async () => {
-    const { journal, log } = setup();
-    assert.equal(log.lines, undefined);
+    const { journal, lines } = setup();
+    assert.equal(lines(), undefined);
     assert.deepEqual(await journal.load(), { records: [], problems: [] });
   });
 
@@ -43,7 +46,7 @@ describe('Journal (seed behaviour)', () => {
     const { records, problems } = await journal.load();
     assert.deepEqual(records.map((r) => r.title), ['t1', 't3', 't5']);
     assert.deepEqual(
-      problems.map((p) => [p.line, p.reason]),
+      problems.map((p) => [p.line, p.reason.split(' (')[0]]),
       [
         [2, 'not valid JSON'],
         [4, 'not a JSON object'],
@@ -53,13 +56,13 @@ describe('Journal (seed behaviour)', () => {
   });
 
   test('multiple appends produce one JSON line each, in order', async () => {
-    const { journal, log, clock } = setup();
+    const { journal, ws, clock } = setup();
     await journal.append({ title: 'first', description: 'a' });
     clock.advance(1500);
     await journal.append({ title: 'second', description: 'b', scope: 'global' });
     clock.advance(1);
     await journal.append({ title: 'third', description: 'c' });
-    const text = log.text();
+    const text = ws.fs.text(ws.path(JOURNAL_FILE));
     assert.equal(
       text,
       '{"timestamp":"2025-01-31T09:15:00.000Z","title":"first","description":"a"}\n' +
@@ -71,10 +74,6 @@ describe('Journal (seed behaviour)', () => {
 });
 
 describe('Journal validation', () => {
-  test('the file name is discoveries.jsonl inside .groundwork', () => {
-    assert.equal(JOURNAL_FILE, 'discoveries.jsonl');
-  });
-
   test('optional fields round trip and absent ones stay absent', async () => {
     const { journal } = setup();
     const full = await journal.append({ title: 't', description: 'd', scope: 'local', agent: 'architect', task: 'phase-2' });
@@ -92,9 +91,9 @@ describe('Journal validation', () => {
   });
 
   test('explicitly undefined optional fields are treated as absent', async () => {
-    const { journal, log } = setup();
+    const { journal, lines } = setup();
     await journal.append({ title: 't', description: 'd', scope: undefined, agent: undefined });
-    assert.equal(log.lines?.[0], '{"timestamp":"2025-01-31T09:15:00.000Z","title":"t","description":"d"}');
+    assert.equal(lines()?.[0], '{"timestamp":"2025-01-31T09:15:00.000Z","title":"t","description":"d"}');
   });
 
   const rejected: [string, unknown, RegExp][] = [
@@ -108,18 +107,19 @@ describe('Journal validation', () => {
     ['bad scope', { title: 't', description: 'd', scope: 'team' }, /scope must be one of local, global \(got "team"\)/],
     ['empty agent', { title: 't', description: 'd', agent: '' }, /agent is empty; leave it out/],
     ['non-text task', { title: 't', description: 'd', task: ['x'] }, /task must be text \(got a list\)/],
+    ['an agent name over 200 characters', { title: 't', description: 'd', agent: 'a'.repeat(201) }, /agent is 201 characters; the limit is 200/],
   ];
   for (const [name, input, message] of rejected) {
     test(`refuses ${name}`, async () => {
       const checked = checkJournalInput(input);
       assert.equal(checked.ok, false);
-      const { journal, log } = setup();
+      const { journal, lines } = setup();
       await assert.rejects(journal.append(input as never), (e: unknown) => {
         assert.ok(e instanceof JournalInputError);
         assert.match(e.message, message);
         return true;
       });
-      assert.equal(log.lines, undefined, 'nothing written');
+      assert.equal(lines(), undefined, 'nothing written');
     });
   }
 
@@ -132,8 +132,14 @@ describe('Journal validation', () => {
     );
   });
 
+  test('agent and task caps count characters too', async () => {
+    const { journal } = setup();
+    const stored = await journal.append({ title: 't', description: '', agent: '🦀'.repeat(200), task: 'т'.repeat(200) });
+    assert.deepEqual((await journal.load()).records, [stored]);
+  });
+
   test('a huge description is refused with what to do', async () => {
-    const { journal, log } = setup();
+    const { journal, lines } = setup();
     await journal.append({ title: 'at the cap', description: 'x'.repeat(DESCRIPTION_MAX_BYTES) });
     await assert.rejects(journal.append({ title: 'huge', description: 'x'.repeat(1_000_000) }), (e: unknown) => {
       assert.ok(e instanceof JournalInputError);
@@ -143,16 +149,16 @@ describe('Journal validation', () => {
     });
     // Bytes, not characters: 2731 three-byte characters are 8193 bytes.
     await assert.rejects(journal.append({ title: 'cjk', description: '界'.repeat(2731) }), /8193 bytes/);
-    assert.equal(log.lines?.length, 1);
+    assert.equal(lines()?.length, 1);
   });
 
   test('unicode, newlines, quotes and control characters stay on one escaped line', async () => {
-    const { journal, log } = setup();
+    const { journal, lines } = setup();
     const title = 'Ünïcødé "quoted" \u001b[31mred\u001b[0m 🦀';
     const description = 'line one\nline two\r\n\ttabbed\u2028sep\u0000nul \\ backslash';
     await journal.append({ title, description });
-    assert.equal(log.lines?.length, 1);
-    const line = log.lines?.[0] ?? '';
+    assert.equal(lines()?.length, 1);
+    const line = lines()?.[0] ?? '';
     assert.doesNotMatch(line, /[\n\r\u0000\u001b]/);
     assert.match(line, /\\u001b\[31m/);
     const { records } = await journal.load();

@@ -1,28 +1,25 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
-import { SLEEP_FILE, SleepLog, sleeperStatus } from '../../../src/core/sleep/sleepLog';
-import { parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
-import type { SleepRecord } from '../../../src/core/sleep/sleepRecord';
+import { SLEEP_FILE, SleepInputError, SleepLog, sleeperStatus } from '../../../src/core/sleep/sleepLog';
+import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
 import { startSleep, wake } from '../../../src/core/sleep/sleepState';
-import { FakeClock, MemoryRecordLog } from '../journal/memoryRecordLog';
+import { FakeClock } from '../fakes/fakeClock';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 const T0 = 1_700_000_000_000;
 
-function setup(lines?: string[]) {
-  const log = new MemoryRecordLog<SleepRecord>(SleepLog.parseRecord, lines);
+/** A sleep log on the real JSONL log over an in-memory workspace. */
+function setup() {
+  const ws = new MemoryWorkspace();
   const clock = new FakeClock(T0);
-  return { log, clock, sleep: new SleepLog(log, clock) };
+  const open = (c = clock) => new SleepLog(ws.store.log(SLEEP_FILE, SleepLog.parseRecord), c);
+  return { ws, clock, open, sleep: open(), lines: () => ws.lines(SLEEP_FILE) };
 }
 
 const timer = (agent: string, secs: number, at: number) => startSleep(agent, { kind: 'timer', durationMs: secs * 1000 }, at, secs * 1000);
 
 describe('SleepLog', () => {
-  test('the file name is sleep.jsonl inside .groundwork', () => {
-    assert.equal(SLEEP_FILE, 'sleep.jsonl');
-    assert.equal(SleepLog.parseRecord, parseSleepRecord);
-  });
-
   test('an empty or missing log has no sleepers', async () => {
     const { sleep } = setup();
     assert.deepEqual(await sleep.sleepers(), []);
@@ -30,14 +27,14 @@ describe('SleepLog', () => {
   });
 
   test('records start and wake as the documented lines', async () => {
-    const { sleep, log, clock } = setup();
+    const { sleep, lines, clock } = setup();
     const parsed = parseSleepArgs({ mode: 'event', phase: '2' }, 600, { agent: 'lead', now: T0 });
     assert.ok(parsed.ok);
     await sleep.recordStart(parsed.state);
     clock.advance(5000);
     const woken = await sleep.recordWake('lead', 'phase 2 finished');
     assert.deepEqual(woken, { event: 'woken', agent: 'lead', reason: 'phase 2 finished', at: T0 + 5000 });
-    assert.deepEqual(log.lines, [
+    assert.deepEqual(lines(), [
       `{"event":"started","agent":"lead","mode":{"kind":"event","target":{"type":"phase","id":"2"}},"startedAt":${T0},"maxDurationMs":600000}`,
       `{"event":"woken","agent":"lead","reason":"phase 2 finished","at":${T0 + 5000}}`,
     ]);
@@ -47,8 +44,8 @@ describe('SleepLog', () => {
     const first = setup();
     await first.sleep.recordStart(timer('builder', 300, T0));
     await first.sleep.recordStart(startSleep('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0 + 1000, 3_600_000));
-    // A new SleepLog over the same lines: what a reloaded window does.
-    const reloaded = new SleepLog(new MemoryRecordLog(SleepLog.parseRecord, first.log.lines), new FakeClock(T0 + 26_000));
+    // A new SleepLog over the same file: what a reloaded window does.
+    const reloaded = first.open(new FakeClock(T0 + 26_000));
     const sleepers = await reloaded.sleepers();
     assert.deepEqual(
       sleepers.map((s) => [s.agent, s.status, s.expired]),
@@ -100,20 +97,30 @@ describe('SleepLog', () => {
   });
 
   test('a corrupt line in the middle is reported and the lines around it still count', async () => {
-    const { sleep, log } = setup();
+    const { sleep, ws } = setup();
     await sleep.recordStart(timer('a', 60, T0));
-    log.lines?.push('{"event":"woken","agent":"a","rea'); // a crash mid-write, later appended to
-    log.lines?.push('{"event":"started","agent":"c"}');
+    // A crash mid-write, then a line another program appended after it.
+    ws.appendRaw(SLEEP_FILE, '{"event":"woken","agent":"a","rea\n{"event":"started","agent":"c"}\n');
     await sleep.recordStart(timer('b', 60, T0));
     const { sleepers, problems } = await sleep.read(T0 + 1000);
     // The wake of "a" was lost to the corruption, so "a" still counts as asleep: the safe side,
     // since the UI offers Wake for it.
     assert.deepEqual(sleepers.map((s) => s.agent), ['a', 'b']);
-    assert.deepEqual(problems.map((p) => [p.line, p.reason]), [
+    assert.deepEqual(problems.map((p) => [p.line, p.reason.split(' (')[0]]), [
       [2, 'not valid JSON'],
       [3, 'missing field mode'],
     ]);
     assert.deepEqual((await sleep.sleepers(T0 + 1000)).map((s) => s.agent), ['a', 'b']);
+  });
+
+  test('a line whose time is out of the Date range is reported, and the other sleepers still show', async () => {
+    const { sleep, ws } = setup();
+    await sleep.recordStart(timer('a', 60, T0));
+    ws.appendRaw(SLEEP_FILE, `${JSON.stringify({ event: 'started', agent: 'far', mode: { kind: 'manual' }, startedAt: 1e16, maxDurationMs: 1 })}\n`);
+    await sleep.recordStart(timer('b', 60, T0));
+    const { sleepers, problems } = await sleep.read(T0);
+    assert.deepEqual(sleepers.map((s) => s.agent), ['a', 'b']);
+    assert.deepEqual(problems.map((p) => [p.line, p.reason]), [[2, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15']]);
   });
 
   test('expired sleepers are still listed, marked overdue', async () => {
@@ -135,12 +142,26 @@ describe('SleepLog', () => {
     ]);
   });
 
-  test('refuses to record what it could not read back', async () => {
-    const { sleep, log } = setup();
-    await assert.rejects(sleep.recordStart(timer('', 60, T0)), /agent must be non-empty text/);
-    await assert.rejects(sleep.recordWake('a', ''), /reason must be non-empty text/);
-    await assert.rejects(sleep.recordStart(startSleep('a', { kind: 'timer', durationMs: Number.NaN }, T0, 1)), /durationMs/);
-    assert.equal(log.lines, undefined);
+  test('refuses to record what it could not read back, as a SleepInputError', async () => {
+    const { sleep, lines } = setup();
+    const refused = (pattern: RegExp) => (err: unknown) => err instanceof SleepInputError && pattern.test(err.message);
+    await assert.rejects(sleep.recordStart(timer('', 60, T0)), refused(/agent must be non-empty text/));
+    await assert.rejects(sleep.recordWake('a', ''), refused(/reason must be non-empty text/));
+    await assert.rejects(sleep.recordStart(startSleep('a', { kind: 'timer', durationMs: Number.NaN }, T0, 1)), refused(/durationMs/));
+    await assert.rejects(sleep.recordStart(timer('a'.repeat(201), 60, T0)), refused(/agent is 201 characters; the limit is 200/));
+    await assert.rejects(sleep.recordStart(startSleep('a', { kind: 'manual' }, 1e16, 1)), refused(/startedAt/));
+    assert.equal(lines(), undefined);
+  });
+
+  test('a wake reason over the limit is shortened, not refused: the wake must happen', async () => {
+    const { sleep, open } = setup();
+    await sleep.recordStart(timer('a', 60, T0));
+    const woken = await sleep.recordWake('a', `${'r'.repeat(WAKE_REASON_MAX_CHARS)}and more`);
+    assert.equal([...woken.reason].length, WAKE_REASON_MAX_CHARS);
+    assert.ok(woken.reason.endsWith('r…'));
+    assert.deepEqual(await open().read(), { sleepers: [], problems: [] });
+    // Code points, not UTF-16 units: an emoji reason at the limit is kept whole.
+    assert.equal((await sleep.recordWake('a', '🦀'.repeat(WAKE_REASON_MAX_CHARS))).reason, '🦀'.repeat(WAKE_REASON_MAX_CHARS));
   });
 });
 
@@ -151,6 +172,11 @@ describe('parseSleepRecord', () => {
     assert.deepEqual(parseSleepRecord({ ...started, host: 'x' }), { ok: true, record: started });
   });
 
+  test('accepts the edges of the Date range and names counted in code points', () => {
+    assert.equal(parseSleepRecord({ ...started, startedAt: 0, maxDurationMs: 8.64e15 }).ok, true);
+    assert.equal(parseSleepRecord({ ...started, agent: '🦀'.repeat(200) }).ok, true);
+  });
+
   const rejected: [string, unknown, string][] = [
     ['a list', [], 'not a JSON object'],
     ['no event', { agent: 'a' }, 'missing field event'],
@@ -159,8 +185,14 @@ describe('parseSleepRecord', () => {
     ['an unknown mode kind', { ...started, mode: { kind: 'nap' } }, 'mode: kind must be "timer", "event" or "manual"'],
     ['a bad target', { ...started, mode: { kind: 'event', target: { type: 'build', id: '1' } } }, 'mode: target type must be "agent" or "phase"'],
     ['an empty target id', { ...started, mode: { kind: 'event', target: { type: 'agent', id: '' } } }, 'mode: target id must be non-empty text'],
-    ['a text start time', { ...started, startedAt: '2025-01-01' }, 'startedAt must be a number of milliseconds ≥ 0'],
-    ['a negative maximum', { ...started, maxDurationMs: -1 }, 'maxDurationMs must be a number of milliseconds ≥ 0'],
+    ['a text start time', { ...started, startedAt: '2025-01-01' }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
+    ['a negative maximum', { ...started, maxDurationMs: -1 }, 'maxDurationMs must be a whole number of milliseconds from 0 to 8.64e15'],
+    // Past what a Date can hold: `new Date(t).toISOString()` would throw when it is shown.
+    ['a start time past the Date range', { ...started, startedAt: 1e16 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
+    ['a fractional start time', { ...started, startedAt: T0 + 0.5 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
+    ['a wake time past the Date range', { event: 'woken', agent: 'a', reason: 'r', at: 8.64e15 + 1 }, 'at must be a whole number of milliseconds from 0 to 8.64e15'],
+    ['a timer duration past the Date range', { ...started, mode: { kind: 'timer', durationMs: 2 ** 60 } }, 'mode: durationMs must be a whole number of milliseconds from 0 to 8.64e15'],
+    ['an agent name over 200 characters', { ...started, agent: 'a'.repeat(201) }, 'agent is 201 characters; the limit is 200'],
     ['a wake without reason', { event: 'woken', agent: 'a', at: T0 }, 'missing field reason'],
     ['a wake without time', { event: 'woken', agent: 'a', reason: 'r' }, 'missing field at'],
   ];

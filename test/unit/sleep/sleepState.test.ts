@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSleepArgs, SLEEP_MODES } from '../../../src/core/sleep/parseSleepArgs';
+import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
+import { SLEEP_FILE, SleepLog } from '../../../src/core/sleep/sleepLog';
 import type { ParsedSleep } from '../../../src/core/sleep/parseSleepArgs';
 import {
   elapsedMs,
@@ -12,6 +13,8 @@ import {
   wake,
 } from '../../../src/core/sleep/sleepState';
 import type { SleepState } from '../../../src/core/sleep/sleepState';
+import { FakeClock } from '../fakes/fakeClock';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 const T0 = 1_700_000_000_000;
 const ctx = { agent: 'builder', now: T0 };
@@ -158,7 +161,7 @@ describe('parseSleepArgs validation', () => {
     ['a list', [], /sleep arguments must be an object/],
     ['a string', 'timer', /sleep arguments must be an object/],
     ['an unknown mode', { mode: 'nap' }, /unknown mode "nap"; valid modes: timer, event, manual/],
-    ['a numeric mode', { mode: 1 }, /unknown mode 1; valid modes/],
+    ['a numeric mode', { mode: 1 }, /unknown mode number 1; valid modes/],
     ['a string duration', { mode: 'timer', duration_secs: '60' }, /duration_secs must be a number of seconds, not "60"/],
     ['NaN', { mode: 'timer', duration_secs: Number.NaN }, /finite/],
     ['Infinity', { mode: 'timer', duration_secs: Number.POSITIVE_INFINITY }, /finite/],
@@ -166,7 +169,10 @@ describe('parseSleepArgs validation', () => {
     ['zero', { mode: 'timer', duration_secs: 0 }, /greater than 0 \(got 0\)/],
     ['an empty agent_id', { mode: 'event', agent_id: '' }, /agent_id is empty/],
     ['a blank phase', { mode: 'event', phase: '  ' }, /phase is empty/],
-    ['a numeric agent_id', { mode: 'event', agent_id: 7 }, /agent_id must be text, not 7/],
+    ['a numeric agent_id', { mode: 'event', agent_id: 7 }, /agent_id must be text, not number 7/],
+    // The sleep log refuses longer names, so the tool must too, or the sleep could not be recorded.
+    ['an agent_id over 200 characters', { mode: 'event', agent_id: 'a'.repeat(201) }, /agent_id is 201 characters; the limit is 200/],
+    ['a phase over 200 characters', { mode: 'event', phase: 'п'.repeat(201) }, /phase is 201 characters; the limit is 200/],
     ['both agent_id and phase', { mode: 'event', agent_id: 'a', phase: 'p' }, /not both/],
     ['a bad timeout on a manual sleep', { mode: 'manual', duration_secs: -1 }, /greater than 0/],
   ];
@@ -174,14 +180,25 @@ describe('parseSleepArgs validation', () => {
     test(`refuses ${name}`, () => assert.match(err(parseSleepArgs(args, 3600, ctx)), message));
   }
 
-  test('refuses a cap that is not a positive number', () => {
-    for (const cap of [0, -1, Number.NaN]) {
+  test('refuses a cap that is not a positive number, or so large that a sleep could not be stored', () => {
+    for (const cap of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e13]) {
       assert.match(err(parseSleepArgs({ mode: 'manual' }, cap, ctx)), /groundwork\.sleep\.maxSeconds/);
     }
   });
 
-  test('lists every valid mode', () => {
-    assert.deepEqual([...SLEEP_MODES], ['timer', 'event', 'manual']);
+  test('whatever it accepts, the sleep log records and reads back', async () => {
+    const ws = new MemoryWorkspace();
+    const log = new SleepLog(ws.store.log(SLEEP_FILE, SleepLog.parseRecord), new FakeClock(T0));
+    const accepted = [
+      parseSleepArgs({ mode: 'event', agent_id: '🦀'.repeat(200) }, 3600, ctx),
+      parseSleepArgs({ mode: 'event', phase: 'x'.repeat(200) }, 3600, ctx),
+      parseSleepArgs({ mode: 'timer', duration_secs: 1e300 }, 4.32e12, ctx),
+      parseSleepArgs({ mode: 'timer', duration_secs: 0.0001 }, 3600, ctx),
+    ];
+    for (const parsed of accepted) await log.recordStart(ok(parsed));
+    const { problems } = await log.read(T0);
+    assert.deepEqual(problems, []);
+    assert.equal(ws.lines(SLEEP_FILE)?.length, accepted.length);
   });
 
   test('manual sleeps last at most the cap, or a shorter timeout if given', () => {

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileLock, withFileLock } from '../../../src/core/node/fileLock';
+import { FileLock } from '../../../src/core/node/fileLock';
+import { withFileLock } from '../../../src/core/node/lockQueue';
 import { StorageError } from '../../../src/core/storage/storageError';
 import { bundleChild, onLines, runChild, startChild, whenDone, type ChildBundle } from './helpers/childProcess';
 
@@ -81,6 +82,17 @@ describe('file lock', () => {
     });
     assert.ok(Date.now() - start >= 290);
     assert.equal(await holderToken(path), 'remote', 'the holder keeps its lock');
+  });
+
+  test('a planted holder time out of the Date range still gives the locked error, without a time', async () => {
+    const path = lockPath();
+    await plant(path, { pid: 4242, host: 'other-machine', token: 'remote', acquiredAt: 1e16 });
+    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 100 }), (err: unknown) => {
+      assert.ok(err instanceof StorageError, String(err));
+      assert.equal(err.code, 'locked');
+      assert.match(err.message, /held by process 4242 on host 'other-machine'\. If that process/);
+      return true;
+    });
   });
 
   test('an empty lock (writer killed while creating it) is waited on briefly, then taken over', async () => {
@@ -175,6 +187,20 @@ describe('file lock', () => {
       });
     await Promise.all([task('a'), task('b'), task('c')]);
     assert.deepEqual(order, ['a:in', 'a:nested', 'a:out', 'b:in', 'b:nested', 'b:out', 'c:in', 'c:nested', 'c:out']);
+  });
+
+  test('a call scheduled inside the section that runs after the release takes the lock file anew', async () => {
+    const path = lockPath();
+    let late!: Promise<string | undefined>;
+    await withFileLock(path, async () => {
+      // A timer set inside the section inherits its async context, but runs after the release.
+      late = new Promise((resolve, reject) => {
+        setTimeout(() => withFileLock(path, async () => holderToken(path)).then(resolve, reject), 20);
+      });
+    });
+    assert.equal(await holderToken(path), undefined, 'released');
+    assert.notEqual(await late, undefined, 'the late call held the lock file during its section');
+    assert.equal(await holderToken(path), undefined, 'and released it');
   });
 
   test('an error inside the locked section releases the lock', async () => {

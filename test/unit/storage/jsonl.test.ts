@@ -192,20 +192,79 @@ describe('JsonlLog', () => {
     assert.equal(fs.text(PATH), undefined);
   });
 
-  test('reading a file over the cap is a too-large error naming the file and the cap', async () => {
-    const { fs, log } = setup(1024);
-    fs.writeRaw(PATH, line(1, 'x'.repeat(2000)));
-    await assert.rejects(
-      log.readAll(),
-      (err: unknown) =>
-        err instanceof StorageError && err.code === 'too-large' && /items\.jsonl/.test(err.message) && /1 KiB/.test(err.message),
-    );
+  describe('a log over its read cap', () => {
+    // Ten records of 25 bytes (items 1..9, then 10 with a longer text): 251 bytes in all.
+    const lines = Array.from({ length: 10 }, (_, i) => line(i + 1, i === 9 ? 'item 10' : `item ${i + 1}`));
+    const text = lines.join('');
+    /** The records whose line lies wholly within the last `cap` bytes. */
+    const newest = (cap: number) => {
+      let offset = 0;
+      const kept: number[] = [];
+      lines.forEach((l, i) => {
+        if (offset >= text.length - cap) kept.push(i + 1);
+        offset += l.length;
+      });
+      return kept;
+    };
+
+    test('is read, not refused: the newest lines, and one problem first that says what was left out', async () => {
+      const { fs, log } = setup(100);
+      fs.writeRaw(PATH, text);
+      const result = await log.readAll();
+      const kept = newest(100);
+      assert.ok(kept.length > 0 && kept.length < 10);
+      assert.deepEqual(result.records.map((r) => r.n), kept);
+      const unread = (kept[0] ?? 0) - 1;
+      assert.deepEqual(result.problems, [
+        {
+          line: 1,
+          reason: `the file is ${text.length} bytes; only its newest 100 bytes were read (its first ${unread} lines are kept in the file but not shown)`,
+          excerpt: '',
+          unreadLines: unread,
+        },
+      ]);
+    });
+
+    test('a cut that falls on a line start loses no line, and the lines read keep their numbers', async () => {
+      const head = lines.slice(0, 7).join('');
+      const file = `${head}${lines[7]}{oops}\n${lines[9]}{"n":11`;
+      const cap = file.length - head.length;
+      const { fs, log } = setup(cap);
+      fs.writeRaw(PATH, file);
+      const result = await log.readAll();
+      assert.deepEqual(result.records.map((r) => r.n), [8, 10]);
+      assert.deepEqual(
+        result.problems.map((p) => [p.line, p.unreadLines, p.reason.split(' (')[0]]),
+        [
+          [1, 7, `the file is ${file.length} bytes; only its newest ${cap} bytes were read`],
+          [9, undefined, 'not valid JSON'],
+          [11, undefined, TORN_LINE_REASON.split(' (')[0]],
+        ],
+      );
+      assert.equal(result.tornTail, '{"n":11');
+    });
+
+    test('a newest line longer than the cap leaves nothing to show, and says so', async () => {
+      const { fs, log } = setup(64);
+      fs.writeRaw(PATH, lines[0] + line(2, 'x'.repeat(200)));
+      const result = await log.readAll();
+      assert.deepEqual(result.records, []);
+      assert.deepEqual(result.problems.map((p) => [p.line, p.unreadLines]), [[1, 2]]);
+      assert.match(result.problems[0]?.reason ?? '', /its first 2 lines are kept in the file but not shown/);
+    });
+
+    test('appends go on as before', async () => {
+      const { fs, log } = setup(100);
+      fs.writeRaw(PATH, text);
+      await log.append({ n: 11, text: 'new' });
+      assert.equal((await log.readAll()).records.at(-1)?.n, 11);
+    });
   });
 
   test('I/O failures are errors, not empty logs', async () => {
     const { fs, log } = setup();
     fs.writeRaw(PATH, line(1));
-    fs.failOn = (op) => (op === 'read' ? Object.assign(new Error('EACCES'), { code: 'EACCES' }) : undefined);
+    fs.failOn = (op) => (op === 'readNewestLines' ? Object.assign(new Error('EACCES'), { code: 'EACCES' }) : undefined);
     await assert.rejects(log.readAll(), (err: unknown) => err instanceof StorageError && err.code === 'io' && /permissions/.test(err.message));
   });
 });

@@ -57,6 +57,52 @@ describe('read', () => {
   });
 });
 
+describe('readNewestLines', () => {
+  const text = (r: { data: Uint8Array } | undefined) => Buffer.from(r?.data ?? []).toString();
+
+  test('the whole file when it fits, from line 1', async () => {
+    const d = await fresh('newest-fits');
+    await writeFile(join(d, 'log.jsonl'), 'a\nb\ntorn');
+    const r = await fs.readNewestLines(join(d, 'log.jsonl'), 8);
+    assert.equal(text(r), 'a\nb\ntorn');
+    assert.equal(r?.firstLine, 1);
+    assert.equal(r?.size, 8);
+    assert.equal(await fs.readNewestLines(join(d, 'missing.jsonl'), 100), undefined);
+  });
+
+  test('of a larger file, the whole lines within the last maxBytes, numbered across many read chunks', async () => {
+    const d = await fresh('newest-big');
+    // 30,000 lines of 10 bytes: 300 KB, several 64 KiB chunks before the part that is kept.
+    const lines = Array.from({ length: 30_000 }, (_, i) => `${String(i + 1).padStart(9, '0')}\n`);
+    await writeFile(join(d, 'log.jsonl'), lines.join(''));
+    const cut = await fs.readNewestLines(join(d, 'log.jsonl'), 25);
+    // 25 bytes from the end start inside line 29,998: it is left out.
+    assert.equal(text(cut), '000029999\n000030000\n');
+    assert.equal(cut?.firstLine, 29_999);
+    assert.equal(cut?.size, 300_000);
+    const onBoundary = await fs.readNewestLines(join(d, 'log.jsonl'), 30);
+    assert.equal(text(onBoundary), '000029998\n000029999\n000030000\n');
+    assert.equal(onBoundary?.firstLine, 29_998);
+  });
+
+  test('a last line longer than maxBytes leaves nothing, numbered past the end', async () => {
+    const d = await fresh('newest-long');
+    await writeFile(join(d, 'log.jsonl'), `a\n${'x'.repeat(100)}\n`);
+    const r = await fs.readNewestLines(join(d, 'log.jsonl'), 50);
+    assert.equal(text(r), '');
+    assert.equal(r?.firstLine, 3);
+  });
+
+  test('a folder or a FIFO is refused', async () => {
+    const d = await fresh('newest-notfile');
+    await assert.rejects(fs.readNewestLines(d, 100), (err: unknown) => err instanceof StorageError && err.code === 'io');
+    if (process.platform !== 'win32') {
+      execFileSync('mkfifo', [join(d, 'fifo')]);
+      await assert.rejects(fs.readNewestLines(join(d, 'fifo'), 100), /not a regular file/);
+    }
+  });
+});
+
 describe('writeAtomic', () => {
   test('replaces the content, creates folders, and gives mode 0644 whatever the umask', async () => {
     const d = await fresh('write');
@@ -149,7 +195,13 @@ describe('appendRecord', () => {
     const file = join(d, 'log.jsonl');
     await writeFile(file, '{"a":1}\nrm -rf ~');
     await symlink(outside, `${file}.corrupt`);
-    await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => err instanceof StorageError && /symbolic link/.test(err.message));
+    await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => {
+      // The error names the .corrupt link, which is what to remove, not the log, which is fine.
+      assert.ok(err instanceof StorageError);
+      assert.equal(err.path, `${file}.corrupt`);
+      assert.equal(err.message, `Could not set aside the torn last line of '${file}' in '${file}.corrupt' (ELOOP). A symbolic link is in the way; remove it.`);
+      return true;
+    });
     assert.equal(await readFile(outside, 'utf8'), 'precious');
     assert.equal(await readFile(file, 'utf8'), '{"a":1}\nrm -rf ~', 'nothing is cut when it cannot be set aside');
   });

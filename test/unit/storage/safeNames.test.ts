@@ -150,7 +150,7 @@ describe('relative paths inside .groundwork', () => {
     ['C:/Windows/x', /absolute path/],
     ['plans\\x', /backslash/],
     ['..\\x', /backslash/],
-    ['plans/x\0.md', /'plans\/x\\0\.md'.*NUL byte/],
+    ['plans/x\0.md', /'plans\/x\\x00\.md'.*NUL byte/],
     ['', /empty/],
     ['plans//x', /empty folder name/],
     ['plans/', /empty folder name/],

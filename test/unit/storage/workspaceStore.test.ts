@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { StorageError } from '../../../src/core/storage/storageError';
-import { WorkspaceStore } from '../../../src/core/storage/workspaceStore';
+import { WorkspaceStore, type WorkspaceStoreOptions } from '../../../src/core/storage/workspaceStore';
 import { MemoryWorkspaceFs } from '../fakes/memoryWorkspaceFs';
 import { parseTestRecord, makeRecord } from './helpers/records';
 
@@ -24,15 +24,15 @@ after(async () => {
   for (const t of temps) await nodeFs.rm(t, { recursive: true, force: true });
 });
 
-const backends: { name: string; make(): Promise<World> }[] = [
+const backends: { name: string; make(options?: WorkspaceStoreOptions): Promise<World> }[] = [
   {
     name: 'on disk',
-    async make() {
+    async make(options) {
       const ws = await nodeFs.mkdtemp(join(tmpdir(), 'gw-store-'));
       temps.push(ws);
       const world: World = {
         ws,
-        store: openWorkspaceStore(ws),
+        store: openWorkspaceStore(ws, options),
         write: async (abs, text) => {
           await nodeFs.mkdir(dirname(abs), { recursive: true });
           await nodeFs.writeFile(abs, text);
@@ -49,11 +49,11 @@ const backends: { name: string; make(): Promise<World> }[] = [
   },
   {
     name: 'in memory',
-    async make() {
+    async make(options) {
       const fs = new MemoryWorkspaceFs();
       return {
         ws: '/ws',
-        store: new WorkspaceStore(fs, '/ws'),
+        store: new WorkspaceStore(fs, '/ws', options),
         write: async (abs, text) => fs.writeRaw(abs, text),
         read: async (abs) => fs.text(abs),
         link: async (abs, target) => fs.symlink(abs, target),
@@ -62,6 +62,9 @@ const backends: { name: string; make(): Promise<World> }[] = [
     },
   },
 ];
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function unsafe(pattern: RegExp) {
   return (err: unknown) => {
@@ -144,6 +147,17 @@ for (const backend of backends) {
       assert.equal(await read(`${ws}/outside/counters.json`), undefined);
     });
 
+    test('a link target that holds the workspace path further on is shown whole, not cut', async () => {
+      const { store, ws, mkdir, link } = await backend.make();
+      await mkdir(`${ws}/outside${ws}/data`);
+      await link(`${ws}/.groundwork/plans`, `${ws}/outside${ws}/data`);
+      await assert.rejects(store.readText('plans/x.md'), (err: unknown) => {
+        unsafe(new RegExp(`'\\.groundwork/plans' is a symbolic link to '(.*/)?outside${escapeRegExp(ws)}/data', outside`))(err);
+        assert.equal((err as StorageError).path, '.groundwork/plans/x.md');
+        return true;
+      });
+    });
+
     test('a link to a sibling whose name starts with ".groundwork" is outside (segments, not prefixes)', async () => {
       const { store, ws, write, link } = await backend.make();
       await write(`${ws}/.groundwork-evil/x`, 'evil');
@@ -183,17 +197,71 @@ for (const backend of backends) {
       await assert.rejects(store.list(), unsafe(/it is a file, not a folder/));
     });
 
-    test('reading text over the cap names the file (relative to the workspace) and the cap', async () => {
+    test('reading text over the cap names the file (relative to the workspace), the cap and what to do', async () => {
       const { store } = await backend.make();
       await store.writeText('notes.md', 'x'.repeat(5000));
       await assert.rejects(store.readText('notes.md', 4096), (err: unknown) => {
         assert.ok(err instanceof StorageError);
         assert.equal(err.code, 'too-large');
         assert.match(err.message, /^Refused to read '\.groundwork\/notes\.md': it is 4\.9 KiB, over the cap of 4 KiB/);
+        // No setting raises the cap, so the message does not suggest it.
+        assert.match(err.message, /Make it smaller, e\.g\. by moving old content to another file, then try again\.$/);
         assert.equal(err.path, '.groundwork/notes.md');
         return true;
       });
       assert.equal((await store.readText('notes.md', 5000))?.length, 5000);
+    });
+
+    test('a log that outgrew its cap still loads: its newest records, and one problem for the rest', async () => {
+      const { store } = await backend.make({ maxJsonlBytes: 4096 });
+      const log = store.log('records.jsonl', parseTestRecord);
+      for (let seq = 1; seq <= 60; seq++) await log.append(makeRecord('w', seq, 100));
+      const { records, problems } = await log.readAll();
+      const seqs = records.map((r) => r.seq);
+      assert.ok(seqs.length > 10 && seqs.length < 60, `${seqs.length} records`);
+      assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => 61 - seqs.length + i), 'the newest, in order');
+      assert.deepEqual(problems.map((p) => [p.line, p.unreadLines]), [[1, 60 - seqs.length]]);
+      assert.match(problems[0]?.reason ?? '', /^the file is \d+\.\d KiB; only its newest 4 KiB were read \(its first \d+ lines are kept in the file but not shown\)$/);
+    });
+
+    test('a torn tail that cannot be set aside names the .corrupt path in the way', async () => {
+      const { store, ws, write, read, link } = await backend.make();
+      await write(`${ws}/outside/passwd`, 'root:x:0:0');
+      await write(`${ws}/.groundwork/records.jsonl`, '{"id":"torn');
+      await link(`${ws}/.groundwork/records.jsonl.corrupt`, `${ws}/outside/passwd`);
+      await assert.rejects(store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), (err: unknown) => {
+        assert.ok(err instanceof StorageError);
+        assert.equal(err.path, '.groundwork/records.jsonl.corrupt');
+        assert.match(err.message, /^Could not set aside the torn last line of '\.groundwork\/records\.jsonl' in '\.groundwork\/records\.jsonl\.corrupt' \(ELOOP\)\. A symbolic link is in the way; remove it\.$/);
+        return true;
+      });
+      assert.equal(await read(`${ws}/outside/passwd`), 'root:x:0:0');
+    });
+
+    test('a call scheduled inside withLock that runs after the release waits for the lock like any other', async () => {
+      const { store } = await backend.make();
+      const events: string[] = [];
+      let late!: Promise<void>;
+      await store.withLock(async () => {
+        // An event listener or a debounced refresh, set up inside the section, fires after it.
+        late = new Promise((resolve, reject) => {
+          setTimeout(() => {
+            store
+              .withLock(async () => {
+                events.push('late:in');
+                events.push('late:out');
+              })
+              .then(resolve, reject);
+          }, 20);
+        });
+      });
+      const other = store.withLock(async () => {
+        events.push('other:in');
+        await delay(80);
+        events.push('other:out');
+      });
+      await Promise.all([late, other]);
+      assert.deepEqual(events, ['other:in', 'other:out', 'late:in', 'late:out']);
     });
 
     test('the default text cap is 2 MiB', async () => {

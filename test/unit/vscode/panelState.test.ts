@@ -31,6 +31,16 @@ describe('panel state', () => {
     assert.equal(state.journal.entries.length, 1);
   });
 
+  test('a journal over its read cap says what was left unread, and is not counted as skipped lines', () => {
+    const problems = [
+      { line: 1, reason: 'the file is 40.2 MiB; only its newest 16 MiB were read (its first 9000 lines are kept in the file but not shown)', excerpt: '', unreadLines: 9000 },
+      { line: 9002, reason: 'not valid JSON', excerpt: '{' },
+    ];
+    const state = toPanelState({ ...empty, journal: { records: [entry(1)], problems } }, ctx);
+    assert.equal(state.journal.skipped, 1);
+    assert.match(state.journal.partial ?? '', /^The journal is large: the file is 40\.2 MiB; only its newest 16 MiB were read/);
+  });
+
   test('a journal that cannot be read becomes an error the panel shows', () => {
     const state = toPanelState({ ...empty, journal: { error: 'discoveries.jsonl is 40 MB; the limit is 16 MB' } }, ctx);
     assert.equal(state.journal.error, 'discoveries.jsonl is 40 MB; the limit is 16 MB');

@@ -1,7 +1,8 @@
 // The other process in multi-process tests, bundled once per test file and run with plain
 // `node` (fast to start). It prints one line to stdout after each operation resolves.
 import { writeSync } from 'node:fs';
-import { FileLock, withFileLock } from '../../../../src/core/node/fileLock';
+import { FileLock } from '../../../../src/core/node/fileLock';
+import { withFileLock } from '../../../../src/core/node/lockQueue';
 import { openWorkspaceStore } from '../../../../src/core/node/openWorkspace';
 import { makeRecord, parseTestRecord } from './records';
 
