@@ -1,0 +1,56 @@
+// Shared by the LLM tests: an AnthropicClient pointed at a scripted server, a request builder and
+// a collector that records when each event arrived.
+import { AnthropicClient, type AnthropicClientOptions } from '../../../src/core/node/anthropicClient';
+import type { LlmEvent, LlmRequest } from '../../../src/core/llm/llmClient';
+import { modelForTier } from '../../../src/core/llm/models';
+
+/** Looks like a key and is unique enough to grep for anywhere it might leak. */
+export const CANARY_KEY = 'sk-ant-canary-0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c';
+
+export function clientFor(baseURL: string, options: Partial<AnthropicClientOptions> = {}): AnthropicClient {
+  return new AnthropicClient({
+    apiKey: async () => CANARY_KEY,
+    baseURL,
+    models: (tier) => modelForTier(tier),
+    maxRetries: 2,
+    timeoutMs: 5_000,
+    ...options,
+  });
+}
+
+export function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
+  return {
+    system: 'You are a scripted test role.',
+    messages: [{ role: 'user', content: 'hello' }],
+    model: { tier: 'fast' },
+    maxTokens: 256,
+    ...overrides,
+  };
+}
+
+export interface Timed {
+  event: LlmEvent;
+  at: number;
+}
+
+export async function collect(stream: AsyncIterable<LlmEvent>, onEvent?: (e: LlmEvent) => void): Promise<Timed[]> {
+  const out: Timed[] = [];
+  for await (const event of stream) {
+    out.push({ event, at: performance.now() });
+    onEvent?.(event);
+  }
+  return out;
+}
+
+export const events = (timed: Timed[]) => timed.map((t) => t.event);
+export const texts = (timed: Timed[]) => timed.flatMap((t) => (t.event.type === 'text' ? [t.event.text] : []));
+
+/** The error a promise rejects with, or a failure if it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection, but it resolved');
+}
