@@ -20,6 +20,18 @@ const common = {
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
+/**
+ * The Anthropic SDK is its own bundle, required by the extension and the CLI on their first model
+ * call: activation neither evaluates nor even parses it.
+ */
+const SDK_BUNDLE = 'anthropicSdk.js';
+const sdkAsSeparateBundle = {
+  name: 'sdk-as-separate-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, () => ({ path: `./${SDK_BUNDLE}`, external: true }));
+  },
+};
+
 const bundles = [
   {
     name: 'extension',
@@ -29,6 +41,7 @@ const bundles = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [sdkAsSeparateBundle],
   },
   {
     name: 'webview',
@@ -46,6 +59,15 @@ const bundles = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [sdkAsSeparateBundle],
+  },
+  {
+    name: 'sdk',
+    stdin: { contents: "module.exports = require('@anthropic-ai/sdk');", resolveDir: root, loader: 'js' },
+    outfile: join(root, 'dist', SDK_BUNDLE),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
 ];
 

@@ -8,7 +8,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-divider/index.js';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
 import { JournalForm, type Draft } from './journalForm';
-import { renderJournal, renderNoWorkspace, renderRestricted, renderSleepers, renderNotice } from './render';
+import { renderJournal, renderModel, renderNoWorkspace, renderRestricted, renderSleepers, renderNotice } from './render';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -43,6 +43,7 @@ function render(state: PanelState): void {
   const sections: Node[] = [];
   if (state.notice) sections.push(renderNotice(state.notice));
   if (!state.trusted) sections.push(renderRestricted(() => post({ type: 'command', command: 'manageTrust' })));
+  sections.push(renderModel(state.model, (command) => post({ type: 'command', command })));
   if (!state.hasWorkspace) {
     sections.push(renderNoWorkspace(() => post({ type: 'command', command: 'openFolder' })));
   } else {

@@ -1,6 +1,6 @@
 // Pure functions from the host's state to DOM. Event handlers are passed in; nothing here
 // talks to the host directly.
-import type { JournalEntryView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
+import type { HostCommand, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
 import { h, icon } from './dom';
 import { formatTime, plural } from './format';
 
@@ -104,4 +104,59 @@ export function renderJournal(journal: PanelState['journal'], form: HTMLElement,
     body.push(renderNotice({ kind: 'error', text: `${lines} of the journal could not be read and ${was} skipped. Open the file to repair them.` }));
   }
   return section('journal', 'Discoveries journal', ...body);
+}
+
+const PROVIDER_NAMES = { anthropic: 'Anthropic API', 'vscode-lm': 'VS Code language model' } as const;
+
+/** The model the agents use, or, before there is one, how to connect one. */
+export function renderModel(model: ModelView, run: (command: HostCommand) => void): HTMLElement {
+  const body: Node[] = [];
+  if (model.status === 'onboarding') {
+    body.push(
+      h(
+        'p',
+        { id: 'model-onboarding' },
+        model.need === 'key'
+          ? 'Groundwork is set to use the Anthropic API. Add your API key to let its agents think.'
+          : model.need === 'language-model'
+            ? 'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.'
+            : "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
+      ),
+    );
+    const actions = h('div', { class: 'actions' });
+    if (model.need !== 'language-model') actions.append(button('Set Anthropic API Key…', 'key', () => run('setApiKey')));
+    if (model.need !== 'key') actions.append(button('Find a Chat Model', 'extensions', () => run('findChatModels'), model.need === 'either'));
+    body.push(actions);
+  } else {
+    body.push(
+      h(
+        'dl',
+        { class: 'model-facts', id: 'model-ready' },
+        h('dt', {}, 'Provider'),
+        h('dd', {}, PROVIDER_NAMES[model.provider]),
+        h('dt', {}, 'Complex'),
+        h('dd', {}, model.complex || 'first available'),
+        h('dt', {}, 'Fast'),
+        h('dd', {}, model.fast || 'first available'),
+        ...(model.usage ? [h('dt', {}, 'This window'), h('dd', { id: 'model-usage' }, model.usage)] : []),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        button('Check Connection', 'pulse', () => run('checkModel'), true),
+        button('Select Model…', 'settings-gear', () => run('selectModel'), true),
+      ),
+    );
+  }
+  if (model.check) {
+    body.push(
+      h(
+        'div',
+        { class: `check ${model.check.ok ? 'ok' : 'failed'}`, id: 'model-check', role: 'status' },
+        icon(model.check.ok ? 'pass' : 'error'),
+        h('span', {}, model.check.text),
+      ),
+    );
+  }
+  return section('model', 'Model', ...body);
 }

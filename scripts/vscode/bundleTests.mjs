@@ -77,6 +77,13 @@ export async function bundleTests({ outDir }) {
       plugins: [mochaExternal()],
     });
   }
+  // the scripted model server, for the runner to start before code-server
+  const supportOut = join(outDir, 'support');
+  await esbuild.build({
+    ...common,
+    entryPoints: { scriptedModelServer: join(repoRoot, 'test/support/scriptedModelServer.ts') },
+    outdir: supportOut,
+  });
   const toOut = (files, base, out) => files.map((f) => join(out, relative(base, f).replace(/\.ts$/, '.cjs')));
   return {
     integrationDir: integrationOut,
@@ -85,6 +92,7 @@ export async function bundleTests({ outDir }) {
     testFiles: testFiles.map((f) => relative(intDir, f).replace(/\.ts$/, '.cjs')),
     e2eFiles: toOut(e2eFiles, e2eDir, e2eOut),
     restrictedFiles: toOut(allE2e.filter(isRestricted), e2eDir, e2eOut),
+    modelServerEntry: join(supportOut, 'scriptedModelServer.cjs'),
   };
 }
 

@@ -79,13 +79,14 @@ const UNTRUSTED_SETTINGS = {
 /**
  * @param {{ node24: string, codeServerEntry: string, tmp: string, workspace: string,
  *           onOutput: (chunk: string) => void, env?: Record<string,string>,
- *           restricted?: boolean }} o  restricted: open the workspace untrusted (Restricted Mode)
+ *           restricted?: boolean, settings?: Record<string, unknown> }} o
+ *   restricted: open the workspace untrusted (Restricted Mode); settings: more user settings
  */
 export async function startCodeServer(o) {
   const dirs = profileDirs(o.tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}) }, null, 2));
+  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}), ...o.settings }, null, 2));
   const config = join(o.tmp, 'config.yaml');
   writeFileSync(config, 'auth: none\ncert: false\n');
 

@@ -26,6 +26,8 @@
 // (env GROUNDWORK_VSCODE_ARTIFACTS=<dir> puts them elsewhere, e.g. for two runs at once).
 import Mocha from 'mocha';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format, parseArgs } from 'node:util';
@@ -109,6 +111,8 @@ const isNoise = (line) => NOISE.some((re) => re.test(line));
 // state shared with cleanup
 
 let codeServer;
+/** The scripted Anthropic-compatible server the extension's model calls go to (user settings). */
+let modelServer;
 /** The second, untrusted code-server (Restricted Mode), while it runs. */
 let restrictedServer;
 let browser;
@@ -139,6 +143,7 @@ async function cleanup() {
     } catch {}
     if (codeServer) await codeServer.stop();
     if (restrictedServer) await restrictedServer.stop();
+    if (modelServer) await modelServer.close().catch(() => undefined);
     if (!opts.keep) {
       if (tmp) rmSync(tmp, { recursive: true, force: true });
       if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
@@ -242,12 +247,15 @@ async function consoleText(msg) {
   return { hostLike: false, label: msg.type(), text: args.length ? format(...args) : msg.text() };
 }
 
-async function runE2E(e2eFiles, on, workspace) {
+async function runE2E(e2eFiles, on, workspace, userDataDir) {
   if (e2eFiles.length === 0) return { passes: 0, failures: 0 };
   globalThis.__groundworkWorkbench = {
     page: on,
     artifactsDir,
     workspace,
+    userDataDir,
+    logPath,
+    modelServer,
     extensionPath,
     log: (m) => say(m),
   };
@@ -297,12 +305,25 @@ async function main() {
     JSON.stringify({ files: bundle.testFiles, gateFile, gateTimeoutMs: TIMEOUT_S * 1000, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2),
   );
 
+  const { startScriptedModelServer } = createRequire(import.meta.url)(bundle.modelServerEntry);
+  modelServer = await startScriptedModelServer();
+  say(`scripted model server ${modelServer.baseURL}`);
+
+  // a scripted chat model for VS Code's Language Model API, installed beside the extension under
+  // test (code-server loads only one extensionDevelopmentPath)
+  t = Date.now();
+  const fakeModel = packageFixture(tools, 'test/integration/fixtures/fakeChatModel', bundleDir);
+  installExtension({ ...tools, tmp, vsix: fakeModel, onOutput: (c) => toLog('code-server:install', c) });
+  say(`installed the scripted chat model extension (${Date.now() - t} ms)`);
+
   t = Date.now();
   codeServer = await startCodeServer({
     node24: tools.node24,
     codeServerEntry: tools.codeServerEntry,
     tmp,
     workspace,
+    // model calls go to the scripted server, never to a real service
+    settings: { 'groundwork.anthropic.baseUrl': modelServer.baseURL },
     onOutput: (chunk) => {
       toLog('code-server', chunk);
       // An extension host that dies (a crash, process.exit in the extension) never reports
@@ -378,7 +399,7 @@ async function main() {
   say('e2e (Playwright, as a person sees it):');
   let e2e;
   try {
-    e2e = await runE2E(bundle.e2eFiles, page, workspace);
+    e2e = await runE2E(bundle.e2eFiles, page, workspace, join(tmp, 'user-data'));
   } catch (err) {
     e2e = { passes: 0, failures: 1 };
     summary.notes.push(`e2e suite crashed: ${err.stack ?? err}`);
@@ -417,6 +438,19 @@ async function main() {
   await runRestricted(tools, bundle.restrictedFiles);
 }
 
+/** Packs a fixture extension folder into a VSIX with vsce (which needs Node ≥ 22: Node 24). */
+function packageFixture(tools, folder, outDir) {
+  const out = join(outDir, `${folder.split('/').pop()}.vsix`);
+  const vsce = join(repoRoot, 'node_modules/@vscode/vsce/vsce');
+  const r = spawnSync(tools.node24, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
+    cwd: join(repoRoot, folder),
+    encoding: 'utf8',
+  });
+  toLog('vsce', `${r.stdout ?? ''}${r.stderr ?? ''}`);
+  if (r.status !== 0) throw new Error(`packaging ${folder} failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
+  return out;
+}
+
 function packagedVsix() {
   const { version } = JSON.parse(readFileSync(join(extensionPath, 'package.json'), 'utf8'));
   const file = join(extensionPath, `groundwork-${version}.vsix`);
@@ -444,6 +478,7 @@ async function runRestricted(tools, files) {
     tmp: dir,
     workspace,
     restricted: true,
+    settings: { 'groundwork.anthropic.baseUrl': modelServer.baseURL },
     onOutput: (chunk) => toLog('code-server:restricted', chunk),
   });
   await restrictedServer.waitHealthy();
@@ -462,7 +497,7 @@ async function runRestricted(tools, files) {
   say('e2e in Restricted Mode (an untrusted workspace):');
   let result;
   try {
-    result = await runE2E(files, untrusted, workspace);
+    result = await runE2E(files, untrusted, workspace, join(dir, 'user-data'));
   } catch (err) {
     result = { passes: 0, failures: 1 };
     summary.notes.push(`restricted e2e suite crashed: ${err.stack ?? err}`);

@@ -22,6 +22,21 @@ export interface SleeperView {
   overdue: boolean;
 }
 
+/** The model Groundwork's agents use, or what to do to connect one. */
+export type ModelView =
+  | {
+      status: 'ready';
+      provider: 'anthropic' | 'vscode-lm';
+      /** The model of each tier, as named by its provider. */
+      complex: string;
+      fast: string;
+      /** Tokens and cost of this window's calls, e.g. "1.2k tokens · $0.0042", once there are any. */
+      usage?: string;
+      /** The outcome of the last "Check Model Connection". */
+      check?: { ok: boolean; text: string };
+    }
+  | { status: 'onboarding'; need: 'key' | 'language-model' | 'either'; check?: { ok: boolean; text: string } };
+
 export interface Notice {
   kind: 'info' | 'error';
   text: string;
@@ -45,6 +60,7 @@ export interface PanelState {
     error?: string;
   };
   sleepers: SleeperView[];
+  model: ModelView;
   notice?: Notice;
 }
 
@@ -54,8 +70,23 @@ export type HostMessage =
   /** The outcome of a request the panel made; `error` says what went wrong and what to do. */
   | { type: 'done'; requestId: string; error?: string };
 
-export type HostCommand = 'manageTrust' | 'openJournal' | 'openFolder';
-const HOST_COMMANDS: readonly HostCommand[] = ['manageTrust', 'openJournal', 'openFolder'];
+export type HostCommand =
+  | 'manageTrust'
+  | 'openJournal'
+  | 'openFolder'
+  | 'setApiKey'
+  | 'selectModel'
+  | 'checkModel'
+  | 'findChatModels';
+const HOST_COMMANDS: readonly HostCommand[] = [
+  'manageTrust',
+  'openJournal',
+  'openFolder',
+  'setApiKey',
+  'selectModel',
+  'checkModel',
+  'findChatModels',
+];
 
 export type WebviewMessage =
   | { type: 'ready' }

@@ -2,7 +2,9 @@
 // complete snapshots; every message from the panel is validated before it is acted on.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type PanelState, type WebviewMessage } from '../shared/protocol';
+import { parseWebviewMessage, type HostMessage, type ModelView, type PanelState, type WebviewMessage } from '../shared/protocol';
+import type { ModelCheck } from './llm/modelCommands';
+import { describeUsage, type ModelService } from './llm/modelService';
 import { panelHtml, makeNonce } from './panelHtml';
 import { toPanelState } from './panelState';
 import { manageTrust } from './trust';
@@ -16,6 +18,7 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
   private seq = 0;
   private last: PanelState | undefined;
   private notice: PanelState['notice'];
+  private check: ModelCheck | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly readyWaiters: Array<() => void> = [];
   private readonly pongs = new Map<string, (text: string) => void>();
@@ -23,9 +26,11 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly model: WorkspaceModel,
+    private readonly models: ModelService,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(model.onDidChange(() => void this.sendSnapshot()));
+    this.disposables.push(models.onDidChange(() => void this.sendSnapshot()));
     this.disposables.push(model.onDidTick(() => this.view?.visible && void this.sendSnapshot()));
     this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendSnapshot()));
   }
@@ -75,8 +80,25 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     });
   }
 
+  /** Shows the outcome of "Check Model Connection" beside the model. */
+  showCheck(check: ModelCheck): void {
+    this.check = check;
+    void this.sendSnapshot();
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+  }
+
+  private async modelView(): Promise<ModelView> {
+    const check = this.check ? { check: this.check } : {};
+    const status = await this.models.status().catch((err: unknown) => {
+      this.log.warn('agent panel: could not tell which model is in use', err);
+      return { kind: 'onboarding' as const, need: 'either' as const };
+    });
+    if (status.kind === 'onboarding') return { status: 'onboarding', need: status.need, ...check };
+    const usage = describeUsage(this.models.ledger);
+    return { status: 'ready', provider: status.provider, ...status.models, ...(usage ? { usage } : {}), ...check };
   }
 
   private post(message: HostMessage): void {
@@ -86,11 +108,12 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
 
   private async sendSnapshot(): Promise<void> {
     if (!this.view || !this.ready) return;
-    const view = await this.model.read();
+    const [view, model] = await Promise.all([this.model.read(), this.modelView()]);
     const state = toPanelState(view, {
       trusted: vscode.workspace.isTrusted,
       hasWorkspace: this.model.hasWorkspace,
       now: Date.now(),
+      model,
       notice: this.notice,
     });
     this.last = state;
@@ -149,6 +172,14 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
             return;
           case 'openFolder':
             await vscode.commands.executeCommand('workbench.action.files.openFolder');
+            return;
+          case 'setApiKey':
+          case 'selectModel':
+          case 'checkModel':
+            await vscode.commands.executeCommand(`groundwork.${message.command}`);
+            return;
+          case 'findChatModels':
+            await vscode.commands.executeCommand('workbench.extensions.search', '@category:"AI" language model');
             return;
         }
     }

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { AgentPanel, AGENT_PANEL_ID } from './agentPanel';
 import { registerCommands } from './commands';
+import { registerModelCommands } from './llm/modelCommands';
+import { ModelService } from './llm/modelService';
 import { PlanExplorer, PLAN_EXPLORER_ID } from './planExplorer';
 import { WorkspaceModel } from './workspaceModel';
 
@@ -10,6 +12,7 @@ import { WorkspaceModel } from './workspaceModel';
 export interface GroundworkApi {
   panel: Pick<AgentPanel, 'whenReady' | 'lastSnapshot' | 'ping'>;
   model: Pick<WorkspaceModel, 'refresh' | 'read'>;
+  models: Pick<ModelService, 'status' | 'client'>;
 }
 
 export function activate(context: vscode.ExtensionContext): GroundworkApi {
@@ -17,16 +20,20 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
   context.subscriptions.push(log);
   const model = new WorkspaceModel(vscode.workspace.workspaceFolders?.[0]);
   context.subscriptions.push(model);
-  const panel = new AgentPanel(context.extensionUri, model, log);
+  const models = new ModelService(context.secrets);
+  context.subscriptions.push(models);
+  const panel = new AgentPanel(context.extensionUri, model, models, log);
   context.subscriptions.push(panel);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_PANEL_ID, panel));
   const explorer = new PlanExplorer(model);
   context.subscriptions.push(explorer);
   context.subscriptions.push(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
   context.subscriptions.push(...registerCommands(model));
+  context.subscriptions.push(...registerModelCommands(models, (check) => panel.showCheck(check)));
   return {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },
     model: { refresh: () => model.refresh(), read: () => model.read() },
+    models: { status: () => models.status(), client: () => models.client() },
   };
 }
 

@@ -1,5 +1,5 @@
 // From what the workspace holds to what the panel shows. No vscode import: unit-tested.
-import type { JournalEntryView, Notice, PanelState, SleeperView } from '../shared/protocol';
+import type { JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
 import { sleeperStatus } from '../core/sleep/sleepLog';
 import type { WorkspaceView } from './workspaceModel';
 
@@ -10,6 +10,7 @@ export interface PanelContext {
   trusted: boolean;
   hasWorkspace: boolean;
   now: number;
+  model: ModelView;
   notice?: Notice;
 }
 
@@ -46,5 +47,5 @@ export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState
         });
   const notice =
     ctx.notice ?? ('error' in view.sleepers ? { kind: 'error' as const, text: view.sleepers.error } : undefined);
-  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, ...(notice ? { notice } : {}) };
+  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, ...(notice ? { notice } : {}) };
 }

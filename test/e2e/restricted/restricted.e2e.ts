@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openGroundwork, screenshot, treeRow, workbench } from '../support/workbench';
+import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbench } from '../support/workbench';
 
 describe('Restricted Mode (UI)', function () {
   this.timeout(60_000);
@@ -39,5 +39,20 @@ describe('Restricted Mode (UI)', function () {
     // VS Code's trust editor (a modal editor in recent versions, a tab in older ones)
     await page.getByText('You are in Restricted Mode').first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('Restricted Mode refuses model work where it starts (UI)', function () {
+  this.timeout(60_000);
+
+  it('does not call a model from the palette, and says why', async () => {
+    const { page, modelServer } = workbench();
+    const before = modelServer.requests.length;
+    await runCommand(page, commandTitle('groundwork.checkModel'));
+    const panel = await openGroundwork(page);
+    const check = panel.locator('#model-check.failed');
+    await check.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await check.innerText(), /Restricted Mode/);
+    assert.equal(modelServer.requests.length, before, 'no request reached the model server');
   });
 });

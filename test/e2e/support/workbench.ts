@@ -4,6 +4,7 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ScriptedModelServer } from '../../support/scriptedModelServer';
 
 export interface Workbench {
   page: Page;
@@ -11,6 +12,12 @@ export interface Workbench {
   artifactsDir: string;
   /** the temporary workspace folder the workbench has open */
   workspace: string;
+  /** the code-server profile (user-data-dir): settings, logs, extension storage */
+  userDataDir: string;
+  /** the run's log file (everything the workbench printed so far) */
+  logPath: string;
+  /** the scripted Anthropic-compatible server that user settings point the extension at */
+  modelServer: ScriptedModelServer;
   /** the folder of the extension under test (its package.json) */
   extensionPath: string;
   /** writes a line to the run's log and stdout */

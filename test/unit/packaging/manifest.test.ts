@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { DEFAULT_MODELS } from '../../../src/core/llm/models';
 import { sourceFiles } from '../architecture/importScan';
 
 const root = join(__dirname, '..', '..', '..');
@@ -63,6 +64,16 @@ describe('package.json', () => {
       ],
     );
     assert.ok(pkg.contributes.viewsWelcome.some((w: { view: string }) => w.view === 'groundwork.planExplorer'));
+  });
+
+  test('the model settings default to the models the core uses when they are empty', () => {
+    const props = pkg.contributes.configuration.properties;
+    assert.equal(props['groundwork.models.complex'].default, DEFAULT_MODELS.complex);
+    assert.equal(props['groundwork.models.fast'].default, DEFAULT_MODELS.fast);
+  });
+
+  test('the base URL is an application setting, so a workspace cannot set it', () => {
+    assert.equal(pkg.contributes.configuration.properties['groundwork.anthropic.baseUrl'].scope, 'application');
   });
 
   test('the CLI is a bin named groundwork', () => {

@@ -11,7 +11,8 @@ const entry = (i: number): JournalEntry => ({
   title: `Discovery ${i}`,
   description: `What was learned, number ${i}`,
 });
-const ctx = { trusted: true, hasWorkspace: true, now: T0 };
+const model = { status: 'onboarding', need: 'either' } as const;
+const ctx = { trusted: true, hasWorkspace: true, now: T0, model };
 const empty: WorkspaceView = { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
 
 describe('panel state', () => {
@@ -63,7 +64,7 @@ describe('panel state', () => {
   });
 
   test('trust and workspace flags pass through, and a notice is shown', () => {
-    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, notice: { kind: 'error', text: 'x' } });
+    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, model, notice: { kind: 'error', text: 'x' } });
     assert.equal(state.trusted, false);
     assert.equal(state.hasWorkspace, false);
     assert.deepEqual(state.notice, { kind: 'error', text: 'x' });
