@@ -119,6 +119,12 @@ describe('Groundwork extension', () => {
     assert.equal(state.journal.entries[0]?.title, title);
   });
 
+  it('never sends the API key to the panel (the UI tests stored a canary key before this suite)', async () => {
+    const state = await until('a snapshot', () => api.panel.lastSnapshot());
+    assert.equal(state.model.status, 'ready', 'the key typed in the UI tests is in use');
+    assert.ok(!JSON.stringify(state).includes('sk-ant-canary'), 'the key is in a message to the webview');
+  });
+
   it('lets work start in a trusted workspace without asking', async () => {
     assert.equal(vscode.workspace.isTrusted, true);
     assert.equal(requireTrust('start a discovery'), true);
