@@ -1,0 +1,391 @@
+// Runs discovery sessions: loads the round file, steps the machine (discoveryMachine.ts) and carries
+// out its effects through the store, the audit log and the model port, feeding the model's reply
+// back in as an event. One user message is one turn.
+import { AuditLog, auditInput } from '../audit/auditLog';
+import type { Clock } from '../clock';
+import { LlmError } from '../llm/llmClient';
+import type { LlmClient, LlmUsage } from '../llm/llmClient';
+import { costOf } from '../llm/usage';
+import type { PriceTable } from '../llm/usage';
+import { capText, CAP_BYTES, utf8Length } from '../prompt/cap';
+import type { Role } from '../roles/roleSchema';
+import { slugify, uniqueSlug } from '../storage/safeNames';
+import { StorageError } from '../storage/storageError';
+import { displayPath } from '../storage/workspaceStore';
+import type { WorkspaceStore } from '../storage/workspaceStore';
+import { step, stateOf, isExpired } from './discoveryMachine';
+import type { DiscoveryConfig, DiscoveryEffect, DiscoveryEvent, DiscoveryState, ModelCall } from './discoveryMachine';
+import { discoveryMessages } from './discoveryMessages';
+import { outcomeOf, toView } from './discoveryOutcomes';
+import { buildDiscoveryPrompt, MarkerFilter } from './discoveryPrompt';
+import { DEFAULT_TTL_MINUTES, DiscoveryError, MAX_ROUNDS } from './discoveryTypes';
+import type {
+  BriefToSave,
+  CappedNotice,
+  DiscoveryApi,
+  DiscoveryLanguage,
+  DiscoveryOutcome,
+  DiscoveryView,
+  SavedBrief,
+  TurnOptions,
+  TurnResult,
+} from './discoveryTypes';
+import { briefTitle, IDEA_BRIEF_FILE, renderIdeaBrief } from './ideaBriefFile';
+import {
+  DISCOVERY_DIR,
+  DISCOVERY_TEXT_MAX_BYTES,
+  QUESTIONS_MAX_BYTES,
+  ROUND_FILE_MAX_BYTES,
+  normalizeText,
+  parseRoundFile,
+  roundFileRel,
+  serializeRoundFile,
+} from './roundFile';
+import type { RoundFileData } from './roundFile';
+
+export const PLANS_DIR = 'plans';
+const DEFAULT_MAX_TOKENS = 4096;
+
+export interface DiscoveryServiceDeps {
+  store: WorkspaceStore;
+  /** The model port, or a function that makes it on first use (the SDK loads lazily). */
+  llm: LlmClient | (() => Promise<LlmClient>);
+  clock: Clock;
+  /** The `build-discovery` role (loaded through src/core/roles by the caller). */
+  role: () => Promise<Role>;
+  /** `groundwork.discovery.ttlMinutes`; a function so that a changed setting applies to the next turn. */
+  ttlMinutes: number | (() => number);
+  /** Defaults to the audit log of the store. */
+  audit?: AuditLog;
+  /** For `costUsd`; defaults to DEFAULT_PRICES. */
+  prices?: PriceTable;
+  /** The model's output cap per call (default 4096 tokens). */
+  maxTokens?: number;
+}
+
+/** What one turn gathered while its effects ran. */
+interface TurnLog {
+  session: string;
+  lang: DiscoveryLanguage;
+  /** The round file as this turn last read or wrote it; undefined when there is none. */
+  fileText: string | undefined;
+  outcome?: DiscoveryOutcome;
+  expired?: boolean;
+  usage?: LlmUsage;
+  model?: string;
+  failure?: unknown;
+}
+
+export class DiscoveryService implements DiscoveryApi {
+  private readonly audit: AuditLog;
+  /** Sessions with a turn under way in this process. */
+  private readonly busy = new Set<string>();
+  /** First messages whose model call failed or was stopped: nothing is on disk for them yet. */
+  private readonly pendingStarts = new Map<string, DiscoveryState & { kind: 'start-pending' }>();
+  private llmClient: LlmClient | undefined;
+
+  constructor(private readonly deps: DiscoveryServiceDeps) {
+    this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+  }
+
+  async handle(session: string, message: string, options: TurnOptions): Promise<TurnResult> {
+    const text = normalizeText(message);
+    if (text === '') throw new DiscoveryError('empty', 'The message is empty. Describe what you want to build, or answer the questions.');
+    const bytes = utf8Length(text);
+    if (bytes > DISCOVERY_TEXT_MAX_BYTES) {
+      throw new DiscoveryError(
+        'too-large',
+        `The message is ${Math.round(bytes / 1024)} KB; discovery keeps at most ${DISCOVERY_TEXT_MAX_BYTES / 1024} KB per message. ` +
+          'Shorten it, or save the long text in a file of the workspace and mention the file.',
+      );
+    }
+    return this.turn(session, options, (now) => ({ type: 'message', text, now, force: options.force === true }), text);
+  }
+
+  async retry(session: string, options: TurnOptions): Promise<TurnResult> {
+    return this.turn(session, options, (now) => ({ type: 'retry', now }));
+  }
+
+  async cancel(session: string, lang: DiscoveryLanguage): Promise<{ message: string } | undefined> {
+    const rel = roundFileRel(session);
+    try {
+      await this.load(rel);
+    } catch (err) {
+      // A damaged round file must not block the way out: cancelling removes it.
+      if (!(err instanceof DiscoveryError) || err.kind !== 'corrupt' || this.busy.has(rel)) throw err;
+      await this.audit.append({ kind: 'discovery.cancel', input: auditInput('DISCOVERY', session), status: 'error', detail: `cancelled; the round file was damaged: ${err.message}` });
+      await this.deps.store.remove(rel);
+      return { message: discoveryMessages(lang).cancelled() };
+    }
+    const result = await this.turn(session, { lang, signal: new AbortController().signal }, (now) => ({ type: 'cancel', now }));
+    return result.outcome.kind === 'cancelled' ? { message: result.outcome.message } : undefined;
+  }
+
+  async view(session: string): Promise<DiscoveryView | undefined> {
+    const rel = roundFileRel(session);
+    const loaded = await this.load(rel);
+    if (loaded.data === undefined) return undefined;
+    if (isExpired(loaded.data.createdSec, this.deps.clock.now(), this.ttlMs())) {
+      await this.expire(session, rel, loaded.data);
+      return undefined;
+    }
+    return toView(session, loaded.data, this.ttlMs());
+  }
+
+  async saveBrief(result: BriefToSave): Promise<SavedBrief> {
+    const text = renderIdeaBrief(result);
+    const base = slugify(briefTitle(result.brief) || result.originalRequest);
+    return this.deps.store.withLock(async () => {
+      const taken = new Set(await this.deps.store.list(PLANS_DIR));
+      const slug = uniqueSlug(base, taken);
+      const rel = `${PLANS_DIR}/${slug}/${IDEA_BRIEF_FILE}`;
+      await this.deps.store.writeText(rel, text);
+      return { slug, path: displayPath(rel) };
+    });
+  }
+
+  async cleanupExpired(): Promise<string[]> {
+    const removed: string[] = [];
+    const now = this.deps.clock.now();
+    for (const name of await this.deps.store.list(DISCOVERY_DIR)) {
+      if (!name.endsWith('.md')) continue;
+      const rel = `${DISCOVERY_DIR}/${name}`;
+      let loaded: { data?: RoundFileData };
+      try {
+        loaded = await this.load(rel);
+      } catch (err) {
+        // A file that is not a round file (or too large to be one) is not ours to delete.
+        if (err instanceof DiscoveryError) continue;
+        throw err;
+      }
+      if (loaded.data === undefined || !isExpired(loaded.data.createdSec, now, this.ttlMs())) continue;
+      const session = name.slice(0, -'.md'.length);
+      await this.expire(session, rel, loaded.data);
+      removed.push(session);
+    }
+    return removed;
+  }
+
+  // ---- the runner ----
+
+  private async turn(session: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
+    const rel = roundFileRel(session);
+    if (this.busy.has(rel)) throw new DiscoveryError('busy', 'This discovery session is still waiting for the model. Wait for the reply, or stop it first.');
+    this.busy.add(rel);
+    try {
+      const loaded = await this.load(rel);
+      let state: DiscoveryState = stateOf(loaded.data);
+      const pending = this.pendingStarts.get(rel);
+      if (state.kind === 'idle' && pending !== undefined) state = pending;
+
+      const log: TurnLog = { session, lang: options.lang, fileText: loaded.text };
+      const config = this.config();
+      const queue: DiscoveryEffect[] = [];
+      const apply = (ev: DiscoveryEvent) => {
+        const next = step(state, ev, config);
+        state = next.state;
+        queue.push(...next.effects);
+      };
+      apply(event(this.deps.clock.now()));
+      while (queue.length > 0) {
+        const effect = queue.shift()!;
+        const reply = await this.run(effect, rel, log, options);
+        if (reply !== undefined) apply(reply);
+      }
+      // Set aside only once the turn ran through: a turn that threw leaves the pending start for retry.
+      if (state.kind === 'start-pending') this.pendingStarts.set(rel, state);
+      else this.pendingStarts.delete(rel);
+      if (log.failure !== undefined) throw log.failure;
+      if (log.outcome === undefined) throw new Error('discovery: the turn ended without an outcome (a bug)');
+      return this.result(log, userText);
+    } finally {
+      this.busy.delete(rel);
+    }
+  }
+
+  /** Carries out one effect; a model call returns the event its reply makes. */
+  private async run(effect: DiscoveryEffect, rel: string, log: TurnLog, options: TurnOptions): Promise<DiscoveryEvent | undefined> {
+    switch (effect.type) {
+      case 'write-round-file':
+        await this.write(rel, effect.data, log);
+        return undefined;
+      case 'delete-round-file':
+        await this.deps.store.withLock(async () => {
+          await this.checkUnchanged(rel, log);
+          await this.deps.store.remove(rel);
+        });
+        log.fileText = undefined;
+        return undefined;
+      case 'audit':
+        await this.audit.append({
+          kind: effect.kind,
+          input: auditInput('DISCOVERY', log.session, effect.text),
+          status: effect.status,
+          ...(effect.detail !== undefined ? { detail: effect.detail } : {}),
+          ...(effect.usage !== undefined ? { usage: effect.usage } : {}),
+          ...(effect.model !== undefined ? { model: effect.model } : {}),
+          ...this.cost(effect.model, effect.usage),
+        });
+        return undefined;
+      case 'notify-expired':
+        log.expired = true;
+        return undefined;
+      case 'end':
+        log.outcome = outcomeOf(effect.end, log.session, log.lang, this.ttlMs());
+        return undefined;
+      case 'reject':
+        throw new DiscoveryError(effect.kind, rejectMessage(effect.kind, effect.reason));
+      case 'call-model':
+        return this.callModel(effect.call, rel, log, options);
+    }
+  }
+
+  private async callModel(call: ModelCall, rel: string, log: TurnLog, options: TurnOptions): Promise<DiscoveryEvent> {
+    const now = () => this.deps.clock.now();
+    if (options.signal.aborted) return { type: 'model-stopped', now: now() };
+    let text = '';
+    const filter = options.onText ? new MarkerFilter(options.onText) : undefined;
+    try {
+      const role = await this.deps.role();
+      const llm = await this.llm();
+      const prompt = await buildDiscoveryPrompt(call, { lang: options.lang, maxRounds: MAX_ROUNDS, keptIn: displayPath(rel) });
+      let stopped = false;
+      let refused = false;
+      const stream = llm.stream(
+        { system: role.prompt, messages: prompt.messages, model: role.model, maxTokens: this.deps.maxTokens ?? DEFAULT_MAX_TOKENS, stablePrefix: prompt.stablePrefix },
+        options.signal,
+      );
+      for await (const ev of stream) {
+        if (ev.type === 'text') {
+          text += ev.text;
+          filter?.push(ev.text);
+        } else if (ev.type === 'usage') {
+          log.usage = ev.usage;
+          log.model = ev.model;
+        } else if (ev.type === 'stop') {
+          stopped = ev.reason === 'cancelled';
+          refused = ev.reason === 'refusal';
+        }
+      }
+      filter?.end();
+      if (stopped || options.signal.aborted) return { type: 'model-stopped', now: now() };
+      if (refused && text.trim() === '') {
+        throw new LlmError('bad-request', 'The model declined to answer this discovery round. Rephrase the request or the answer, then retry.');
+      }
+    } catch (err) {
+      if (options.signal.aborted && !(err instanceof LlmError)) return { type: 'model-stopped', now: now() };
+      log.failure = err;
+      return { type: 'model-failed', reason: err instanceof Error ? err.message : String(err), now: now() };
+    }
+    const reply = capText(text, 'the model reply (cut: too long to keep)', QUESTIONS_MAX_BYTES).text;
+    const event: DiscoveryEvent = { type: 'model-replied', text: reply, now: now() };
+    if (log.usage !== undefined) event.usage = log.usage;
+    if (log.model !== undefined) event.model = log.model;
+    return event;
+  }
+
+  private async llm(): Promise<LlmClient> {
+    if (this.llmClient === undefined) {
+      const llm = this.deps.llm;
+      this.llmClient = typeof llm === 'function' ? await llm() : llm;
+    }
+    return this.llmClient;
+  }
+
+  /** Writes the round file under the lock, refusing when another window changed it since this turn read it. */
+  private async write(rel: string, data: RoundFileData, log: TurnLog): Promise<void> {
+    const text = serializeRoundFile(data);
+    if (utf8Length(text) > ROUND_FILE_MAX_BYTES) {
+      // Cannot happen within the per-text caps; refuse rather than write a file that cannot be read back.
+      throw new DiscoveryError('too-large', `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`);
+    }
+    await this.deps.store.withLock(async () => {
+      await this.checkUnchanged(rel, log);
+      await this.deps.store.writeText(rel, text);
+    });
+    log.fileText = text;
+  }
+
+  private async checkUnchanged(rel: string, log: TurnLog): Promise<void> {
+    const current = await this.deps.store.readText(rel, ROUND_FILE_MAX_BYTES);
+    if (current !== log.fileText) {
+      throw new DiscoveryError('busy', `The discovery session ${displayPath(rel)} was changed elsewhere (another window or the CLI) during this turn. Reopen it to continue from there.`);
+    }
+  }
+
+  private async load(rel: string): Promise<{ text?: string; data?: RoundFileData }> {
+    let text: string | undefined;
+    try {
+      text = await this.deps.store.readText(rel, ROUND_FILE_MAX_BYTES);
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'too-large') {
+        throw new DiscoveryError('corrupt', `${displayPath(rel)} is larger than a discovery session can be. Delete it (or cancel the session) to start again.`);
+      }
+      throw err;
+    }
+    if (text === undefined) return {};
+    const parsed = parseRoundFile(text);
+    if (!parsed.ok) {
+      throw new DiscoveryError('corrupt', `${displayPath(rel)} is not a discovery session: ${parsed.reason}. Fix it, or cancel the session to start again.`);
+    }
+    return { text, data: parsed.data };
+  }
+
+  private async expire(session: string, rel: string, data: RoundFileData): Promise<void> {
+    await this.audit.append({
+      kind: 'discovery.expire',
+      input: auditInput('DISCOVERY', session, data.originalRequest),
+      status: 'error',
+      detail: `expired after ${Math.round(this.ttlMs() / 60_000)} minutes`,
+    });
+    await this.deps.store.remove(rel);
+  }
+
+  private config(): DiscoveryConfig {
+    return { ttlMs: this.ttlMs(), maxRounds: MAX_ROUNDS };
+  }
+
+  private ttlMs(): number {
+    const raw = typeof this.deps.ttlMinutes === 'function' ? this.deps.ttlMinutes() : this.deps.ttlMinutes;
+    const minutes = Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_TTL_MINUTES;
+    return minutes * 60_000;
+  }
+
+  private cost(model: string | undefined, usage: LlmUsage | undefined): { costUsd?: number } {
+    if (model === undefined || usage === undefined) return {};
+    const usd = costOf(model, usage, this.deps.prices);
+    return usd === undefined ? {} : { costUsd: usd };
+  }
+
+  private result(log: TurnLog, userText: string | undefined): TurnResult {
+    const result: TurnResult = { outcome: log.outcome! };
+    const m = discoveryMessages(log.lang);
+    if (log.expired) result.expiredMessage = m.expired();
+    if (log.usage !== undefined) {
+      result.usage = log.usage;
+      if (log.model !== undefined) {
+        result.model = log.model;
+        Object.assign(result, this.cost(log.model, log.usage));
+      }
+    }
+    if (userText !== undefined && utf8Length(userText) > CAP_BYTES && log.outcome!.kind !== 'not-a-build' && log.outcome!.kind !== 'cancelled') {
+      const sentBytes = utf8Length(capText(userText, displayPath(roundFileRel(log.session))).text);
+      const keptAt = log.fileText !== undefined ? displayPath(roundFileRel(log.session)) : undefined;
+      const notice: CappedNotice = { originalBytes: utf8Length(userText), sentBytes, message: m.capped(utf8Length(userText), sentBytes, keptAt) };
+      if (keptAt !== undefined) notice.keptAt = keptAt;
+      result.capped = notice;
+    }
+    return result;
+  }
+}
+
+function rejectMessage(kind: string, reason: string): string {
+  switch (kind) {
+    case 'nothing-to-retry':
+      return `Nothing to retry: ${reason}. Send a message instead.`;
+    case 'busy':
+      return `This discovery session is busy: ${reason}. Wait for the reply, or stop it first.`;
+    default:
+      return reason;
+  }
+}

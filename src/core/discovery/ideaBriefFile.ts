@@ -1,0 +1,58 @@
+// The saved brief `.groundwork/plans/<slug>/idea-brief.md`: the eight fields as sections, the
+// original request verbatim, and the questions and answers that led to it (beyond the seed: users
+// want the request kept beside the plan). The request sits in a fence longer than any run of
+// backticks in it, so no content can close the fence early.
+import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
+import type { BriefToSave, IdeaBrief } from './discoveryTypes';
+
+export const IDEA_BRIEF_FILE = 'idea-brief.md';
+
+/** A fence of backticks longer than any run of them in `text` (at least three). */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** `text` in a fenced block that shows it verbatim, whatever it holds. */
+export function fenced(text: string, info = 'text'): string {
+  const fence = fenceFor(text);
+  return `${fence}${info}\n${text}\n${fence}`;
+}
+
+/** Every line prefixed with '> ' (an empty line with '>'), so the text stays inside the quote. */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
+}
+
+/** The one-line summary, or the brief's first line when the model wrote no labels. */
+export function briefTitle(brief: IdeaBrief): string {
+  const first = (brief.summary || brief.text).split('\n').find((l) => l.trim() !== '') ?? '';
+  return first.replace(/^[#*\s>-]+/, '').trim();
+}
+
+export function renderIdeaBrief(result: BriefToSave): string {
+  const { brief, originalRequest, transcript } = result;
+  const title = briefTitle(brief);
+  const parts: string[] = [`# Idea Brief${title ? `: ${title.replace(/\n/g, ' ')}` : ''}`];
+  const hasFields = BRIEF_FIELDS.some((f) => brief[f].trim() !== '');
+  if (hasFields) {
+    for (const field of BRIEF_FIELDS) {
+      parts.push(`## ${BRIEF_LABELS[field]}\n\n${brief[field].trim() || '_Not stated._'}`);
+    }
+  } else {
+    // The model wrote no labels: its text is the brief.
+    parts.push(`## Brief\n\n${brief.text.trim() || '_Empty._'}`);
+  }
+  parts.push(`## Original request\n\n${fenced(originalRequest)}`);
+  if (transcript.length > 0) {
+    const rounds = transcript.map((r) => {
+      const answer = r.answer === undefined || r.answer.trim() === '' ? '_No answer._' : quoted(r.answer);
+      return `### Round ${r.round}\n\n**Questions**\n\n${quoted(r.questionsText)}\n\n**Answer**\n\n${answer}`;
+    });
+    parts.push(`## Discovery transcript\n\n${rounds.join('\n\n')}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,150 @@
+// The round file `.groundwork/discovery/<session>.md` (REQ-BDP-001), in the seed's layout:
+//
+//   # Discovery Session
+//
+//   CREATED: 1735689600
+//   ROUND: 2
+//   ORIGINAL_REQUEST: build me a CRM
+//
+//   ## Round 1
+//   ### Agent Questions
+//   1. Who will use it?
+//
+//   ### User Response
+//   My sales team.
+//
+//   ## Round 2
+//   ### Agent Questions
+//   …
+//
+// CREATED is whole seconds since the epoch. Between turns it is the session's only state. Texts in
+// it are the person's and the model's, so a line of theirs that starts with '#' (after any
+// backslashes) gets one more leading backslash: no text can forge a `## Round` heading, and reading
+// removes exactly that backslash, so every text comes back as it went in.
+import { utf8Length } from '../prompt/cap';
+import { safeFileName } from '../storage/safeNames';
+
+export const DISCOVERY_DIR = 'discovery';
+/**
+ * The largest text of the person's a round file keeps (the request, each answer). Four of them and
+ * three rounds of questions stay under ROUND_FILE_MAX_BYTES, so the file can always be read back.
+ */
+export const DISCOVERY_TEXT_MAX_BYTES = 256 * 1024;
+/** Questions kept per round: far above what the model's output cap lets it write. */
+export const QUESTIONS_MAX_BYTES = 64 * 1024;
+/** The read cap of a round file (the store's default text cap). */
+export const ROUND_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
+export interface RoundRecord {
+  /** The model's questions (after the marker line). */
+  questions: string;
+  /** The person's answer; absent while the round awaits it. */
+  answer?: string;
+}
+
+/** What a round file holds. */
+export interface RoundFileData {
+  /** The CREATED stamp, whole seconds since the epoch. */
+  createdSec: number;
+  /** The ROUND header: the round whose questions were asked last. */
+  round: number;
+  originalRequest: string;
+  rounds: RoundRecord[];
+}
+
+/** `discovery/<safe session>.md`, relative to `.groundwork/`. */
+export function roundFileRel(session: string): string {
+  return `${DISCOVERY_DIR}/${safeFileName(session)}.md`;
+}
+
+const HEADING_LIKE = /^(\\*)#/;
+
+function escapeText(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.replace(HEADING_LIKE, '\\$1#'))
+    .join('\n');
+}
+
+function unescapeText(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.replace(/^\\(\\*#)/, '$1'))
+    .join('\n');
+}
+
+/** The file's text. Texts are stored as given; callers trim them first (see normalizeText). */
+export function serializeRoundFile(data: RoundFileData): string {
+  let out = `# Discovery Session\n\nCREATED: ${data.createdSec}\nROUND: ${data.round}\nORIGINAL_REQUEST: ${escapeText(data.originalRequest)}\n`;
+  data.rounds.forEach((r, i) => {
+    out += `\n## Round ${i + 1}\n### Agent Questions\n${escapeText(r.questions)}\n`;
+    if (r.answer !== undefined) out += `\n### User Response\n${escapeText(r.answer)}\n`;
+  });
+  return out;
+}
+
+/** Line endings as '\n', blank lines and spaces around trimmed: how texts are kept. */
+export function normalizeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').trim();
+}
+
+/**
+ * The seed's `parse_discovery_round`: the number on the first line starting `ROUND:`, or 1 when
+ * there is none or it is not a number (REQ-BDP-008).
+ */
+export function parseDiscoveryRound(content: string): number {
+  const line = content.split('\n').find((l) => l.startsWith('ROUND:'));
+  if (line === undefined) return 1;
+  const value = line.slice('ROUND:'.length).trim();
+  if (!/^\d{1,3}$/.test(value)) return 1;
+  const n = Number(value);
+  return n >= 1 ? n : 1;
+}
+
+export type ParsedRoundFile = { ok: true; data: RoundFileData } | { ok: false; reason: string };
+
+const ROUND_HEADING = /^## Round (\d+)\s*$/;
+
+/** Reads a round file back; `reason` says what is wrong with one that is not in the format. */
+export function parseRoundFile(text: string): ParsedRoundFile {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const requestAt = lines.findIndex((l) => l.startsWith('ORIGINAL_REQUEST:'));
+  if (lines[0]?.trimEnd() !== '# Discovery Session') return { ok: false, reason: "it does not start with '# Discovery Session'" };
+  if (requestAt < 0) return { ok: false, reason: 'it has no ORIGINAL_REQUEST line' };
+  const header = lines.slice(0, requestAt);
+  const created = header.find((l) => l.startsWith('CREATED:'))?.slice('CREATED:'.length).trim();
+  if (created === undefined || !/^\d{1,15}$/.test(created)) return { ok: false, reason: 'it has no valid CREATED line (seconds since 1970)' };
+  const round = parseDiscoveryRound(header.join('\n'));
+
+  let firstRound = lines.findIndex((l, i) => i > requestAt && ROUND_HEADING.test(l));
+  if (firstRound < 0) firstRound = lines.length;
+  const requestLines = [lines[requestAt]!.slice('ORIGINAL_REQUEST:'.length).replace(/^ /, ''), ...lines.slice(requestAt + 1, firstRound)];
+  const originalRequest = unescapeText(requestLines.join('\n').trim());
+
+  const rounds: RoundRecord[] = [];
+  let i = firstRound;
+  while (i < lines.length) {
+    const heading = ROUND_HEADING.exec(lines[i]!);
+    if (!heading) return { ok: false, reason: `line ${i + 1} is not a '## Round N' heading` };
+    if (Number(heading[1]) !== rounds.length + 1) return { ok: false, reason: `line ${i + 1}: expected '## Round ${rounds.length + 1}'` };
+    if (lines[i + 1]?.trimEnd() !== '### Agent Questions') return { ok: false, reason: `line ${i + 2}: expected '### Agent Questions'` };
+    let end = i + 2;
+    while (end < lines.length && !ROUND_HEADING.test(lines[end]!) && lines[end]!.trimEnd() !== '### User Response') end++;
+    const record: RoundRecord = { questions: unescapeText(lines.slice(i + 2, end).join('\n').trim()) };
+    if (end < lines.length && lines[end]!.trimEnd() === '### User Response') {
+      let answerEnd = end + 1;
+      while (answerEnd < lines.length && !ROUND_HEADING.test(lines[answerEnd]!)) answerEnd++;
+      record.answer = unescapeText(lines.slice(end + 1, answerEnd).join('\n').trim());
+      end = answerEnd;
+    }
+    rounds.push(record);
+    i = end;
+  }
+  if (rounds.length === 0) return { ok: false, reason: "it has no '## Round 1'" };
+  return { ok: true, data: { createdSec: Number(created), round, originalRequest, rounds } };
+}
+
+/** Bytes of the file `data` makes, for the guard that keeps it under ROUND_FILE_MAX_BYTES. */
+export function roundFileBytes(data: RoundFileData): number {
+  return utf8Length(serializeRoundFile(data));
+}

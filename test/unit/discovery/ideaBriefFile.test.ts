@@ -1,0 +1,97 @@
+// The saved brief: fields as sections, the request verbatim in a fence nothing can close, the transcript.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { briefTitle, fenceFor, renderIdeaBrief } from '../../../src/core/discovery/ideaBriefFile';
+import { parseIdeaBrief } from '../../../src/core/discovery/discoveryParser';
+
+const BRIEF = parseIdeaBrief('One-line summary: A CRM for realtors\nProblem: Lost leads\nUsers: Five agents\nMVP scope: Contacts\nTechnology: Web\nOut of scope: Email\nKey decisions: Web only\nConstraints: none mentioned');
+
+describe('renderIdeaBrief', () => {
+  test('the whole file', () => {
+    const text = renderIdeaBrief({
+      brief: BRIEF,
+      originalRequest: 'build me a CRM',
+      transcript: [{ round: 1, questionsText: '1. Who?\n2. What?', intro: '', questions: ['Who?', 'What?'], answer: 'Agents.\n\nContacts.' }],
+    });
+    assert.equal(
+      text,
+      `# Idea Brief: A CRM for realtors
+
+## One-line summary
+
+A CRM for realtors
+
+## Problem
+
+Lost leads
+
+## Users
+
+Five agents
+
+## MVP scope
+
+Contacts
+
+## Technology
+
+Web
+
+## Out of scope
+
+Email
+
+## Key decisions
+
+Web only
+
+## Constraints
+
+none mentioned
+
+## Original request
+
+\`\`\`text
+build me a CRM
+\`\`\`
+
+## Discovery transcript
+
+### Round 1
+
+**Questions**
+
+> 1. Who?
+> 2. What?
+
+**Answer**
+
+> Agents.
+>
+> Contacts.
+`,
+    );
+  });
+
+  test('a request with backtick fences gets a longer fence', () => {
+    assert.equal(fenceFor('no ticks'), '```');
+    assert.equal(fenceFor('```js\nx\n```'), '````');
+    assert.equal(fenceFor('`````'), '``````');
+    const text = renderIdeaBrief({ brief: BRIEF, originalRequest: 'a\n```\n## Not a heading\n```', transcript: [] });
+    assert.ok(text.includes('````text\na\n```\n## Not a heading\n```\n````'));
+    assert.ok(!text.includes('Discovery transcript'));
+  });
+
+  test('a brief with no labels is kept as its text; missing fields say so', () => {
+    const noLabels = parseIdeaBrief('Just a CRM.');
+    const text = renderIdeaBrief({ brief: noLabels, originalRequest: 'r', transcript: [] });
+    assert.ok(text.startsWith('# Idea Brief: Just a CRM.\n\n## Brief\n\nJust a CRM.\n'));
+    const partial = renderIdeaBrief({ brief: parseIdeaBrief('Problem: p'), originalRequest: 'r', transcript: [] });
+    assert.ok(partial.includes('## Users\n\n_Not stated._'));
+  });
+
+  test('briefTitle: the summary, or the first line of the text', () => {
+    assert.equal(briefTitle(BRIEF), 'A CRM for realtors');
+    assert.equal(briefTitle(parseIdeaBrief('## A dashboard\nmore')), 'A dashboard');
+  });
+});
