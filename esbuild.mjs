@@ -21,14 +21,18 @@ const common = {
 };
 
 /**
- * The Anthropic SDK is its own bundle, required by the extension and the CLI on their first model
- * call: activation neither evaluates nor even parses it.
+ * Heavy libraries are bundles of their own, required by the extension and the CLI when first
+ * used (the SDK on the first model call, yaml when roles are loaded): activation neither
+ * evaluates nor even parses them.
  */
-const SDK_BUNDLE = 'anthropicSdk.js';
+const LAZY_BUNDLES = { '@anthropic-ai/sdk': 'anthropicSdk.js', yaml: 'yaml.js' };
 const sdkAsSeparateBundle = {
-  name: 'sdk-as-separate-bundle',
+  name: 'lazy-libraries-as-separate-bundles',
   setup(build) {
-    build.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, () => ({ path: `./${SDK_BUNDLE}`, external: true }));
+    for (const [pkg, file] of Object.entries(LAZY_BUNDLES)) {
+      const filter = new RegExp(`^${pkg.replace(/[/.]/g, '\\$&')}$`);
+      build.onResolve({ filter }, () => ({ path: `./${file}`, external: true }));
+    }
   },
 };
 
@@ -61,14 +65,14 @@ const bundles = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [sdkAsSeparateBundle],
   },
-  {
-    name: 'sdk',
-    stdin: { contents: "module.exports = require('@anthropic-ai/sdk');", resolveDir: root, loader: 'js' },
-    outfile: join(root, 'dist', SDK_BUNDLE),
+  ...Object.entries(LAZY_BUNDLES).map(([pkg, file]) => ({
+    name: file.replace(/\.js$/, ""),
+    stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
+    outfile: join(root, 'dist', file),
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-  },
+  })),
 ];
 
 /** The codicon font the webview's controls draw their icons with, served from dist/. */
@@ -91,7 +95,7 @@ async function report() {
   const width = Math.max(...rows.map((r) => r[1].length));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
   for (const [name, file, size] of rows) {
-    console.log(`  ${name.padEnd(10)} ${file.padEnd(width)}  ${kb(size).padStart(9)}`);
+    console.log(`  ${name.padEnd(13)} ${file.padEnd(width)}  ${kb(size).padStart(9)}`);
   }
 }
 

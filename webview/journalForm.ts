@@ -1,6 +1,7 @@
 // The "add to journal" form. It lives across snapshots so that typing, focus and the draft
 // survive while the host re-sends the panel's state.
 import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../src/shared/protocol';
+import type { PanelStrings } from '../src/shared/panelStrings';
 import { h } from './dom';
 
 export interface Draft {
@@ -25,31 +26,28 @@ export class JournalForm {
   private pending: string | undefined;
   private counter = 0;
 
+  private S: PanelStrings | undefined;
+  private readonly titleLabel = h('label', { for: 'journal-title', class: 'field-label' });
+  private readonly descriptionLabel = h('label', { for: 'journal-description', class: 'field-label' });
+
   constructor(draft: Draft, private readonly events: FormEvents) {
-    this.title = h('vscode-textfield', {
-      id: 'journal-title',
-      placeholder: 'What did you learn?',
-      maxlength: String(MAX_TITLE_CHARS),
-      'aria-label': 'Discovery title',
-    }) as ValueElement;
+    this.title = h('vscode-textfield', { id: 'journal-title', maxlength: String(MAX_TITLE_CHARS) }) as ValueElement;
     this.description = h('vscode-textarea', {
       id: 'journal-description',
-      placeholder: 'Describe it so a later agent can use it',
       rows: '3',
       maxlength: String(MAX_DESCRIPTION_CHARS),
       resize: 'vertical',
-      'aria-label': 'Discovery description',
     }) as ValueElement;
     this.title.value = draft.title;
     this.description.value = draft.description;
-    this.button = h('vscode-button', { id: 'journal-add', icon: 'add' }, 'Add to journal');
+    this.button = h('vscode-button', { id: 'journal-add', icon: 'add' });
     this.status = h('div', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
     this.element = h(
       'form',
-      { class: 'journal-form', 'aria-label': 'Add a discovery to the journal' },
-      h('label', { for: 'journal-title', class: 'field-label' }, 'Title'),
+      { class: 'journal-form' },
+      this.titleLabel,
       this.title,
-      h('label', { for: 'journal-description', class: 'field-label' }, 'Description'),
+      this.descriptionLabel,
       this.description,
       h('div', { class: 'form-actions' }, this.button, this.status),
     );
@@ -69,6 +67,19 @@ export class JournalForm {
     this.element.addEventListener('submit', (e) => e.preventDefault());
   }
 
+  /** Puts the current language's words on the form (kept across snapshots, so drafts survive). */
+  label(S: PanelStrings): void {
+    this.S = S;
+    this.title.setAttribute('placeholder', S.journalTitlePlaceholder);
+    this.title.setAttribute('aria-label', S.journalTitle);
+    this.description.setAttribute('placeholder', S.journalDescriptionPlaceholder);
+    this.description.setAttribute('aria-label', S.journalDescription);
+    this.titleLabel.textContent = S.journalTitle;
+    this.descriptionLabel.textContent = S.journalDescription;
+    this.button.textContent = S.journalAdd;
+    this.element.setAttribute('aria-label', S.journalAdd);
+  }
+
   /** Called with the host's answer to the request this form made. */
   settle(requestId: string, error: string | undefined): void {
     if (requestId !== this.pending) return;
@@ -81,7 +92,7 @@ export class JournalForm {
     this.title.value = '';
     this.description.value = '';
     this.events.onDraft(this.draft());
-    this.showStatus('Added to the journal.', false);
+    this.showStatus(this.S?.journalAdded ?? '', false);
     this.title.focus();
   }
 
@@ -92,11 +103,11 @@ export class JournalForm {
   private submit(): void {
     if (this.pending) return;
     const { title, description } = this.draft();
-    if (!title.trim()) return this.invalid(this.title, 'Give the discovery a title.');
-    if (!description.trim()) return this.invalid(this.description, 'Describe what was learned.');
+    if (!title.trim()) return this.invalid(this.title, this.S?.journalNeedTitle ?? '');
+    if (!description.trim()) return this.invalid(this.description, this.S?.journalNeedDescription ?? '');
     this.pending = `journal-${Date.now()}-${++this.counter}`;
     this.button.setAttribute('disabled', '');
-    this.showStatus('Adding…', false);
+    this.showStatus(this.S?.journalAdding ?? '', false);
     this.events.onSubmit(this.pending, title, description);
   }
 

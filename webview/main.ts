@@ -1,14 +1,18 @@
-// The agent panel. It keeps only UI state (drafts, what is expanded); the host owns the domain
-// state and sends it whole as a snapshot, after the panel says it is ready.
+// The agent panel. It keeps only UI state (drafts); the host owns the domain state and sends it
+// whole as a snapshot after the panel says it is ready, at the end of each turn and whenever the
+// panel finds a gap in the numbered stream of `append` messages.
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-divider/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
+import type { PanelStrings } from '../src/shared/panelStrings';
+import { DiscoveryUi, type DiscoveryDrafts } from './discovery';
 import { JournalForm, type Draft } from './journalForm';
-import { renderJournal, renderModel, renderNoWorkspace, renderRestricted, renderSleepers, renderNotice } from './render';
+import { renderJournal, renderModel, renderNoWorkspace, renderNotice, renderRestricted, renderSleepers } from './render';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -22,35 +26,46 @@ const post = (message: WebviewMessage) => vscode.postMessage(message);
 
 interface UiState {
   draft: Draft;
+  discovery: DiscoveryDrafts;
 }
 const saved = (vscode.getState() ?? {}) as Partial<UiState>;
-const uiState: UiState = { draft: saved.draft ?? { title: '', description: '' } };
+const uiState: UiState = {
+  draft: saved.draft ?? { title: '', description: '' },
+  discovery: saved.discovery ?? { composer: '', answers: {}, extra: '' },
+};
+const saveState = () => vscode.setState(uiState);
 
 const app = document.getElementById('app')!;
 const form = new JournalForm(uiState.draft, {
   onDraft(draft) {
     uiState.draft = draft;
-    vscode.setState(uiState);
+    saveState();
   },
   onSubmit(requestId, title, description) {
     post({ type: 'journal.add', requestId, title, description });
   },
 });
+const discovery = new DiscoveryUi(uiState.discovery, post, saveState);
 
 let lastSeq = -1;
+/** Set while a resync is asked for and its snapshot has not come yet. */
+let resyncing = false;
 
-function render(state: PanelState): void {
+function render(state: PanelState, S: PanelStrings): void {
   const sections: Node[] = [];
   if (state.notice) sections.push(renderNotice(state.notice));
-  if (!state.trusted) sections.push(renderRestricted(() => post({ type: 'command', command: 'manageTrust' })));
-  sections.push(renderModel(state.model, (command) => post({ type: 'command', command })));
+  if (!state.trusted) sections.push(renderRestricted(S, () => post({ type: 'command', command: 'manageTrust' })));
   if (!state.hasWorkspace) {
-    sections.push(renderNoWorkspace(() => post({ type: 'command', command: 'openFolder' })));
+    sections.push(renderNoWorkspace(S, () => post({ type: 'command', command: 'openFolder' })));
   } else {
-    if (state.sleepers.length) sections.push(renderSleepers(state.sleepers, (agent) => post({ type: 'sleep.wake', agent })));
-    sections.push(
-      renderJournal(state.journal, form.element, () => post({ type: 'command', command: 'openJournal' })),
-    );
+    if (state.trusted) {
+      discovery.render(state.discovery, S);
+      sections.push(discovery.element);
+    }
+    sections.push(renderModel(S, state.model, (command) => post({ type: 'command', command })));
+    if (state.sleepers.length) sections.push(renderSleepers(S, state.sleepers, (agent) => post({ type: 'sleep.wake', agent })));
+    form.label(S);
+    sections.push(renderJournal(S, state.journal, form.element, () => post({ type: 'command', command: 'openJournal' })));
   }
   app.replaceChildren(...sections);
   app.setAttribute('aria-busy', 'false');
@@ -62,7 +77,19 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'snapshot':
       if (message.seq <= lastSeq) return;
       lastSeq = message.seq;
-      render(message.state);
+      resyncing = false;
+      render(message.state, message.strings);
+      break;
+    case 'append':
+      if (message.seq <= lastSeq) return;
+      // A missed message, or text for a turn not on screen: ask for the whole state again.
+      if (resyncing) return;
+      if (message.seq !== lastSeq + 1 || !discovery.append(message.text)) {
+        resyncing = true;
+        post({ type: 'resync' });
+        return;
+      }
+      lastSeq = message.seq;
       break;
     case 'done':
       form.settle(message.requestId, message.error);

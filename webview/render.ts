@@ -1,10 +1,11 @@
 // Pure functions from the host's state to DOM. Event handlers are passed in; nothing here
-// talks to the host directly.
+// talks to the host directly. Every string comes from the host's translated table.
 import type { HostCommand, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
+import { fill, type PanelStrings } from '../src/shared/panelStrings';
 import { h, icon } from './dom';
-import { formatTime, plural } from './format';
+import { formatTime } from './format';
 
-function section(id: string, heading: string, ...body: Node[]): HTMLElement {
+function section(id: string, heading: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { id, 'aria-labelledby': `${id}-heading` }, h('h2', { id: `${id}-heading` }, heading), ...body);
 }
 
@@ -23,31 +24,21 @@ export function renderNotice(notice: Notice): HTMLElement {
   );
 }
 
-export function renderRestricted(onManageTrust: () => void): HTMLElement {
+export function renderRestricted(S: PanelStrings, onManageTrust: () => void): HTMLElement {
   return h(
     'div',
     { class: 'banner restricted', role: 'note', id: 'restricted-banner' },
-    h('div', { class: 'banner-title' }, icon('shield'), h('strong', {}, 'Restricted Mode')),
-    h(
-      'p',
-      {},
-      'Groundwork shows what this workspace holds, but starts no model session and runs no command ' +
-        'until you trust this folder, because a workspace could point agents at code you have not reviewed.',
-    ),
-    button('Manage Workspace Trust', 'shield', onManageTrust),
+    h('div', { class: 'banner-title' }, icon('shield'), h('strong', {}, S.restrictedTitle)),
+    h('p', {}, S.restrictedBody),
+    button(S.manageTrust, 'shield', onManageTrust),
   );
 }
 
-export function renderNoWorkspace(onOpenFolder: () => void): HTMLElement {
-  return h(
-    'div',
-    { class: 'empty', id: 'no-workspace' },
-    h('p', {}, 'Open a folder to use Groundwork. Plans, builds and discoveries are kept in the workspace, under .groundwork/.'),
-    button('Open Folder…', 'folder-opened', onOpenFolder),
-  );
+export function renderNoWorkspace(S: PanelStrings, onOpenFolder: () => void): HTMLElement {
+  return h('div', { class: 'empty', id: 'no-workspace' }, h('p', {}, S.noWorkspace), button(S.openFolder, 'folder-opened', onOpenFolder));
 }
 
-export function renderSleepers(sleepers: SleeperView[], onWake: (agent: string) => void): HTMLElement {
+export function renderSleepers(S: PanelStrings, sleepers: SleeperView[], onWake: (agent: string) => void): HTMLElement {
   const items = sleepers.map((s) =>
     h(
       'li',
@@ -55,10 +46,10 @@ export function renderSleepers(sleepers: SleeperView[], onWake: (agent: string) 
       icon(s.overdue ? 'warning' : 'clock'),
       h('span', { class: 'sleeper-agent' }, s.agent),
       h('span', { class: 'muted' }, s.remaining),
-      button('Wake', 'debug-continue', () => onWake(s.agent), true),
+      button(S.wake, 'debug-continue', () => onWake(s.agent), true),
     ),
   );
-  return section('sleepers', 'Sleeping agents', h('ul', { class: 'plain-list' }, ...items));
+  return section('sleepers', S.sleepersHeading, h('ul', { class: 'plain-list' }, ...items));
 }
 
 function renderEntry(entry: JournalEntryView): HTMLElement {
@@ -72,22 +63,16 @@ function renderEntry(entry: JournalEntryView): HTMLElement {
   );
 }
 
-export function renderJournal(journal: PanelState['journal'], form: HTMLElement, onOpen: () => void): HTMLElement {
+export function renderJournal(S: PanelStrings, journal: PanelState['journal'], form: HTMLElement, onOpen: () => void): HTMLElement {
   const body: Node[] = [form, h('vscode-divider', {})];
   if (journal.error) {
     body.push(renderNotice({ kind: 'error', text: journal.error }));
   } else if (journal.total === 0) {
-    body.push(
-      h(
-        'p',
-        { class: 'muted', id: 'journal-empty' },
-        'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
-      ),
-    );
+    body.push(h('p', { class: 'muted', id: 'journal-empty' }, S.journalEmpty));
   } else {
     const shown = journal.entries.length;
-    const summary = shown < journal.total ? `Newest ${shown} of ${journal.total}` : plural(journal.total, 'discovery', 'discoveries');
-    const open = h('a', { href: '#', class: 'link' }, 'Open file');
+    const summary = shown < journal.total ? fill(S.journalNewest, shown, journal.total) : journal.total === 1 ? S.journalCountOne : fill(S.journalCount, journal.total);
+    const open = h('a', { href: '#', class: 'link' }, S.openFile);
     open.addEventListener('click', (e) => {
       e.preventDefault();
       onOpen();
@@ -98,53 +83,33 @@ export function renderJournal(journal: PanelState['journal'], form: HTMLElement,
     );
   }
   if (journal.partial) body.push(renderNotice({ kind: 'info', text: journal.partial }));
-  if (journal.skipped > 0) {
-    const lines = plural(journal.skipped, 'line', 'lines');
-    const was = journal.skipped === 1 ? 'was' : 'were';
-    body.push(renderNotice({ kind: 'error', text: `${lines} of the journal could not be read and ${was} skipped. Open the file to repair them.` }));
-  }
-  return section('journal', 'Discoveries journal', ...body);
+  if (journal.skipped > 0) body.push(renderNotice({ kind: 'error', text: fill(S.journalSkipped, journal.skipped) }));
+  return section('journal', S.journalHeading, ...body);
 }
 
-const PROVIDER_NAMES = { anthropic: 'Anthropic API', 'vscode-lm': 'VS Code language model' } as const;
-
 /** The model the agents use, or, before there is one, how to connect one. */
-export function renderModel(model: ModelView, run: (command: HostCommand) => void): HTMLElement {
+export function renderModel(S: PanelStrings, model: ModelView, run: (command: HostCommand) => void): HTMLElement {
   const body: Node[] = [];
   if (model.status === 'onboarding') {
-    body.push(
-      h(
-        'p',
-        { id: 'model-onboarding' },
-        model.need === 'key'
-          ? 'Groundwork is set to use the Anthropic API. Add your API key to let its agents think.'
-          : model.need === 'language-model'
-            ? 'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.'
-            : "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
-      ),
-    );
+    const text = model.need === 'key' ? S.modelNeedKey : model.need === 'language-model' ? S.modelNeedLanguageModel : S.modelNeedEither;
     const actions = h('div', { class: 'actions' });
-    if (model.need !== 'language-model') actions.append(button('Set Anthropic API Key…', 'key', () => run('setApiKey')));
-    if (model.need !== 'key') actions.append(button('Find a Chat Model', 'extensions', () => run('findChatModels'), model.need === 'either'));
-    body.push(actions);
+    if (model.need !== 'language-model') actions.append(button(S.setApiKey, 'key', () => run('setApiKey')));
+    if (model.need !== 'key') actions.append(button(S.findChatModel, 'extensions', () => run('findChatModels'), model.need === 'either'));
+    body.push(h('p', { id: 'model-onboarding' }, text), actions);
   } else {
+    const facts: Array<[string, string, string?]> = [
+      [S.provider, model.provider === 'anthropic' ? S.providerAnthropic : S.providerLanguageModel],
+      [S.tierComplex, model.complex || S.firstAvailable],
+      [S.tierFast, model.fast || S.firstAvailable],
+    ];
+    if (model.usage) facts.push([S.thisWindow, model.usage, 'model-usage']);
     body.push(
-      h(
-        'dl',
-        { class: 'model-facts', id: 'model-ready' },
-        h('dt', {}, 'Provider'),
-        h('dd', {}, PROVIDER_NAMES[model.provider]),
-        h('dt', {}, 'Complex'),
-        h('dd', {}, model.complex || 'first available'),
-        h('dt', {}, 'Fast'),
-        h('dd', {}, model.fast || 'first available'),
-        ...(model.usage ? [h('dt', {}, 'This window'), h('dd', { id: 'model-usage' }, model.usage)] : []),
-      ),
+      h('dl', { class: 'model-facts', id: 'model-ready' }, ...facts.flatMap(([k, v, id]) => [h('dt', {}, k), h('dd', { id }, v)])),
       h(
         'div',
         { class: 'actions' },
-        button('Check Connection', 'pulse', () => run('checkModel'), true),
-        button('Select Model…', 'settings-gear', () => run('selectModel'), true),
+        button(S.checkConnection, 'pulse', () => run('checkModel'), true),
+        button(S.selectModel, 'settings-gear', () => run('selectModel'), true),
       ),
     );
   }
@@ -158,5 +123,5 @@ export function renderModel(model: ModelView, run: (command: HostCommand) => voi
       ),
     );
   }
-  return section('model', 'Model', ...body);
+  return section('model', S.modelHeading, ...body);
 }

@@ -19,13 +19,19 @@ class EventEmitter {
 }
 const stub = {
   EventEmitter,
+  l10n: { t: (s) => s },
   window: {
     createOutputChannel: record('createOutputChannel'),
     registerWebviewViewProvider: record('registerWebviewViewProvider'),
     createTreeView: record('createTreeView'),
   },
   commands: { registerCommand: record('registerCommand') },
-  workspace: { workspaceFolders: [{ uri: { scheme: 'file', fsPath: root } }], onDidGrantWorkspaceTrust: () => disposable },
+  workspace: {
+    workspaceFolders: [{ uri: { scheme: 'file', fsPath: root } }],
+    onDidGrantWorkspaceTrust: () => disposable,
+    onDidChangeConfiguration: () => disposable,
+  },
+  lm: { onDidChangeChatModels: () => disposable },
   Uri: { joinPath: () => ({}) },
 };
 
@@ -45,7 +51,7 @@ for (let i = 0; i < runs; i++) {
   const ext = Module.createRequire(import.meta.url)(file);
   requireTimes.push(performance.now() - t);
   t = performance.now();
-  ext.activate({ subscriptions: [], extensionUri: {} });
+  ext.activate({ subscriptions: [], extensionUri: {}, secrets: { onDidChange: () => disposable }, workspaceState: { get: () => undefined } });
   activateTimes.push(performance.now() - t);
 }
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];

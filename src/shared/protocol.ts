@@ -2,7 +2,12 @@
 // The webview renders workspace text (and later model text), so everything it sends back is
 // untrusted: the host accepts a message only after `parseWebviewMessage` has validated it.
 
+import type { PanelStrings } from './panelStrings';
+
 export const MAX_TITLE_CHARS = 200;
+/** A pasted message may be long; the core caps what reaches the model and keeps the rest. */
+export const MAX_MESSAGE_CHARS = 1_000_000;
+const MAX_ANSWERS = 20;
 export const MAX_DESCRIPTION_CHARS = 8192;
 const MAX_ID_CHARS = 128;
 const MAX_PONG_CHARS = 1024;
@@ -37,6 +42,25 @@ export type ModelView =
     }
   | { status: 'onboarding'; need: 'key' | 'language-model' | 'either'; check?: { ok: boolean; text: string } };
 
+/** The eight fields of an Idea Brief, in the order the brief lists them. */
+export const BRIEF_FIELDS = ['summary', 'problem', 'users', 'mvpScope', 'technology', 'outOfScope', 'keyDecisions', 'constraints'] as const;
+export type BriefField = (typeof BRIEF_FIELDS)[number];
+export type BriefFields = Record<BriefField, string>;
+
+export interface RoundTranscript {
+  round: number;
+  questions: string[];
+  answer?: string;
+}
+
+/** The discovery conversation as the panel draws it; rebuilt from the round file after a reload. */
+export type DiscoveryPanelView =
+  | { status: 'idle'; /** the last message was not a build request: say what Groundwork can do */ hint?: boolean }
+  | { status: 'running'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; streamed: string; notice?: string }
+  | { status: 'questions'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; questions: string[]; message: string; notice?: string }
+  | { status: 'failed'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; error: string }
+  | { status: 'brief'; request: string; brief: BriefFields; transcript: RoundTranscript[]; message: string; savedAt?: string };
+
 export interface Notice {
   kind: 'info' | 'error';
   text: string;
@@ -61,11 +85,14 @@ export interface PanelState {
   };
   sleepers: SleeperView[];
   model: ModelView;
+  discovery: DiscoveryPanelView;
   notice?: Notice;
 }
 
 export type HostMessage =
-  | { type: 'snapshot'; seq: number; state: PanelState }
+  | { type: 'snapshot'; seq: number; state: PanelState; strings: PanelStrings }
+  /** Model text as it streams; `seq` continues the snapshot's numbering, so a gap is detectable. */
+  | { type: 'append'; seq: number; text: string }
   | { type: 'ping'; id: string; text: string }
   /** The outcome of a request the panel made; `error` says what went wrong and what to do. */
   | { type: 'done'; requestId: string; error?: string };
@@ -93,7 +120,19 @@ export type WebviewMessage =
   | { type: 'pong'; id: string; text: string }
   | { type: 'journal.add'; requestId: string; title: string; description: string }
   | { type: 'sleep.wake'; agent: string }
-  | { type: 'command'; command: HostCommand };
+  | { type: 'command'; command: HostCommand }
+  /** Text typed in the panel: starts discovery when it is a build request. */
+  | { type: 'discovery.send'; text: string }
+  /** Starts discovery whatever the text says ("Discover This Idea"). */
+  | { type: 'discovery.start'; text: string }
+  | { type: 'discovery.answer'; answers: string[]; extra: string }
+  | { type: 'discovery.cancel' }
+  | { type: 'discovery.retry' }
+  | { type: 'brief.save'; brief: BriefFields }
+  | { type: 'brief.discard' }
+  | { type: 'brief.open' }
+  /** The panel missed an `append`: the host answers with a snapshot. */
+  | { type: 'resync' };
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
 
@@ -146,6 +185,42 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
         return fail(`unknown command ${JSON.stringify(String(command)).slice(0, 64)}`);
       }
       return { ok: true, message: { type, command: command as HostCommand } };
+    }
+    case 'discovery.send':
+    case 'discovery.start': {
+      const t = text(value, 'text', MAX_MESSAGE_CHARS, true);
+      if (Array.isArray(t)) return fail(t[0]!);
+      return { ok: true, message: { type, text: t } };
+    }
+    case 'discovery.answer': {
+      const answers = value.answers;
+      if (!Array.isArray(answers) || answers.length > MAX_ANSWERS || answers.some((a) => typeof a !== 'string')) {
+        return fail(`field "answers" must be a list of at most ${MAX_ANSWERS} strings`);
+      }
+      const extra = text(value, 'extra', MAX_MESSAGE_CHARS, false);
+      if (Array.isArray(extra)) return fail(extra[0]!);
+      const total = (answers as string[]).reduce((n, a) => n + a.length, extra.length);
+      if (total > MAX_MESSAGE_CHARS) return fail(`the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
+      if (total === 0 || (answers as string[]).every((a) => !a.trim()) && !extra.trim()) return fail('the answers are empty');
+      return { ok: true, message: { type, answers: answers as string[], extra } };
+    }
+    case 'discovery.cancel':
+    case 'discovery.retry':
+    case 'brief.discard':
+    case 'brief.open':
+    case 'resync':
+      return { ok: true, message: { type } };
+    case 'brief.save': {
+      const brief = value.brief;
+      if (!isRecord(brief)) return fail('field "brief" must be an object');
+      const out = {} as BriefFields;
+      for (const field of BRIEF_FIELDS) {
+        const v = text(brief, field, MAX_DESCRIPTION_CHARS * 4, false);
+        if (Array.isArray(v)) return fail(`brief.${v[0]!}`);
+        out[field] = v;
+      }
+      if (!out.summary.trim()) return fail('the brief needs a one-line summary');
+      return { ok: true, message: { type, brief: out } };
     }
     default: {
       const unknown: never = type;

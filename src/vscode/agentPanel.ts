@@ -3,8 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ModelView, type PanelState, type WebviewMessage } from '../shared/protocol';
+import type { DiscoveryController } from './discoveryController';
 import type { ModelCheck } from './llm/modelCommands';
 import { describeUsage, type ModelService } from './llm/modelService';
+import { panelStrings } from './localization';
 import { panelHtml, makeNonce } from './panelHtml';
 import { toPanelState } from './panelState';
 import { manageTrust } from './trust';
@@ -27,6 +29,7 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     private readonly extensionUri: vscode.Uri,
     private readonly model: WorkspaceModel,
     private readonly models: ModelService,
+    private readonly discovery: DiscoveryController,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(model.onDidChange(() => void this.sendSnapshot()));
@@ -80,6 +83,16 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     });
   }
 
+  /** Model text of a discovery turn, numbered in the snapshots' sequence. */
+  appendText(text: string): void {
+    this.post({ type: 'append', seq: ++this.seq, text });
+  }
+
+  /** Sends a snapshot now (the discovery conversation changed). */
+  refresh(): void {
+    void this.sendSnapshot();
+  }
+
   /** Shows the outcome of "Check Model Connection" beside the model. */
   showCheck(check: ModelCheck): void {
     this.check = check;
@@ -108,16 +121,17 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
 
   private async sendSnapshot(): Promise<void> {
     if (!this.view || !this.ready) return;
-    const [view, model] = await Promise.all([this.model.read(), this.modelView()]);
+    const [view, model, discovery] = await Promise.all([this.model.read(), this.modelView(), this.discovery.view()]);
     const state = toPanelState(view, {
       trusted: vscode.workspace.isTrusted,
       hasWorkspace: this.model.hasWorkspace,
       now: Date.now(),
       model,
+      discovery,
       notice: this.notice,
     });
     this.last = state;
-    this.post({ type: 'snapshot', seq: ++this.seq, state });
+    this.post({ type: 'snapshot', seq: ++this.seq, state, strings: panelStrings() });
   }
 
   private receive(raw: unknown): void {
@@ -159,6 +173,33 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         this.post({ type: 'done', requestId: message.requestId, ...(error ? { error } : {}) });
         return;
       }
+      case 'discovery.send':
+      case 'discovery.start':
+        await this.discovery.send(message.text, message.type === 'discovery.start');
+        return;
+      case 'discovery.answer':
+        await this.discovery.answer(message.answers, message.extra);
+        return;
+      case 'discovery.cancel':
+        await this.discovery.cancel();
+        return;
+      case 'discovery.retry':
+        await this.discovery.retry();
+        return;
+      case 'brief.save':
+        await this.discovery.saveBrief(message.brief);
+        return;
+      case 'brief.discard':
+        await this.discovery.discard();
+        return;
+      case 'brief.open': {
+        const uri = this.model.root && this.discovery.planUri(this.model.root);
+        if (uri) await vscode.window.showTextDocument(uri);
+        return;
+      }
+      case 'resync':
+        await this.sendSnapshot();
+        return;
       case 'sleep.wake':
         await this.model.wake(message.agent, 'woken from the agent panel');
         return;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { TITLE_MAX_CHARS } from '../core/journal/journalEntry';
 import { AGENT_PANEL_ID } from './agentPanel';
+import type { DiscoveryController } from './discoveryController';
 import type { ExplorerNode } from './planExplorer';
 import { manageTrust } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
@@ -10,8 +11,24 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export function registerCommands(model: WorkspaceModel): vscode.Disposable[] {
+export function registerCommands(model: WorkspaceModel, discovery: DiscoveryController): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('groundwork.discover', async () => {
+      if (!model.hasWorkspace) {
+        return void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: Groundwork keeps the conversation and the brief in the workspace.'));
+      }
+      const idea = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Discover Idea'),
+        prompt: vscode.l10n.t('What do you want to build? A sentence is enough: Groundwork asks what it needs to know.'),
+        placeHolder: vscode.l10n.t('e.g. A CRM for a small bakery'),
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Describe the idea in a few words.')),
+      });
+      if (!idea?.trim()) return;
+      await vscode.commands.executeCommand(`${AGENT_PANEL_ID}.focus`);
+      await discovery.send(idea.trim(), true);
+    }),
+    vscode.commands.registerCommand('groundwork.discovery.cancel', () => discovery.cancel()),
     vscode.commands.registerCommand('groundwork.openPanel', () =>
       vscode.commands.executeCommand(`${AGENT_PANEL_ID}.focus`),
     ),

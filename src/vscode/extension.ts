@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { AgentPanel, AGENT_PANEL_ID } from './agentPanel';
 import { registerCommands } from './commands';
+import { createDiscovery } from './discoverySetup';
 import { registerModelCommands } from './llm/modelCommands';
 import { ModelService } from './llm/modelService';
 import { PlanExplorer, PLAN_EXPLORER_ID } from './planExplorer';
@@ -22,13 +23,16 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
   context.subscriptions.push(model);
   const models = new ModelService(context.secrets);
   context.subscriptions.push(models);
-  const panel = new AgentPanel(context.extensionUri, model, models, log);
+  let panel: AgentPanel | undefined;
+  const discovery = createDiscovery(context, model, models, log, () => panel);
+  context.subscriptions.push(discovery);
+  panel = new AgentPanel(context.extensionUri, model, models, discovery, log);
   context.subscriptions.push(panel);
   context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_PANEL_ID, panel));
   const explorer = new PlanExplorer(model);
   context.subscriptions.push(explorer);
   context.subscriptions.push(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
-  context.subscriptions.push(...registerCommands(model));
+  context.subscriptions.push(...registerCommands(model, discovery));
   context.subscriptions.push(...registerModelCommands(models, (check) => panel.showCheck(check)));
   return {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },

@@ -1,5 +1,5 @@
 // From what the workspace holds to what the panel shows. No vscode import: unit-tested.
-import type { JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
+import type { DiscoveryPanelView, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
 import { sleeperStatus } from '../core/sleep/sleepLog';
 import type { WorkspaceView } from './workspaceModel';
 
@@ -11,6 +11,7 @@ export interface PanelContext {
   hasWorkspace: boolean;
   now: number;
   model: ModelView;
+  discovery: DiscoveryPanelView;
   notice?: Notice;
 }
 
@@ -47,5 +48,5 @@ export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState
         });
   const notice =
     ctx.notice ?? ('error' in view.sleepers ? { kind: 'error' as const, text: view.sleepers.error } : undefined);
-  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, ...(notice ? { notice } : {}) };
+  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, ...(notice ? { notice } : {}) };
 }

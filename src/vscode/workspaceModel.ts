@@ -48,6 +48,16 @@ export class WorkspaceModel implements vscode.Disposable {
     return this.folder !== undefined && this.folder.uri.scheme === 'file';
   }
 
+  /** The workspace folder's URI, when there is one on disk. */
+  get root(): vscode.Uri | undefined {
+    return this.hasWorkspace ? this.folder?.uri : undefined;
+  }
+
+  /** The store over .groundwork/, opened on first use; throws when no folder is open. */
+  workspaceStore(): WorkspaceStore {
+    return this.openStore();
+  }
+
   /** The journal file, for "Open file" actions. */
   get journalUri(): vscode.Uri | undefined {
     return this.folder && vscode.Uri.joinPath(this.folder.uri, '.groundwork', JOURNAL_FILE);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+import { MAX_DESCRIPTION_CHARS, MAX_MESSAGE_CHARS, MAX_TITLE_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+import { fill } from '../../../src/shared/panelStrings';
+
+const brief = { summary: 'A CRM', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
 
 const accepted: Array<[string, unknown, unknown]> = [
   ['ready', { type: 'ready' }, { type: 'ready' }],
@@ -19,6 +22,15 @@ const accepted: Array<[string, unknown, unknown]> = [
   ],
   ['sleep.wake', { type: 'sleep.wake', agent: 'build-qa' }, { type: 'sleep.wake', agent: 'build-qa' }],
   ['command', { type: 'command', command: 'manageTrust' }, { type: 'command', command: 'manageTrust' }],
+  ['discovery.send', { type: 'discovery.send', text: 'build me a CRM' }, { type: 'discovery.send', text: 'build me a CRM' }],
+  ['a 100 KB paste', { type: 'discovery.send', text: 'x'.repeat(100_000) }, { type: 'discovery.send', text: 'x'.repeat(100_000) }],
+  ['discovery.start', { type: 'discovery.start', text: 'a note app' }, { type: 'discovery.start', text: 'a note app' }],
+  ['answers with one skipped', { type: 'discovery.answer', answers: ['Bakers', ''], extra: '' }, { type: 'discovery.answer', answers: ['Bakers', ''], extra: '' }],
+  ['only the free-text box', { type: 'discovery.answer', answers: ['', ''], extra: 'all of it' }, { type: 'discovery.answer', answers: ['', ''], extra: 'all of it' }],
+  ['discovery.cancel', { type: 'discovery.cancel' }, { type: 'discovery.cancel' }],
+  ['discovery.retry', { type: 'discovery.retry' }, { type: 'discovery.retry' }],
+  ['brief.save', { type: 'brief.save', brief }, { type: 'brief.save', brief }],
+  ['resync', { type: 'resync' }, { type: 'resync' }],
 ];
 
 const rejected: Array<[string, unknown, RegExp]> = [
@@ -37,6 +49,13 @@ const rejected: Array<[string, unknown, RegExp]> = [
   ['sleep.wake without agent', { type: 'sleep.wake' }, /"agent" must be a string/],
   ['command not on the list', { type: 'command', command: 'workbench.action.terminal.sendSequence' }, /unknown command/],
   ['command prototype key', { type: 'command', command: 'toString' }, /unknown command/],
+  ['an empty message', { type: 'discovery.send', text: '  ' }, /"text" must not be empty/],
+  ['a message over the limit', { type: 'discovery.send', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) }, /the limit is 1000000/],
+  ['all answers empty', { type: 'discovery.answer', answers: ['', ' '], extra: '' }, /the answers are empty/],
+  ['answers not strings', { type: 'discovery.answer', answers: [1], extra: '' }, /"answers" must be a list/],
+  ['too many answers', { type: 'discovery.answer', answers: Array(21).fill('a'), extra: '' }, /at most 20/],
+  ['a brief without a summary', { type: 'brief.save', brief: { ...brief, summary: ' ' } }, /one-line summary/],
+  ['a brief missing a field', { type: 'brief.save', brief: { summary: 'x' } }, /brief\.field "problem" must be a string/],
 ];
 
 describe('messages from the webview are validated', () => {
@@ -53,4 +72,12 @@ describe('messages from the webview are validated', () => {
       if (!parsed.ok) assert.match(parsed.error, reason);
     });
   }
+});
+
+describe('panel string templates', () => {
+  test('fill puts values in their places and leaves unknown ones', () => {
+    assert.equal(fill('Round {0}/{1}', 2, 3), 'Round 2/3');
+    assert.equal(fill('{1} before {0}', 'a', 'b'), 'b before a');
+    assert.equal(fill('Saved to {0} {1}', 'x'), 'Saved to x {1}');
+  });
 });

@@ -12,7 +12,8 @@ const entry = (i: number): JournalEntry => ({
   description: `What was learned, number ${i}`,
 });
 const model = { status: 'onboarding', need: 'either' } as const;
-const ctx = { trusted: true, hasWorkspace: true, now: T0, model };
+const discovery = { status: 'idle' } as const;
+const ctx = { trusted: true, hasWorkspace: true, now: T0, model, discovery };
 const empty: WorkspaceView = { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
 
 describe('panel state', () => {
@@ -64,7 +65,7 @@ describe('panel state', () => {
   });
 
   test('trust and workspace flags pass through, and a notice is shown', () => {
-    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, model, notice: { kind: 'error', text: 'x' } });
+    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, model, discovery, notice: { kind: 'error', text: 'x' } });
     assert.equal(state.trusted, false);
     assert.equal(state.hasWorkspace, false);
     assert.deepEqual(state.notice, { kind: 'error', text: 'x' });

@@ -1,0 +1,258 @@
+// The discovery conversation of this window: runs turns through the core's DiscoveryService,
+// streams the model's text to the panel, and keeps what a reload needs (the session id, a brief
+// not yet saved) in the workspace's memento; the conversation itself lives in the round file.
+import * as vscode from 'vscode';
+import { LlmError } from '../core/llm/llmClient';
+import type { DiscoveryApi, RoundView, TurnOptions, TurnResult } from '../core/discovery/discoveryTypes';
+import type { BriefFields, DiscoveryPanelView, RoundTranscript } from '../shared/protocol';
+import { discoveryLanguage } from './localization';
+import { requireTrust } from './trust';
+
+const SESSION_KEY = 'groundwork.discovery.session';
+const BRIEF_KEY = 'groundwork.discovery.brief';
+
+interface PendingBrief {
+  request: string;
+  brief: BriefFields;
+  transcript: RoundTranscript[];
+  message: string;
+  savedAt?: string;
+}
+
+export interface DiscoveryHost {
+  memento: vscode.Memento;
+  service(): Promise<DiscoveryApi>;
+  log: vscode.LogOutputChannel;
+  /** The state changed: send the panel a snapshot. */
+  changed(): void;
+  /** Model text as it streams. */
+  text(chunk: string): void;
+}
+
+export class DiscoveryController implements vscode.Disposable {
+  private state: DiscoveryPanelView = { status: 'idle' };
+  private running: AbortController | undefined;
+  private restored: Promise<void> | undefined;
+
+  constructor(private readonly host: DiscoveryHost) {}
+
+  /** What the panel shows now; the first call also restores a conversation left by a reload. */
+  async view(): Promise<DiscoveryPanelView> {
+    this.restored ??= this.restore();
+    await this.restored;
+    return this.state;
+  }
+
+  dispose(): void {
+    this.running?.abort();
+  }
+
+  /** Text typed in the panel or given to "Discover Idea…". */
+  async send(text: string, force: boolean): Promise<void> {
+    if (this.state.status === 'running') return;
+    if (!requireTrust(vscode.l10n.t('start a discovery'))) return;
+    if (this.state.status === 'questions' || this.state.status === 'failed') {
+      return this.turn((service, options) => service.handle(this.session()!, text, options), text);
+    }
+    // A new conversation: any brief still on screen stays in the memento until saved or discarded.
+    const session = `panel-${Math.random().toString(36).slice(2, 10)}`;
+    await this.host.memento.update(SESSION_KEY, session);
+    this.state = { status: 'running', request: text, round: 1, maxRounds: 3, rounds: [], streamed: '' };
+    this.host.changed();
+    await this.turn((service, options) => service.handle(session, text, { ...options, force }), text);
+  }
+
+  async answer(answers: string[], extra: string): Promise<void> {
+    const lines = answers.map((a, i) => `${i + 1}. ${a.trim() || vscode.l10n.t('(no answer)')}`);
+    const message = [...lines, ...(extra.trim() ? ['', extra.trim()] : [])].join('\n');
+    await this.send(message, true);
+  }
+
+  async retry(): Promise<void> {
+    const session = this.session();
+    if (!session || this.state.status === 'running') return;
+    if (!requireTrust(vscode.l10n.t('start a discovery'))) return;
+    await this.turn((service, options) => service.retry(session, options));
+  }
+
+  async cancel(): Promise<void> {
+    this.running?.abort();
+    const session = this.session();
+    if (session) {
+      const service = await this.host.service();
+      const result = await service.cancel(session, discoveryLanguage());
+      if (result) void vscode.window.setStatusBarMessage(result.message, 5000);
+    }
+    await this.host.memento.update(SESSION_KEY, undefined);
+    await this.setContext(false);
+    this.state = { status: 'idle' };
+    this.host.changed();
+  }
+
+  async saveBrief(brief: BriefFields): Promise<void> {
+    const pending = this.host.memento.get<PendingBrief>(BRIEF_KEY);
+    if (!pending) return;
+    const service = await this.host.service();
+    const text = briefText(brief);
+    const { path } = await service.saveBrief({
+      brief: { ...brief, text },
+      originalRequest: pending.request,
+      transcript: pending.transcript.map((r) => ({ round: r.round, questionsText: r.questions.join('\n'), intro: '', questions: r.questions, ...(r.answer !== undefined ? { answer: r.answer } : {}) })),
+    });
+    const saved: PendingBrief = { ...pending, brief, savedAt: path };
+    await this.host.memento.update(BRIEF_KEY, saved);
+    this.state = { status: 'brief', request: saved.request, brief, transcript: saved.transcript, message: saved.message, savedAt: path };
+    this.host.changed();
+  }
+
+  async discard(): Promise<void> {
+    await this.host.memento.update(BRIEF_KEY, undefined);
+    this.state = { status: 'idle' };
+    this.host.changed();
+  }
+
+  /** The saved plan's brief, in the editor. */
+  planUri(root: vscode.Uri): vscode.Uri | undefined {
+    const saved = this.host.memento.get<PendingBrief>(BRIEF_KEY)?.savedAt;
+    return saved ? vscode.Uri.joinPath(root, ...saved.split('/')) : undefined;
+  }
+
+  private session(): string | undefined {
+    return this.host.memento.get<string>(SESSION_KEY);
+  }
+
+  private async restore(): Promise<void> {
+    const pending = this.host.memento.get<PendingBrief>(BRIEF_KEY);
+    if (pending) {
+      this.state = { status: 'brief', ...pending };
+      return;
+    }
+    const session = this.session();
+    if (!session) return;
+    try {
+      const service = await this.host.service();
+      const view = await service.view(session);
+      if (!view) {
+        await this.host.memento.update(SESSION_KEY, undefined);
+        return;
+      }
+      const rounds = transcript(view.rounds);
+      const current = rounds.find((r) => r.round === view.round);
+      this.state =
+        view.state === 'answer-pending'
+          ? { status: 'failed', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, error: vscode.l10n.t('The window closed before the model answered.') }
+          : { status: 'questions', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, questions: current?.questions ?? [], message: '' };
+      await this.setContext(true);
+    } catch (err) {
+      this.host.log.warn('discovery: could not restore the conversation', err);
+    }
+  }
+
+  private async turn(run: (service: DiscoveryApi, options: TurnOptions) => Promise<TurnResult>, typed?: string): Promise<void> {
+    const before = this.state;
+    const abort = new AbortController();
+    this.running = abort;
+    const base =
+      before.status === 'running' || before.status === 'questions' || before.status === 'failed'
+        ? { request: before.request, round: before.round, maxRounds: before.maxRounds, rounds: before.rounds }
+        : { request: typed ?? '', round: 1, maxRounds: 3, rounds: [] as RoundTranscript[] };
+    // Answers to round N are being read: the next questions (or the brief) are round N+1's.
+    const round = before.status === 'questions' ? Math.min(before.round + 1, base.maxRounds) : base.round;
+    this.state = { status: 'running', request: base.request, round, maxRounds: base.maxRounds, rounds: base.rounds, streamed: '' };
+    this.host.changed();
+    try {
+      const service = await this.host.service();
+      const result = await run(service, {
+        lang: discoveryLanguage(),
+        signal: abort.signal,
+        onText: (chunk) => {
+          if (this.state.status === 'running') this.state = { ...this.state, streamed: this.state.streamed + chunk };
+          this.host.text(chunk);
+        },
+      });
+      await this.apply(result, typed);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      const message = err instanceof LlmError ? err.message : err instanceof Error ? err.message : String(err);
+      this.host.log.warn(`discovery: the model call failed: ${message}`);
+      const view = await (await this.host.service()).view(this.session() ?? '').catch(() => undefined);
+      if (!view) {
+        // Nothing was saved (the first round of a new request): nothing to retry, start again.
+        this.state = { status: 'idle' };
+        void vscode.window.showErrorMessage(vscode.l10n.t('Discovery could not start: {0}', message));
+      } else {
+        const rounds = transcript(view.rounds);
+        this.state = { status: 'failed', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, error: message };
+      }
+    } finally {
+      if (this.running === abort) this.running = undefined;
+      this.host.changed();
+    }
+  }
+
+  private async apply(result: TurnResult, typed?: string): Promise<void> {
+    const notices: string[] = [];
+    if (result.expiredMessage) notices.push(result.expiredMessage);
+    if (result.capped) notices.push(result.capped.message);
+    const notice = notices.length ? { notice: notices.join(' ') } : {};
+    const outcome = result.outcome;
+    switch (outcome.kind) {
+      case 'not-a-build':
+        await this.host.memento.update(SESSION_KEY, undefined);
+        this.state = { status: 'idle', hint: true };
+        return;
+      case 'cancelled':
+        await this.host.memento.update(SESSION_KEY, undefined);
+        await this.setContext(false);
+        this.state = { status: 'idle' };
+        void vscode.window.setStatusBarMessage(outcome.message, 5000);
+        return;
+      case 'stopped':
+        // The person pressed Cancel while the model ran; cancel() has already ended the session.
+        return;
+      case 'questions': {
+        const v = outcome.view;
+        const rounds = transcript(v.rounds);
+        this.state = { status: 'questions', request: v.originalRequest, round: v.round, maxRounds: v.maxRounds, rounds, questions: outcome.questions, message: outcome.message, ...notice };
+        await this.setContext(true);
+        return;
+      }
+      case 'complete': {
+        const { text: _text, ...fields } = outcome.brief;
+        const pending: PendingBrief = {
+          request: outcome.originalRequest || typed || '',
+          brief: fields,
+          transcript: transcript(outcome.transcript),
+          message: outcome.message,
+        };
+        await this.host.memento.update(BRIEF_KEY, pending);
+        await this.host.memento.update(SESSION_KEY, undefined);
+        await this.setContext(false);
+        this.state = { status: 'brief', ...pending };
+        return;
+      }
+    }
+  }
+
+  private setContext(active: boolean): Thenable<unknown> {
+    return vscode.commands.executeCommand('setContext', 'groundwork.discoveryActive', active);
+  }
+}
+
+function transcript(rounds: RoundView[]): RoundTranscript[] {
+  return rounds.map((r) => ({ round: r.round, questions: r.questions, ...(r.answer !== undefined ? { answer: r.answer } : {}) }));
+}
+
+/** The brief as markdown, as the user edited it, in the order the brief lists its fields. */
+function briefText(b: BriefFields): string {
+  return [
+    `One-line summary: ${b.summary}`,
+    `Problem: ${b.problem}`,
+    `Users: ${b.users}`,
+    `MVP scope: ${b.mvpScope}`,
+    `Technology: ${b.technology}`,
+    `Out of scope: ${b.outOfScope}`,
+    `Key decisions: ${b.keyDecisions}`,
+    `Constraints: ${b.constraints}`,
+  ].join('\n');
+}

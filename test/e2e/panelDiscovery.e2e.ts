@@ -1,0 +1,116 @@
+// Discovery as a person meets it: "build me a CRM" typed in the panel, questions answered in the
+// form, the window reloaded in the middle, the conversation continued, the Idea Brief card, the
+// plan saved. The scripted model server plays the build-discovery role. Runs after model.e2e.ts
+// (files run in name order), which stored an API key.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { match, reply } from '../support/scriptedModelServer';
+import { until } from '../support/until';
+import { openGroundwork, screenshot, treeRow, workbench } from './support/workbench';
+
+const REQUEST = 'build me a CRM';
+const QUESTIONS = [
+  'DISCOVERY_QUESTIONS',
+  'A few questions before anything is built:',
+  '1. Who will use the CRM day to day?',
+  '2. What do you keep about each customer today?',
+  '3. Must it work on a phone at the counter?',
+].join('\n');
+const FOLLOW_UP = ['DISCOVERY_QUESTIONS', '1. How many customers do you have?', '2. Should customers see their own orders?'].join('\n');
+const BRIEF = [
+  'DISCOVERY_COMPLETE',
+  'IDEA_BRIEF:',
+  'One-line summary: A customer and order book for a small bakery',
+  'Problem: Orders and allergies live on paper and get lost.',
+  'Users: The owner and two counter staff.',
+  'MVP scope: Customers, their allergies, standing orders, a daily pick list.',
+  'Technology: A web app usable on a phone.',
+  'Out of scope: Payments and a customer portal.',
+  'Key decisions: Staff log in; customers do not.',
+  'Constraints: Under 200 customers; must work offline for a morning.',
+].join('\n');
+
+const isDiscovery = match.system('DISCOVERY_QUESTIONS');
+
+describe('Discovery in the panel (UI)', function () {
+  this.timeout(90_000);
+
+  before(() => {
+    const { modelServer } = workbench();
+    // chunks with small delays, so the reply visibly streams
+    modelServer.add(
+      { name: 'round 1 questions', match: isDiscovery, reply: reply.text(QUESTIONS.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }) },
+      { name: 'round 2 questions', match: isDiscovery, reply: reply.text(FOLLOW_UP.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }) },
+      { name: 'the brief', match: isDiscovery, reply: reply.text(BRIEF.match(/[\s\S]{1,40}/g)!, { chunkDelayMs: 10 }) },
+    );
+  });
+
+  it('asks questions about "build me a CRM", each with its own answer box, in round 1/3', async () => {
+    const { page } = workbench();
+    const panel = await openGroundwork(page);
+    await panel.locator('#composer textarea').fill(REQUEST);
+    await panel.locator('#composer-send').click();
+    const form = panel.locator('#discovery-questions');
+    await form.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#discovery-round').innerText(), /1\/3/);
+    const questions = await panel.locator('#discovery-questions .question-text').allInnerTexts();
+    assert.deepEqual(questions, ['Who will use the CRM day to day?', 'What do you keep about each customer today?', 'Must it work on a phone at the counter?']);
+    assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
+    const files = readdirSync(join(workbench().workspace, '.groundwork', 'discovery'));
+    assert.equal(files.length, 1, 'one round file');
+  });
+
+  it('keeps the conversation through a window reload and continues it', async () => {
+    const { page } = workbench();
+    let panel = await openGroundwork(page);
+    await panel.locator('#answer-0 textarea').fill('The owner and two counter staff');
+    await panel.locator('#answer-1 textarea').fill('Names, phone numbers and allergies, on paper');
+    // question 3 left empty: skipped
+    await panel.locator('#answers-send').click();
+    await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#discovery-questions .question-text', { hasText: 'How many customers' }).waitFor({ state: 'visible', timeout: 30_000 });
+
+    await workbench().reload();
+    panel = await openGroundwork(page);
+    await panel.locator('#discovery-questions .question-text', { hasText: 'How many customers' }).waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#discovery-round').innerText(), /2\/3/);
+    assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
+  });
+
+  it('writes the Idea Brief card from the answers, and saves it as a plan with the request verbatim', async () => {
+    const { page, workspace, modelServer } = workbench();
+    const panel = await openGroundwork(page);
+    await panel.locator('#answer-0 textarea').fill('About 150');
+    await panel.locator('#answer-1 textarea').fill('No, staff only');
+    await panel.locator('#answers-send').click();
+    const card = panel.locator('#brief-card');
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await panel.locator('#brief-summary').innerText(), 'A customer and order book for a small bakery');
+    assert.equal(await panel.locator('#brief-outOfScope').innerText(), 'Payments and a customer portal.');
+    assert.equal(readdirSync(join(workspace, '.groundwork', 'discovery')).length, 0, 'the round file is gone once the brief is written');
+
+    const discoveryCalls = modelServer.requests.filter((r) => r.rule?.startsWith('round') || r.rule === 'the brief');
+    assert.equal(discoveryCalls.length, 3, 'one model call per round');
+    const body = discoveryCalls[2]!.body as { messages: Array<{ content: unknown }> };
+    assert.match(JSON.stringify(body.messages), /About 150/, 'the last answers reached the model');
+    assert.match(JSON.stringify(body.messages), /untrusted-data/, 'answers are wrapped as data');
+
+    await panel.locator('#brief-save').click();
+    await panel.locator('#brief-saved').waitFor({ state: 'visible', timeout: 15_000 });
+    const saved = (await panel.locator('#brief-saved').innerText()).match(/\.groundwork\/plans\/[a-z0-9-]+\/idea-brief\.md/)?.[0];
+    assert.ok(saved, 'the card says where the plan was saved');
+    const file = join(workspace, saved);
+    await until('the saved brief', () => (existsSync(file) ? true : undefined));
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /build me a CRM/, 'the original request is kept verbatim');
+    assert.match(text, /A customer and order book for a small bakery/);
+    assert.match(text, /Who will use the CRM day to day\?/, 'the questions are kept');
+    assert.match(text, /About 150/, 'the answers are kept');
+
+    const slug = saved.split('/')[2]!;
+    await treeRow(page, slug).waitFor({ state: 'visible', timeout: 15_000 });
+    await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'groundwork-brief.png');
+  });
+});
