@@ -16,6 +16,15 @@ import {
 } from '../llm/llmClient';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
+
+/**
+ * The SDK's module as its exports. Imported as an ES module its classes are named exports; the
+ * extension and the CLI load it from a CommonJS bundle of its own (dist/anthropicSdk.js), whose
+ * exports Node cannot list, so there they all sit under `default`.
+ */
+function namedExports(loaded: Sdk): Sdk {
+  return typeof loaded.APIError === 'function' ? loaded : (loaded.default as unknown as Sdk);
+}
 type Params = Anthropic.MessageCreateParamsStreaming;
 type RawEvent = Anthropic.RawMessageStreamEvent;
 type BlockParam = Anthropic.ContentBlockParam;
@@ -101,7 +110,7 @@ export class AnthropicClient implements LlmClient {
   }
 
   async #clientFor(key: string): Promise<{ sdk: Sdk; client: Anthropic }> {
-    this.#sdk ??= import('@anthropic-ai/sdk');
+    this.#sdk ??= import('@anthropic-ai/sdk').then(namedExports);
     let sdk: Sdk;
     try {
       sdk = await this.#sdk;
