@@ -276,11 +276,12 @@ export class DiscoveryUi {
     }
     actions.append(this.button(S.discard, 'trash', () => this.post({ type: 'brief.discard' }), true, 'brief-discard'));
     const transcript = view.transcript.filter((r) => r.questions.length);
+    const rawOnly = !editing && view.raw !== undefined && BRIEF_FIELDS.every((f) => !shown[f].trim());
     return h(
       'div',
       { class: 'brief-card', id: 'brief-card' },
       view.message ? h('p', { class: 'muted' }, view.message.split('\n')[0] ?? '') : null,
-      h('dl', { class: 'brief-fields' }, ...fields),
+      rawOnly ? h('div', { class: 'brief-raw', id: 'brief-raw' }, view.raw ?? '') : h('dl', { class: 'brief-fields' }, ...fields),
       view.savedAt ? h('div', { class: 'check ok', id: 'brief-saved' }, icon('pass'), h('span', {}, fill(S.savedAt, view.savedAt))) : null,
       actions,
       transcript.length

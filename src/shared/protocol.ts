@@ -59,7 +59,16 @@ export type DiscoveryPanelView =
   | { status: 'running'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; streamed: string; notice?: string }
   | { status: 'questions'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; questions: string[]; message: string; notice?: string }
   | { status: 'failed'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; error: string }
-  | { status: 'brief'; request: string; brief: BriefFields; transcript: RoundTranscript[]; message: string; savedAt?: string };
+  | {
+      status: 'brief';
+      request: string;
+      brief: BriefFields;
+      /** The brief as the model wrote it; shown when it had none of the eight field labels. */
+      raw?: string;
+      transcript: RoundTranscript[];
+      message: string;
+      savedAt?: string;
+    };
 
 export interface Notice {
   kind: 'info' | 'error';

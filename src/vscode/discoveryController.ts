@@ -14,6 +14,7 @@ const BRIEF_KEY = 'groundwork.discovery.brief';
 interface PendingBrief {
   request: string;
   brief: BriefFields;
+  raw?: string;
   transcript: RoundTranscript[];
   message: string;
   savedAt?: string;
@@ -93,7 +94,8 @@ export class DiscoveryController implements vscode.Disposable {
     const pending = this.host.memento.get<PendingBrief>(BRIEF_KEY);
     if (!pending) return;
     const service = await this.host.service();
-    const text = briefText(brief);
+    // A brief with no fields (the model ignored the format) is saved as the model wrote it.
+    const text = Object.values(brief).every((v) => !v.trim()) && pending.raw ? pending.raw : briefText(brief);
     const { path } = await service.saveBrief({
       brief: { ...brief, text },
       originalRequest: pending.request,
@@ -101,7 +103,7 @@ export class DiscoveryController implements vscode.Disposable {
     });
     const saved: PendingBrief = { ...pending, brief, savedAt: path };
     await this.host.memento.update(BRIEF_KEY, saved);
-    this.state = { status: 'brief', request: saved.request, brief, transcript: saved.transcript, message: saved.message, savedAt: path };
+    this.state = { status: 'brief', ...saved, savedAt: path };
     this.host.changed();
   }
 
@@ -218,10 +220,11 @@ export class DiscoveryController implements vscode.Disposable {
         return;
       }
       case 'complete': {
-        const { text: _text, ...fields } = outcome.brief;
+        const { text, ...fields } = outcome.brief;
         const pending: PendingBrief = {
           request: outcome.originalRequest || typed || '',
           brief: fields,
+          ...(Object.values(fields).every((v) => !v.trim()) ? { raw: text } : {}),
           transcript: transcript(outcome.transcript),
           message: outcome.message,
         };

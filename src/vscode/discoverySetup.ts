@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
 import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
+import type { Role } from '../core/roles/roleSchema';
 import type { AgentPanel } from './agentPanel';
 import { DiscoveryController } from './discoveryController';
 import { prices, type ModelService } from './llm/modelService';
@@ -16,6 +17,11 @@ export function createDiscovery(
   panel: () => AgentPanel | undefined,
 ): DiscoveryController {
   let service: Promise<DiscoveryApi> | undefined;
+  // The roles are read once and again only after .groundwork/ changed (an override may have been
+  // edited) or the folder became trusted (its overrides now apply).
+  let role: Promise<Role> | undefined;
+  const forgetRole = () => (role = undefined);
+  context.subscriptions.push(model.onDidChange(forgetRole), vscode.workspace.onDidGrantWorkspaceTrust(forgetRole));
   const make = async (): Promise<DiscoveryApi> => {
     // Loaded here, on first use: the service, the role loader and its YAML parser.
     const [{ DiscoveryService }, { loadRoles, requireRole }, { bundledRoleSource }, { workspaceRoleSource }] = await Promise.all([
@@ -29,12 +35,16 @@ export function createDiscovery(
       store,
       llm: () => models.client(),
       clock: systemClock,
-      role: async () => {
-        // A workspace's role overrides are its authors' prompt text: used only in a trusted folder.
-        const loaded = await loadRoles(bundledRoleSource(context.extensionUri.fsPath), vscode.workspace.isTrusted ? workspaceRoleSource(store) : undefined);
-        for (const problem of loaded.problems) log.warn(`roles: ${problem.text}`);
-        return requireRole(loaded, 'build-discovery').role;
-      },
+      role: () =>
+        (role ??= (async () => {
+          // A workspace's role overrides are its authors' prompt text: used only in a trusted folder.
+          const loaded = await loadRoles(bundledRoleSource(context.extensionUri.fsPath), vscode.workspace.isTrusted ? workspaceRoleSource(store) : undefined);
+          for (const problem of loaded.problems) log.warn(`roles: ${problem.text}`);
+          return requireRole(loaded, 'build-discovery').role;
+        })().catch((err: unknown) => {
+          role = undefined;
+          throw err;
+        })),
       ttlMinutes: () => vscode.workspace.getConfiguration('groundwork.discovery').get<number>('ttlMinutes', 30),
       prices: prices(),
     });

@@ -113,4 +113,46 @@ describe('Discovery in the panel (UI)', function () {
     await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'groundwork-brief.png');
   });
+
+  it('caps a 100 KB paste with a notice, keeps it whole, survives a model error with Retry, and takes a reply without markers as the brief', async () => {
+    const { page, workspace, modelServer } = workbench();
+    const panel = await openGroundwork(page);
+    await panel.locator('#brief-discard').click();
+    await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
+
+    const paste = `build me an inventory tool for the bakery. ${'flour sugar butter eggs '.repeat(4300)}END-OF-PASTE`;
+    assert.ok(paste.length > 100_000);
+    modelServer.add(
+      { name: 'paste questions', match: isDiscovery, reply: reply.text(['DISCOVERY_QUESTIONS\n1. Which items run out most often?\n2. Who orders supplies?']) },
+      { name: 'refused', match: isDiscovery, reply: reply.error(400, { message: 'scripted refusal' }) },
+      { name: 'no markers', match: isDiscovery, reply: reply.text(['A stock list for the bakery with low-stock warnings,', ' kept by the owner.']) },
+    );
+    await panel.locator('#composer textarea').fill(paste);
+    await panel.locator('#composer-send').click();
+    await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
+    const notice = panel.locator('#discovery .notice');
+    await notice.waitFor({ state: 'visible' });
+    assert.match(await notice.innerText(), /KB|kB|truncat|cap/i, 'the person is told their text was cut for the model');
+    const roundFiles = readdirSync(join(workspace, '.groundwork', 'discovery'));
+    assert.equal(roundFiles.length, 1);
+    const roundFile = readFileSync(join(workspace, '.groundwork', 'discovery', roundFiles[0]!), 'utf8');
+    assert.ok(roundFile.includes('END-OF-PASTE'), 'the whole paste is kept in the round file');
+    const sentFirst = modelServer.requests.find((r) => r.rule === 'paste questions')!;
+    assert.ok(!JSON.stringify(sentFirst.body).includes('END-OF-PASTE'), 'the model got the capped text');
+
+    await panel.locator('#answer-0 textarea').fill('Flour, every week');
+    await panel.locator('#answers-send').click();
+    const retry = panel.locator('#discovery vscode-button', { hasText: 'Retry' });
+    await retry.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#discovery .notice.error').innerText(), /scripted refusal/);
+    const kept = readFileSync(join(workspace, '.groundwork', 'discovery', roundFiles[0]!), 'utf8');
+    assert.ok(kept.includes('Flour, every week'), 'the answer is kept after the model error');
+
+    await retry.click();
+    const raw = panel.locator('#brief-raw');
+    await raw.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await raw.innerText(), 'A stock list for the bakery with low-stock warnings, kept by the owner.');
+    const retried = modelServer.requests.filter((r) => r.rule === 'no markers')[0]!;
+    assert.equal(JSON.stringify(retried.body).split('Flour, every week').length - 1, 1, 'the retry sent the answer once, not twice');
+  });
 });

@@ -13,9 +13,10 @@ export const MAX_ROUNDS = 3;
 /** `groundwork.discovery.ttlMinutes` when unset: a session lives this long after its CREATED stamp. */
 export const DEFAULT_TTL_MINUTES = 30;
 
-/** The eight fields of an Idea Brief, in the order the role writes them. */
-export const BRIEF_FIELDS = ['summary', 'problem', 'users', 'mvpScope', 'technology', 'outOfScope', 'keyDecisions', 'constraints'] as const;
-export type BriefField = (typeof BRIEF_FIELDS)[number];
+// The eight fields of an Idea Brief, in the order the role writes them: one list for the core,
+// the panel and the protocol between them.
+import { BRIEF_FIELDS, type BriefField } from '../../shared/protocol';
+export { BRIEF_FIELDS, type BriefField };
 
 /** The labels the role writes (always in English, whatever the person's language). */
 export const BRIEF_LABELS: Readonly<Record<BriefField, string>> = {
