@@ -1,3 +1,4 @@
+import { discover } from './commands/discover';
 import { journalAppend, journalList } from './commands/journal';
 import { sleepList } from './commands/sleep';
 import type { CliCommand } from './cliTypes';
@@ -6,4 +7,4 @@ import type { CliCommand } from './cliTypes';
  * Every command, in the order help lists them. A new command is a file under commands/ and a
  * line here; the dispatcher needs no change.
  */
-export const COMMANDS: readonly CliCommand[] = [journalAppend, journalList, sleepList];
+export const COMMANDS: readonly CliCommand[] = [discover, journalAppend, journalList, sleepList];

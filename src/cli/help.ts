@@ -40,3 +40,43 @@ export function groupHelp(group: string, commands: readonly CliCommand[]): strin
   const lines = commands.map((c) => `  groundwork ${c.usage}\n      ${c.summary}`);
   return [`Commands under '${group}':`, ...lines, '', `Run 'groundwork help ${group} <command>' for details.`, ''].join('\n');
 }
+
+/** `groundwork help discover`: the conversation, its input, the model's environment, exit codes. */
+export const DISCOVER_HELP: readonly string[] = [
+  'One turn of the discovery conversation: a vague idea becomes an Idea Brief after at most three',
+  'rounds of questions; a specific request gets its brief at once. The reply goes to stdout (the',
+  'questions, or the brief); notices and prompts go to stderr. The conversation is kept in',
+  '.groundwork/discovery/<session>.md between turns, so a script holds it by calling again with the',
+  'same --session. The brief is saved to .groundwork/plans/<slug>/idea-brief.md.',
+  '',
+  'Discover options:',
+  "  --session ID   the conversation to continue or start (default: 'cli')",
+  '  --lang L       en, es, pt, fr, de, it, nl or ru (default: from LC_ALL, LC_MESSAGES or LANG,',
+  '                 when it is one of these; else en)',
+  '  --cancel       end the session (exit 0 also when there is none)',
+  '  --retry        ask the model again for the saved answer, after a failure or Ctrl-C',
+  '  --json         one JSON object per turn: the turn result, plus "saved" with the brief\'s path',
+  '',
+  'The message may be given as one quoted argument or as several words (joined with spaces). Any',
+  'text starts discovery; the answers are free text ("cancel", "stop", "nein"... end it).',
+  'Running the same command again after a model failure retries: when the saved answer already',
+  'ends with the message, it is not added a second time. An empty message ("") or --retry also',
+  'retries a saved answer.',
+  '',
+  'Without a message: interactive, on stdin. A message or answer may span several lines; an empty',
+  'line sends it; end of input (Ctrl-D) stops, keeping the session. Piped, each block of lines',
+  'separated by an empty line is one message. A session whose answer is waiting for the model is',
+  'retried first.',
+  '',
+  'Environment:',
+  '  ANTHROPIC_API_KEY          the key (required; never printed)',
+  '  ANTHROPIC_BASE_URL         another endpoint or a proxy (default: https://api.anthropic.com)',
+  '  GROUNDWORK_MODEL_COMPLEX   the model for the complex tier, which discovery uses',
+  '  GROUNDWORK_MODEL_FAST      the model for the fast tier',
+  '  GROUNDWORK_DISCOVERY_TTL_MINUTES   a session expires this long after it started (default 30)',
+  '',
+  'The model\'s reply streams to stderr while it is written when stderr is a terminal. Ctrl-C',
+  'during a model call stops it (the session is kept) and exits 130.',
+  'Exit codes here: 0 a reply, 1 the model failed (the session is kept), 2 bad usage or input,',
+  '130 stopped.',
+];

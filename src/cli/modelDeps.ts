@@ -1,0 +1,118 @@
+// The model and the roles as the CLI gets them: from the environment (never from files or flags,
+// so a key is not left in shell history or a workspace) and from the install the CLI runs from.
+// Shared by every command that talks to a model.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { LlmClient, LlmErrorKind, ModelTier } from '../core/llm/llmClient';
+import type { ModelSettings } from '../core/llm/models';
+import type { Role } from '../core/roles/roleSchema';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { visibleText } from '../core/visibleText';
+import { UsageError } from './cliTypes';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const KEY_VAR = 'ANTHROPIC_API_KEY';
+export const BASE_URL_VAR = 'ANTHROPIC_BASE_URL';
+export const MODEL_VARS: Readonly<Record<ModelTier, string>> = { complex: 'GROUNDWORK_MODEL_COMPLEX', fast: 'GROUNDWORK_MODEL_FAST' };
+
+export interface ModelFromEnv {
+  /** The client, made on first use (the SDK loads then). */
+  llm: () => Promise<LlmClient>;
+  /** The key, for redacting it from anything printed as a last guard. */
+  secrets: string[];
+}
+
+/**
+ * The Anthropic client from ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and the per-tier overrides.
+ * Checks them at once, so that bad settings are exit 2 before any session changes, and never
+ * quotes the key or the URL (which may carry a proxy password) in a message.
+ */
+export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?: string): ModelFromEnv {
+  const key = env[KEY_VAR]?.trim();
+  if (!key) throw new UsageError(`no model: set ${KEY_VAR} (and ${BASE_URL_VAR} for a proxy or another endpoint)`, helpTopic);
+  const baseURL = env[BASE_URL_VAR]?.trim() || undefined;
+  if (baseURL !== undefined && !isHttpUrl(baseURL)) throw new UsageError(`${BASE_URL_VAR} is not an http:// or https:// URL; fix it or unset it`, helpTopic);
+  const settings: ModelSettings = { complex: env[MODEL_VARS.complex], fast: env[MODEL_VARS.fast] };
+  let client: Promise<LlmClient> | undefined;
+  return {
+    secrets: [key],
+    llm: () =>
+      (client ??= (async () => {
+        const [{ AnthropicClient }, { resolveModel }] = await Promise.all([import('../core/node/anthropicClient'), import('../core/llm/models')]);
+        return new AnthropicClient({
+          apiKey: async () => key,
+          ...(baseURL !== undefined ? { baseURL } : {}),
+          models: (tier) => resolveModel({ tier }, settings),
+          ...(log !== undefined ? { log } : {}),
+        });
+      })()),
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The provider's message, which says what to do in the words of the VS Code extension, in the
+ * CLI's words: where the key, the endpoint and the model ids come from here.
+ */
+export function cliModelMessage(message: string, kind?: LlmErrorKind): string {
+  let text = message
+    .replace(/(?:Set a new one|Set one|set another) with 'Groundwork: Set Anthropic API Key'/g, `Set a valid key in ${KEY_VAR}`)
+    .replace(/'Groundwork: Set Anthropic API Key'/g, KEY_VAR)
+    .replace(/the Anthropic base URL/g, BASE_URL_VAR)
+    .replace(/the model ids in the Groundwork model settings/g, `the model ids (${MODEL_VARS.complex}, ${MODEL_VARS.fast})`);
+  if (kind === 'auth' && !text.includes(KEY_VAR)) text += ` (The CLI reads the key from ${KEY_VAR}.)`;
+  return text;
+}
+
+/** `text` with every secret replaced; the last guard before anything is printed. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((t, s) => (s ? t.split(s).join('[redacted]') : t), text);
+}
+
+/**
+ * The folder of the install the CLI runs from: the one holding `roles/<role>.md`, found walking up
+ * from this file (`dist/cli.js` → `..`; `src/cli/modelDeps.ts` under tsx → `../..`).
+ */
+export function findExtensionRoot(role: string, from: string = __dirname): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'roles', `${role}.md`))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The role `name`: the bundled file, or the workspace's override in `.groundwork/roles/`. Problems
+ * with the files are reported through `warn` (one line each); a missing role throws.
+ */
+export async function loadCliRole(name: string, store: WorkspaceStore, warn: (line: string) => void, from?: string): Promise<Role> {
+  const root = findExtensionRoot(name, from);
+  if (root === undefined) {
+    throw new Error(`the bundled role files (roles/${name}.md) were not found beside the groundwork CLI (looked upwards from ${visibleText(from ?? __dirname)}); reinstall Groundwork`);
+  }
+  const [{ loadRoles, requireRole }, { bundledRoleSource }, { workspaceRoleSource }] = await Promise.all([
+    import('../core/roles/roleLoader'),
+    import('../core/node/roleFiles'),
+    import('../core/roles/workspaceRoleSource'),
+  ]);
+  const loaded = await loadRoles(bundledRoleSource(root), workspaceRoleSource(store));
+  for (const problem of loaded.problems) warn(`${problem.severity}: ${visibleText(problem.text)}`);
+  return requireRole(loaded, name).role;
+}
+
+/** A positive number of minutes from `name`, or `fallback` when unset. */
+export function minutesFromEnv(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const minutes = Number(raw);
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new UsageError(`${name} must be a positive number of minutes, not '${visibleText(raw)}'`);
+  return minutes;
+}
