@@ -67,7 +67,7 @@ const server = await startScriptedModelServer([
 const dir = await mkdtemp(join(tmpdir(), 'groundwork-bench-discovery-'));
 const store = openWorkspaceStore(dir);
 const model = modelFromEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL });
-// As the panel does (src/vscode/discoverySetup.ts): the role files are read again for every call, so
+// As the panel once did (src/vscode/discoverySetup.ts now caches them): the role files read again for every call, so
 // an edited override applies to the next one. The second service loads them once, as the CLI does.
 const loadRole = () => loadCliRole('build-discovery', store, (l) => console.error(l));
 const service = new DiscoveryService({ store, llm: model.llm, clock: systemClock, role: loadRole, ttlMinutes: 30 });
@@ -133,10 +133,10 @@ console.log(`(a) send → first streamed character, DiscoveryService + Anthropic
 console.log(`    (no wait before the first chunk: this is what Groundwork adds to the model's own time to first token)`);
 console.log(`    ${RUNS} runs each after ${WARMUP} warm-up runs; Node ${process.version}; round files on ${tmpdir()}\n`);
 console.log(`${''.padEnd(44)} ${'median'.padStart(11)} ${'p90'.padStart(11)} ${'min'.padStart(11)} ${'whole turn'.padStart(11)}`);
-console.log('roles read for every call (the panel):');
+console.log('roles read for every call (for comparison; neither front end does this now):');
 console.log(latencyRow('  first message (no round file yet)', latency.first));
 console.log(latencyRow('  an answer (saved to the round file first)', latency.answer));
-console.log('roles read once per process (the CLI):');
+console.log('roles read once (the CLI per process; the panel until .groundwork/ changes):');
 console.log(latencyRow('  first message (no round file yet)', latency.firstOnce));
 console.log(latencyRow('  an answer (saved to the round file first)', latency.answerOnce));
 console.log(`first call of the process (loads the SDK and the role): first character after ${cold.first.toFixed(1)} ms\n`);
