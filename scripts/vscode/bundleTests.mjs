@@ -41,11 +41,12 @@ function entryPoints(files, base) {
   return Object.fromEntries(files.map((f) => [relative(base, f).replace(/\.ts$/, ''), f]));
 }
 
-export async function bundleTests({ outDir }) {
+/** `suffix` picks the UI files: '.e2e.ts' for the tests, '.bench.ts' for the benchmarks. */
+export async function bundleTests({ outDir, suffix = '.e2e.ts' }) {
   const intDir = join(repoRoot, 'test/integration');
   const e2eDir = join(repoRoot, 'test/e2e');
   const testFiles = find(intDir, '.test.ts').sort();
-  const allE2e = find(e2eDir, '.e2e.ts').sort();
+  const allE2e = find(e2eDir, suffix).sort();
   const restrictedDir = join(e2eDir, 'restricted');
   const isRestricted = (f) => f.startsWith(restrictedDir + '/');
   const e2eFiles = allE2e.filter((f) => !isRestricted(f));

@@ -20,6 +20,7 @@
 //          --packaged        install the packaged groundwork-<version>.vsix (from `npm run package`)
 //                            in the Restricted Mode window, as a user would, instead of loading the
 //                            development folder: proves the VSIX itself works
+//          --bench           run the UI benchmarks (test/e2e/**/*.bench.ts) instead of the UI tests
 //          --keep            keep the temp folder and bundles (printed) for a post-mortem
 //          --verbose         forward every workbench console line, not only the extension host's
 // Artifacts: test-artifacts/vscode/run.log (everything, unfiltered) and *.png screenshots
@@ -42,6 +43,7 @@ const { values: opts } = parseArgs({
     timeout: { type: 'string' },
     extension: { type: 'string' },
     packaged: { type: 'boolean', default: false },
+    bench: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -299,7 +301,7 @@ async function main() {
   sweepOldBundles(outRoot);
   bundleDir = join(outRoot, `run-${process.pid}`);
   rmSync(bundleDir, { recursive: true, force: true });
-  const bundle = await bundleTests({ outDir: bundleDir });
+  const bundle = await bundleTests({ outDir: bundleDir, suffix: opts.bench ? '.bench.ts' : '.e2e.ts' });
   say(`bundled ${bundle.testFiles.length} in-host test file(s) and ${bundle.e2eFiles.length} e2e file(s) into ${bundleDir} (${Date.now() - t} ms)`);
 
   sweepOldTempDirs();

@@ -20,15 +20,21 @@ export class ModelService implements vscode.Disposable {
   /** Tokens and cost of every call made from this window. */
   readonly ledger = new UsageLedger();
   private readonly disposables: vscode.Disposable[];
+  /** The last status, until a key, a setting or the available models change (every snapshot asks). */
+  private cachedStatus: Promise<ModelStatus> | undefined;
 
   constructor(secrets: vscode.SecretStorage) {
     this.keys = new ApiKeyStore(secrets);
+    const invalidate = () => {
+      this.cachedStatus = undefined;
+      this.changed.fire();
+    };
     this.disposables = [
       this.changed,
       this.keys,
-      this.keys.onDidChange(() => this.changed.fire()),
-      vscode.lm.onDidChangeChatModels(() => this.changed.fire()),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && this.changed.fire()),
+      this.keys.onDidChange(invalidate),
+      vscode.lm.onDidChangeChatModels(invalidate),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && invalidate()),
     ];
   }
 
@@ -42,7 +48,15 @@ export class ModelService implements vscode.Disposable {
     return chooseProvider(setting, hasKey, models);
   }
 
-  async status(): Promise<ModelStatus> {
+  status(): Promise<ModelStatus> {
+    this.cachedStatus ??= this.readStatus().catch((err: unknown) => {
+      this.cachedStatus = undefined;
+      throw err;
+    });
+    return this.cachedStatus;
+  }
+
+  private async readStatus(): Promise<ModelStatus> {
     const choice = await this.choice();
     if (choice.kind === 'onboarding') return choice;
     const models =
