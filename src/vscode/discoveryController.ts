@@ -1,6 +1,7 @@
-// The discovery conversation of this window: runs turns through the core's DiscoveryService,
-// streams the model's text to the panel, and keeps what a reload needs (the session id, a brief
-// not yet saved) in the workspace's memento; the conversation itself lives in the round file.
+// The discovery conversation of the panel: runs turns through the core's DiscoveryService and
+// streams the model's text to the panel. Everything a reload needs is in the workspace: the
+// conversation in its round file (one fixed session id for the panel), a brief not yet saved in
+// .groundwork/panel/brief.json. (VS Code's mementos are flushed lazily; a reload could lose them.)
 import * as vscode from 'vscode';
 import { LlmError } from '../core/llm/llmClient';
 import type { DiscoveryApi, RoundView, TurnOptions, TurnResult } from '../core/discovery/discoveryTypes';
@@ -8,10 +9,10 @@ import type { BriefFields, DiscoveryPanelView, RoundTranscript } from '../shared
 import { discoveryLanguage } from './localization';
 import { requireTrust } from './trust';
 
-const SESSION_KEY = 'groundwork.discovery.session';
-const BRIEF_KEY = 'groundwork.discovery.brief';
+/** The panel's conversation; the CLI's default is 'cli', so the two do not meet. */
+export const PANEL_SESSION = 'panel';
 
-interface PendingBrief {
+export interface PendingBrief {
   request: string;
   brief: BriefFields;
   raw?: string;
@@ -21,7 +22,8 @@ interface PendingBrief {
 }
 
 export interface DiscoveryHost {
-  memento: vscode.Memento;
+  /** The brief shown on the card until it is saved as a plan or discarded. */
+  pending: { read(): Promise<PendingBrief | undefined>; write(brief: PendingBrief | undefined): Promise<void> };
   service(): Promise<DiscoveryApi>;
   log: vscode.LogOutputChannel;
   /** The state changed: send the panel a snapshot. */
@@ -53,11 +55,10 @@ export class DiscoveryController implements vscode.Disposable {
     if (this.state.status === 'running') return;
     if (!requireTrust(vscode.l10n.t('start a discovery'))) return;
     if (this.state.status === 'questions' || this.state.status === 'failed') {
-      return this.turn((service, options) => service.handle(this.session()!, text, options), text);
+      return this.turn((service, options) => service.handle(this.session(), text, options), text);
     }
-    // A new conversation: any brief still on screen stays in the memento until saved or discarded.
-    const session = `panel-${Math.random().toString(36).slice(2, 10)}`;
-    await this.host.memento.update(SESSION_KEY, session);
+    // A new conversation (a brief still on the card is replaced only when this one completes).
+    const session = PANEL_SESSION;
     this.state = { status: 'running', request: text, round: 1, maxRounds: 3, rounds: [], streamed: '' };
     this.host.changed();
     await this.turn((service, options) => service.handle(session, text, { ...options, force }), text);
@@ -71,27 +72,23 @@ export class DiscoveryController implements vscode.Disposable {
 
   async retry(): Promise<void> {
     const session = this.session();
-    if (!session || this.state.status === 'running') return;
+    if (this.state.status === 'running') return;
     if (!requireTrust(vscode.l10n.t('start a discovery'))) return;
     await this.turn((service, options) => service.retry(session, options));
   }
 
   async cancel(): Promise<void> {
     this.running?.abort();
-    const session = this.session();
-    if (session) {
-      const service = await this.host.service();
-      const result = await service.cancel(session, discoveryLanguage());
-      if (result) void vscode.window.setStatusBarMessage(result.message, 5000);
-    }
-    await this.host.memento.update(SESSION_KEY, undefined);
+    const service = await this.host.service();
+    const result = await service.cancel(this.session(), discoveryLanguage());
+    if (result) void vscode.window.setStatusBarMessage(result.message, 5000);
     await this.setContext(false);
     this.state = { status: 'idle' };
     this.host.changed();
   }
 
   async saveBrief(brief: BriefFields): Promise<void> {
-    const pending = this.host.memento.get<PendingBrief>(BRIEF_KEY);
+    const pending = await this.host.pending.read();
     if (!pending) return;
     const service = await this.host.service();
     // A brief with no fields (the model ignored the format) is saved as the model wrote it.
@@ -102,40 +99,35 @@ export class DiscoveryController implements vscode.Disposable {
       transcript: pending.transcript.map((r) => ({ round: r.round, questionsText: r.questions.join('\n'), intro: '', questions: r.questions, ...(r.answer !== undefined ? { answer: r.answer } : {}) })),
     });
     const saved: PendingBrief = { ...pending, brief, savedAt: path };
-    await this.host.memento.update(BRIEF_KEY, saved);
+    await this.host.pending.write(saved);
     this.state = { status: 'brief', ...saved, savedAt: path };
     this.host.changed();
   }
 
   async discard(): Promise<void> {
-    await this.host.memento.update(BRIEF_KEY, undefined);
+    await this.host.pending.write(undefined);
     this.state = { status: 'idle' };
     this.host.changed();
   }
 
   /** The saved plan's brief, in the editor. */
   planUri(root: vscode.Uri): vscode.Uri | undefined {
-    const saved = this.host.memento.get<PendingBrief>(BRIEF_KEY)?.savedAt;
+    const saved = this.state.status === 'brief' ? this.state.savedAt : undefined;
     return saved ? vscode.Uri.joinPath(root, ...saved.split('/')) : undefined;
   }
 
-  private session(): string | undefined {
-    return this.host.memento.get<string>(SESSION_KEY);
+  private session(): string {
+    return PANEL_SESSION;
   }
 
   private async restore(): Promise<void> {
-    const pending = this.host.memento.get<PendingBrief>(BRIEF_KEY);
-    if (pending) {
-      this.state = { status: 'brief', ...pending };
-      return;
-    }
-    const session = this.session();
-    if (!session) return;
     try {
+      // Making the service also removes round files older than the TTL, soon after the panel opens.
       const service = await this.host.service();
-      const view = await service.view(session);
+      const view = await service.view(this.session());
       if (!view) {
-        await this.host.memento.update(SESSION_KEY, undefined);
+        const pending = await this.host.pending.read();
+        if (pending) this.state = { status: 'brief', ...pending };
         return;
       }
       const rounds = transcript(view.rounds);
@@ -177,7 +169,7 @@ export class DiscoveryController implements vscode.Disposable {
       if (abort.signal.aborted) return;
       const message = err instanceof LlmError ? err.message : err instanceof Error ? err.message : String(err);
       this.host.log.warn(`discovery: the model call failed: ${message}`);
-      const view = await (await this.host.service()).view(this.session() ?? '').catch(() => undefined);
+      const view = await (await this.host.service()).view(this.session()).catch(() => undefined);
       if (!view) {
         // Nothing was saved (the first round of a new request): nothing to retry, start again.
         this.state = { status: 'idle' };
@@ -200,11 +192,9 @@ export class DiscoveryController implements vscode.Disposable {
     const outcome = result.outcome;
     switch (outcome.kind) {
       case 'not-a-build':
-        await this.host.memento.update(SESSION_KEY, undefined);
         this.state = { status: 'idle', hint: true };
         return;
       case 'cancelled':
-        await this.host.memento.update(SESSION_KEY, undefined);
         await this.setContext(false);
         this.state = { status: 'idle' };
         void vscode.window.setStatusBarMessage(outcome.message, 5000);
@@ -228,8 +218,7 @@ export class DiscoveryController implements vscode.Disposable {
           transcript: transcript(outcome.transcript),
           message: outcome.message,
         };
-        await this.host.memento.update(BRIEF_KEY, pending);
-        await this.host.memento.update(SESSION_KEY, undefined);
+        await this.host.pending.write(pending);
         await this.setContext(false);
         this.state = { status: 'brief', ...pending };
         return;

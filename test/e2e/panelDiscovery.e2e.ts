@@ -47,8 +47,17 @@ describe('Discovery in the panel (UI)', function () {
   });
 
   it('asks questions about "build me a CRM", each with its own answer box, in round 1/3', async () => {
-    const { page } = workbench();
+    const { page, modelServer } = workbench();
     const panel = await openGroundwork(page);
+    // text that is not a build request gets a short answer about what Groundwork does, and a way in
+    const before = modelServer.requests.length;
+    await panel.locator('#composer textarea').fill('hello, what is this?');
+    await panel.locator('#composer-send').click();
+    const hint = panel.locator('#discovery-hint');
+    await hint.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await hint.innerText(), /Idea Brief/);
+    await panel.locator('#discover-this').waitFor({ state: 'visible' });
+    assert.equal(modelServer.requests.length, before, 'no model call for a greeting');
     await panel.locator('#composer textarea').fill(REQUEST);
     await panel.locator('#composer-send').click();
     const form = panel.locator('#discovery-questions');

@@ -97,13 +97,20 @@ export function treeRow(page: Page, text: string | RegExp): Locator {
 }
 
 /**
- * Opens the Groundwork container from the activity bar (unless it is showing: a second click on
- * an active entry closes the side bar) and waits for its panel to draw.
+ * Opens the Groundwork container from the activity bar and waits for its panel to draw. It
+ * retries rather than deciding once: right after a reload the workbench restores its layout, so
+ * what is visible one moment may not be the next.
  */
 export async function openGroundwork(page: Page): Promise<FrameLocator> {
   const title = sideBar(page).locator('.composite.title', { hasText: /groundwork/i });
-  if (!(await title.isVisible())) await activityBarItem(page, 'Groundwork').click();
-  await title.waitFor({ state: 'visible', timeout: 30_000 });
+  const deadline = Date.now() + 30_000;
+  while (!(await title.isVisible())) {
+    if (Date.now() > deadline) throw new Error('the Groundwork container did not open within 30 s');
+    // A click opens the container (or shows a hidden side bar); should it land while the layout
+    // is still being restored and close it instead, the next turn of the loop opens it again.
+    await activityBarItem(page, 'Groundwork').click();
+    await title.waitFor({ state: 'visible', timeout: 1_000 }).catch(() => undefined);
+  }
   const panel = webviewContent(page);
   await panel.locator('#app[aria-busy="false"]').waitFor({ state: 'attached', timeout: 30_000 });
   return panel;
