@@ -12,14 +12,8 @@ import { requireTrust } from './trust';
 /** The panel's conversation; the CLI's default is 'cli', so the two do not meet. */
 export const PANEL_SESSION = 'panel';
 
-export interface PendingBrief {
-  request: string;
-  brief: BriefFields;
-  raw?: string;
-  transcript: RoundTranscript[];
-  message: string;
-  savedAt?: string;
-}
+/** The brief card as it is kept between windows: the panel's view of it, less its status. */
+export type PendingBrief = Omit<Extract<DiscoveryPanelView, { status: 'brief' }>, 'status'>;
 
 export interface DiscoveryHost {
   /** The brief shown on the card until it is saved as a plan or discarded. */
