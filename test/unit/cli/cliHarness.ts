@@ -1,5 +1,12 @@
 // Runs the CLI in-process with captured output. The store is the real one over an in-memory
 // file system (`ws`, where tests plant damage); pass `openStore` to use another.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { runCli } from '../../../src/cli/runCli';
 import type { CliDeps } from '../../../src/cli/cliTypes';
 import { FakeClock } from '../fakes/fakeClock';
@@ -48,4 +55,44 @@ export function harness(overrides: Partial<CliDeps> = {}, ws = new MemoryWorkspa
       return { code, stdout, stderr };
     },
   };
+}
+
+export const repo = join(import.meta.dirname, '../../..');
+// Resolved from the repository, since the child may run with a workspace as its current folder.
+export const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
+
+const temps: string[] = [];
+after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** A temporary folder, removed when the test file ends. */
+export async function tempFolder(prefix = 'groundwork-cli-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+export interface ProcessOptions {
+  cwd?: string;
+  /** The child's whole environment (default: this process's), NO_COLOR added. */
+  env?: Record<string, string | undefined>;
+  /** Gets a way to signal the child, e.g. to send SIGINT mid-call. */
+  onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void;
+}
+
+/** `groundwork …` as a real child process (`node --import tsx src/cli/main.ts …`). */
+export function runCliProcess(args: string[], options: ProcessOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), ...args], {
+      cwd: options.cwd ?? repo,
+      env: { ...(options.env ?? process.env), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr }));
+    options.onSpawn?.((signal) => child.kill(signal));
+  });
 }

@@ -1,46 +1,22 @@
 // The CLI as a user runs it: a real child process on a real temporary workspace, and in-process
 // over the real store. Kept few, since each child costs a Node start.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
-import type { CliRun } from './cliHarness';
-import { T0 } from './cliHarness';
+import { T0, repo, runCliProcess, tempFolder, tsx, type CliRun } from './cliHarness';
 import { FakeClock } from '../fakes/fakeClock';
 
-const repo = join(import.meta.dirname, '../../..');
-// Resolved from the repository, since the child may run with a workspace as its current folder.
-const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
-const temps: string[] = [];
-after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
-
 async function workspace(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'groundwork-cli-'));
-  temps.push(dir);
-  return dir;
+  return tempFolder();
 }
 
 function groundwork(args: string[], cwd = repo): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCliProcess(args, { cwd });
 }
 
 async function inProcess(argv: string[], cwd: string): Promise<CliRun> {

@@ -3,14 +3,11 @@
 // shows (the environment, Ctrl-C). The API key is a canary that must appear nowhere.
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { createDiscoverCommand, type DiscoverTerminal } from '../../../src/cli/commands/discover';
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
 import { nodeDeps } from '../../../src/cli/nodeDeps';
@@ -18,10 +15,8 @@ import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import type { CliRun } from './cliHarness';
+import { repo, runCliProcess, tempFolder, type CliRun } from './cliHarness';
 
-const repo = join(import.meta.dirname, '../../..');
-const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
 const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
 const ROLE = match.system("You are Groundwork's discovery agent");
 
@@ -47,14 +42,7 @@ const and =
   (b: MessagesBody) =>
     ms.every((m) => m(b));
 
-const temps: string[] = [];
-after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
-
-async function tempWorkspace(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'groundwork-discover-'));
-  temps.push(dir);
-  return dir;
-}
+const tempWorkspace = () => tempFolder('groundwork-discover-');
 
 /** Every file under `dir`, as [relative path, text]. */
 async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
@@ -464,24 +452,10 @@ describe('where the CLI finds its roles', () => {
 });
 
 describe('groundwork discover as a child process', () => {
-  function groundwork(args: string[], env: Record<string, string>, onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<CliRun> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), ...args], {
-        cwd: repo,
-        env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-      child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        printed.push(stdout, stderr);
-        resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr });
-      });
-      onSpawn?.((signal) => child.kill(signal));
-    });
+  async function groundwork(args: string[], env: Record<string, string>, onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<CliRun> {
+    const run = await runCliProcess(args, { env: { PATH: process.env['PATH'] ?? '', ...env }, ...(onSpawn ? { onSpawn } : {}) });
+    printed.push(run.stdout, run.stderr);
+    return run;
   }
 
   test('the whole conversation: questions, answers, brief; then Ctrl-C mid-call exits 130 and keeps the session', async () => {
