@@ -18,11 +18,20 @@ export function createDiscovery(
   panel: () => AgentPanel | undefined,
 ): DiscoveryController {
   let service: Promise<DiscoveryApi> | undefined;
-  // The roles are read once and again only after .groundwork/ changed (an override may have been
-  // edited) or the folder became trusted (its overrides now apply).
+  // The roles are read once, and again only after a workspace override changed or the folder
+  // became trusted (its overrides now apply). Not on any .groundwork/ change: every discovery
+  // turn writes its round file there.
   let role: Promise<Role> | undefined;
   const forgetRole = () => (role = undefined);
-  context.subscriptions.push(model.onDidChange(forgetRole), vscode.workspace.onDidGrantWorkspaceTrust(forgetRole));
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(forgetRole));
+  let watchingRoles = false;
+  const watchRoles = () => {
+    const root = model.root;
+    if (watchingRoles || !root) return;
+    watchingRoles = true;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '.groundwork/roles/**'));
+    context.subscriptions.push(watcher, watcher.onDidCreate(forgetRole), watcher.onDidChange(forgetRole), watcher.onDidDelete(forgetRole));
+  };
   const make = async (): Promise<DiscoveryApi> => {
     // Loaded here, on first use: the service, the role loader and its YAML parser.
     const [{ DiscoveryService }, { loadRoles, requireRole }, { bundledRoleSource }, { workspaceRoleSource }] = await Promise.all([
@@ -38,6 +47,7 @@ export function createDiscovery(
       clock: systemClock,
       role: () =>
         (role ??= (async () => {
+          watchRoles();
           // A workspace's role overrides are its authors' prompt text: used only in a trusted folder.
           const loaded = await loadRoles(bundledRoleSource(context.extensionUri.fsPath), vscode.workspace.isTrusted ? workspaceRoleSource(store) : undefined);
           for (const problem of loaded.problems) log.warn(`roles: ${problem.text}`);
