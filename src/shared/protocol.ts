@@ -70,6 +70,57 @@ export type DiscoveryPanelView =
       savedAt?: string;
     };
 
+export type BrainstormAngle = 'ux' | 'technical' | 'edge-cases';
+export type BrainstormInquisitorState = 'running' | 'success' | 'parse_error' | 'timeout' | 'empty';
+
+export interface BrainstormQuestionView {
+  text: string;
+  angle: BrainstormAngle;
+  /** 1 (ask first) to 5 (nice to know). */
+  priority: number;
+}
+
+/** A round already answered: each answer, or null where the person skipped the question. */
+export interface BrainstormRoundView {
+  round: number;
+  questions: BrainstormQuestionView[];
+  answers: (string | null)[];
+}
+
+interface BrainstormHeader {
+  slug: string;
+  topic: string;
+  /** The round being asked or answered, 1-based. */
+  round: number;
+  minRounds: number;
+  maxRounds: number;
+  /** Earlier rounds, answered. */
+  rounds: BrainstormRoundView[];
+  /** Round 1's inquisitors, once they have started. */
+  inquisitors?: { angle: BrainstormAngle; state: BrainstormInquisitorState; detail?: string }[];
+}
+
+/** The brainstorm as the panel draws it; rebuilt from the plan folder after a reload. */
+export type BrainstormPanelView =
+  | { status: 'none' }
+  /** A model step is under way: the inquisitors, the coordinator's follow-up or its summary. */
+  | (BrainstormHeader & { status: 'running'; step: 'inquisitors' | 'follow-up' | 'summary'; streamed: string })
+  | (BrainstormHeader & { status: 'questions'; questions: BrainstormQuestionView[]; notice?: string })
+  /** A step failed or was stopped; the answers are kept and Retry runs the step again. */
+  | (BrainstormHeader & { status: 'failed'; error: string })
+  | {
+      status: 'complete';
+      slug: string;
+      topic: string;
+      rounds: number;
+      keyInsights: string[];
+      decisions: string[];
+      openQuestions: string[];
+      /** Paths relative to the workspace, e.g. `.groundwork/plans/x/00-brainstorming.md`. */
+      documentPath: string;
+      contextPath: string;
+    };
+
 export interface Notice {
   kind: 'info' | 'error';
   text: string;
@@ -95,6 +146,7 @@ export interface PanelState {
   sleepers: SleeperView[];
   model: ModelView;
   discovery: DiscoveryPanelView;
+  brainstorm: BrainstormPanelView;
   notice?: Notice;
 }
 
@@ -113,7 +165,9 @@ export type HostCommand =
   | 'setApiKey'
   | 'selectModel'
   | 'checkModel'
-  | 'findChatModels';
+  | 'findChatModels'
+  | 'brainstorm'
+  | 'resumeBrainstorm';
 const HOST_COMMANDS: readonly HostCommand[] = [
   'manageTrust',
   'openJournal',
@@ -122,6 +176,8 @@ const HOST_COMMANDS: readonly HostCommand[] = [
   'selectModel',
   'checkModel',
   'findChatModels',
+  'brainstorm',
+  'resumeBrainstorm',
 ];
 
 export type WebviewMessage =
@@ -140,6 +196,17 @@ export type WebviewMessage =
   | { type: 'brief.save'; brief: BriefFields }
   | { type: 'brief.discard' }
   | { type: 'brief.open' }
+  /** The answers to the current round (null = skipped), then more questions or the summary. */
+  | { type: 'brainstorm.answer'; answers: (string | null)[]; action: 'more' | 'summarize' }
+  /** Runs the failed or interrupted step again. */
+  | { type: 'brainstorm.retry' }
+  /** Stops the running model step; the brainstorm stays resumable. */
+  | { type: 'brainstorm.stop' }
+  /** Hides the brainstorm from the panel (an unfinished one can be resumed later). */
+  | { type: 'brainstorm.close' }
+  | { type: 'brainstorm.open'; file: 'document' | 'context' }
+  /** "Brainstorm deeper" on the Idea Brief card. */
+  | { type: 'brainstorm.deeper' }
   /** The panel missed an `append`: the host answers with a snapshot. */
   | { type: 'resync' };
 
@@ -213,6 +280,26 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
       if (total === 0 || (answers as string[]).every((a) => !a.trim()) && !extra.trim()) return fail('the answers are empty');
       return { ok: true, message: { type, answers: answers as string[], extra } };
     }
+    case 'brainstorm.answer': {
+      const answers = value.answers;
+      if (!Array.isArray(answers) || answers.length > MAX_ANSWERS || answers.some((a) => a !== null && typeof a !== 'string')) {
+        return fail(`field "answers" must be a list of at most ${MAX_ANSWERS} strings or nulls`);
+      }
+      const total = (answers as (string | null)[]).reduce((n, a) => n + (a?.length ?? 0), 0);
+      if (total > MAX_MESSAGE_CHARS) return fail(`the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
+      const action = value.action;
+      if (action !== 'more' && action !== 'summarize') return fail('field "action" must be "more" or "summarize"');
+      return { ok: true, message: { type, answers: answers as (string | null)[], action } };
+    }
+    case 'brainstorm.open': {
+      const file = value.file;
+      if (file !== 'document' && file !== 'context') return fail('field "file" must be "document" or "context"');
+      return { ok: true, message: { type, file } };
+    }
+    case 'brainstorm.retry':
+    case 'brainstorm.stop':
+    case 'brainstorm.close':
+    case 'brainstorm.deeper':
     case 'discovery.cancel':
     case 'discovery.retry':
     case 'brief.discard':

@@ -1,5 +1,5 @@
 // From what the workspace holds to what the panel shows. No vscode import: unit-tested.
-import type { DiscoveryPanelView, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
+import type { BrainstormPanelView, DiscoveryPanelView, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
 import { sleeperStatus } from '../core/sleep/sleepLog';
 import type { WorkspaceView } from './workspaceModel';
 
@@ -12,6 +12,8 @@ export interface PanelContext {
   now: number;
   model: ModelView;
   discovery: DiscoveryPanelView;
+  /** Defaults to none. */
+  brainstorm?: BrainstormPanelView;
   notice?: Notice;
 }
 
@@ -48,5 +50,5 @@ export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState
         });
   const notice =
     ctx.notice ?? ('error' in view.sleepers ? { kind: 'error' as const, text: view.sleepers.error } : undefined);
-  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, ...(notice ? { notice } : {}) };
+  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, brainstorm: ctx.brainstorm ?? { status: 'none' }, ...(notice ? { notice } : {}) };
 }
