@@ -203,10 +203,14 @@ export type RoundAction = 'more' | 'summarize';
 
 /** Progress of a step, for the panel and the CLI while the model works. */
 export type BrainstormProgress =
+  /** The plan folder exists: from here on the brainstorm can be resumed by this slug. */
+  | { kind: 'started'; slug: string }
   | { kind: 'inquisitor'; angle: Angle; state: 'running' | InquisitorStatus }
   | { kind: 'coordinator'; task: 'follow-up' | 'summarize' }
   /** Model text as it streams (the coordinator's; the inquisitors' replies are JSON). */
-  | { kind: 'text'; text: string };
+  | { kind: 'text'; text: string }
+  /** Something the person should know about the step, e.g. a choice the round limits overruled. */
+  | { kind: 'notice'; text: string };
 
 export interface StepOptions {
   signal: AbortSignal;

@@ -67,8 +67,17 @@ export function mergeQuestions(questions: Question[], options: MergeOptions = {}
   for (const candidate of preferred) {
     // A question the person has seen in an earlier round is not put again, answered or skipped.
     if (asked.some((tokens) => jaccard(candidate.tokens, tokens) >= DUPLICATE_SIMILARITY)) continue;
-    if (unique.some((kept) => jaccard(candidate.tokens, kept.tokens) >= DUPLICATE_SIMILARITY)) continue;
-    unique.push(candidate);
+    const twin = unique.findIndex((kept) => jaccard(candidate.tokens, kept.tokens) >= DUPLICATE_SIMILARITY);
+    if (twin < 0) {
+      unique.push(candidate);
+      continue;
+    }
+    // The kept wording carries the more urgent of the two priorities: the question matters as
+    // much as its most worried asker thought (the coordinator's merge rule).
+    const kept = unique[twin]!;
+    if (candidate.question.priority < kept.question.priority) {
+      unique[twin] = { ...kept, question: { ...kept.question, priority: candidate.question.priority } };
+    }
   }
 
   // RES-2: every angle that asked anything gets its best question in (the floor), so a flood of

@@ -3,7 +3,7 @@ import { JsonlLog } from './jsonl';
 import type { RecordParser } from './recordLog';
 import { assertRelativePath } from './safeNames';
 import { StorageError, quotePath, relabelStorageError } from './storageError';
-import type { WorkspaceFs } from './workspaceFs';
+import type { EntryInfo, WorkspaceFs } from './workspaceFs';
 
 const GROUNDWORK_DIR = '.groundwork';
 /** The one lock every writer of the workspace takes, relative to `.groundwork/`. */
@@ -96,6 +96,11 @@ export class WorkspaceStore {
   /** Names in a folder of `.groundwork` (the folder itself when `rel` is omitted); [] if missing. */
   async list(rel?: string): Promise<string[]> {
     return this.io(async () => this.fs.list(await this.check(rel === undefined ? this.root : this.pathOf(rel))));
+  }
+
+  /** What is at `rel` (a symbolic link is reported as one, not followed), or undefined. */
+  async info(rel: string): Promise<EntryInfo | undefined> {
+    return this.io(async () => this.fs.info(await this.check(this.pathOf(rel))));
   }
 
   /** Removes a file or a folder with its content; nothing there is not an error. */

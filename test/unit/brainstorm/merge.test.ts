@@ -59,9 +59,9 @@ describe('mergeQuestions: near-duplicates (RES-1)', () => {
 
   const rows: Row[] = [
     {
-      what: 'the same question from two angles: the less represented angle keeps it, even at a lower priority',
+      what: 'the same question from two angles: the less represented angle keeps its wording, with the more urgent priority',
       input: [FAILS_UX, WHO, WHERE, FAILS_EDGE],
-      expected: [WHO, WHERE, FAILS_EDGE],
+      expected: [{ ...FAILS_EDGE, priority: 1 }, WHO, WHERE],
     },
     {
       what: 'angles equally represented: the more urgent priority keeps it',

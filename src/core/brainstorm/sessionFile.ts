@@ -1,0 +1,166 @@
+// A brainstorm between steps: `.groundwork/plans/<slug>/.brainstorm.json`, replaced atomically after
+// every step. It is a file in the workspace, so a hand edit or a damaged copy is read back with
+// care: every field is checked, and anything off is a 'corrupt' error naming the field, never a
+// half-trusted session.
+import { isStorableMs } from '../clock';
+import { isPlainObject } from '../inputChecks';
+import { isSlug } from '../storage/safeNames';
+import {
+  ANGLES,
+  BrainstormError,
+  INQUISITOR_STATUSES,
+  MAX_PRIORITY,
+  MAX_QUESTIONS,
+  MIN_PRIORITY,
+  ROUNDS_LIMIT,
+  isAngle,
+} from './brainstormTypes';
+import type { Angle, Answer, BrainstormPhase, BrainstormRound, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question } from './brainstormTypes';
+
+/** A session holds at most ROUNDS_LIMIT rounds of capped texts; far below this. */
+export const SESSION_FILE_MAX_BYTES = 4 * 1024 * 1024;
+const FILE_VERSION = 1;
+
+export function serializeSession(session: BrainstormSession): string {
+  return `${JSON.stringify({ version: FILE_VERSION, ...session }, null, 2)}\n`;
+}
+
+/** The session in `text`, or BrainstormError 'corrupt' saying what is wrong with it. */
+export function parseSession(text: string, where: string): BrainstormSession {
+  const bad = (why: string) => new BrainstormError('corrupt', `${where} is damaged: ${why}. Discard this brainstorm and start it again.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw bad('it is not valid JSON');
+  }
+  if (!isPlainObject(value)) throw bad('it is not a JSON object');
+  if (value['version'] !== FILE_VERSION) throw bad(`version ${JSON.stringify(value['version'])} is not ${FILE_VERSION}`);
+  const { slug, topic, createdAt, minRounds, maxRounds } = value;
+  if (typeof slug !== 'string' || !isSlug(slug)) throw bad('field slug is not a plan name');
+  if (typeof topic !== 'string' || topic.trim() === '') throw bad('field topic is missing');
+  if (!isStorableMs(createdAt)) throw bad('field createdAt is not a time');
+  if (!isRoundCount(minRounds) || !isRoundCount(maxRounds) || minRounds > maxRounds) throw bad('fields minRounds/maxRounds are not 1 ≤ min ≤ max ≤ 20');
+  const session: BrainstormSession = { slug, topic, createdAt, minRounds, maxRounds, rounds: [], phase: { kind: 'inquiring' } };
+
+  const seed = value['seed'];
+  if (seed !== undefined) {
+    if (!isPlainObject(seed) || typeof seed['slug'] !== 'string' || !isSlug(seed['slug']) || typeof seed['file'] !== 'string' || typeof seed['text'] !== 'string') {
+      throw bad('field seed is not {slug, file, text}');
+    }
+    session.seed = { slug: seed['slug'], file: seed['file'], text: seed['text'] };
+  }
+  const inquisitors = value['inquisitors'];
+  if (inquisitors !== undefined) session.inquisitors = parseOutcomes(inquisitors, bad);
+
+  const rounds = value['rounds'];
+  if (!Array.isArray(rounds) || rounds.length > ROUNDS_LIMIT) throw bad('field rounds is not a list of at most 20 rounds');
+  session.rounds = rounds.map((r, i) => parseRound(r, i + 1, bad));
+
+  const summary = value['summary'];
+  if (summary !== undefined) session.summary = parseSummaryField(summary, bad);
+  session.phase = parsePhase(value['phase'], bad);
+  checkConsistent(session, bad);
+  return session;
+}
+
+function isRoundCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= ROUNDS_LIMIT;
+}
+
+type Bad = (why: string) => BrainstormError;
+
+function parseOutcomes(value: unknown, bad: Bad): Record<Angle, InquisitorOutcome> {
+  if (!isPlainObject(value)) throw bad('field inquisitors is not an object');
+  const out = {} as Record<Angle, InquisitorOutcome>;
+  for (const angle of ANGLES) {
+    const o = value[angle];
+    if (!isPlainObject(o) || !(INQUISITOR_STATUSES as readonly unknown[]).includes(o['status'])) throw bad(`inquisitors.${angle}.status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
+    if (o['detail'] !== undefined && typeof o['detail'] !== 'string') throw bad(`inquisitors.${angle}.detail is not text`);
+    out[angle] = { status: o['status'] as InquisitorOutcome['status'], ...(typeof o['detail'] === 'string' ? { detail: o['detail'] } : {}) };
+  }
+  return out;
+}
+
+function parseRound(value: unknown, expected: number, bad: Bad): BrainstormRound {
+  const at = `rounds[${expected - 1}]`;
+  if (!isPlainObject(value) || value['round'] !== expected) throw bad(`${at}.round is not ${expected}`);
+  const questions = value['questions'];
+  if (!Array.isArray(questions) || questions.length === 0 || questions.length > MAX_QUESTIONS) throw bad(`${at}.questions is not a list of 1 to ${MAX_QUESTIONS} questions`);
+  const round: BrainstormRound = { round: expected, questions: questions.map((q, i) => parseQuestion(q, `${at}.questions[${i}]`, bad)) };
+  const answers = value['answers'];
+  if (answers !== undefined) {
+    if (!Array.isArray(answers) || answers.length !== questions.length) throw bad(`${at}.answers does not have one answer per question`);
+    round.answers = answers.map((a, i) => parseAnswer(a, `${at}.answers[${i}]`, bad));
+  }
+  return round;
+}
+
+function parseQuestion(value: unknown, at: string, bad: Bad): Question {
+  if (!isPlainObject(value)) throw bad(`${at} is not a question`);
+  const { text, angle, priority } = value;
+  if (typeof text !== 'string' || text.trim() === '') throw bad(`${at}.text is missing`);
+  if (!isAngle(angle)) throw bad(`${at}.angle is not one of ${ANGLES.join(', ')}`);
+  if (!Number.isSafeInteger(priority) || (priority as number) < MIN_PRIORITY || (priority as number) > MAX_PRIORITY) throw bad(`${at}.priority is not 1 to 5`);
+  return { text, angle, priority: priority as number };
+}
+
+function parseAnswer(value: unknown, at: string, bad: Bad): Answer {
+  if (isPlainObject(value) && value['kind'] === 'skipped') return { kind: 'skipped' };
+  if (isPlainObject(value) && value['kind'] === 'answered' && typeof value['text'] === 'string') return { kind: 'answered', text: value['text'] };
+  throw bad(`${at} is not an answer`);
+}
+
+function parseSummaryField(value: unknown, bad: Bad): BrainstormSummary {
+  const list = (v: unknown, name: string) => {
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw bad(`summary.${name} is not a list of texts`);
+    return v as string[];
+  };
+  if (!isPlainObject(value) || typeof value['topic'] !== 'string') throw bad('field summary is not a summary');
+  return {
+    topic: value['topic'],
+    keyInsights: list(value['keyInsights'], 'keyInsights'),
+    decisions: list(value['decisions'], 'decisions'),
+    openQuestions: list(value['openQuestions'], 'openQuestions'),
+  };
+}
+
+function parsePhase(value: unknown, bad: Bad): BrainstormPhase {
+  if (!isPlainObject(value)) throw bad('field phase is missing');
+  const error = value['error'];
+  switch (value['kind']) {
+    case 'inquiring':
+    case 'answering':
+    case 'following-up':
+    case 'summarizing':
+    case 'complete':
+      return { kind: value['kind'] };
+    case 'inquiry-failed':
+      if (typeof error !== 'string') throw bad('phase.error is missing');
+      return { kind: 'inquiry-failed', error };
+    case 'failed': {
+      const during = value['during'];
+      if (typeof error !== 'string' || (during !== 'follow-up' && during !== 'summarize')) throw bad('phase is not a failed step with its error');
+      return { kind: 'failed', during, error };
+    }
+    default:
+      throw bad(`phase.kind ${JSON.stringify(String(value['kind'])).slice(0, 40)} is unknown`);
+  }
+}
+
+/** The phase must fit the rounds, or a step would act on a round that is not there. */
+function checkConsistent(s: BrainstormSession, bad: Bad): void {
+  const last = s.rounds.at(-1);
+  const open = s.rounds.filter((r) => r.answers === undefined);
+  if (open.length > 1 || (open.length === 1 && open[0] !== last)) throw bad('only the last round may wait for answers');
+  const kind = s.phase.kind;
+  const needsRounds = kind !== 'inquiring' && kind !== 'inquiry-failed';
+  if (needsRounds && last === undefined) throw bad(`phase ${kind} needs a round`);
+  if (!needsRounds && s.rounds.length > 0) throw bad(`phase ${kind} comes before any round`);
+  if (kind === 'answering' && last?.answers !== undefined) throw bad('phase answering needs an unanswered round');
+  if ((kind === 'following-up' || kind === 'summarizing' || kind === 'failed' || kind === 'complete') && last?.answers === undefined) {
+    throw bad(`phase ${kind} needs the last round answered`);
+  }
+  if (kind === 'complete' && s.summary === undefined) throw bad('phase complete needs a summary');
+  if (s.rounds.length > s.maxRounds) throw bad('there are more rounds than maxRounds');
+}

@@ -1,0 +1,144 @@
+// The brainstorm machine as tables: (session, event) → (phase, effects).
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { due, step } from '../../../src/core/brainstorm/brainstormMachine';
+import type { BrainstormEvent } from '../../../src/core/brainstorm/brainstormMachine';
+import { BrainstormError } from '../../../src/core/brainstorm/brainstormTypes';
+import type { Angle, Answer, BrainstormSession, InquisitorOutcome, Question } from '../../../src/core/brainstorm/brainstormTypes';
+
+const q = (text: string, angle: Angle = 'ux', priority = 2): Question => ({ text, angle, priority });
+const ok: Record<Angle, InquisitorOutcome> = { ux: { status: 'success' }, technical: { status: 'success' }, 'edge-cases': { status: 'success' } };
+const answered = (text: string): Answer => ({ kind: 'answered', text });
+const skipped: Answer = { kind: 'skipped' };
+
+function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
+  return { slug: 'invoices', topic: 'invoice export', createdAt: 0, minRounds: 1, maxRounds: 3, rounds: [], phase: { kind: 'inquiring' }, ...over };
+}
+const answering = (round: number, over: Partial<BrainstormSession> = {}) =>
+  session({
+    inquisitors: ok,
+    rounds: Array.from({ length: round }, (_, i) => ({ round: i + 1, questions: [q(`Who exports invoices in round ${i + 1}?`)], ...(i + 1 < round ? { answers: [answered('owners')] } : {}) })),
+    phase: { kind: 'answering' },
+    ...over,
+  });
+
+const kinds = (effects: { type: string }[]) => effects.map((e) => ('task' in e ? `${e.type}:${(e as { task: string }).task}` : e.type));
+
+describe('brainstorm machine: round 1', () => {
+  it('starts by calling the inquisitors', () => {
+    assert.deepEqual(kinds(due(session())), ['call-inquisitors']);
+  });
+
+  it('merges the harvest into round 1 and waits for answers', () => {
+    const questions = [q('Who exports invoices?'), q('Which formats are needed?', 'technical'), q('What if an export has 50,000 invoices?', 'edge-cases')];
+    const r = step(session(), { type: 'inquired', outcomes: ok, questions });
+    assert.equal(r.session.phase.kind, 'answering');
+    assert.equal(r.session.rounds.length, 1);
+    assert.equal(r.session.rounds[0]!.questions.length, 3);
+    assert.deepEqual(kinds(r.effects), ['save', 'write-round', 'audit']);
+  });
+
+  it('fails round 1 with every inquisitor named when none asked anything (FR-25), and Retry runs them again', () => {
+    const outcomes: Record<Angle, InquisitorOutcome> = {
+      ux: { status: 'timeout', detail: 'no reply within 120 s' },
+      technical: { status: 'parse_error', detail: 'no JSON object' },
+      'edge-cases': { status: 'empty' },
+    };
+    const r = step(session(), { type: 'inquired', outcomes, questions: [] });
+    assert.equal(r.session.phase.kind, 'inquiry-failed');
+    const error = (r.session.phase as { error: string }).error;
+    assert.match(error, /ux: timeout \(no reply within 120 s\)/);
+    assert.match(error, /technical: parse_error/);
+    assert.match(error, /edge-cases: empty/);
+    assert.match(error, /Retry/);
+    const again = step(r.session, { type: 'retry' });
+    assert.equal(again.session.phase.kind, 'inquiring');
+    assert.deepEqual(kinds(again.effects), ['save', 'call-inquisitors']);
+  });
+});
+
+describe('brainstorm machine: answers and the round limits', () => {
+  const table: Array<{ name: string; round: number; min: number; max: number; action: 'more' | 'summarize'; next: string; notice: boolean }> = [
+    { name: 'more within the limits asks a follow-up', round: 1, min: 1, max: 3, action: 'more', next: 'follow-up', notice: false },
+    { name: 'summarize at the minimum summarizes', round: 1, min: 1, max: 3, action: 'summarize', next: 'summarize', notice: false },
+    { name: 'summarize below the minimum is overruled', round: 1, min: 2, max: 3, action: 'summarize', next: 'follow-up', notice: true },
+    { name: 'more at the maximum is overruled', round: 3, min: 1, max: 3, action: 'more', next: 'summarize', notice: true },
+    { name: 'summarize at the maximum summarizes', round: 3, min: 1, max: 3, action: 'summarize', next: 'summarize', notice: false },
+    { name: 'one round only: more summarizes', round: 1, min: 1, max: 1, action: 'more', next: 'summarize', notice: true },
+  ];
+  for (const row of table) {
+    it(row.name, () => {
+      const r = step(answering(row.round, { minRounds: row.min, maxRounds: row.max }), { type: 'answered', answers: [answered('accountants')], action: row.action });
+      assert.equal(r.session.phase.kind, row.next === 'follow-up' ? 'following-up' : 'summarizing');
+      assert.deepEqual(r.session.rounds.at(-1)!.answers, [answered('accountants')]);
+      // the answers are saved before the model is called
+      const k = kinds(r.effects);
+      assert.ok(k.indexOf('save') < k.indexOf(`call-coordinator:${row.next}`));
+      assert.equal(k.includes('notice'), row.notice);
+    });
+  }
+
+  it('refuses answers that do not match the questions one to one', () => {
+    assert.throws(() => step(answering(1), { type: 'answered', answers: [answered('a'), skipped], action: 'more' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid');
+  });
+
+  it('refuses answers when none are awaited', () => {
+    assert.throws(() => step(session(), { type: 'answered', answers: [], action: 'more' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'wrong-phase');
+  });
+});
+
+describe('brainstorm machine: follow-ups, failures, summary', () => {
+  const following = () => step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'more' }).session;
+
+  it('puts fresh follow-up questions in the next round, leaving out what was asked already', () => {
+    const r = step(following(), { type: 'followed-up', questions: [q('Who exports invoices in round 1?'), q('Which time zone decides the period?', 'edge-cases')] });
+    assert.equal(r.session.phase.kind, 'answering');
+    assert.deepEqual(r.session.rounds[1]!.questions.map((x) => x.text), ['Which time zone decides the period?']);
+    assert.deepEqual(kinds(r.effects), ['save', 'write-round', 'audit']);
+  });
+
+  it('summarizes when the coordinator has nothing more to ask', () => {
+    const r = step(following(), { type: 'followed-up', questions: [] });
+    assert.equal(r.session.phase.kind, 'summarizing');
+    assert.deepEqual(kinds(r.effects), ['save', 'notice', 'call-coordinator:summarize']);
+  });
+
+  it('keeps the answers through a failed call, and Retry makes the same call', () => {
+    const failed = step(following(), { type: 'call-failed', during: 'follow-up', error: 'overloaded' });
+    assert.deepEqual(failed.session.phase, { kind: 'failed', during: 'follow-up', error: 'overloaded' });
+    assert.deepEqual(failed.session.rounds[0]!.answers, [answered('owners')]);
+    const retry = step(failed.session, { type: 'retry' });
+    assert.equal(retry.session.phase.kind, 'following-up');
+    assert.deepEqual(kinds(retry.effects), ['save', 'call-coordinator:follow-up']);
+  });
+
+  it('completes on the summary: saved, then the artifacts (the sentinel last)', () => {
+    const summarizing = step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'summarize' }).session;
+    const r = step(summarizing, { type: 'summarized', summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] } });
+    assert.equal(r.session.phase.kind, 'complete');
+    assert.deepEqual(kinds(r.effects), ['save', 'write-artifacts', 'audit']);
+    assert.throws(() => step(r.session, { type: 'restart' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'complete');
+  });
+
+  it('re-runs what is due on retry after a crash in the middle of a call', () => {
+    assert.deepEqual(kinds(step(following(), { type: 'retry' }).effects), ['call-coordinator:follow-up']);
+    assert.deepEqual(kinds(step(session(), { type: 'retry' }).effects), ['call-inquisitors']);
+    assert.throws(() => step(answering(1), { type: 'retry' }), BrainstormError);
+  });
+
+  it('restarts an unfinished brainstorm from round 1', () => {
+    const r = step(answering(2), { type: 'restart' });
+    assert.deepEqual(r.session.rounds, []);
+    assert.equal(r.session.inquisitors, undefined);
+    assert.deepEqual(kinds(r.effects), ['remove-rounds', 'save', 'call-inquisitors']);
+  });
+
+  it('refuses events that do not fit the phase', () => {
+    const events: BrainstormEvent[] = [
+      { type: 'followed-up', questions: [] },
+      { type: 'summarized', summary: { topic: '', keyInsights: [], decisions: [], openQuestions: [] } },
+      { type: 'call-failed', during: 'summarize', error: 'x' },
+    ];
+    for (const event of events) assert.throws(() => step(session(), event), BrainstormError, event.type);
+  });
+});
