@@ -255,8 +255,9 @@ export class BrainstormService implements BrainstormApi {
         return undefined;
       case 'write-artifacts':
         // Each file is replaced atomically; the sentinel, written last, vouches for the pair.
+        const context = renderContextFile(toContext(loaded.session));
         await store.writeText(planFile(slug, PLAN_FILES.document), renderBrainstormDocument(loaded.session), ARTIFACT_MODE);
-        await store.writeText(planFile(slug, PLAN_FILES.context), renderContextFile(toContext(loaded.session)), ARTIFACT_MODE);
+        await store.writeText(planFile(slug, PLAN_FILES.context), context, ARTIFACT_MODE);
         await store.writeText(planFile(slug, PLAN_FILES.sentinel), `${this.isoNow()}\n`, ARTIFACT_MODE);
         return undefined;
       case 'audit':

@@ -24,7 +24,7 @@ import {
 import type { Angle, BrainstormContext, BrainstormSession, ContextQuestion, InquisitorStatus } from './brainstormTypes';
 
 /** Far above what 20 rounds of capped questions and long answers make; refuses anything else. */
-export const CONTEXT_FILE_MAX_BYTES = 2 * 1024 * 1024;
+export const CONTEXT_FILE_MAX_BYTES = 8 * 1024 * 1024;
 /** The file needs no aliases; a few are tolerated, far too few to blow up. */
 export const CONTEXT_MAX_ALIASES = 10;
 
