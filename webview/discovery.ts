@@ -51,7 +51,8 @@ export class DiscoveryUi {
     return true;
   }
 
-  render(view: DiscoveryPanelView, S: PanelStrings): void {
+  /** `composerExtras`: controls shown beside Send in the idle composer (the brainstorm's ways in). */
+  render(view: DiscoveryPanelView, S: PanelStrings, composerExtras: Node[] = []): void {
     this.view = view;
     this.S = S;
     this.stream = undefined;
@@ -62,7 +63,7 @@ export class DiscoveryUi {
     const body: Node[] = [];
     switch (view.status) {
       case 'idle':
-        body.push(this.composer());
+        body.push(this.composer(composerExtras));
         if (view.hint) body.push(this.hint());
         break;
       case 'running':
@@ -106,7 +107,7 @@ export class DiscoveryUi {
     return el;
   }
 
-  private composer(): HTMLElement {
+  private composer(extras: Node[]): HTMLElement {
     const S = this.S;
     const box = h('vscode-textarea', { id: 'composer', rows: '3', resize: 'vertical', placeholder: S.composerPlaceholder, 'aria-label': S.composerLabel }) as ValueElement;
     box.value = this.drafts.composer;
@@ -128,7 +129,7 @@ export class DiscoveryUi {
         send();
       }
     });
-    return h('div', { class: 'composer' }, box, h('div', { class: 'actions' }, this.button(S.send, 'send', send, false, 'composer-send')));
+    return h('div', { class: 'composer' }, box, h('div', { class: 'actions' }, this.button(S.send, 'send', send, false, 'composer-send'), ...extras));
   }
 
   private hint(): HTMLElement {
@@ -224,6 +225,32 @@ export class DiscoveryUi {
     return form;
   }
 
+  /**
+   * "Brainstorm Deeper" once there is a brief to brainstorm (the host saves it as a plan first).
+   * The host saves the brief it sent, not the edits made here, so while edits are unsaved the
+   * button waits for Save as Plan.
+   */
+  private deeperButton(view: Extract<DiscoveryPanelView, { status: 'brief' }>, shown: BriefFields, editing: boolean): HTMLElement | null {
+    const S = this.S;
+    if (editing || !shown.summary.trim()) return null;
+    const unsavedEdits = !view.savedAt && this.drafts.edited !== undefined;
+    const el = h('vscode-button', {
+      icon: 'comment-discussion',
+      secondary: true,
+      id: 'brief-brainstorm',
+      title: unsavedEdits ? undefined : S.brainstormDeeperTitle,
+      disabled: unsavedEdits,
+    });
+    el.textContent = S.brainstormDeeper;
+    el.addEventListener('click', () => {
+      if (el.hasAttribute('disabled')) return;
+      el.setAttribute('disabled', '');
+      this.post({ type: 'brainstorm.deeper' });
+    });
+    // A disabled button takes no pointer events: the reason is the tooltip of a wrapper.
+    return unsavedEdits ? h('span', { class: 'disabled-reason', title: S.brainstormDeeperSaveFirst }, el) : el;
+  }
+
   private briefCard(view: Extract<DiscoveryPanelView, { status: 'brief' }>): HTMLElement {
     const S = this.S;
     const editing = this.drafts.editing;
@@ -274,6 +301,8 @@ export class DiscoveryUi {
         }, false, 'brief-save'),
       );
     }
+    const deeper = this.deeperButton(view, shown, editing !== undefined);
+    if (deeper) actions.append(deeper);
     actions.append(this.button(S.discard, 'trash', () => this.post({ type: 'brief.discard' }), true, 'brief-discard'));
     const transcript = view.transcript.filter((r) => r.questions.length);
     const rawOnly = !editing && view.raw !== undefined && BRIEF_FIELDS.every((f) => !shown[f].trim());

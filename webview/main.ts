@@ -5,11 +5,13 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-divider/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
 import type { PanelStrings } from '../src/shared/panelStrings';
+import { BrainstormUi, type BrainstormDrafts } from './brainstorm';
 import { DiscoveryUi, type DiscoveryDrafts } from './discovery';
 import { JournalForm, type Draft } from './journalForm';
 import { renderJournal, renderModel, renderNoWorkspace, renderNotice, renderRestricted, renderSleepers } from './render';
@@ -27,11 +29,13 @@ const post = (message: WebviewMessage) => vscode.postMessage(message);
 interface UiState {
   draft: Draft;
   discovery: DiscoveryDrafts;
+  brainstorm: BrainstormDrafts;
 }
 const saved = (vscode.getState() ?? {}) as Partial<UiState>;
 const uiState: UiState = {
   draft: saved.draft ?? { title: '', description: '' },
   discovery: saved.discovery ?? { composer: '', answers: {}, extra: '' },
+  brainstorm: { answers: saved.brainstorm?.answers ?? {}, skipped: saved.brainstorm?.skipped ?? {} },
 };
 const saveState = () => vscode.setState(uiState);
 
@@ -46,12 +50,15 @@ const form = new JournalForm(uiState.draft, {
   },
 });
 const discovery = new DiscoveryUi(uiState.discovery, post, saveState);
+const brainstorm = new BrainstormUi(uiState.brainstorm, post, saveState);
 
 let lastSeq = -1;
 /** Set while a resync is asked for and its snapshot has not come yet. */
 let resyncing = false;
 
 function render(state: PanelState, S: PanelStrings): void {
+  // Before anything is redrawn: redrawing a section takes the focus out of it.
+  const focus = focusedField();
   const sections: Node[] = [];
   if (state.notice) sections.push(renderNotice(state.notice));
   if (!state.trusted) sections.push(renderRestricted(S, () => post({ type: 'command', command: 'manageTrust' })));
@@ -59,7 +66,10 @@ function render(state: PanelState, S: PanelStrings): void {
     sections.push(renderNoWorkspace(S, () => post({ type: 'command', command: 'openFolder' })));
   } else {
     if (state.trusted) {
-      discovery.render(state.discovery, S);
+      brainstorm.render(state.brainstorm, S);
+      if (state.brainstorm.status !== 'none') sections.push(brainstorm.element);
+      const idle = state.discovery.status === 'idle' && state.brainstorm.status === 'none';
+      discovery.render(state.discovery, S, idle ? brainstorm.entryActions(S) : []);
       sections.push(discovery.element);
     }
     sections.push(renderModel(S, state.model, (command) => post({ type: 'command', command })));
@@ -69,6 +79,32 @@ function render(state: PanelState, S: PanelStrings): void {
   }
   app.replaceChildren(...sections);
   app.setAttribute('aria-busy', 'false');
+  if (focus) void refocus(focus);
+}
+
+/** An element that may be a vscode-elements control (a Lit element rendering its shadow DOM later). */
+type Control = HTMLElement & { updateComplete?: Promise<unknown>; wrappedElement?: HTMLInputElement | HTMLTextAreaElement | null };
+interface Focus {
+  id: string;
+  start: number | null;
+  end: number | null;
+}
+
+/** The focused field and its caret, so that a snapshot arriving while one types does not take them away. */
+function focusedField(): Focus | undefined {
+  const el = document.activeElement as Control | null;
+  if (!el?.id || !app.contains(el)) return undefined;
+  const inner = el.wrappedElement;
+  return { id: el.id, start: inner?.selectionStart ?? null, end: inner?.selectionEnd ?? null };
+}
+
+async function refocus(focus: Focus): Promise<void> {
+  const el = document.getElementById(focus.id) as Control | null;
+  if (!el) return;
+  await el.updateComplete;
+  el.focus({ preventScroll: true });
+  const inner = el.wrappedElement;
+  if (inner && focus.start !== null && focus.end !== null) inner.setSelectionRange(focus.start, focus.end);
 }
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
@@ -84,7 +120,8 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (message.seq <= lastSeq) return;
       // A missed message, or text for a turn not on screen: ask for the whole state again.
       if (resyncing) return;
-      if (message.seq !== lastSeq + 1 || !discovery.append(message.text)) {
+      // `append` does not say which session streams; only one runs at a time, and a brainstorm's is tried first.
+      if (message.seq !== lastSeq + 1 || !(brainstorm.append(message.text) || discovery.append(message.text))) {
         resyncing = true;
         post({ type: 'resync' });
         return;

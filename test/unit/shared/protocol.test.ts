@@ -31,6 +31,34 @@ const accepted: Array<[string, unknown, unknown]> = [
   ['discovery.retry', { type: 'discovery.retry' }, { type: 'discovery.retry' }],
   ['brief.save', { type: 'brief.save', brief }, { type: 'brief.save', brief }],
   ['resync', { type: 'resync' }, { type: 'resync' }],
+  ['command brainstorm', { type: 'command', command: 'brainstorm' }, { type: 'command', command: 'brainstorm' }],
+  ['command resumeBrainstorm', { type: 'command', command: 'resumeBrainstorm' }, { type: 'command', command: 'resumeBrainstorm' }],
+  [
+    'brainstorm answers with skipped (null) and blank ones',
+    { type: 'brainstorm.answer', answers: ['Bakers', null, ''], action: 'more' },
+    { type: 'brainstorm.answer', answers: ['Bakers', null, ''], action: 'more' },
+  ],
+  [
+    'brainstorm answers all skipped, then the summary',
+    { type: 'brainstorm.answer', answers: [null, null], action: 'summarize' },
+    { type: 'brainstorm.answer', answers: [null, null], action: 'summarize' },
+  ],
+  [
+    'brainstorm answers at the count limit',
+    { type: 'brainstorm.answer', answers: Array(20).fill(null), action: 'more' },
+    { type: 'brainstorm.answer', answers: Array(20).fill(null), action: 'more' },
+  ],
+  [
+    'brainstorm answers drop extra fields',
+    { type: 'brainstorm.answer', answers: ['a'], action: 'more', html: '<img src=x>' },
+    { type: 'brainstorm.answer', answers: ['a'], action: 'more' },
+  ],
+  ['brainstorm.open document', { type: 'brainstorm.open', file: 'document' }, { type: 'brainstorm.open', file: 'document' }],
+  ['brainstorm.open context', { type: 'brainstorm.open', file: 'context' }, { type: 'brainstorm.open', file: 'context' }],
+  ['brainstorm.retry', { type: 'brainstorm.retry' }, { type: 'brainstorm.retry' }],
+  ['brainstorm.stop', { type: 'brainstorm.stop' }, { type: 'brainstorm.stop' }],
+  ['brainstorm.close', { type: 'brainstorm.close' }, { type: 'brainstorm.close' }],
+  ['brainstorm.deeper', { type: 'brainstorm.deeper' }, { type: 'brainstorm.deeper' }],
 ];
 
 const rejected: Array<[string, unknown, RegExp]> = [
@@ -55,6 +83,20 @@ const rejected: Array<[string, unknown, RegExp]> = [
   ['answers not strings', { type: 'discovery.answer', answers: [1], extra: '' }, /"answers" must be a list/],
   ['too many answers', { type: 'discovery.answer', answers: Array(21).fill('a'), extra: '' }, /at most 20/],
   ['a brief without a summary', { type: 'brief.save', brief: { ...brief, summary: ' ' } }, /one-line summary/],
+  ['too many brainstorm answers', { type: 'brainstorm.answer', answers: Array(21).fill(null), action: 'more' }, /at most 20 strings or nulls/],
+  ['brainstorm answers not a list', { type: 'brainstorm.answer', answers: 'yes', action: 'more' }, /"answers" must be a list/],
+  ['a brainstorm answer that is a number', { type: 'brainstorm.answer', answers: ['a', 3], action: 'more' }, /strings or nulls/],
+  ['a brainstorm answer that is an object', { type: 'brainstorm.answer', answers: [{ text: 'a' }], action: 'more' }, /strings or nulls/],
+  ['brainstorm answers without a list', { type: 'brainstorm.answer', action: 'more' }, /"answers" must be a list/],
+  [
+    'brainstorm answers over the length limit',
+    { type: 'brainstorm.answer', answers: ['x'.repeat(MAX_MESSAGE_CHARS), 'y'], action: 'more' },
+    /the answers are 1000001 characters; the limit is 1000000/,
+  ],
+  ['a bad brainstorm action', { type: 'brainstorm.answer', answers: ['a'], action: 'finish' }, /"action" must be "more" or "summarize"/],
+  ['a brainstorm answer without an action', { type: 'brainstorm.answer', answers: ['a'] }, /"action" must be "more" or "summarize"/],
+  ['brainstorm.open of another file', { type: 'brainstorm.open', file: '../../etc/passwd' }, /"file" must be "document" or "context"/],
+  ['brainstorm.open without a file', { type: 'brainstorm.open' }, /"file" must be "document" or "context"/],
   ['a brief missing a field', { type: 'brief.save', brief: { summary: 'x' } }, /brief\.field "problem" must be a string/],
 ];
 
