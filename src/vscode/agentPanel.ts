@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { parseWebviewMessage, type HostMessage, type ModelView, type PanelState, type WebviewMessage } from '../shared/protocol';
+import type { BrainstormController } from './brainstormController';
+import { roundSettings } from './brainstormCommands';
 import type { DiscoveryController } from './discoveryController';
 import type { ModelCheck } from './llm/modelCommands';
 import { describeUsage, type ModelService } from './llm/modelService';
@@ -30,6 +32,7 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     private readonly model: WorkspaceModel,
     private readonly models: ModelService,
     private readonly discovery: DiscoveryController,
+    private readonly brainstorm: BrainstormController,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(model.onDidChange(() => void this.sendSnapshot()));
@@ -121,13 +124,14 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
 
   private async sendSnapshot(): Promise<void> {
     if (!this.view || !this.ready) return;
-    const [view, model, discovery] = await Promise.all([this.model.read(), this.modelView(), this.discovery.view()]);
+    const [view, model, discovery, brainstorm] = await Promise.all([this.model.read(), this.modelView(), this.discovery.view(), this.brainstorm.view()]);
     const state = toPanelState(view, {
       trusted: vscode.workspace.isTrusted,
       hasWorkspace: this.model.hasWorkspace,
       now: Date.now(),
       model,
       discovery,
+      brainstorm,
       notice: this.notice,
     });
     this.last = state;
@@ -197,6 +201,28 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         if (uri) await vscode.window.showTextDocument(uri);
         return;
       }
+      case 'brainstorm.answer':
+        await this.brainstorm.answer(message.answers, message.action);
+        return;
+      case 'brainstorm.retry':
+        await this.brainstorm.retry();
+        return;
+      case 'brainstorm.stop':
+        this.brainstorm.stop();
+        return;
+      case 'brainstorm.close':
+        await this.brainstorm.close();
+        return;
+      case 'brainstorm.open': {
+        const path = this.brainstorm.filePath(message.file);
+        if (this.model.root && path) await vscode.window.showTextDocument(vscode.Uri.joinPath(this.model.root, ...path.split('/')));
+        return;
+      }
+      case 'brainstorm.deeper': {
+        const plan = await this.discovery.planForBrainstorm();
+        if (plan) await this.brainstorm.start(plan.topic, { ...roundSettings(), seedFrom: plan.slug });
+        return;
+      }
       case 'resync':
         await this.sendSnapshot();
         return;
@@ -218,6 +244,12 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
           case 'selectModel':
           case 'checkModel':
             await vscode.commands.executeCommand(`groundwork.${message.command}`);
+            return;
+          case 'brainstorm':
+            await vscode.commands.executeCommand('groundwork.brainstorm');
+            return;
+          case 'resumeBrainstorm':
+            await vscode.commands.executeCommand('groundwork.brainstorm.resume');
             return;
           case 'findChatModels':
             await vscode.commands.executeCommand('workbench.extensions.search', '@category:"AI" language model');

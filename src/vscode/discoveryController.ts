@@ -98,6 +98,17 @@ export class DiscoveryController implements vscode.Disposable {
     this.host.changed();
   }
 
+  /** The brief on the card as a saved plan (saved now if it was not yet), for "Brainstorm deeper". */
+  async planForBrainstorm(): Promise<{ slug: string; topic: string } | undefined> {
+    if (this.state.status !== 'brief') return undefined;
+    if (!this.state.savedAt) await this.saveBrief(this.state.brief);
+    if (this.state.status !== 'brief' || !this.state.savedAt) return undefined;
+    // savedAt is `.groundwork/plans/<slug>/idea-brief.md`.
+    const slug = this.state.savedAt.split('/')[2];
+    const raw = this.state.raw?.split('\n').find((l) => l.trim()) ?? '';
+    return slug ? { slug, topic: this.state.brief.summary.trim() || raw.trim() || this.state.request } : undefined;
+  }
+
   async discard(): Promise<void> {
     await this.host.pending.write(undefined);
     this.state = { status: 'idle' };

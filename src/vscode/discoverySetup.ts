@@ -3,59 +3,29 @@
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
 import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
-import type { Role } from '../core/roles/roleSchema';
 import { BRIEF_FIELDS } from '../shared/protocol';
 import type { AgentPanel } from './agentPanel';
 import { DiscoveryController, type PendingBrief } from './discoveryController';
 import { prices, type ModelService } from './llm/modelService';
+import type { RoleLookup } from './roleCache';
 import type { WorkspaceModel } from './workspaceModel';
 
 export function createDiscovery(
-  context: vscode.ExtensionContext,
+  roles: RoleLookup,
   model: WorkspaceModel,
   models: ModelService,
   log: vscode.LogOutputChannel,
   panel: () => AgentPanel | undefined,
 ): DiscoveryController {
   let service: Promise<DiscoveryApi> | undefined;
-  // The roles are read once, and again only after a workspace override changed or the folder
-  // became trusted (its overrides now apply). Not on any .groundwork/ change: every discovery
-  // turn writes its round file there.
-  let role: Promise<Role> | undefined;
-  const forgetRole = () => (role = undefined);
-  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(forgetRole));
-  let watchingRoles = false;
-  const watchRoles = () => {
-    const root = model.root;
-    if (watchingRoles || !root) return;
-    watchingRoles = true;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '.groundwork/roles/**'));
-    context.subscriptions.push(watcher, watcher.onDidCreate(forgetRole), watcher.onDidChange(forgetRole), watcher.onDidDelete(forgetRole));
-  };
   const make = async (): Promise<DiscoveryApi> => {
-    // Loaded here, on first use: the service, the role loader and its YAML parser.
-    const [{ DiscoveryService }, { loadRoles, requireRole }, { bundledRoleSource }, { workspaceRoleSource }] = await Promise.all([
-      import('../core/discovery/discoveryService'),
-      import('../core/roles/roleLoader'),
-      import('../core/node/roleFiles'),
-      import('../core/roles/workspaceRoleSource'),
-    ]);
-    const store = model.workspaceStore();
+    // Loaded here, on first use.
+    const { DiscoveryService } = await import('../core/discovery/discoveryService');
     const created = new DiscoveryService({
-      store,
+      store: model.workspaceStore(),
       llm: () => models.client(),
       clock: systemClock,
-      role: () =>
-        (role ??= (async () => {
-          watchRoles();
-          // A workspace's role overrides are its authors' prompt text: used only in a trusted folder.
-          const loaded = await loadRoles(bundledRoleSource(context.extensionUri.fsPath), vscode.workspace.isTrusted ? workspaceRoleSource(store) : undefined);
-          for (const problem of loaded.problems) log.warn(`roles: ${problem.text}`);
-          return requireRole(loaded, 'build-discovery').role;
-        })().catch((err: unknown) => {
-          role = undefined;
-          throw err;
-        })),
+      role: () => roles('build-discovery'),
       ttlMinutes: () => vscode.workspace.getConfiguration('groundwork.discovery').get<number>('ttlMinutes', 30),
       prices: prices(),
     });

@@ -87,9 +87,13 @@ export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vsco
         const item = new vscode.TreeItem(node.plan.slug, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon(node.plan.complete ? 'notebook' : 'loading~spin');
         item.description = node.plan.complete ? undefined : vscode.l10n.t('in progress');
-        item.contextValue = 'plan';
+        item.contextValue = node.plan.unfinishedBrainstorm ? 'brainstorm-unfinished' : 'plan';
         const uri = node.plan.mainFile && this.model.fileUri(node.plan.mainFile);
-        if (uri) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
+        if (node.plan.unfinishedBrainstorm) {
+          item.description = vscode.l10n.t('brainstorm in progress');
+          item.iconPath = new vscode.ThemeIcon('debug-pause');
+          item.command = { command: 'groundwork.brainstorm.resume', title: vscode.l10n.t('Resume Brainstorm'), arguments: [node.plan.slug] };
+        } else if (uri) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
         return item;
       }
       case 'entry': {

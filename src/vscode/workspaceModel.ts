@@ -15,6 +15,8 @@ export interface PlanSummary {
   /** The file that best represents the plan, relative to .groundwork/, if there is one. */
   mainFile?: string;
   complete: boolean;
+  /** A brainstorm under way (its session file without the sentinel): Resume continues it. */
+  unfinishedBrainstorm: boolean;
 }
 
 export interface WorkspaceView {
@@ -23,7 +25,7 @@ export interface WorkspaceView {
   plans: PlanSummary[] | { error: string };
 }
 
-const PLAN_FILES = ['idea-brief.md', '00-brainstorming.md'];
+const PLAN_FILES = ['00-brainstorming.md', 'idea-brief.md'];
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -140,7 +142,8 @@ export class WorkspaceModel implements vscode.Disposable {
       plans.push({
         slug,
         mainFile: main && `plans/${slug}/${main}`,
-        complete: files.includes('.brainstorm-complete') || files.includes('idea-brief.md'),
+        complete: files.includes('.brainstorm-complete') || (files.includes('idea-brief.md') && !files.includes('.brainstorm.json')),
+        unfinishedBrainstorm: files.includes('.brainstorm.json') && !files.includes('.brainstorm-complete'),
       });
     }
     return plans;

@@ -8,7 +8,7 @@ import type { Clock } from '../clock';
 import { IDEA_BRIEF_FILE } from '../discovery/ideaBriefFile';
 import { isPlainObject } from '../inputChecks';
 import { LlmError } from '../llm/llmClient';
-import type { LlmClient, LlmUsage } from '../llm/llmClient';
+import type { LlmClient, LlmErrorKind, LlmUsage } from '../llm/llmClient';
 import { costOf } from '../llm/usage';
 import type { PriceTable } from '../llm/usage';
 import { capText, utf8Length } from '../prompt/cap';
@@ -62,6 +62,8 @@ const INQUISITOR_MAX_TOKENS = 2048;
 const COORDINATOR_MAX_TOKENS = 4096;
 const ARTIFACT_MODE = 0o644;
 const USER_LOG = 'user';
+/** Model failures that are about the setup, not the call: the same for every inquisitor. */
+const SETUP_ERRORS: ReadonlySet<LlmErrorKind> = new Set(['no-provider', 'auth', 'quota', 'consent']);
 
 export interface BrainstormServiceDeps {
   store: WorkspaceStore;
@@ -276,7 +278,7 @@ export class BrainstormService implements BrainstormApi {
   /** Round 1: the three inquisitors at once (at most `concurrency` at a time), each with its time limit. */
   private async inquire(session: BrainstormSession, run: StepOptions): Promise<BrainstormEvent> {
     const limit = Math.max(1, Math.min(ANGLES.length, Math.floor(setting(this.deps.concurrency, DEFAULT_CONCURRENCY))));
-    const results = new Map<Angle, { outcome: InquisitorOutcome; questions: Question[] }>();
+    const results = new Map<Angle, { outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }>();
     const waiting = [...ANGLES];
     const worker = async () => {
       for (let angle = waiting.shift(); angle !== undefined; angle = waiting.shift()) {
@@ -285,6 +287,10 @@ export class BrainstormService implements BrainstormApi {
     };
     await Promise.all(Array.from({ length: limit }, worker));
     if (run.signal.aborted) throw this.stopped(session);
+    // No model, a bad key, no quota: all three fail alike, and one message says what to do.
+    const errors = ANGLES.map((a) => results.get(a)!.error);
+    const first = errors[0];
+    if (first !== undefined && SETUP_ERRORS.has(first.kind) && errors.every((e) => e?.kind === first.kind)) throw first;
     const outcomes = {} as Record<Angle, InquisitorOutcome>;
     const questions: Question[] = [];
     for (const angle of ANGLES) {
@@ -295,7 +301,7 @@ export class BrainstormService implements BrainstormApi {
     return { type: 'inquired', outcomes, questions };
   }
 
-  private async inquisitor(session: BrainstormSession, angle: Angle, run: StepOptions): Promise<{ outcome: InquisitorOutcome; questions: Question[] }> {
+  private async inquisitor(session: BrainstormSession, angle: Angle, run: StepOptions): Promise<{ outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }> {
     const roleName = INQUISITOR_ROLES[angle];
     const timeoutMs = setting(this.deps.inquisitorTimeoutMs, DEFAULT_INQUISITOR_TIMEOUT_SECONDS * 1000);
     const abort = new AbortController();
@@ -310,6 +316,7 @@ export class BrainstormService implements BrainstormApi {
     let outcome: InquisitorOutcome;
     let questions: Question[] = [];
     let reply: Reply | undefined;
+    let error: LlmError | undefined;
     try {
       const role = await this.deps.role(roleName);
       reply = await this.call(role, inquisitorPrompt(session, angle, this.places(session.slug), this.random()), INQUISITOR_MAX_TOKENS, abort.signal);
@@ -322,6 +329,7 @@ export class BrainstormService implements BrainstormApi {
       }
     } catch (err) {
       if (!(err instanceof LlmError)) throw err;
+      error = err;
       outcome = timedOut ? { status: 'timeout', detail: `no reply within ${Math.round(timeoutMs / 1000)} s` } : { status: 'empty', detail: `model error: ${err.message}` };
     } finally {
       clearTimeout(timer);
@@ -338,7 +346,7 @@ export class BrainstormService implements BrainstormApi {
     });
     await this.auditEntry(session.slug, 'brainstorm.inquisitor', outcome.status === 'success' ? 'ok' : 'error', `${angle}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}; ${questions.length} questions`, undefined, reply);
     run.onProgress?.({ kind: 'inquisitor', angle, state: outcome.status });
-    return { outcome, questions };
+    return error !== undefined ? { outcome, questions, error } : { outcome, questions };
   }
 
   private async coordinate(session: BrainstormSession, task: CoordinatorTask, run: StepOptions): Promise<BrainstormEvent> {

@@ -128,6 +128,22 @@ describe('brainstorm service: round 1', () => {
     const retried = await service.resume(failed.slug, run());
     assert.equal(retried.phase.kind, 'answering');
   });
+
+  it('says once what to do when no model is set up, and keeps the brainstorm for a retry', async () => {
+    const scripts = inquisitors(1);
+    let connected = false;
+    for (const name of Object.values(INQUISITOR_ROLES)) {
+      const ok = scripts[name]!;
+      scripts[name] = (r, s) => (connected ? ok(r, s) : Promise.reject(new LlmError('no-provider', 'Groundwork needs a model: set an Anthropic API key.')));
+    }
+    const { service } = setup(scripts);
+    const progress: BrainstormProgress[] = [];
+    await assert.rejects(service.start('invoice export', {}, run(progress)), (e: unknown) => e instanceof LlmError && /needs a model/.test(e.message));
+    const started = progress.find((p) => p.kind === 'started') as { slug: string };
+    assert.equal((await service.load(started.slug)).phase.kind, 'inquiring');
+    connected = true;
+    assert.equal((await service.resume(started.slug, run())).phase.kind, 'answering');
+  });
 });
 
 describe('brainstorm service: rounds, caps and the artifacts', () => {

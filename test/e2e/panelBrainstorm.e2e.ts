@@ -1,0 +1,128 @@
+// A brainstorm as a person runs it: "Groundwork: Brainstorm…" from the command palette, the topic
+// and the minimum rounds in VS Code's own inputs, the three inquisitors' merged questions answered
+// in the panel (one skipped), a window reload in the middle, a follow-up round, the summary, and
+// the artifacts in the plan folder. The scripted model server plays the four roles. Runs after
+// model.e2e.ts (files run in name order), which stored an API key, and closes the brainstorm at
+// the end so that the discovery tests find an idle panel.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { match, reply, type MessagesBody } from '../support/scriptedModelServer';
+import { until } from '../support/until';
+import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbench } from './support/workbench';
+
+const TOPIC = 'Let customers export their invoices';
+const SLUG = 'let-customers-export-their-invoices';
+const questions = (angle: string, ...texts: string[]) => JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
+const isTask = (task: string) => (body: MessagesBody) => match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
+const SUMMARY = JSON.stringify({
+  summary: {
+    topic: 'Let account owners and their accountants export a period of invoices',
+    key_insights: ['Accountants, not owners, do most exports, at month end'],
+    decisions: ['CSV first: the accountants asked use CSV (technical, round 1)'],
+    open_questions: ['Which time zone decides the period an invoice belongs to?'],
+  },
+});
+
+describe('Brainstorm in the panel (UI)', function () {
+  this.timeout(120_000);
+
+  before(() => {
+    const { modelServer } = workbench();
+    // each inquisitor waits 300 ms, so the three calls visibly overlap
+    modelServer.add(
+      { name: 'inquisitor ux', match: match.system('# UX inquisitor'), reply: reply.text(questions('ux', 'Who exports invoices: the owner, the accountant, or both?', 'Where would someone look for the export first?'), { headerDelayMs: 300 }) },
+      { name: 'inquisitor technical', match: match.system('# Technical inquisitor'), reply: reply.text(['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'], { headerDelayMs: 300 }) },
+      { name: 'inquisitor edge-cases', match: match.system('# Edge-cases inquisitor'), reply: reply.text(questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'), { headerDelayMs: 300 }) },
+      { name: 'follow-up', match: isTask('follow-up'), reply: reply.text(questions('ux', 'Should accountants get a login of their own?')) },
+      { name: 'summary', match: isTask('summarize'), reply: reply.text(SUMMARY.match(/[\s\S]{1,60}/g)!, { chunkDelayMs: 10 }) },
+    );
+  });
+
+  it('asks for a topic and the minimum rounds, then shows the merged questions grouped by angle', async () => {
+    const { page, modelServer } = workbench();
+    await openGroundwork(page);
+    await runCommand(page, commandTitle('groundwork.brainstorm'));
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(TOPIC);
+    await page.keyboard.press('Enter');
+    // the minimum rounds: the default (1) is offered first
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+
+    const panel = await openGroundwork(page);
+    const form = panel.locator('#brainstorm-form');
+    await form.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#brainstorm-topic').innerText(), /Let customers export their invoices/);
+    assert.match(await panel.locator('#brainstorm-round').innerText(), /1\/5/);
+    const text = await form.innerText();
+    for (const q of ['Who exports invoices', 'Which file formats', 'fails halfway']) assert.match(text, new RegExp(q));
+    assert.ok(text.indexOf('UX') < text.indexOf('Technical') && text.indexOf('Technical') < text.indexOf('Edge cases'), 'grouped by angle, in order');
+
+    const inquisitors = modelServer.requests.filter((r) => r.rule?.startsWith('inquisitor'));
+    assert.equal(inquisitors.length, 3);
+    const start = Math.max(...inquisitors.map((r) => r.receivedAt));
+    const end = Math.min(...inquisitors.map((r) => r.finishedAt ?? Infinity));
+    assert.ok(start < end, 'the three inquisitor calls were in flight at the same time');
+
+    const round1 = join(workbench().workspace, '.groundwork', 'plans', SLUG, 'rounds', 'round-1.md');
+    await until('rounds/round-1.md', () => (existsSync(round1) ? true : undefined));
+    await screenshot(page, 'groundwork-brainstorm.png');
+  });
+
+  it('keeps the question form and the typed answers through a window reload', async () => {
+    const { page } = workbench();
+    let panel = await openGroundwork(page);
+    const first = panel.locator('#brainstorm-form .question-text', { hasText: 'Who exports invoices' });
+    await first.waitFor({ state: 'visible' });
+    await workbench().reload();
+    panel = await openGroundwork(page);
+    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#brainstorm-round').innerText(), /1\/5/);
+  });
+
+  it('sends the answers with one question skipped, asks a follow-up round, and writes the artifacts on Summarize Now', async () => {
+    const { page, workspace, modelServer } = workbench();
+    const panel = await openGroundwork(page);
+    const ids = await panel.locator('#brainstorm-form vscode-textarea').evaluateAll((els) => els.map((e) => e.id));
+    assert.equal(ids.length, 4);
+    // the merged order: priority 1 of each angle (ux, technical, edge-cases), then ux's priority 2
+    assert.match(await panel.locator('#bq-3-text').innerText(), /Where would someone look/);
+    await panel.locator('#bq-0 textarea').fill('Mostly the accountant, at month end');
+    await panel.locator('#bq-1 textarea').fill('CSV first, PDF later');
+    await panel.locator('#bq-2 textarea').fill('Email a link when the export is ready');
+    await panel.locator('#bq-3-skip').click();
+    await panel.locator('#brainstorm-more').click();
+
+    await panel.locator('#brainstorm-round', { hasText: '2/5' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#brainstorm-form .question-text', { hasText: 'login of their own' }).waitFor({ state: 'visible' });
+    const followUp = modelServer.requests.find((r) => r.rule === 'follow-up')!;
+    const sent = JSON.stringify((followUp.body as MessagesBody).messages);
+    assert.match(sent, /untrusted-data/, 'answers are wrapped as data');
+    assert.match(sent, /Mostly the accountant/);
+    assert.match(sent, /\[skipped by user\]/);
+
+    await panel.locator('#bq-0 textarea').fill('Yes, read-only');
+    await panel.locator('#brainstorm-summarize').click();
+    const card = panel.locator('#brainstorm-complete');
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#brainstorm-decisions').innerText(), /CSV first/);
+
+    const dir = join(workspace, '.groundwork', 'plans', SLUG);
+    for (const f of ['rounds/round-1.md', 'rounds/round-2.md', '00-brainstorming.md', '00-brainstorming.context.md', '.brainstorm-complete']) {
+      await until(f, () => (existsSync(join(dir, f)) ? true : undefined));
+    }
+    const context = readFileSync(join(dir, '00-brainstorming.context.md'), 'utf8');
+    assert.match(context, /^---\nschema_version: 1\n/);
+    assert.match(context, /skipped: true/);
+    assert.match(readFileSync(join(dir, '00-brainstorming.md'), 'utf8'), /Accountants, not owners, do most exports/);
+    await treeRow(page, SLUG).waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'groundwork-brainstorm-complete.png');
+
+    await panel.locator('#brainstorm-open-doc').click();
+    await page.locator('.tab', { hasText: '00-brainstorming.md' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.locator('#brainstorm-close').click();
+    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
+  });
+});
