@@ -267,13 +267,13 @@ describe('renderContextFile / parseContextFile', () => {
     assert.match(parseError(many).message, /aliases expand too much \(more than 10 uses\)/);
   });
 
-  test('a file over 2 MB is refused before it is parsed', () => {
+  test('a file over 8 MB is refused before it is parsed', () => {
     const file = renderContextFile(toContext(session()));
     const err = parseError(`${file}${'x'.repeat(CONTEXT_FILE_MAX_BYTES)}`);
     assert.equal(err.kind, 'corrupt');
-    assert.match(err.message, /over the 2097152 bytes/);
-    // Multi-byte text counts in bytes: 1.1 M two-byte characters are over the cap too.
-    assert.equal(parseError(`${file}${'é'.repeat(1_100_000)}`).kind, 'corrupt');
+    assert.match(err.message, /over the 8388608 bytes/);
+    // Multi-byte text counts in bytes: 4.2 M two-byte characters are over the cap too.
+    assert.equal(parseError(`${file}${'é'.repeat(4_200_000)}`).kind, 'corrupt');
   });
 });
 
