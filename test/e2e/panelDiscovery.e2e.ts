@@ -123,6 +123,32 @@ describe('Discovery in the panel (UI)', function () {
     await screenshot(page, 'groundwork-brief.png');
   });
 
+  it('brainstorms the saved brief deeper: a new plan seeded from it, each folder pointing at the other', async () => {
+    const { page, workspace, modelServer } = workbench();
+    const questions = (angle: string, text: string) => reply.text(JSON.stringify({ questions: [{ text, angle, priority: 1 }] }));
+    modelServer.add(
+      { name: 'deeper ux', match: match.system('# UX inquisitor'), reply: questions('ux', 'Do counter staff need to see allergies at a glance?') },
+      { name: 'deeper technical', match: match.system('# Technical inquisitor'), reply: questions('technical', 'Which offline store keeps a morning of orders?') },
+      { name: 'deeper edge-cases', match: match.system('# Edge-cases inquisitor'), reply: questions('edge-cases', 'What happens to an order taken offline that conflicts?') },
+    );
+    const panel = await openGroundwork(page);
+    const saved = (await panel.locator('#brief-saved').innerText()).match(/\.groundwork\/plans\/([a-z0-9-]+)\/idea-brief\.md/)!;
+    await panel.locator('#brief-brainstorm').click();
+    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await panel.locator('#brainstorm-topic').innerText(), /A customer and order book for a small bakery/);
+    const sent = JSON.stringify(modelServer.requests.find((r) => r.rule === 'deeper ux')!.body);
+    assert.match(sent, new RegExp(`plan ${saved[1]}/idea-brief.md`), 'the brief reaches the inquisitors as data');
+    const plans = join(workspace, '.groundwork', 'plans');
+    const pointer = join(plans, saved[1]!, 'brainstorms.md');
+    await until('the pointer in the brief\'s plan', () => (existsSync(pointer) ? true : undefined));
+    const deeper = readFileSync(pointer, 'utf8').match(/\.\.\/([a-z0-9-]+)\/00-brainstorming\.md/)![1]!;
+    assert.match(readFileSync(join(plans, deeper, 'seeded-from.md'), 'utf8'), new RegExp(`\\.\\./${saved[1]}/idea-brief\\.md`));
+    assert.ok(!existsSync(join(plans, deeper, 'idea-brief.md')), 'nothing is copied between the plans');
+    await panel.locator('#brainstorm-close').click();
+    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
+    await panel.locator('#brief-card').waitFor({ state: 'visible' });
+  });
+
   it('caps a 100 KB paste with a notice, keeps it whole, survives a model error with Retry, and takes a reply without markers as the brief', async () => {
     const { page, workspace, modelServer } = workbench();
     const panel = await openGroundwork(page);
