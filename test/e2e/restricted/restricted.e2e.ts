@@ -1,7 +1,7 @@
 // Restricted Mode, as a person meets it: the workspace is not trusted, Groundwork still shows what
 // it holds, says why it will not start work, and offers the way to trust the folder.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbench } from '../support/workbench';
 
@@ -54,5 +54,21 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     await check.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await check.innerText(), /Restricted Mode/);
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
+  });
+
+  it('refuses "Groundwork: Brainstorm…" before asking for a topic, and writes no plan', async () => {
+    const { page, modelServer, workspace } = workbench();
+    const before = modelServer.requests.length;
+    await runCommand(page, commandTitle('groundwork.brainstorm'));
+    // the refusal is a notification: a toast, or (once it hid) an entry of the notification center
+    const refusal = page.getByText('cannot start a brainstorm in Restricted Mode').first();
+    if (!(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
+      await runCommand(page, 'Notifications: Show Notifications');
+      await refusal.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Brainstorm (1/2)' }).count(), 0, 'no topic box');
+    assert.equal(modelServer.requests.length, before, 'no request reached the model server');
+    assert.ok(!existsSync(join(workspace, '.groundwork', 'plans')), 'no plan folder');
   });
 });
