@@ -1,3 +1,4 @@
+import { brainstorm } from './commands/brainstorm';
 import { discover } from './commands/discover';
 import { journalAppend, journalList } from './commands/journal';
 import { sleepList } from './commands/sleep';
@@ -7,4 +8,4 @@ import type { CliCommand } from './cliTypes';
  * Every command, in the order help lists them. A new command is a file under commands/ and a
  * line here; the dispatcher needs no change.
  */
-export const COMMANDS: readonly CliCommand[] = [discover, journalAppend, journalList, sleepList];
+export const COMMANDS: readonly CliCommand[] = [discover, brainstorm, journalAppend, journalList, sleepList];

@@ -1,0 +1,492 @@
+// `groundwork brainstorm`: three inquisitors question a topic, the person answers on stdin one line
+// per question, the coordinator follows up and summarizes; over the core's BrainstormService. The
+// session lives in `.groundwork/plans/<slug>/` between steps, so a stopped, failed or cut-off run
+// continues with `--resume <slug>`. It never waits for answers nobody can give (FR-21, Q-D8):
+// `--unattended` and an empty non-terminal stdin are refused with exit 2.
+import { createInterface } from 'node:readline';
+import type { Interface } from 'node:readline';
+import { ANGLE_LABELS } from '../../core/brainstorm/brainstormDocs';
+import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, PLAN_FILES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
+import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, Question, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
+import { planDisplayPath } from '../../core/brainstorm/planFolder';
+import { LlmError } from '../../core/llm/llmClient';
+import type { Role } from '../../core/roles/roleSchema';
+import { openWorkspaceStore } from '../../core/node/openWorkspace';
+import { WorkspaceStore } from '../../core/storage/workspaceStore';
+import { visibleJson, visibleText } from '../../core/visibleText';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import type { CliCommand, CommandContext } from '../cliTypes';
+import { BRAINSTORM_HELP } from '../help';
+import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets } from '../modelDeps';
+import { blockText } from '../terminalText';
+import { EXIT_INTERRUPTED, processTerminal } from './discover';
+import type { DiscoverTerminal } from './discover';
+
+export const TIMEOUT_VAR = 'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS';
+export const CONCURRENCY_VAR = 'GROUNDWORK_BRAINSTORM_CONCURRENCY';
+/** stdin, the terminal and Ctrl-C: the same seams as discover's. */
+export type BrainstormTerminal = DiscoverTerminal;
+const TOPIC = 'brainstorm';
+const ROLES = [...ANGLES.map((a) => INQUISITOR_ROLES[a]), COORDINATOR_ROLE];
+/** How long a non-terminal stdin may take to show data or its end before round 1 starts anyway. */
+const EOF_GRACE_MS = 100;
+export const UNATTENDED_MESSAGE =
+  "a brainstorm needs someone to answer its questions, so it does not run --unattended. Run it without --unattended in a terminal (or pipe the answers on stdin, one line per question), or use 'groundwork discover \"<message>\"', which a script can hold one turn per call";
+
+export const NO_STDIN_MESSAGE =
+  'no answers on stdin: it is not a terminal and it is empty, and a brainstorm needs someone to answer its questions. Run it in a terminal, or pipe the answers on stdin, one line per question';
+
+export function createBrainstormCommand(terminal: BrainstormTerminal = processTerminal): CliCommand {
+  return {
+    path: ['brainstorm'],
+    summary: 'Think a topic through: three inquisitors ask, you answer, a summary is written',
+    usage: 'brainstorm ["<topic>"] [--rounds N] [--max-rounds N] [--slug S] [--resume SLUG [--restart]] [--discard [SLUG]] [--list] [--unattended] [--json]',
+    details: BRAINSTORM_HELP,
+    options: {
+      rounds: { type: 'string' },
+      'max-rounds': { type: 'string' },
+      slug: { type: 'string' },
+      resume: { type: 'string' },
+      restart: { type: 'boolean' },
+      discard: { type: 'boolean' },
+      list: { type: 'boolean' },
+      unattended: { type: 'boolean' },
+    },
+    args: { min: 0, max: Infinity, name: 'a topic' },
+    run: (ctx) => runBrainstorm(ctx, terminal),
+  };
+}
+
+export const brainstorm: CliCommand = createBrainstormCommand();
+
+interface Run {
+  ctx: CommandContext;
+  terminal: BrainstormTerminal;
+  service: BrainstormApi;
+  secrets: string[];
+  /** Aborted by Ctrl-C: stops the model call or the wait for an answer. */
+  signal: AbortSignal;
+  /** Rounds answered in this run, for the exit code at the end of stdin. */
+  answered: number;
+  reader?: LineReader;
+}
+
+async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal): Promise<number> {
+  const { io, values, args } = ctx;
+  const has = (name: string) => values[name] !== undefined && values[name] !== false;
+  const list = has('list');
+  const discard = has('discard');
+  // First, before any model, file or even the key is looked at: nobody is there to answer.
+  if (has('unattended') && !list && !discard) throw new UsageError(UNATTENDED_MESSAGE, TOPIC);
+  const resume = typeof values['resume'] === 'string' ? values['resume'] : undefined;
+  const topic = args.join(' ');
+  const newOnly = ['rounds', 'max-rounds', 'slug'].filter(has);
+  if (list && (resume !== undefined || discard || has('restart') || args.length > 0 || newOnly.length > 0)) throw new UsageError('--list takes no topic and no other option', TOPIC);
+  if (has('restart') && resume === undefined) throw new UsageError('--restart goes with --resume SLUG', TOPIC);
+  if (discard && has('restart')) throw new UsageError('--discard and --restart exclude each other', TOPIC);
+  if ((resume !== undefined || discard) && newOnly.length > 0) throw new UsageError(`--${newOnly[0]} is for a new brainstorm; a resumed one keeps its own`, TOPIC);
+  if (resume !== undefined && args.length > 0) throw new UsageError('--resume takes no topic: the brainstorm has its own', TOPIC);
+  const discardSlug = discard ? (resume ?? (args.length === 1 ? args[0] : undefined)) : undefined;
+  if (discard && discardSlug === undefined) throw new UsageError('--discard needs the slug of one brainstorm: --discard SLUG', TOPIC);
+  if (!list && !discard && resume === undefined && topic.trim() === '') throw new UsageError('brainstorm needs a topic: groundwork brainstorm "<topic>"', TOPIC);
+  const minRounds = roundsOption(values['rounds'], 'rounds');
+  const maxRounds = roundsOption(values['max-rounds'], 'max-rounds');
+  const timeoutSeconds = numberFromEnv(io.env, TIMEOUT_VAR, false);
+  const concurrency = numberFromEnv(io.env, CONCURRENCY_VAR, true);
+  const debug = io.env['GROUNDWORK_DEBUG'] ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`) : undefined;
+  const model = list || discard ? undefined : modelFromEnv(io.env, debug, TOPIC);
+
+  const { root, store: cliStore } = await ctx.workspace();
+  const store = cliStore instanceof WorkspaceStore ? cliStore : openWorkspaceStore(root);
+  const warned = new Set<string>();
+  const warn = (line: string) => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    io.stderr(`groundwork: ${line}\n`);
+  };
+  const roles = new Map<string, Promise<Role>>();
+  const role = (name: string) => roles.get(name) ?? roles.set(name, loadCliRole(name, store, warn)).get(name)!;
+  // Loaded lazily: the service brings yaml with it, which --unattended and usage errors never need.
+  const { BrainstormService } = await import('../../core/brainstorm/brainstormService');
+  const service = new BrainstormService({
+    store,
+    llm: model?.llm ?? (async () => Promise.reject(new Error('brainstorm --list and --discard call no model (a bug)'))),
+    clock: ctx.deps.clock,
+    role,
+    ...(timeoutSeconds !== undefined ? { inquisitorTimeoutMs: timeoutSeconds * 1000 } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  });
+  const abort = new AbortController();
+  const run: Run = { ctx, terminal, service, secrets: model?.secrets ?? [], signal: abort.signal, answered: 0 };
+  if (list) return listUnfinished(run);
+  if (discardSlug !== undefined) return discardOne(run, discardSlug);
+
+  const stopListening = terminal.onInterrupt(() => abort.abort());
+  try {
+    let known: BrainstormSession | undefined;
+    try {
+      if (resume !== undefined) known = await service.load(resume);
+      // A broken install fails here, before the plan folder is made; role warnings are said once.
+      for (const name of ROLES) await role(name);
+    } catch (err) {
+      return await failed(run, err, resume);
+    }
+    run.reader = new LineReader(terminal.stdin());
+    if (!terminal.stdinIsTTY() && needsAnswers(known, has('restart'))) {
+      await run.reader.settle(EOF_GRACE_MS);
+      if (run.reader.exhausted) {
+        io.stderr(`groundwork: ${NO_STDIN_MESSAGE}\n`);
+        return EXIT_USAGE;
+      }
+    }
+    const startOptions = { ...(minRounds ? { minRounds } : {}), ...(maxRounds ? { maxRounds } : {}), ...(typeof values['slug'] === 'string' ? { slug: values['slug'] } : {}) };
+    const first =
+      resume === undefined
+        ? await step(run, undefined, (s) => service.start(topic, startOptions, s))
+        : await step(run, resume, (s) => (has('restart') ? service.restart(resume, s) : service.resume(resume, s)));
+    return await converse(run, first);
+  } finally {
+    stopListening();
+    run.reader?.close();
+  }
+}
+
+/** Whether what is due next asks the person: anything but a summary (or a complete brainstorm). */
+function needsAnswers(session: BrainstormSession | undefined, restart: boolean): boolean {
+  const phase = session?.phase;
+  if (restart || phase === undefined) return true;
+  return !(phase.kind === 'summarizing' || phase.kind === 'complete' || (phase.kind === 'failed' && phase.during === 'summarize'));
+}
+
+function roundsOption(value: string | boolean | undefined, name: string): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT) throw new UsageError(`--${name} must be a whole number from 1 to ${ROUNDS_LIMIT}, not '${visibleText(value)}'`, TOPIC);
+  return n;
+}
+
+function numberFromEnv(env: CommandContext['io']['env'], name: string, whole: boolean): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (whole && !Number.isSafeInteger(n))) {
+    throw new UsageError(`${name} must be a positive ${whole ? 'whole number' : 'number of seconds'}, not '${visibleText(raw)}'`, TOPIC);
+  }
+  return n;
+}
+
+/** The session's rounds, one after another, until it is complete or cannot go on. */
+async function converse(run: Run, first: BrainstormSession | number): Promise<number> {
+  const { io } = run.ctx;
+  for (let session = first; ; ) {
+    if (typeof session === 'number') return session;
+    const phase = session.phase;
+    switch (phase.kind) {
+      case 'complete':
+        showComplete(run, session);
+        return EXIT_OK;
+      case 'inquiry-failed':
+      case 'failed':
+        say(run, phase.error);
+        keptNote(run, session, 'to retry');
+        return EXIT_FAILURE;
+      case 'answering': {
+        showQuestions(run, session);
+        const input = await readRound(run, session);
+        if (input === 'eof') {
+          keptNote(run, session, 'to answer it');
+          if (run.answered > 0) return EXIT_OK;
+          io.stderr('groundwork: no answers on stdin: end of input before the first answer\n');
+          return EXIT_USAGE;
+        }
+        if (input === 'interrupted') {
+          say(run, `Stopped. The brainstorm ${session.slug} is kept at round ${roundOf(session)}.`);
+          keptNote(run, session, 'to go on');
+          return EXIT_INTERRUPTED;
+        }
+        run.answered++;
+        const slug = session.slug;
+        session = await step(run, slug, (s) => run.service.answer(slug, input.answers, input.action, s));
+        continue;
+      }
+      default:
+        // The service drives every step to a phase that waits; anything else is a bug to report.
+        throw new Error(`the brainstorm ${session.slug} stopped in phase ${phase.kind}; run 'groundwork brainstorm --resume ${session.slug}'`);
+    }
+  }
+}
+
+/** One step of the service with progress on stderr; the session, or the exit code of a failure already reported. */
+async function step(run: Run, slug: string | undefined, fn: (options: StepOptions) => Promise<BrainstormSession>): Promise<BrainstormSession | number> {
+  const { io } = run.ctx;
+  const streaming = !run.ctx.json && run.terminal.stderrIsTTY();
+  const dim = streaming && !io.env['NO_COLOR'];
+  let midLine = false;
+  const line = (text: string) => {
+    io.stderr(`${midLine ? '\n' : ''}${text}\n`);
+    midLine = false;
+  };
+  const asked = new Set<string>();
+  const onProgress = (p: BrainstormProgress) => {
+    // A start that fails from here on has left a brainstorm to resume by this slug.
+    if (p.kind === 'started') slug = p.slug;
+    else if (p.kind === 'inquisitor') {
+      if (p.state === 'running') asked.add(p.angle);
+      line(`${p.angle}: ${p.state === 'running' ? 'asking…' : p.state}`);
+    } else if (p.kind === 'coordinator') line(p.task === 'follow-up' ? 'reading your answers…' : 'writing the summary…');
+    else if (p.kind === 'notice') line(blockText(p.text, ''));
+    else if (streaming) {
+      // Model text, so shown with its control characters made visible, line breaks kept.
+      const shown = blockText(p.text.replace(/\r/g, ''), '');
+      if (shown === '') return;
+      io.stderr(dim ? `\x1b[2m${shown}\x1b[22m` : shown);
+      midLine = !shown.endsWith('\n');
+    }
+  };
+  try {
+    const session = await fn({ signal: run.signal, onProgress });
+    if (midLine) line('');
+    // After a failed inquiry its error says what each inquisitor did.
+    if (asked.size > 0 && session.phase.kind !== 'inquiry-failed') line(redactSecrets(cliModelMessage(inquiryRecap(session)), run.secrets));
+    return session;
+  } catch (err) {
+    if (midLine) line('');
+    return failed(run, err, slug);
+  }
+}
+
+/** `round 1: 7 questions (ux 3, technical 4); edge-cases: parse_error (why)`. */
+function inquiryRecap(session: BrainstormSession): string {
+  const questions = session.rounds[0]?.questions ?? [];
+  const kept = ANGLES.filter((a) => questions.some((q) => q.angle === a)).map((a) => `${a} ${questions.filter((q) => q.angle === a).length}`);
+  const failedAngles = ANGLES.flatMap((a) => {
+    const o = session.inquisitors?.[a];
+    return o === undefined || o.status === 'success' ? [] : [`${a}: ${o.status}${o.detail ? ` (${visibleText(o.detail)})` : ''}`];
+  });
+  return [`round 1: ${questions.length} questions${kept.length ? ` (${kept.join(', ')})` : ''}`, ...failedAngles].join('; ');
+}
+
+/** Reports a failure the person can act on and returns its exit code; anything else propagates. */
+async function failed(run: Run, err: unknown, slug: string | undefined): Promise<number> {
+  const kept = async (why: string) => {
+    const session = slug === undefined ? undefined : await run.service.load(slug).catch(() => undefined);
+    if (session !== undefined) keptNote(run, session, why);
+  };
+  if (err instanceof BrainstormError) {
+    say(run, err.message);
+    if (err.kind === 'stopped') {
+      await kept('to go on');
+      return EXIT_INTERRUPTED;
+    }
+    return err.kind === 'busy' ? EXIT_FAILURE : EXIT_USAGE;
+  }
+  if (err instanceof LlmError) {
+    say(run, cliModelMessage(err.message, err.kind));
+    await kept('to retry');
+    return EXIT_FAILURE;
+  }
+  throw err;
+}
+
+function say(run: Run, text: string): void {
+  run.ctx.io.stderr(`groundwork: ${blockText(redactSecrets(cliModelMessage(text), run.secrets).trim(), '')}\n`);
+}
+
+function roundOf(session: BrainstormSession): number {
+  return Math.max(1, session.rounds.at(-1)?.round ?? 1);
+}
+
+/** Where the brainstorm is and the command that continues it (with --workspace when one was given). */
+function keptNote(run: Run, session: BrainstormSession, why: string): void {
+  const ws = run.ctx.values['workspace'];
+  const where = typeof ws === 'string' ? `--workspace ${shellWord(ws)} ` : '';
+  run.ctx.io.stderr(`groundwork: the brainstorm ${session.slug} is kept at round ${roundOf(session)}; run 'groundwork ${where}brainstorm --resume ${session.slug}' ${why}\n`);
+  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'kept', slug: session.slug, round: roundOf(session), phase: session.phase.kind })}\n`);
+}
+
+function shellWord(text: string): string {
+  if (/^[\w.@%+=:,/-]+$/.test(text)) return text;
+  return text.includes("'") ? `"${visibleText(text).replace(/["$`\\]/g, '\\$&')}"` : `'${visibleText(text)}'`;
+}
+
+/** The round's questions grouped by angle; the numbers are the order the answers are read in. */
+function displayOrder(questions: readonly Question[]): number[] {
+  return ANGLES.flatMap((angle) => questions.flatMap((q, i) => (q.angle === angle ? [i] : [])));
+}
+
+function showQuestions(run: Run, session: BrainstormSession): void {
+  const { io } = run.ctx;
+  const round = session.rounds.at(-1)!;
+  const order = displayOrder(round.questions);
+  if (run.ctx.json) {
+    const questions = order.map((i, k) => ({ number: k + 1, angle: round.questions[i]!.angle, priority: round.questions[i]!.priority, text: round.questions[i]!.text }));
+    io.stdout(`${visibleJson({ event: 'questions', slug: session.slug, round: round.round, maxRounds: session.maxRounds, questions })}\n`);
+    return;
+  }
+  const out = [`Round ${round.round} of at most ${session.maxRounds} (${session.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`];
+  let angle: string | undefined;
+  order.forEach((i, k) => {
+    const q = round.questions[i]!;
+    if (q.angle !== angle) out.push('', ANGLE_LABELS[q.angle]);
+    angle = q.angle;
+    const head = `  ${k + 1}. (priority ${q.priority}) `;
+    out.push(head + blockText(q.text, ' '.repeat(head.length)).trimStart());
+  });
+  io.stdout(`${out.join('\n')}\n\n`);
+}
+
+type RoundInput = { answers: Answer[]; action: RoundAction } | 'eof' | 'interrupted';
+
+/** One line per question in the order shown: an answer, `skip` or an empty line, `/summarize` or `/more`. */
+async function readRound(run: Run, session: BrainstormSession): Promise<RoundInput> {
+  const { io } = run.ctx;
+  const reader = run.reader!;
+  const tty = run.terminal.stdinIsTTY();
+  const round = session.rounds.at(-1)!;
+  const order = displayOrder(round.questions);
+  const answers: Answer[] = round.questions.map(() => ({ kind: 'skipped' }));
+  if (tty) io.stderr('Answer each question on its own line: an empty line or "skip" skips it; /summarize or /more ends the round.\n');
+  for (let k = 0; k < order.length; k++) {
+    if (tty) io.stderr(`Answer ${k + 1}/${order.length} (skip, /summarize, /more): `);
+    const line = await reader.next(run.signal);
+    if (line === undefined || line === INTERRUPTED) return line === undefined ? 'eof' : 'interrupted';
+    const word = line.trim().toLowerCase();
+    if (word === '/summarize' || word === '/more') return { answers, action: word === '/more' ? 'more' : 'summarize' };
+    if (word !== '' && word !== 'skip') answers[order[k]!] = { kind: 'answered', text: line.trim() };
+  }
+  const n = round.round;
+  // Without a terminal no further line is read: the next step follows from the round limits alone.
+  if (!tty || n < session.minRounds || n >= session.maxRounds) return { answers, action: n < session.minRounds ? 'more' : 'summarize' };
+  for (;;) {
+    io.stderr('Next: /more for follow-up questions, /summarize to finish [/summarize]: ');
+    const line = await reader.next(run.signal);
+    if (line === INTERRUPTED) return 'interrupted';
+    const word = (line ?? '').trim().toLowerCase().replace(/^\//, '');
+    if (word === '' || word === 'summarize') return { answers, action: 'summarize' };
+    if (word === 'more') return { answers, action: 'more' };
+  }
+}
+
+function showComplete(run: Run, session: BrainstormSession): void {
+  const { io } = run.ctx;
+  const paths = { document: planDisplayPath(session.slug, PLAN_FILES.document), context: planDisplayPath(session.slug, PLAN_FILES.context) };
+  const summary = session.summary ?? { topic: session.topic, keyInsights: [], decisions: [], openQuestions: [] };
+  if (run.ctx.json) {
+    io.stdout(`${visibleJson({ event: 'complete', slug: session.slug, rounds: session.rounds.length, summary, paths })}\n`);
+    return;
+  }
+  const section = (title: string, items: readonly string[]) => [title, ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`))];
+  const out = [
+    `Brainstorm complete after ${session.rounds.length} ${session.rounds.length === 1 ? 'round' : 'rounds'}: ${visibleText(summary.topic.replace(/\s+/g, ' ').trim() || session.topic)}`,
+    '',
+    ...section('Key insights:', summary.keyInsights),
+    ...section('Decisions:', summary.decisions),
+    ...section('Open questions:', summary.openQuestions),
+    '',
+    `Saved ${paths.document}`,
+    `  and ${paths.context}`,
+  ];
+  io.stdout(`${out.join('\n')}\n`);
+}
+
+async function listUnfinished(run: Run): Promise<number> {
+  const { io } = run.ctx;
+  let open;
+  try {
+    open = await run.service.unfinished();
+  } catch (err) {
+    return failed(run, err, undefined);
+  }
+  if (run.ctx.json) {
+    io.stdout(`${visibleJson({ event: 'unfinished', brainstorms: open.map((u) => ({ ...u, createdAt: new Date(u.createdAt).toISOString() })) })}\n`);
+    return EXIT_OK;
+  }
+  if (open.length === 0) {
+    io.stdout('no unfinished brainstorms\n');
+    return EXIT_OK;
+  }
+  const width = Math.max(...open.map((u) => u.slug.length));
+  for (const u of open) {
+    const topic = visibleText(u.topic.replace(/\s+/g, ' ').trim());
+    io.stdout(`${u.slug.padEnd(width)}  round ${u.round}  ${u.phase.padEnd(14)}  ${topic.length > 70 ? `${topic.slice(0, 69)}…` : topic}\n`);
+  }
+  return EXIT_OK;
+}
+
+async function discardOne(run: Run, slug: string): Promise<number> {
+  try {
+    await run.service.discard(slug);
+  } catch (err) {
+    return failed(run, err, undefined);
+  }
+  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug })}\n`);
+  else run.ctx.io.stdout(`Discarded the brainstorm ${slug} (${planDisplayPath(slug)})\n`);
+  return EXIT_OK;
+}
+
+const INTERRUPTED = Symbol('interrupted');
+
+/**
+ * The lines of stdin, buffered from the start so that an empty input is seen before any model call.
+ * No terminal mode, as MessageReader: line editing and Ctrl-C stay the system's.
+ */
+class LineReader {
+  readonly #rl: Interface;
+  readonly #lines: string[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  constructor(input: NodeJS.ReadableStream) {
+    this.#rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
+    this.#rl.on('line', (line) => {
+      this.#lines.push(line);
+      this.#wake?.();
+    });
+    this.#rl.on('close', () => {
+      this.#ended = true;
+      this.#wake?.();
+    });
+  }
+
+  /** The input ended and every line was read. */
+  get exhausted(): boolean {
+    return this.#ended && this.#lines.length === 0;
+  }
+
+  /** Resolves once a line is waiting, the input ended, or `ms` passed. */
+  async settle(ms: number): Promise<void> {
+    if (this.#ended || this.#lines.length > 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = done;
+    });
+    this.#wake = undefined;
+  }
+
+  /** The next line; undefined at the end of input; INTERRUPTED when `signal` aborts first. */
+  async next(signal: AbortSignal): Promise<string | undefined | typeof INTERRUPTED> {
+    while (this.#lines.length === 0 && !this.#ended) {
+      if (signal.aborted) return INTERRUPTED;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        signal.addEventListener('abort', done, { once: true });
+        this.#wake = done;
+      });
+      this.#wake = undefined;
+    }
+    if (signal.aborted) return INTERRUPTED;
+    return this.#lines.shift();
+  }
+
+  /** Lets the process exit (stops reading a terminal). */
+  close(): void {
+    this.#rl.close();
+  }
+}
