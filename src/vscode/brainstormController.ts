@@ -181,7 +181,7 @@ export class BrainstormController implements vscode.Disposable {
         const rest = list.filter((i) => i.angle !== p.angle);
         const state: BrainstormInquisitorState = p.state;
         const order = ['ux', 'technical', 'edge-cases'];
-        this.state = { ...s, inquisitors: [...rest, { angle: p.angle, state }].sort((a, b) => order.indexOf(a.angle) - order.indexOf(b.angle)) };
+        this.state = { ...s, inquisitors: [...rest, { angle: p.angle, state, ...(p.detail ? { detail: p.detail } : {}) }].sort((a, b) => order.indexOf(a.angle) - order.indexOf(b.angle)) };
         this.host.changed();
         return;
       }

@@ -308,10 +308,7 @@ export class BrainstormService implements BrainstormApi {
     const onOuterAbort = () => abort.abort();
     run.signal.addEventListener('abort', onOuterAbort, { once: true });
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, timeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     run.onProgress?.({ kind: 'inquisitor', angle, state: 'running' });
     let outcome: InquisitorOutcome;
     let questions: Question[] = [];
@@ -319,8 +316,13 @@ export class BrainstormService implements BrainstormApi {
     let error: LlmError | undefined;
     try {
       const role = await this.deps.role(roleName);
+      // The time limit is the model's: loading the role does not count against it.
+      timer = setTimeout(() => {
+        timedOut = true;
+        abort.abort();
+      }, timeoutMs);
       reply = await this.call(role, inquisitorPrompt(session, angle, this.places(session.slug), this.random()), INQUISITOR_MAX_TOKENS, abort.signal);
-      if (timedOut) outcome = { status: 'timeout', detail: `no reply within ${Math.round(timeoutMs / 1000)} s` };
+      if (timedOut) outcome = { status: 'timeout', detail: `no reply within ${seconds(timeoutMs)} s` };
       else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
       else {
         const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${roleName}.ndjson`));
@@ -330,9 +332,9 @@ export class BrainstormService implements BrainstormApi {
     } catch (err) {
       if (!(err instanceof LlmError)) throw err;
       error = err;
-      outcome = timedOut ? { status: 'timeout', detail: `no reply within ${Math.round(timeoutMs / 1000)} s` } : { status: 'empty', detail: `model error: ${err.message}` };
+      outcome = timedOut ? { status: 'timeout', detail: `no reply within ${seconds(timeoutMs)} s` } : { status: 'empty', detail: `model error: ${err.message}` };
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       run.signal.removeEventListener('abort', onOuterAbort);
     }
     await this.workerLog(session.slug, roleName).append({
@@ -345,7 +347,7 @@ export class BrainstormService implements BrainstormApi {
       ...(reply?.usage !== undefined ? { usage: reply.usage } : {}),
     });
     await this.auditEntry(session.slug, 'brainstorm.inquisitor', outcome.status === 'success' ? 'ok' : 'error', `${angle}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}; ${questions.length} questions`, undefined, reply);
-    run.onProgress?.({ kind: 'inquisitor', angle, state: outcome.status });
+    run.onProgress?.({ kind: 'inquisitor', angle, state: outcome.status, questions: questions.length, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}) });
     return error !== undefined ? { outcome, questions, error } : { outcome, questions };
   }
 
@@ -520,6 +522,11 @@ interface Reply {
   stopped: boolean;
   usage?: LlmUsage;
   model?: string;
+}
+
+/** "120", or "0.5" for a short limit: never "0". */
+function seconds(ms: number): string {
+  return String(+(ms / 1000).toFixed(1));
 }
 
 function setting(value: number | (() => number) | undefined, fallback: number): number {

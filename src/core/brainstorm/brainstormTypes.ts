@@ -205,7 +205,8 @@ export type RoundAction = 'more' | 'summarize';
 export type BrainstormProgress =
   /** The plan folder exists: from here on the brainstorm can be resumed by this slug. */
   | { kind: 'started'; slug: string }
-  | { kind: 'inquisitor'; angle: Angle; state: 'running' | InquisitorStatus }
+  /** An inquisitor started or finished; once finished, how many questions it gave, or why none. */
+  | { kind: 'inquisitor'; angle: Angle; state: 'running' | InquisitorStatus; questions?: number; detail?: string }
   | { kind: 'coordinator'; task: 'follow-up' | 'summarize' }
   /** Model text as it streams (the coordinator's; the inquisitors' replies are JSON). */
   | { kind: 'text'; text: string }
