@@ -2,19 +2,17 @@
 // real temporary workspaces: round 1's inquisitors in parallel, answers from stdin (skip,
 // /summarize, /more), the artifacts, the prompt tokens of each round. Resuming, refusals and the
 // built CLI are in brainstormResume.test.ts.
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { reply, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import {
-  CANARY,
   FOLLOW_UP,
   SHOWN_1,
   SLUG,
   TOPIC,
   auditTokens,
   bodyText,
-  filesUnder,
   followUp,
   inquisitor,
   inquisitors,
@@ -23,28 +21,16 @@ import {
   runBrainstorm,
   summarize,
   type TerminalOptions,
+  useScriptedWorkspace,
 } from './brainstormHarness';
-import { tempFolder, type CliRun } from './cliHarness';
+import type { CliRun } from './cliHarness';
 
 describe('groundwork brainstorm (in-process, scripted model server)', () => {
   let server: ScriptedModelServer;
   let ws: string;
   let env: Record<string, string | undefined>;
 
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-    ws = await tempFolder('groundwork-brainstorm-');
-    env = { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL };
-  });
-  afterEach(async () => {
-    try {
-      assert.deepEqual(server.unmatched.map((r) => r.seq), [], 'every model request was scripted');
-      for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
-    } finally {
-      // Closed also when a check fails, or its keep-alive sockets would hold the test process open.
-      await server.close();
-    }
-  });
+  useScriptedWorkspace((s) => ({ server, ws, env } = s));
 
   const brainstorm = (argv: string[], options: TerminalOptions & { env?: Record<string, string | undefined> } = {}): Promise<CliRun> =>
     runBrainstorm(ws, options.env ?? env, argv, options);

@@ -2,6 +2,7 @@
 // the coordinator, a fake terminal, the command run in-process through runCli on a real temporary
 // workspace, and readers for what it leaves in the plan folder.
 import assert from 'node:assert/strict';
+import { afterEach, beforeEach } from 'node:test';
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseContextFile } from '../../../src/core/brainstorm/contextFile';
 import type { Angle, BrainstormContext, BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
-import { match, reply, type MessagesBody, type Reply, type ScriptRule, type StreamReply } from '../../support/scriptedModelServer';
-import { repo, type CliRun } from './cliHarness';
+import { match, reply, startScriptedModelServer, type MessagesBody, type Reply, type ScriptRule, type ScriptedModelServer, type StreamReply } from '../../support/scriptedModelServer';
+import { repo, tempFolder, type CliRun } from './cliHarness';
 
 export const CANARY = 'sk-ant-canary-5e1b7d2c9a4f3e80-never-print-me';
 export const TOPIC = 'Let customers export their invoices';
@@ -157,5 +158,35 @@ export function runBuiltCli(args: string[], env: Record<string, string>, stdin: 
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+export interface ScriptedWorkspace {
+  server: ScriptedModelServer;
+  ws: string;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * A fresh scripted model server and workspace folder for each test of the calling suite, handed to
+ * `set`. After each test: every model request was scripted, and the key is in no file.
+ */
+export function useScriptedWorkspace(set: (s: ScriptedWorkspace) => void): void {
+  let current: ScriptedWorkspace | undefined;
+  beforeEach(async () => {
+    const server = await startScriptedModelServer();
+    const ws = await tempFolder('groundwork-brainstorm-');
+    current = { server, ws, env: { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL } };
+    set(current);
+  });
+  afterEach(async () => {
+    const { server, ws } = current!;
+    try {
+      assert.deepEqual(server.unmatched.map((r) => r.seq), [], 'every model request was scripted');
+      for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
+    } finally {
+      // Closed also when a check fails, or its keep-alive sockets would hold the test process open.
+      await server.close();
+    }
   });
 }

@@ -1,7 +1,7 @@
 // `groundwork brainstorm` when a run does not get to the end: a failed model call, the end of
 // stdin mid-round, Ctrl-C; then --resume, --restart, --discard and --list; and the refusals that
 // keep it from hanging (--unattended, empty stdin), timed on the built CLI.
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
@@ -18,7 +18,6 @@ import {
   SHOWN_1,
   SLUG,
   TOPIC,
-  filesUnder,
   followUp,
   inquisitor,
   inquisitors,
@@ -29,6 +28,7 @@ import {
   runBuiltCli,
   summarize,
   type TerminalOptions,
+  useScriptedWorkspace,
 } from './brainstormHarness';
 import { repo, tempFolder, type CliRun } from './cliHarness';
 
@@ -39,20 +39,7 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
   let ws: string;
   let env: Record<string, string | undefined>;
 
-  beforeEach(async () => {
-    server = await startScriptedModelServer();
-    ws = await tempFolder('groundwork-brainstorm-');
-    env = { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL };
-  });
-  afterEach(async () => {
-    try {
-      assert.deepEqual(server.unmatched.map((r) => r.seq), [], 'every model request was scripted');
-      for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
-    } finally {
-      // Closed also when a check fails, or its keep-alive sockets would hold the test process open.
-      await server.close();
-    }
-  });
+  useScriptedWorkspace((s) => ({ server, ws, env } = s));
 
   const brainstorm = (argv: string[], options: TerminalOptions & { env?: Record<string, string | undefined> } = {}): Promise<CliRun> =>
     runBrainstorm(ws, options.env ?? env, argv, options);
