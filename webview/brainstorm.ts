@@ -90,6 +90,8 @@ export class BrainstormUi {
         this.forget(view.slug, view.round);
         body.push(this.header(view), ...this.history(view));
         if (view.notice) body.push(notice(view.notice, false, 'brainstorm-notice'));
+        // An inquisitor that gave nothing is shown with why, so missing angles are not a mystery.
+        if (view.round === 1 && view.inquisitors?.some((i) => i.state !== 'success')) body.push(this.inquisitors(view.inquisitors));
         body.push(this.questionForm(view));
         break;
       case 'failed':
