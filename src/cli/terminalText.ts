@@ -11,3 +11,9 @@ export function blockText(text: string, indent: string): string {
     .map((line) => indent + visibleText(line.replace(/\t/g, '    ')))
     .join('\n');
 }
+
+/** `text` as one shell word to paste back into a command (a session id or a path the person gave). */
+export function shellWord(text: string): string {
+  if (/^[\w.@%+=:,/-]+$/.test(text)) return text;
+  return text.includes("'") ? `"${visibleText(text).replace(/["$`\\]/g, '\\$&')}"` : `'${visibleText(text)}'`;
+}

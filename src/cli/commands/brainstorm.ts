@@ -18,7 +18,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { BRAINSTORM_HELP } from '../help';
 import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets } from '../modelDeps';
-import { blockText } from '../terminalText';
+import { blockText, shellWord } from '../terminalText';
 import { EXIT_INTERRUPTED, processTerminal } from './discover';
 import type { DiscoverTerminal } from './discover';
 
@@ -304,10 +304,6 @@ function keptNote(run: Run, session: BrainstormSession, why: string): void {
   if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'kept', slug: session.slug, round: roundOf(session), phase: session.phase.kind })}\n`);
 }
 
-function shellWord(text: string): string {
-  if (/^[\w.@%+=:,/-]+$/.test(text)) return text;
-  return text.includes("'") ? `"${visibleText(text).replace(/["$`\\]/g, '\\$&')}"` : `'${visibleText(text)}'`;
-}
 
 /** The round's questions grouped by angle; the numbers are the order the answers are read in. */
 function displayOrder(questions: readonly Question[]): number[] {

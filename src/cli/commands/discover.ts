@@ -16,7 +16,7 @@ import type { CliCommand, CommandContext } from '../cliTypes';
 import { DISCOVER_HELP } from '../help';
 import { MessageReader } from '../messageReader';
 import { cliModelMessage, loadCliRole, minutesFromEnv, modelFromEnv, redactSecrets } from '../modelDeps';
-import { blockText } from '../terminalText';
+import { blockText, shellWord } from '../terminalText';
 
 export const DEFAULT_SESSION = 'cli';
 export const TTL_VAR = 'GROUNDWORK_DISCOVERY_TTL_MINUTES';
@@ -309,11 +309,6 @@ async function finish(run: Run, result: TurnResult | number): Promise<number> {
   return EXIT_OK;
 }
 
-/** One shell word to paste back (the session id is the person's own text). */
-function shellWord(text: string): string {
-  if (/^[\w.@%+=:,/-]+$/.test(text)) return text;
-  return text.includes("'") ? `"${visibleText(text).replace(/["$`\\]/g, '\\$&')}"` : `'${visibleText(text)}'`;
-}
 
 /** Prints a turn's result; saves the brief when it is complete. */
 async function show(run: Run, result: TurnResult | number): Promise<Next> {

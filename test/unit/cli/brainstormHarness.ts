@@ -6,14 +6,15 @@ import { afterEach, beforeEach } from 'node:test';
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { createBrainstormCommand, type BrainstormTerminal } from '../../../src/cli/commands/brainstorm';
+import { createBrainstormCommand } from '../../../src/cli/commands/brainstorm';
 import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseContextFile } from '../../../src/core/brainstorm/contextFile';
 import type { Angle, BrainstormContext, BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
 import { match, reply, startScriptedModelServer, type MessagesBody, type Reply, type ScriptRule, type ScriptedModelServer, type StreamReply } from '../../support/scriptedModelServer';
-import { repo, tempFolder, type CliRun } from './cliHarness';
+import { repo, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
+
+export { terminal, type TerminalOptions };
 
 export const CANARY = 'sk-ant-canary-5e1b7d2c9a4f3e80-never-print-me';
 export const TOPIC = 'Let customers export their invoices';
@@ -80,25 +81,6 @@ export function summarize(replyWith: Reply = reply.text(JSON.stringify(SUMMARY))
   return { name: 'summarize', match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')), reply: replyWith, ...extra };
 }
 
-export interface TerminalOptions {
-  stdin?: string;
-  stdinIsTTY?: boolean;
-  stderrIsTTY?: boolean;
-  /** Gets the Ctrl-C handler as the command starts. */
-  onInterrupt?: (fire: () => void) => void;
-}
-
-export function terminal(options: TerminalOptions = {}): BrainstormTerminal {
-  return {
-    stdin: () => Readable.from(options.stdin === undefined ? [] : [options.stdin]),
-    stdinIsTTY: () => options.stdinIsTTY ?? false,
-    stderrIsTTY: () => options.stderrIsTTY ?? false,
-    onInterrupt: (handler) => {
-      options.onInterrupt?.(handler);
-      return () => undefined;
-    },
-  };
-}
 
 /** `groundwork --workspace ws brainstorm …` in-process; the key must never be printed. */
 export async function runBrainstorm(ws: string, env: Record<string, string | undefined>, argv: string[], options: TerminalOptions = {}): Promise<CliRun> {

@@ -5,10 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../../src/cli/runCli';
 import type { CliDeps } from '../../../src/cli/cliTypes';
+import type { DiscoverTerminal } from '../../../src/cli/commands/discover';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
@@ -95,4 +97,25 @@ export function runCliProcess(args: string[], options: ProcessOptions = {}): Pro
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr }));
     options.onSpawn?.((signal) => child.kill(signal));
   });
+}
+
+export interface TerminalOptions {
+  stdin?: string;
+  stdinIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  /** Gets the Ctrl-C handler as the command starts. */
+  onInterrupt?: (fire: () => void) => void;
+}
+
+/** The process seams of discover and brainstorm (stdin, TTYs, Ctrl-C), scripted. */
+export function terminal(options: TerminalOptions = {}): DiscoverTerminal {
+  return {
+    stdin: () => Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    stdinIsTTY: () => options.stdinIsTTY ?? false,
+    stderrIsTTY: () => options.stderrIsTTY ?? false,
+    onInterrupt: (handler) => {
+      options.onInterrupt?.(handler);
+      return () => undefined;
+    },
+  };
 }

@@ -7,15 +7,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { createDiscoverCommand, type DiscoverTerminal } from '../../../src/cli/commands/discover';
+import { createDiscoverCommand } from '../../../src/cli/commands/discover';
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
 import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { repo, runCliProcess, tempFolder, type CliRun } from './cliHarness';
+import { repo, runCliProcess, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
 
 const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
 const ROLE = match.system("You are Groundwork's discovery agent");
@@ -55,25 +54,6 @@ async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
   return out;
 }
 
-interface TerminalOptions {
-  stdin?: string;
-  stdinIsTTY?: boolean;
-  stderrIsTTY?: boolean;
-  /** Called with the Ctrl-C handler while a model call is under way. */
-  onInterrupt?: (fire: () => void) => void;
-}
-
-function terminal(options: TerminalOptions = {}): DiscoverTerminal {
-  return {
-    stdin: () => Readable.from(options.stdin === undefined ? [] : [options.stdin]),
-    stdinIsTTY: () => options.stdinIsTTY ?? false,
-    stderrIsTTY: () => options.stderrIsTTY ?? false,
-    onInterrupt: (handler) => {
-      options.onInterrupt?.(handler);
-      return () => undefined;
-    },
-  };
-}
 
 /** Everything printed by every run, to check the canary never shows. */
 const printed: string[] = [];
