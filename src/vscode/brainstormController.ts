@@ -3,6 +3,7 @@
 // (.groundwork/panel/brainstorm.json), and the brainstorm itself in its plan folder, so a reload
 // shows the same form with nothing lost.
 import * as vscode from 'vscode';
+import { nextTask } from '../core/brainstorm/brainstormMachine';
 import { BrainstormError, PLAN_FILES } from '../core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StartOptions } from '../core/brainstorm/brainstormTypes';
 import { LlmError } from '../core/llm/llmClient';
@@ -84,8 +85,7 @@ export class BrainstormController implements vscode.Disposable {
     const current = this.state;
     const done: BrainstormRoundView = { round: current.round, questions: current.questions, answers: given.map((a) => (a.kind === 'answered' ? a.text : null)) };
     const next: Header = { ...pick(current), rounds: [...current.rounds, done] };
-    const stepName = action === 'more' && current.round < current.maxRounds ? 'follow-up' : current.round < current.minRounds ? 'follow-up' : 'summary';
-    await this.step(next, stepName, (s, run) => s.answer(slug, given, action, run));
+    await this.step(next, nextTask(current.round, current, action) === 'follow-up' ? 'follow-up' : 'summary', (s, run) => s.answer(slug, given, action, run));
   }
 
   async retry(): Promise<void> {

@@ -57,6 +57,13 @@ export function currentRound(session: BrainstormSession): number {
   return session.rounds.at(-1)?.round ?? 0;
 }
 
+/** What follows the answers to round `n`: the round limits overrule the person's choice. */
+export function nextTask(n: number, limits: { minRounds: number; maxRounds: number }, action: RoundAction): CoordinatorTask {
+  if (n >= limits.maxRounds) return 'summarize';
+  if (n < limits.minRounds) return 'follow-up';
+  return action === 'more' ? 'follow-up' : 'summarize';
+}
+
 export function step(session: BrainstormSession, event: BrainstormEvent): StepResult {
   const phase = session.phase;
   switch (event.type) {
@@ -90,16 +97,9 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       const rounds = [...session.rounds.slice(0, -1), { ...last, answers: event.answers }];
       const n = last.round;
       const effects: BrainstormEffect[] = [];
-      let task: CoordinatorTask;
-      if (n >= session.maxRounds) {
-        task = 'summarize';
-        if (event.action === 'more') effects.push({ type: 'notice', text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.` });
-      } else if (n < session.minRounds) {
-        task = 'follow-up';
-        if (event.action === 'summarize') effects.push({ type: 'notice', text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.` });
-      } else {
-        task = event.action === 'more' ? 'follow-up' : 'summarize';
-      }
+      const task = nextTask(n, session, event.action);
+      if (task === 'summarize' && event.action === 'more') effects.push({ type: 'notice', text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.` });
+      if (task === 'follow-up' && event.action === 'summarize') effects.push({ type: 'notice', text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.` });
       const skipped = event.answers.filter((a) => a.kind === 'skipped').length;
       const next: BrainstormSession = { ...session, rounds, phase: { kind: task === 'follow-up' ? 'following-up' : 'summarizing' } };
       return {
