@@ -87,10 +87,19 @@ export class FileLock {
     held.delete(this);
     const stealPath = `${this.path}.steal`;
     const deadline = Date.now() + this.s.stealStaleMs + 1000;
-    let stealToken = await takeSteal(stealPath, this.s).catch(() => undefined);
-    for (let attempt = 0; stealToken === undefined && Date.now() < deadline; attempt++) {
+    let stealToken: string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        stealToken = await takeSteal(stealPath, this.s);
+      } catch {
+        // The .steal file cannot be written (a full disk): trying again only fails again, for
+        // seconds. It matters only if this lock was judged stale (no heartbeat for the stale
+        // age) and taken over meanwhile; releasing without it beats leaving the lock for all
+        // to wait out. The locked section's own error, if any, is the one to report.
+        break;
+      }
+      if (stealToken !== undefined || Date.now() >= deadline) break;
       await sleep(backoff(attempt));
-      stealToken = await takeSteal(stealPath, this.s).catch(() => undefined);
     }
     try {
       const snap = await readSnapshot(this.path);

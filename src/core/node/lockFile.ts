@@ -4,7 +4,7 @@
 // mutual exclusion; the hard part is a lock left behind by a process that died, which must be
 // taken over without two waiters both believing they did.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { isStorableMs } from '../clock';
@@ -74,14 +74,37 @@ export function parseHolder(raw: string): Holder | undefined {
   }
 }
 
+/** Above every pid a system hands out (Linux's ceiling is 2^22); kill() refuses larger numbers. */
+const MAX_PID = 2 ** 31 - 1;
+
+/**
+ * Whether a process of this host with this pid may still hold a lock. Numbers no process has
+ * (kill() takes 0 and negative ones for process groups) are dead, and so is a zombie: it has
+ * exited, its parent just has not collected its status, yet kill(pid, 0) still succeeds on it.
+ */
 function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
+  if (!Number.isInteger(pid) || pid <= 0 || pid > MAX_PID) return false;
+  if (procState(pid) === 'Z') return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
     // EPERM: it exists but belongs to someone else.
     return errorCode(err) !== 'ESRCH';
+  }
+}
+
+/** The state letter of /proc/<pid>/stat where there is one (Linux), e.g. 'R', 'S', 'Z'. */
+function procState(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "<pid> (<name>) <state> ...": the name may itself hold spaces and parentheses.
+    const end = stat.lastIndexOf(')');
+    return end < 0 ? undefined : stat.charAt(end + 2);
+  } catch {
+    return undefined;
   }
 }
 
@@ -93,8 +116,9 @@ export async function readSnapshot(path: string): Promise<Snapshot | undefined> 
   } catch (err) {
     const code = errorCode(err);
     if (code === 'ENOENT') return undefined;
-    if (code !== 'ELOOP' && code !== 'EMLINK') throw ioStorageError('read the lock', path, err);
-    // A planted link is an unreadable lock: it ages into staleness and is then removed.
+    if (code !== 'ELOOP' && code !== 'EMLINK' && code !== 'ENXIO') throw ioStorageError('read the lock', path, err);
+    // A planted link (ELOOP, EMLINK) or socket (ENXIO) is an unreadable lock, as a planted FIFO
+    // is: it ages into staleness and is then removed.
     const st = await fsp.lstat(path).catch(() => undefined);
     return st && { raw: '', holder: undefined, mtimeMs: st.mtimeMs, ino: st.ino };
   }
@@ -112,12 +136,28 @@ export async function readSnapshot(path: string): Promise<Snapshot | undefined> 
   }
 }
 
-/** Whether the lock may be taken over: its holder is gone, or it has not been refreshed for long. */
+/**
+ * A lock of this host is stamped with this clock (see `stampWithThisClock` and the heartbeat in
+ * fileLock.ts): further ahead than a small step of the clock, its mtime is no holder's.
+ */
+const SAME_HOST_CLOCK_SKEW_MS = 5_000;
+
+/**
+ * Whether the lock may be taken over: its holder on this host is gone (see `isAlive`), or the
+ * lock has not been refreshed for long. An mtime further in the future than a holder could have
+ * set (written by hand, or by a clock since set back) says nothing about when the lock was last
+ * refreshed; counted as fresh, it would stay fresh until that time came, and every writer would
+ * time out until someone deleted the file.
+ */
 export function isStale(snap: Snapshot, staleMs: number, unreadableStaleMs: number): boolean {
+  const holder = snap.holder;
+  if (holder?.host === HOST && !isAlive(holder.pid)) return true;
   const age = Date.now() - snap.mtimeMs;
-  if (snap.holder === undefined) return age > unreadableStaleMs;
-  if (snap.holder.host === HOST && !isAlive(snap.holder.pid)) return true;
-  return age > staleMs;
+  // Another host's clock may run ahead as it may run behind. Behind, its lock looks stale once
+  // the lag nears the stale age; ahead, it is trusted as far. An unreadable lock's host is unknown.
+  const aheadAllowed = holder?.host === HOST ? SAME_HOST_CLOCK_SKEW_MS : staleMs;
+  if (-age > aheadAllowed) return true;
+  return age > (holder === undefined ? unreadableStaleMs : staleMs);
 }
 
 /**
@@ -128,14 +168,26 @@ export function isStale(snap: Snapshot, staleMs: number, unreadableStaleMs: numb
  */
 export async function createExclusive(path: string, content: string): Promise<boolean> {
   const temp = tempPathFor(path);
+  let handle: fsp.FileHandle;
   try {
-    await fsp.writeFile(temp, content, { flag: 'wx', mode: 0o644 });
+    handle = await fsp.open(temp, 'wx', 0o644);
   } catch (err) {
     if (errorCode(err) !== 'ENOENT') throw ioStorageError('create the lock', path, err);
     await fsp.mkdir(dirname(path), { recursive: true }).catch((e: unknown) => {
       throw ioStorageError('create the folder of', path, e);
     });
     return createExclusive(path, content);
+  }
+  // From here the temp file exists: every way out removes it, or a full disk fills up with them
+  // (one more each time a waiter tries again). One that cannot be removed is swept later.
+  try {
+    await handle.writeFile(content);
+    await stampWithThisClock(handle);
+    await handle.close();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fsp.unlink(temp).catch(() => undefined);
+    throw ioStorageError('create the lock', path, err);
   }
   try {
     await fsp.link(temp, path);
@@ -164,13 +216,25 @@ async function createByOpen(path: string, content: string): Promise<boolean> {
   }
   try {
     await handle.writeFile(content);
+    await stampWithThisClock(handle);
+    await handle.close();
   } catch (err) {
     await handle.close().catch(() => undefined);
+    // Ours, and unusable: left behind, it would block everyone until it went stale.
     await fsp.unlink(path).catch(() => undefined);
     throw ioStorageError('write the lock', path, err);
   }
-  await handle.close();
   return true;
+}
+
+/**
+ * A lock's mtime is its holder's clock, as its heartbeat sets it (see `isStale`), from the
+ * start: a file system may stamp a new file with another clock (an NFS server's). Best effort,
+ * as the heartbeat is: where times cannot be set, the file system's stamp is all there is.
+ */
+async function stampWithThisClock(handle: fsp.FileHandle): Promise<void> {
+  const now = new Date();
+  await handle.utimes(now, now).catch(() => undefined);
 }
 
 async function unlinkIfUnchanged(path: string, seen: Snapshot): Promise<void> {

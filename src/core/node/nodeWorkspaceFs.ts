@@ -1,7 +1,7 @@
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError, errorCode, ioStorageError, quotePath, tooLargeError } from '../storage/storageError';
-import type { EntryInfo, NewestLines, WorkspaceFs } from '../storage/workspaceFs';
+import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs } from '../storage/workspaceFs';
 import type { FileLockOptions } from './lockFile';
 import { withFileLock } from './lockQueue';
 import { isTempName, sweepTemps, tempPathFor } from './tempFiles';
@@ -189,8 +189,20 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     }
   }
 
-  withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(lockPath, fn, this.options.lock);
+  async rename(from: string, to: string): Promise<void> {
+    try {
+      // rename() would replace a file at `to`; nothing is ever lost by a move.
+      if ((await fsp.lstat(to).catch(() => undefined)) !== undefined) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+      await fsp.mkdir(dirname(to), { recursive: true });
+      await renameOver(from, to);
+    } catch (err) {
+      throw ioStorageError('move', from, err);
+    }
+  }
+
+  withLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+    // Not waiting is a wait of no time: a held lock is 'locked' at once, a stale one still taken over.
+    return withFileLock(lockPath, fn, options.wait === false ? { ...this.options.lock, timeoutMs: 0 } : this.options.lock);
   }
 
   /**
@@ -227,22 +239,30 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       end = start;
     }
     const corruptPath = `${path}.corrupt`;
+    const action = `set aside the torn last line of ${quotePath(path)} in`;
     let corrupt: fsp.FileHandle;
+    let corruptSize: number;
     try {
       // Never through a link: a cloned repository could point it at a file outside the workspace.
-      corrupt = await fsp.open(corruptPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, 0o644);
+      const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW;
+      ({ handle: corrupt, size: corruptSize } = await openChecked(corruptPath, flags, action));
     } catch (err) {
       // Named as the path in the way: the log itself is fine, its .corrupt is what blocks.
-      throw ioStorageError(`set aside the torn last line of ${quotePath(path)} in`, corruptPath, err);
+      throw ioStorageError(action, corruptPath, err);
     }
     try {
       for (let from = cut; from < size; from += CHUNK) {
         const length = Math.min(CHUNK, size - from);
         const buf = Buffer.alloc(length + (from + length === size ? 1 : 0), NEWLINE);
         await handle.read(buf, 0, length, from);
-        await corrupt.write(buf);
+        await writeWhole(corrupt, buf);
       }
       await corrupt.sync();
+    } catch (err) {
+      // The tail stays in the log and is set aside again by the next append: a partial copy
+      // (a full disk) left here would come before it.
+      await corrupt.truncate(corruptSize).catch(() => undefined);
+      throw ioStorageError(action, corruptPath, err);
     } finally {
       await corrupt.close();
     }
@@ -252,33 +272,79 @@ export class NodeWorkspaceFs implements WorkspaceFs {
 
 /** The file open for reading with its size, or undefined when it does not exist. */
 async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; size: number } | undefined> {
-  let handle: fsp.FileHandle;
   try {
-    // O_NONBLOCK: opening a planted FIFO must not hang; it is refused below.
-    handle = await fsp.open(path, constants.O_RDONLY | NONBLOCK);
+    return await openChecked(path, constants.O_RDONLY, 'read');
   } catch (err) {
     if (missing(err)) return undefined;
     throw ioStorageError('read', path, err);
   }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) {
-      throw new StorageError('io', path, `Refused to read ${quotePath(path)}: it is not a regular file. Move it away.`);
-    }
-    return { handle, size: st.size };
-  } catch (err) {
-    await handle.close();
-    throw ioStorageError('read', path, err);
-  }
 }
 
+/** Open for reading (the torn-tail check) and appending; the folder is created if missing. */
 async function openForAppend(path: string): Promise<fsp.FileHandle> {
+  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
   try {
-    return await fsp.open(path, 'a+', 0o644);
+    return (await openChecked(path, flags, 'append to')).handle;
   } catch (err) {
     if (errorCode(err) !== 'ENOENT') throw err;
     await fsp.mkdir(dirname(path), { recursive: true });
-    return fsp.open(path, 'a+', 0o644);
+    return (await openChecked(path, flags, 'append to')).handle;
+  }
+}
+
+/**
+ * Opens `path` and refuses anything but a regular file, saying what it is: a record written
+ * to a FIFO would be reported as appended and lost, a read from it would hang. O_NONBLOCK
+ * keeps the open itself from waiting for the other end of a FIFO. Unless `flags` has
+ * O_NOFOLLOW, a link is followed, as for every path of the store, which checked where it leads.
+ */
+async function openChecked(path: string, flags: number, verb: string): Promise<{ handle: fsp.FileHandle; size: number }> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(path, flags | NONBLOCK, 0o644);
+  } catch (err) {
+    // A folder (EISDIR), a socket or a FIFO opened to write (ENXIO) cannot even be opened:
+    // name it, not the errno. A link refused by O_NOFOLLOW keeps its own message (ELOOP).
+    if (!missing(err)) {
+      const st = await ((flags & NOFOLLOW) !== 0 ? fsp.lstat(path) : fsp.stat(path)).catch(() => undefined);
+      if (st !== undefined && !st.isFile() && !st.isSymbolicLink()) throw notRegularFile(verb, path, st);
+    }
+    throw err;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw notRegularFile(verb, path, st);
+    return { handle, size: st.size };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+function notRegularFile(verb: string, path: string, st: Stats): StorageError {
+  const what = st.isDirectory()
+    ? 'a folder'
+    : st.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice()
+          ? 'a character device'
+          : st.isBlockDevice()
+            ? 'a block device'
+            : 'a special file';
+  return new StorageError('io', path, `Refused to ${verb} ${quotePath(path)}: it is ${what}, not a regular file. Move it away.`);
+}
+
+/**
+ * One write() may write only part of the buffer (a disk that fills up meanwhile); the rest is
+ * written after it, so that the next write() fails with the reason (ENOSPC) or goes through.
+ */
+async function writeWhole(handle: fsp.FileHandle, buf: Buffer): Promise<void> {
+  for (let done = 0; done < buf.length; ) {
+    const { bytesWritten } = await handle.write(buf, done, buf.length - done);
+    if (bytesWritten === 0) throw Object.assign(new Error('no bytes were written'), { code: 'ENOSPC' });
+    done += bytesWritten;
   }
 }
 

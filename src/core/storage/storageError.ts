@@ -5,10 +5,11 @@ import { visibleText } from '../visibleText';
  * - `unsafe-path`: the path could leave the `.groundwork` folder (or is not a plain name there);
  * - `too-large`: a file is over the size cap for reading it whole;
  * - `locked`: another process kept the workspace lock past the wait;
+ * - `busy`: a session's step is under way elsewhere (its lock is held), so this one is refused;
  * - `corrupt`: a file that must be exact (e.g. the counters) cannot be understood;
  * - `io`: the operating system said no (permissions, disk full, a folder in the way...).
  */
-export type StorageErrorCode = 'unsafe-path' | 'too-large' | 'locked' | 'corrupt' | 'io';
+export type StorageErrorCode = 'unsafe-path' | 'too-large' | 'locked' | 'busy' | 'corrupt' | 'io';
 
 /**
  * An error the user can act on: the message names the path, says what was refused and why, and

@@ -63,9 +63,21 @@ export interface WorkspaceFs {
   remove(path: string): Promise<void>;
 
   /**
+   * Moves a file, folder or link (not what a link points to) to `to`, creating the folder `to`
+   * goes into; refuses when something is at `to` already.
+   */
+  rename(from: string, to: string): Promise<void>;
+
+  /**
    * Runs `fn` holding a lock that other processes (another window, the CLI) respect. Re-entrant
    * within one async call chain, so a locked section may call code that takes the same lock.
-   * Waiting too long is StorageError 'locked'.
+   * Waiting too long is StorageError 'locked'; with `wait: false` a lock held by anyone else (this
+   * process included) is 'locked' at once, while a stale one is still taken over.
    */
-  withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T>;
+  withLock<T>(lockPath: string, fn: () => Promise<T>, options?: LockOptions): Promise<T>;
+}
+
+export interface LockOptions {
+  /** False: do not wait for a holder, refuse at once (default true: wait up to the lock's timeout). */
+  wait?: boolean;
 }

@@ -1,13 +1,16 @@
 import { Counters } from './counters';
 import { JsonlLog } from './jsonl';
 import type { RecordParser } from './recordLog';
-import { assertRelativePath } from './safeNames';
+import { assertRelativePath, safeFileName } from './safeNames';
 import { StorageError, quotePath, relabelStorageError } from './storageError';
 import type { EntryInfo, WorkspaceFs } from './workspaceFs';
+import { visibleText } from '../visibleText';
 
 const GROUNDWORK_DIR = '.groundwork';
 /** The one lock every writer of the workspace takes, relative to `.groundwork/`. */
 const LOCK_FILE = '.lock';
+/** The locks held by one session's step each, see `withSessionLock`. */
+const SESSION_LOCKS_DIR = 'locks';
 const COUNTERS_FILE = 'metrics/counters.json';
 const DEFAULT_MAX_JSONL_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
@@ -108,12 +111,55 @@ export class WorkspaceStore {
     return this.io(async () => this.fs.remove(await this.check(this.pathOf(rel))));
   }
 
+  /** Moves a file or folder inside `.groundwork` (a link is moved, not followed); `to` must be free. */
+  async move(fromRel: string, toRel: string): Promise<void> {
+    return this.io(async () => this.fs.rename(await this.check(this.pathOf(fromRel)), await this.check(this.pathOf(toRel))));
+  }
+
   /**
    * Runs `fn` holding the workspace lock, for read-modify-write sequences that must not
    * interleave with another window or the CLI. Logs and counters inside `fn` re-enter it.
    */
   async withLock<T>(fn: () => Promise<T>): Promise<T> {
     return this.guarded.withLock(this.lockPath, fn);
+  }
+
+  /**
+   * Refuses, before a session creates anything, a path it will write that is not safe or not
+   * writable as `kind`: a link leading out of `.groundwork` (refused as everywhere), or something
+   * of another kind in the way (a folder, a FIFO or a link where a file goes). Missing is fine.
+   */
+  async checkWritable(rel: string, kind: 'file' | 'directory'): Promise<void> {
+    const info = await this.info(rel);
+    await this.resolve(rel);
+    if (info === undefined || info.kind === kind) return;
+    const what = info.kind === 'symlink' ? 'a symbolic link' : info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`;
+    throw new StorageError('unsafe-path', displayPath(rel), `Refused to write ${quotePath(displayPath(rel))}: it is ${what}, where Groundwork keeps a ${kind}. Move it away, then try again.`);
+  }
+
+  /**
+   * Runs `fn` holding the lock of one session (`.groundwork/locks/<name>.lock`) for a whole step,
+   * its model calls included, so that a second window or CLI run on the same session is refused
+   * before it sends anything, rather than paying for the same call again. Never waits: a held lock
+   * is StorageError 'busy' at once (a holder that died is taken over). The workspace lock is not
+   * held meanwhile; `fn` takes it for each write as usual.
+   */
+  async withSessionLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const rel = `${SESSION_LOCKS_DIR}/${safeFileName(name)}.lock`;
+    let entered = false;
+    try {
+      return await this.guarded.withLock(
+        this.pathOf(rel),
+        () => {
+          entered = true;
+          return fn();
+        },
+        { wait: false },
+      );
+    } catch (err) {
+      if (entered || !(err instanceof StorageError) || err.code !== 'locked') throw err;
+      throw new StorageError('busy', displayPath(rel), `A step of ${visibleText(name)} is under way in another window or a groundwork command (it holds ${quotePath(displayPath(rel))}).`);
+    }
   }
 
   private pathOf(rel: string): string {
@@ -234,7 +280,8 @@ export class WorkspaceStore {
       info: (path) => checked(path, (p) => fs.info(p)),
       realpath: (path) => checked(path, (p) => fs.realpath(p)),
       remove: (path) => checked(path, (p) => fs.remove(p)),
-      withLock: (lockPath, fn) => checked(lockPath, (p) => fs.withLock(p, fn)),
+      rename: (from, to) => checked(from, (p) => checked(to, (q) => fs.rename(p, q))),
+      withLock: (lockPath, fn, options) => checked(lockPath, (p) => fs.withLock(p, fn, options)),
     };
   }
 }

@@ -3,14 +3,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { systemClock, type Clock } from '../../../src/core/clock';
 import { StorageError, ioStorageError, quotePath, tooLargeError } from '../../../src/core/storage/storageError';
-import type { EntryInfo, NewestLines, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
+import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 
 type Entry =
   | { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number }
   | { kind: 'directory'; mtimeMs: number }
   | { kind: 'symlink'; target: string; mtimeMs: number };
 
-export type FsOperation = 'read' | 'readNewestLines' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'withLock';
+export type FsOperation = 'read' | 'readNewestLines' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'rename' | 'withLock';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -179,10 +179,26 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
     }
   }
 
-  async withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
+  async rename(from: string, to: string): Promise<void> {
+    this.maybeFail('rename', from);
+    const source = join(this.realSegments(from, false));
+    if (!this.entries.has(source)) throw ioStorageError('move', from, errno('ENOENT'));
+    const targetSegments = this.realSegments(to, false);
+    const target = join(targetSegments);
+    if (this.entries.has(target)) throw ioStorageError('move', to, errno('EEXIST'));
+    this.mkdirs(targetSegments.slice(0, -1));
+    for (const k of [...this.entries.keys()]) {
+      if (k !== source && !k.startsWith(`${source}/`)) continue;
+      this.entries.set(target + k.slice(source.length), this.entries.get(k)!);
+      this.entries.delete(k);
+    }
+  }
+
+  async withLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
     this.maybeFail('withLock', lockPath);
     const outer = this.lockChain.getStore();
     if (outer?.get(lockPath)?.held) return fn();
+    if (options.wait === false && this.lockQueues.has(lockPath)) throw new StorageError('locked', lockPath, `The lock '${lockPath}' is held.`);
     const previous = this.lockQueues.get(lockPath) ?? Promise.resolve();
     let leave!: () => void;
     const tail = previous.then(() => new Promise<void>((resolve) => (leave = resolve)));

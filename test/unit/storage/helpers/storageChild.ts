@@ -1,6 +1,7 @@
 // The other process in multi-process tests, bundled once per test file and run with plain
 // `node` (fast to start). It prints one line to stdout after each operation resolves.
-import { writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readdirSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { FileLock } from '../../../../src/core/node/fileLock';
 import { withFileLock } from '../../../../src/core/node/lockQueue';
 import { openWorkspaceStore } from '../../../../src/core/node/openWorkspace';
@@ -56,9 +57,58 @@ async function main(): Promise<void> {
       say('locked');
       process.exit(0);
     }
+    case 'full-disk': {
+      // full-disk <workspace>: on a small file system of its own (see diskFull.test.ts), appends
+      // and replaces with a block or two left, then with none, then with the disk freed. After
+      // each step it prints a JSON line: the step, the error's message if any, and the size of
+      // each file left in .groundwork. Waits that could only end by a timeout are made very
+      // long: a step that spins never ends.
+      const long = { timeoutMs: 600_000, stealStaleMs: 600_000 };
+      const slow = openWorkspaceStore(workspace, { lock: long });
+      const log = slow.log('records.jsonl', parseTestRecord, { maxBytes: 1 << 30 });
+      const gw = join(workspace, '.groundwork');
+      const filler = join(workspace, 'filler');
+      const block = statfsSync(workspace).bsize;
+      const step = async (name: string, fn: () => Promise<unknown>) => {
+        let error: string | undefined;
+        await fn().catch((err: unknown) => (error = err instanceof Error ? err.message : String(err)));
+        const left = Object.fromEntries(readdirSync(gw).sort().map((n) => [n, statSync(join(gw, n)).size]));
+        say(JSON.stringify({ step: name, error, left }));
+      };
+      await step('append', () => log.append(makeRecord('w', 1, 10)));
+      // The lock takes one block, the record is cut after the next: a torn tail over a block long.
+      fillDisk(filler, block, 2);
+      await step('append, two blocks free', () => log.append(makeRecord('w', 2, 3 * block)));
+      await step('replace, one block free', () => slow.writeText('state.json', 'x'.repeat(3 * block)));
+      // The lock takes one block, the torn tail's copy in .corrupt runs out after the next.
+      fillDisk(filler, block, 2);
+      await step('append over the torn tail, two blocks free', () => log.append(makeRecord('w', 3, 10)));
+      fillDisk(filler, block, 0);
+      await step('append, disk full', () => log.append(makeRecord('w', 4, 10)));
+      await step('replace, disk full', () => slow.writeText('state.json', 'x'));
+      unlinkSync(filler);
+      await step('append, disk freed', () => log.append(makeRecord('w', 5, 10)));
+      const { records, problems } = await log.readAll();
+      say(JSON.stringify({ step: 'read back', ids: records.map((r) => r.id), problems: problems.length }));
+      return;
+    }
     default:
       throw new Error(`unknown mode ${mode}`);
   }
+}
+
+/** Grows `file` until the disk is full, then frees `leave` blocks of it. */
+function fillDisk(file: string, block: number, leave: number): void {
+  const fd = openSync(file, 'a');
+  const chunk = Buffer.alloc(block, 0x78);
+  let size = fstatSync(fd).size;
+  try {
+    for (;;) size += writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  }
+  ftruncateSync(fd, Math.max(0, size - leave * block));
+  closeSync(fd);
 }
 
 main().catch((err: unknown) => {
