@@ -28,7 +28,12 @@ const server = await startScriptedModelServer([
 
 // The same settings on both sides, so the difference is the port's own work.
 const settings = { baseURL: server.baseURL, maxRetries: 0, timeoutMs: 10_000 };
-const port = new AnthropicClient({ apiKey: async () => KEY, models: () => MODEL, ...settings });
+const port = new AnthropicClient({
+  apiKey: async () => KEY,
+  models: () => MODEL,
+  baseURL: settings.baseURL,
+  limits: { maxRetries: settings.maxRetries, firstByteTimeoutMs: settings.timeoutMs },
+});
 const portRequest = { system: SYSTEM, messages: [{ role: 'user', content: QUESTION }], model: { tier: 'fast' }, maxTokens: 256 };
 
 async function viaPort() {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LlmClient, LlmErrorKind, ModelTier } from '../core/llm/llmClient';
 import type { ModelSettings } from '../core/llm/models';
+import { LIMIT_SETTINGS, type CallLimits, type LimitRange } from '../core/llm/retryPolicy';
 import type { Role } from '../core/roles/roleSchema';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { visibleText } from '../core/visibleText';
@@ -15,6 +16,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 export const KEY_VAR = 'ANTHROPIC_API_KEY';
 export const BASE_URL_VAR = 'ANTHROPIC_BASE_URL';
 export const MODEL_VARS: Readonly<Record<ModelTier, string>> = { complex: 'GROUNDWORK_MODEL_COMPLEX', fast: 'GROUNDWORK_MODEL_FAST' };
+/** The CLI's names for the VS Code settings `groundwork.model.firstByteTimeoutSeconds` and `…retryBudgetSeconds`. */
+export const FIRST_BYTE_VAR = 'GROUNDWORK_FIRST_BYTE_TIMEOUT_SECONDS';
+export const RETRY_BUDGET_VAR = 'GROUNDWORK_RETRY_BUDGET_SECONDS';
 
 export interface ModelFromEnv {
   /** The client, made on first use (the SDK loads then). */
@@ -34,6 +38,7 @@ export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?:
   const baseURL = env[BASE_URL_VAR]?.trim() || undefined;
   if (baseURL !== undefined && !isHttpUrl(baseURL)) throw new UsageError(`${BASE_URL_VAR} is not an http:// or https:// URL; fix it or unset it`, helpTopic);
   const settings: ModelSettings = { complex: env[MODEL_VARS.complex], fast: env[MODEL_VARS.fast] };
+  const limits = limitsFromEnv(env, helpTopic);
   let client: Promise<LlmClient> | undefined;
   return {
     secrets: [key],
@@ -44,10 +49,29 @@ export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?:
           apiKey: async () => key,
           ...(baseURL !== undefined ? { baseURL } : {}),
           models: (tier) => resolveModel({ tier }, settings),
+          limits,
           ...(log !== undefined ? { log } : {}),
         });
       })()),
   };
+}
+
+/** The time to first byte and the retry budget from the environment; unset ones keep their defaults. */
+export function limitsFromEnv(env: Env, helpTopic?: string): Partial<CallLimits> {
+  const firstByteTimeoutMs = secondsFromEnv(env, FIRST_BYTE_VAR, LIMIT_SETTINGS.firstByte, helpTopic);
+  const retryBudgetMs = secondsFromEnv(env, RETRY_BUDGET_VAR, LIMIT_SETTINGS.budget, helpTopic);
+  return { ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}), ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}) };
+}
+
+/** Seconds within `range` from `name`, as milliseconds; undefined when unset. Out of range is a usage error, not a silent clamp. */
+function secondsFromEnv(env: Env, name: string, range: LimitRange, helpTopic?: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < range.min || seconds > range.max) {
+    throw new UsageError(`${name} must be a number of seconds from ${range.min} to ${range.max}, not '${visibleText(raw)}'; fix it or unset it`, helpTopic);
+  }
+  return Math.round(seconds * 1000);
 }
 
 function isHttpUrl(text: string): boolean {
@@ -68,7 +92,11 @@ export function cliModelMessage(message: string, kind?: LlmErrorKind): string {
     .replace(/(?:Set a new one|Set one|set another) with 'Groundwork: Set Anthropic API Key'/g, `Set a valid key in ${KEY_VAR}`)
     .replace(/'Groundwork: Set Anthropic API Key'/g, KEY_VAR)
     .replace(/the Anthropic base URL/g, BASE_URL_VAR)
-    .replace(/the model ids in the Groundwork model settings/g, `the model ids (${MODEL_VARS.complex}, ${MODEL_VARS.fast})`);
+    .replace(/the model ids in the Groundwork model settings/g, `the model ids (${MODEL_VARS.complex}, ${MODEL_VARS.fast})`)
+    .split(LIMIT_SETTINGS.firstByte.setting)
+    .join(FIRST_BYTE_VAR)
+    .split(LIMIT_SETTINGS.budget.setting)
+    .join(RETRY_BUDGET_VAR);
   if (kind === 'auth' && !text.includes(KEY_VAR)) text += ` (The CLI reads the key from ${KEY_VAR}.)`;
   return text;
 }
@@ -115,4 +143,9 @@ export function minutesFromEnv(env: Env, name: string, fallback: number): number
   const minutes = Number(raw);
   if (!Number.isFinite(minutes) || minutes <= 0) throw new UsageError(`${name} must be a positive number of minutes, not '${visibleText(raw)}'`);
   return minutes;
+}
+
+/** The progress line of a model call that is tried again, for stderr (the reason is plain words). */
+export function retryLine(retry: { attempt: number; of: number; reason: string }): string {
+  return `waiting for the model… (retry ${retry.attempt} of ${retry.of}: ${visibleText(retry.reason)})`;
 }

@@ -2,6 +2,8 @@
 // tests (point the SDK's baseURL at it). Replies come from rules matched against each request;
 // every request is logged for assertions. Plain node:http and no test-framework imports, so it
 // runs anywhere Node does. A request no rule matches gets a 400 naming it, so tests fail loudly.
+// Besides replies and API errors, a rule can hold a request unanswered (`reply.blackHole()`), hang
+// up, or fail a number of times before it answers (`failThenSucceed`).
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +39,7 @@ export interface RecordedRequest {
   finishedAt?: number;
   /** The client went away before the reply was complete (a cancelled or abandoned request). */
   clientClosed: boolean;
-  /** The script cut the connection (`fail: { mode: 'drop' }`). */
+  /** The script cut the connection (`fail: { mode: 'drop' }`, or `reply.hangUp()`). */
   dropped: boolean;
 }
 
@@ -63,11 +65,29 @@ export interface ErrorReply {
     retryAfter?: number;
     /** The SDK also honours `retry-after-ms`, which keeps retry tests fast. */
     retryAfterMs?: number;
+    /** Any other headers, as sent (a malformed `retry-after`, `x-should-retry`). */
+    headers?: Record<string, string>;
   };
   headerDelayMs?: number;
 }
 
-export type Reply = StreamReply | ErrorReply;
+/**
+ * A black hole: the request is read and never answered. `before-headers` sends nothing at all (a
+ * proxy that lost its upstream); `after-headers` sends the 200 and its SSE headers, then nothing.
+ * The connection stays open until the client gives up or the server closes.
+ */
+export interface StallReply {
+  stall: 'before-headers' | 'after-headers';
+  headerDelayMs?: number;
+}
+
+/** The connection is closed without a reply, as a crashing proxy does (the client sees a reset or a closed socket). */
+export interface HangUpReply {
+  hangUp: true;
+  headerDelayMs?: number;
+}
+
+export type Reply = StreamReply | ErrorReply | StallReply | HangUpReply;
 
 export interface ScriptRule {
   name?: string;
@@ -106,7 +126,25 @@ export const reply = {
     const { headerDelayMs, ...error } = options;
     return { error: { status, ...error }, ...(headerDelayMs !== undefined ? { headerDelayMs } : {}) };
   },
+  /** Accepts the request and never answers (see StallReply). */
+  blackHole(after: StallReply['stall'] = 'before-headers'): StallReply {
+    return { stall: after };
+  },
+  hangUp(): HangUpReply {
+    return { hangUp: true };
+  },
 };
+
+/**
+ * Rules for a flaky endpoint: the first `n` requests get `failure` (an error, a black hole, a
+ * hang-up), the next one `success`. Named `<name> failure` and `<name>`, for `pending()`.
+ */
+export function failThenSucceed(n: number, failure: Reply, success: Reply, name = 'flaky'): ScriptRule[] {
+  return [
+    ...(n > 0 ? [{ name: `${name} failure`, times: n, reply: failure }] : []),
+    { name, reply: success },
+  ];
+}
 
 function textOf(content: MessagesBody['messages'][number]['content'] | undefined): string {
   if (typeof content === 'string') return content;
@@ -222,9 +260,22 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
     await pause(r.headerDelayMs ?? 0, res);
     if (res.destroyed) return;
 
+    if ('stall' in r) {
+      if (r.stall === 'after-headers') {
+        entry.status = 200;
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': `req_scripted_${entry.seq}` });
+        res.flushHeaders();
+      }
+      // Nothing more: the response stays open until the client aborts or close() destroys it.
+      return;
+    }
+    if ('hangUp' in r) {
+      entry.dropped = true;
+      return void res.socket?.destroy();
+    }
     if ('error' in r) {
-      const { status, type = errorType(status), message = `scripted ${status} ${type}`, retryAfter, retryAfterMs } = r.error;
-      const headers: Record<string, string> = {};
+      const { status, type = errorType(status), message = `scripted ${status} ${type}`, retryAfter, retryAfterMs, headers: extra = {} } = r.error;
+      const headers: Record<string, string> = { ...extra };
       if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
       if (retryAfterMs !== undefined) headers['retry-after-ms'] = String(retryAfterMs);
       return sendError(res, entry, status, type, message, headers);

@@ -53,8 +53,26 @@ export type LlmEvent =
   | { type: 'tool_use'; id: string; name: string; input: unknown }
   /** Once per call, before `stop`; `model` is the concrete model that answered. */
   | { type: 'usage'; model: string; usage: LlmUsage }
+  /**
+   * An attempt failed before its reply began and the provider tries again after `delayMs`:
+   * retry `attempt` of at most `of` ("waiting for the model… (retry 2 of 3)"). `reason` is a few
+   * plain English words for a log or a tooltip ("status 529 (overloaded_error)", "no answer
+   * within 60 s"), the key and any password of the base URL redacted. Nothing of the failed
+   * attempt reached the caller, so there is nothing to undo; a consumer that shows no progress
+   * ignores the event. The retries may stop before `of` when the call's time budget runs out.
+   */
+  | LlmRetry
   /** Always the last event. Cancelling ends the stream with `cancelled`, it does not throw. */
   | { type: 'stop'; reason: StopReason };
+
+/** See the `retry` event of LlmEvent. */
+export interface LlmRetry {
+  type: 'retry';
+  attempt: number;
+  of: number;
+  reason: string;
+  delayMs: number;
+}
 
 /** What went wrong, for the message and the next step shown to the user. */
 export type LlmErrorKind =
@@ -68,7 +86,7 @@ export type LlmErrorKind =
   | 'network'
   | 'server';
 
-/** A failure after the provider's own retries; `message` says what happened and what to do. */
+/** A failure after the provider's retries; `message` says what happened and what to do. */
 export class LlmError extends Error {
   override readonly name = 'LlmError';
   constructor(

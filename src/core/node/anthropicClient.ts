@@ -1,7 +1,10 @@
 // LlmClient over Anthropic's Messages API through the official SDK. The SDK is loaded on the
-// first call, not at activation; every call streams; retries are the SDK's own (it honours
-// retry-after); what is left after them becomes one LlmError that says what to do. The API key
-// is read per call and never written into an error, a log line or an event.
+// first call, not at activation; every call streams. The retries are this client's, not the SDK's
+// (its maxRetries is 0), so that each one can be announced to the caller as a `retry` event and the
+// whole call bounded: a first-byte limit per attempt, an idle limit once the reply streams, and a
+// retry budget for the call (src/core/llm/retryPolicy.ts). What is left after them becomes one
+// LlmError that says what to do (anthropicErrors.ts). The API key is read per call and never
+// written into an error, a log line or an event.
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   LlmError,
@@ -14,6 +17,9 @@ import {
   type ModelTier,
   type StopReason,
 } from '../llm/llmClient';
+import { decideRetry, resolveLimits, type CallLimits, type RetryDecision } from '../llm/retryPolicy';
+import { Watchdog, sleep } from '../llm/watchdog';
+import { errorText, redactError, redactText, retryability, toLlmError, urlPassword, type Failure } from './anthropicErrors';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
@@ -36,10 +42,12 @@ export interface AnthropicClientOptions {
   baseURL?: string;
   /** The concrete model id for a tier, e.g. `(tier) => modelForTier(tier, settings)`. */
   models: (tier: ModelTier) => string;
-  /** Retries after the first attempt, done by the SDK; default 3. */
-  maxRetries?: number;
-  /** Per attempt, until the reply starts streaming; default 120 s. */
-  timeoutMs?: number;
+  /**
+   * Retries, time to first byte, idle time and the retry budget; what is left out takes
+   * DEFAULT_CALL_LIMITS. A function is read at the start of every call, so a changed setting
+   * applies to the next call of a client a session holds on to.
+   */
+  limits?: Partial<CallLimits> | (() => Partial<CallLimits>);
   /** Called with every usage event, for the session's ledger. */
   onUsage?: (model: string, usage: LlmUsage) => void;
   /** The SDK's warnings and errors, key redacted; without it the SDK stays silent (no stray stdout in the CLI). */
@@ -47,10 +55,10 @@ export interface AnthropicClientOptions {
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-const DEFAULT_MAX_RETRIES = 3;
-const DEFAULT_TIMEOUT_MS = 120_000;
 const SET_KEY = "Set one with 'Groundwork: Set Anthropic API Key'.";
 const EPHEMERAL = { type: 'ephemeral' } as const;
+
+type Limit = 'first-byte' | 'idle';
 
 export class AnthropicClient implements LlmClient {
   readonly #options: AnthropicClientOptions;
@@ -65,31 +73,74 @@ export class AnthropicClient implements LlmClient {
     if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
     const key = await this.#readKey();
     const { sdk, client } = await this.#clientFor(key);
+    const limits = this.#limits();
     const model = 'tier' in request.model ? this.#options.models(request.model.tier) : request.model.id;
-    const reply = new ReplyAssembler();
-    try {
-      const events = await client.messages.create(toParams(request, model), { signal });
-      read: for await (const event of events) {
-        if (signal.aborted) break;
-        for (const out of reply.accept(event)) {
-          if (signal.aborted) break read;
-          yield out;
+    const params = toParams(request, model);
+    const secrets = [key, urlPassword(this.#options.baseURL)];
+    const started = performance.now();
+    let firstByteMs = limits.firstByteTimeoutMs;
+    for (let retries = 0; ; retries++) {
+      const reply = new ReplyAssembler();
+      const watch = new Watchdog<Limit>(signal);
+      let failure: Failure | undefined;
+      try {
+        watch.arm('first-byte', firstByteMs);
+        const events = await client.messages.create(params, {
+          signal: watch.signal,
+          maxRetries: 0,
+          timeout: firstByteMs,
+          // What the SDK would send had it retried: the API's own view of the call.
+          headers: { 'x-stainless-retry-count': String(retries) },
+        });
+        read: for await (const event of events) {
+          watch.hold();
+          if (signal.aborted) break;
+          for (const out of reply.accept(event)) {
+            if (signal.aborted) break read;
+            yield out;
+          }
+          watch.arm('idle', limits.idleTimeoutMs);
         }
+      } catch (err) {
+        failure = { kind: 'error', error: err };
+      } finally {
+        watch.dispose();
       }
-    } catch (err) {
-      // The SDK ends an aborted stream quietly or with an abort error; either way it is a cancel.
-      if (!signal.aborted) throw redactError(toLlmError(err, sdk, this.#context(), reply.usage !== undefined), [key, urlPassword(this.#options.baseURL)]);
+      if (signal.aborted) {
+        // The input was billed even though the reply was cut short, so the ledger hears of it.
+        if (reply.usage) yield this.#usageEvent(reply.model, reply.usage);
+        return yield { type: 'stop', reason: 'cancelled' };
+      }
+      // An expired limit aborted the request: whatever the SDK made of that, it is the timeout.
+      if (watch.expired) failure = { kind: watch.expired };
+      else if (!failure && (!reply.finished || !reply.usage)) failure = { kind: 'ended' };
+      if (!failure) {
+        yield this.#usageEvent(reply.model, reply.usage!);
+        return yield { type: 'stop', reason: reply.stopReason };
+      }
+
+      const elapsedMs = Math.floor(performance.now() - started);
+      const why = retryability(failure, sdk, reply.begun, limits);
+      let stop: Extract<RetryDecision, { retry: false }> | undefined;
+      if (why.retryable) {
+        const next = decideRetry({ retriesDone: retries, elapsedMs, requestedDelayMs: why.delayMs, limits });
+        if (next.retry) {
+          yield { type: 'retry', attempt: retries + 1, of: limits.maxRetries, reason: redactText(why.reason, secrets), delayMs: next.delayMs };
+          await sleep(next.delayMs, signal);
+          if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
+          firstByteMs = next.firstByteMs;
+          continue;
+        }
+        stop = next;
+      }
+      const ctx = { baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL, attempts: retries + 1, elapsedMs, limits, ...(stop ? { stop } : {}) };
+      throw redactError(toLlmError(failure, sdk, ctx, reply.begun), secrets);
     }
-    if (signal.aborted) {
-      // The input was billed even though the reply was cut short, so the ledger hears of it.
-      if (reply.usage) yield this.#usageEvent(reply.model, reply.usage);
-      return yield { type: 'stop', reason: 'cancelled' };
-    }
-    if (!reply.finished || !reply.usage) {
-      throw new LlmError('network', "The Anthropic API's reply ended before it was complete. Check your network connection and try again.");
-    }
-    yield this.#usageEvent(reply.model, reply.usage);
-    yield { type: 'stop', reason: reply.stopReason };
+  }
+
+  #limits(): CallLimits {
+    const given = this.#options.limits;
+    return resolveLimits(typeof given === 'function' ? given() : given);
   }
 
   #usageEvent(model: string, usage: LlmUsage): LlmEvent {
@@ -121,12 +172,11 @@ export class AnthropicClient implements LlmClient {
     // One SDK client per key keeps its connection pool warm across calls.
     if (this.#client?.key !== key) {
       const { log } = this.#options;
-      const line = (level: string) => (...args: unknown[]) => log?.(redact(`anthropic-sdk ${level}: ${args.map(errorText).join(' ')}`, key));
+      const line = (level: string) => (...args: unknown[]) => log?.(redactText(`anthropic-sdk ${level}: ${args.map(errorText).join(' ')}`, [key]));
       const client = new sdk.default({
         apiKey: key,
         baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL,
-        maxRetries: this.#options.maxRetries ?? DEFAULT_MAX_RETRIES,
-        timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxRetries: 0,
         logLevel: log ? 'warn' : 'off',
         logger: { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') },
         openTelemetry: false,
@@ -134,14 +184,6 @@ export class AnthropicClient implements LlmClient {
       this.#client = { key, client };
     }
     return { sdk, client: this.#client.client };
-  }
-
-  #context(): FailureContext {
-    return {
-      baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL,
-      attempts: (this.#options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1,
-      timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    };
   }
 }
 
@@ -211,9 +253,12 @@ class ReplyAssembler {
   usage: LlmUsage | undefined;
   stopReason: StopReason = 'other';
   finished = false;
+  /** An event arrived: the reply has started, and the attempt is no longer one to repeat. */
+  begun = false;
   readonly #tools = new Map<number, { id: string; name: string; json: string; input: unknown }>();
 
   accept(event: RawEvent): LlmEvent[] {
+    this.begun = true;
     switch (event.type) {
       case 'message_start': {
         const u = event.message.usage;
@@ -275,106 +320,5 @@ function parseToolInput(name: string, json: string, started: unknown): unknown {
     return JSON.parse(json) as unknown;
   } catch (err) {
     throw new LlmError('server', `The model sent a malformed call of the tool '${name}' (${errorText(err)}). Try again.`);
-  }
-}
-
-// ---- errors: what happened and what to do ----
-
-interface FailureContext {
-  baseURL: string;
-  attempts: number;
-  timeoutMs: number;
-}
-
-/** `begun`: the reply had started streaming, so a broken connection broke it mid-reply. */
-function toLlmError(err: unknown, sdk: Sdk, ctx: FailureContext, begun: boolean): LlmError {
-  if (err instanceof LlmError) return err;
-  const where = safeUrl(ctx.baseURL);
-  if (err instanceof sdk.APIConnectionTimeoutError) {
-    const limit = ctx.timeoutMs < 1000 ? `${ctx.timeoutMs} ms` : `${Math.round(ctx.timeoutMs / 1000)} s`;
-    return new LlmError('network', `The Anthropic API at ${where} did not answer within ${limit} (${attempts(ctx)}). Check your network connection and the Anthropic base URL.`);
-  }
-  if (err instanceof sdk.APIConnectionError) {
-    return new LlmError('network', `Could not reach the Anthropic API at ${where} (${causeOf(err)}; ${attempts(ctx)}). Check your network connection and the Anthropic base URL.`);
-  }
-  if (!(err instanceof sdk.APIError)) {
-    // Undici's "terminated" and the like: the connection broke after the reply began.
-    if (begun) return new LlmError('network', `The connection to the Anthropic API broke off mid-reply (${causeOf(err)}). Check your network connection and try again.`);
-    return new LlmError('network', `The request to the Anthropic API at ${where} failed (${causeOf(err)}). Check the Anthropic base URL and your network connection.`);
-  }
-  const said = err.apiMessage ?? err.message;
-  const ref = err.requestID ? ` [request ${err.requestID}]` : '';
-  const status = err.status;
-  if (status === undefined) {
-    // An `event: error` in a stream that had begun: the SDK does not retry those.
-    const kind = err.type === 'overloaded_error' ? 'overloaded' : err.type === 'rate_limit_error' ? 'rate-limit' : 'server';
-    return new LlmError(kind, `The Anthropic API stopped mid-reply (${err.type ?? 'error'}: ${said}).${ref} Try again${kind === 'server' ? '' : ' in a few minutes'}.`);
-  }
-  const retried = ctx.attempts > 1 && err.headers?.get('x-should-retry') !== 'false' ? `, still after ${attempts(ctx)}` : '';
-  const head = `${status}: ${said}`;
-  if (status === 401) return new LlmError('auth', `The API key was refused by the Anthropic API (${head}).${ref} Set a new one with 'Groundwork: Set Anthropic API Key'.`, status);
-  if (status === 403) return new LlmError('auth', `The API key may not make this request (${head}).${ref} Check its permissions in the Anthropic Console, or set another with 'Groundwork: Set Anthropic API Key'.`, status);
-  if (status === 402) return new LlmError('quota', `The Anthropic account cannot pay for this request (${head}).${ref} Check the plan and billing in the Anthropic Console.`, status);
-  if (status === 429) return new LlmError('rate-limit', `The Anthropic API's rate limit was reached (${head}${retried}).${ref} Wait a minute before trying again, or check your plan's rate limits.`, status);
-  if (status === 529) return new LlmError('overloaded', `The Anthropic API is overloaded (${head}${retried}).${ref} Try again in a few minutes.`, status);
-  if (status >= 500 || status === 408 || status === 409) {
-    return new LlmError('server', `The Anthropic API failed (${head}${retried}).${ref} Try again later; status.anthropic.com shows outages.`, status);
-  }
-  const hint = status === 404 ? 'Check the model ids in the Groundwork model settings.' : 'If it keeps happening, report it with this message.';
-  return new LlmError('bad-request', `The Anthropic API rejected the request (${head}).${ref} ${hint}`, status);
-}
-
-function attempts(ctx: FailureContext): string {
-  return ctx.attempts === 1 ? '1 attempt' : `${ctx.attempts} attempts`;
-}
-
-/**
- * The one place an API error leaves this file: a key echoed by a proxy, or a proxy password that
- * fetch quotes with the URL, goes no further.
- */
-function redactError(err: LlmError, secrets: (string | undefined)[]): LlmError {
-  const message = secrets.reduce<string>((m, s) => (s ? m.split(s).join('[redacted]') : m), err.message);
-  return message === err.message ? err : new LlmError(err.kind, message, err.status);
-}
-
-function redact(text: string, key: string): string {
-  return key ? text.split(key).join('[redacted]') : text;
-}
-
-function urlPassword(url: string | undefined): string | undefined {
-  try {
-    return url ? decodeURIComponent(new URL(url).password) || undefined : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function causeOf(err: unknown): string {
-  let e: unknown = err;
-  // Undici wraps the system error (ECONNREFUSED, ENOTFOUND…) two levels down; that is the useful part.
-  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
-  const code = (e as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : errorText(e);
-}
-
-function errorText(v: unknown): string {
-  if (v instanceof Error) return v.message;
-  if (typeof v === 'string') return v;
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
-
-/** Credentials in a proxy URL stay out of messages. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    return u.origin + u.pathname.replace(/\/$/, '');
-  } catch {
-    return '(an invalid base URL)';
   }
 }

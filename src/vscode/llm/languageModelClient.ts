@@ -1,6 +1,7 @@
 // LlmClient over VS Code's Language Model API, so a user with a chat-model subscription needs no
-// API key. The vscode module is passed in (type-only import here) so a unit test can hold the
-// adapter to its contract with a fake module.
+// API key. A model that has not begun its reply within the first-byte limit fails the call (no
+// retry: the model's own extension decides about those). The vscode module is passed in
+// (type-only import here) so a unit test can hold the adapter to its contract with a fake module.
 import type * as vscode from 'vscode';
 import {
   LlmError,
@@ -11,6 +12,8 @@ import {
   type LlmRequest,
   type ModelTier,
 } from '../../core/llm/llmClient';
+import { LIMIT_SETTINGS, duration } from '../../core/llm/retryPolicy';
+import { Watchdog } from '../../core/llm/watchdog';
 
 /** The parts of the vscode module this adapter uses. */
 export type LmModule = Pick<
@@ -29,6 +32,11 @@ export interface LanguageModelClientOptions {
   modelFor(tier: ModelTier): string;
   /** Shown by VS Code when it asks the user to let Groundwork use the model. */
   justification: string;
+  /**
+   * Read per call: how long the model may take to send its first part before the call fails
+   * (no retry here: the model's own extension retries as it sees fit). Unset: no limit.
+   */
+  firstByteTimeoutMs?: () => number;
 }
 
 export class LanguageModelClient implements LlmClient {
@@ -41,31 +49,47 @@ export class LanguageModelClient implements LlmClient {
     if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
     const model = await this.pickModel(request);
     const cancel = new this.vs.CancellationTokenSource();
+    // The caller's cancel and the first-byte limit both cancel the request, and both stop the
+    // wait even if the model's extension never answers the cancellation.
+    const watch = new Watchdog<'first-byte'>(signal);
     const onAbort = () => cancel.cancel();
-    signal.addEventListener('abort', onAbort, { once: true });
+    watch.signal.addEventListener('abort', onAbort, { once: true });
+    const limitMs = this.options.firstByteTimeoutMs?.();
+    if (limitMs !== undefined) watch.arm('first-byte', limitMs);
+    const failure = (err: unknown) => (watch.expired && limitMs !== undefined ? this.firstByteError(model, limitMs) : this.toLlmError(err, model));
     let output = '';
     let sawToolCall = false;
+    let parts: AsyncIterator<unknown> | undefined;
+    let drained = false;
     try {
       let response: vscode.LanguageModelChatResponse;
       try {
-        response = await model.sendRequest(
-          this.messages(request),
-          {
-            justification: this.options.justification,
-            modelOptions: { max_tokens: request.maxTokens },
-            ...(request.tools?.length
-              ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) }
-              : {}),
-          },
-          cancel.token,
+        response = await watch.race(
+          model.sendRequest(
+            this.messages(request),
+            {
+              justification: this.options.justification,
+              modelOptions: { max_tokens: request.maxTokens },
+              ...(request.tools?.length
+                ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) }
+                : {}),
+            },
+            cancel.token,
+          ),
         );
       } catch (err) {
         if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
-        throw this.toLlmError(err, model);
+        throw failure(err);
       }
+      const stream = response.stream[Symbol.asyncIterator]();
+      parts = stream;
       try {
-        for await (const part of response.stream) {
-          if (signal.aborted) break;
+        for (let first = true; ; first = false) {
+          const next = first ? await watch.race(stream.next()) : await stream.next();
+          watch.hold();
+          drained = next.done === true;
+          if (drained || signal.aborted) break;
+          const part: unknown = next.value;
           if (part instanceof this.vs.LanguageModelTextPart) {
             output += part.value;
             yield { type: 'text', text: part.value };
@@ -75,15 +99,27 @@ export class LanguageModelClient implements LlmClient {
           }
         }
       } catch (err) {
-        if (!signal.aborted) throw this.toLlmError(err, model);
+        if (!signal.aborted) throw failure(err);
       }
       if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
+      if (watch.expired) throw failure(undefined);
       yield { type: 'usage', model: model.id, usage: await this.estimateUsage(model, request, output) };
       yield { type: 'stop', reason: sawToolCall ? 'tool_use' : 'end_turn' };
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      // Left early (a cancel, a limit, an error, or a caller that stopped reading), as `for await`
+      // would: the stream is told, and winds down in the background.
+      if (parts && !drained) void parts.return?.(undefined)?.catch(() => undefined);
+      watch.signal.removeEventListener('abort', onAbort);
+      watch.dispose();
       cancel.dispose();
     }
+  }
+
+  private firstByteError(model: vscode.LanguageModelChat, limitMs: number): LlmError {
+    return new LlmError(
+      'network',
+      `The language model "${model.name}" did not begin to answer within ${duration(limitMs)}. Try again, pick another with "Groundwork: Select Model…", or raise ${LIMIT_SETTINGS.firstByte.setting} if it is only slow to start.`,
+    );
   }
 
   private async pickModel(request: LlmRequest): Promise<vscode.LanguageModelChat> {

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { LlmError, type LlmClient, type LlmEvent, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
 import { resolveModel } from '../../core/llm/models';
+import { DEFAULT_CALL_LIMITS, userLimits, type CallLimits } from '../../core/llm/retryPolicy';
 import { DEFAULT_PRICES, UsageLedger, formatTokens, formatUsd, totalTokens, type ModelPrice, type PriceTable } from '../../core/llm/usage';
 import { ApiKeyStore } from './apiKey';
 import { LanguageModelClient } from './languageModelClient';
@@ -74,7 +75,11 @@ export class ModelService implements vscode.Disposable {
         throw new LlmError('no-provider', onboardingMessage(choice.need));
       case 'vscode-lm':
         return this.recording(
-          new LanguageModelClient(vscode, { modelFor: languageModelSetting, justification: vscode.l10n.t('Groundwork asks the model clarifying questions and runs build phases for you.') }),
+          new LanguageModelClient(vscode, {
+            modelFor: languageModelSetting,
+            justification: vscode.l10n.t('Groundwork asks the model clarifying questions and runs build phases for you.'),
+            firstByteTimeoutMs: () => callLimits().firstByteTimeoutMs ?? DEFAULT_CALL_LIMITS.firstByteTimeoutMs,
+          }),
         );
       case 'anthropic': {
         const { AnthropicClient } = await import('../../core/node/anthropicClient');
@@ -83,6 +88,7 @@ export class ModelService implements vscode.Disposable {
             apiKey: () => this.keys.get(),
             baseURL: userBaseUrl(),
             models: (tier) => resolveModel({ tier }, anthropicModels()),
+            limits: callLimits,
           }),
         );
       }
@@ -135,6 +141,15 @@ export function prices(): PriceTable {
 function anthropicModels(): Partial<Record<ModelTier, string>> {
   const config = vscode.workspace.getConfiguration('groundwork.models');
   return { complex: config.get<string>('complex'), fast: config.get<string>('fast') };
+}
+
+/**
+ * `groundwork.model.firstByteTimeoutSeconds` and `…retryBudgetSeconds`, read at the start of
+ * every call (the services keep their client), so a change applies without a reload.
+ */
+export function callLimits(): Partial<CallLimits> {
+  const config = vscode.workspace.getConfiguration('groundwork.model');
+  return userLimits(config.get<unknown>('firstByteTimeoutSeconds'), config.get<unknown>('retryBudgetSeconds'));
 }
 
 function languageModelSetting(tier: ModelTier): string {

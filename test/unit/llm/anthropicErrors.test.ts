@@ -1,12 +1,11 @@
-// AnthropicClient's failures against the scripted server: the SDK retries what is transient
+// AnthropicClient's failures against the scripted server: the client retries what is transient
 // (honouring retry-after), then one LlmError says what happened and what to do; the API key
-// shows up nowhere, whatever the path.
+// shows up nowhere, whatever the path. anthropicRetries.test.ts covers the retries and time limits.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reply, startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { LlmError, type LlmEvent } from '../../../src/core/llm/llmClient';
-import type { AnthropicClientOptions } from '../../../src/core/node/anthropicClient';
-import { CANARY_KEY, clientFor, collect, events, rejection, request, texts } from './llmHarness';
+import { CANARY_KEY, clientFor, collect, events, rejection, request, texts, type TestClientOptions } from './llmHarness';
 
 interface Outcome {
   got: LlmEvent[];
@@ -15,7 +14,7 @@ interface Outcome {
 }
 
 /** Runs one call that must fail, keeping the events before the failure and the SDK's log lines. */
-async function failing(server: Pick<ScriptedModelServer, 'baseURL'>, options: Partial<AnthropicClientOptions> = {}): Promise<Outcome> {
+async function failing(server: Pick<ScriptedModelServer, 'baseURL'>, options: TestClientOptions = {}): Promise<Outcome> {
   const got: LlmEvent[] = [];
   const logs: string[] = [];
   const client = clientFor(server.baseURL, { log: (line) => logs.push(line), ...options });
@@ -58,7 +57,8 @@ describe('AnthropicClient failures', () => {
       assert.match(o.error.message, /Wait a minute/);
       assert.match(o.error.message, /\[request req_scripted_3\]/);
       assert.equal(server.requests.length, 3, 'the first attempt and two retries');
-      assert.deepEqual(o.got, []);
+      const retry = (attempt: number) => ({ type: 'retry', attempt, of: 2, reason: 'status 429 (rate_limit_error)', delayMs: 5 });
+      assert.deepEqual(o.got, [retry(1), retry(2)], 'each retry announced, nothing else');
       assertNoKey(o);
     }));
 
@@ -68,7 +68,7 @@ describe('AnthropicClient failures', () => {
   ] as const) {
     test(`a ${status} that outlasts the retries ends in one '${kind}' error`, () =>
       withServer([{ times: Infinity, reply: reply.error(status, { retryAfterMs: 1 }) }], async (server) => {
-        const o = await failing(server, { maxRetries: 1 });
+        const o = await failing(server, { limits: { maxRetries: 1 } });
         assert.equal(o.error.kind, kind);
         assert.match(o.error.message, advice);
         assert.equal(server.requests.length, 2);
@@ -125,22 +125,21 @@ describe('AnthropicClient failures', () => {
   test('an unreachable base URL is a network error naming the URL and what to check', async () => {
     const server = await startScriptedModelServer();
     await server.close();
-    const o = await failing(server, { maxRetries: 0 });
+    const o = await failing(server, { limits: { maxRetries: 0 } });
     assert.equal(o.error.kind, 'network');
     assert.equal(o.error.message, `Could not reach the Anthropic API at ${server.baseURL} (ECONNREFUSED; 1 attempt). Check your network connection and the Anthropic base URL.`);
   });
 
   test('a reply that does not start within the timeout is a network error', () =>
-    withServer([{ times: Infinity, reply: reply.text('late', { headerDelayMs: 300 }) }], async (server) => {
-      // One attempt: the SDK's wait before retrying a timeout is half a second, too slow here.
-      const o = await failing(server, { timeoutMs: 40, maxRetries: 0 });
+    withServer([{ times: Infinity, reply: reply.text('late', { headerDelayMs: 1_000 }) }], async (server) => {
+      const o = await failing(server, { limits: { firstByteTimeoutMs: 200, maxRetries: 0 } });
       assert.equal(o.error.kind, 'network');
-      assert.match(o.error.message, /did not answer within 40 ms \(1 attempt\)/);
+      assert.match(o.error.message, /did not answer within 200 ms \(1 attempt\)/);
       assert.equal(server.requests.length, 1);
     }));
 
   test('a password in the base URL stays out of the message', async () => {
-    const o = await failing({ baseURL: 'http://proxy-user:proxy-s3cret@127.0.0.1:1' }, { maxRetries: 0 });
+    const o = await failing({ baseURL: 'http://proxy-user:proxy-s3cret@127.0.0.1:1' }, { limits: { maxRetries: 0 } });
     assert.equal(o.error.kind, 'network');
     assert.match(o.error.message, /Could not reach the Anthropic API at http:\/\/127\.0\.0\.1:1 /);
     assert.ok(!o.error.message.includes('proxy-s3cret'), o.error.message);
@@ -153,10 +152,10 @@ describe('AnthropicClient failures', () => {
         { reply: reply.text(['partial'], { fail: { afterDeltas: 1, mode: 'error-event', error: { type: 'api_error', message: `bad key ${CANARY_KEY}` } } }) },
       ],
       async (server) => {
-        const echoed = await failing(server, { maxRetries: 0 });
+        const echoed = await failing(server, { limits: { maxRetries: 0 } });
         assert.match(echoed.error.message, /x-api-key \[redacted\] is malformed/);
         assertNoKey(echoed);
-        const midStream = await failing(server, { maxRetries: 0 });
+        const midStream = await failing(server, { limits: { maxRetries: 0 } });
         assert.match(midStream.error.message, /bad key \[redacted\]/);
         assertNoKey(midStream);
       },

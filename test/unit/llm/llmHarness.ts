@@ -3,18 +3,22 @@
 import { AnthropicClient, type AnthropicClientOptions } from '../../../src/core/node/anthropicClient';
 import type { LlmEvent, LlmRequest } from '../../../src/core/llm/llmClient';
 import { modelForTier } from '../../../src/core/llm/models';
+import type { CallLimits } from '../../../src/core/llm/retryPolicy';
 
 /** Looks like a key and is unique enough to grep for anywhere it might leak. */
 export const CANARY_KEY = 'sk-ant-canary-0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c';
 
-export function clientFor(baseURL: string, options: Partial<AnthropicClientOptions> = {}): AnthropicClient {
+/** The client's options, with `limits` merged over the tests' own (short waits, two retries). */
+export type TestClientOptions = Partial<Omit<AnthropicClientOptions, 'limits'>> & { limits?: Partial<CallLimits> };
+
+export function clientFor(baseURL: string, options: TestClientOptions = {}): AnthropicClient {
+  const { limits, ...rest } = options;
   return new AnthropicClient({
     apiKey: async () => CANARY_KEY,
     baseURL,
     models: (tier) => modelForTier(tier),
-    maxRetries: 2,
-    timeoutMs: 5_000,
-    ...options,
+    ...rest,
+    limits: { maxRetries: 2, firstByteTimeoutMs: 5_000, ...limits },
   });
 }
 

@@ -2,7 +2,8 @@
 // fail loudly, rules run out as scripted, and its prompt-cache stand-in counts as the API does.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { match, reply, startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { failThenSucceed, match, reply, startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { until } from '../../support/until';
 import { CANARY_KEY } from './llmHarness';
 
 const body = (extra: Record<string, unknown> = {}) => ({
@@ -12,9 +13,10 @@ const body = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function post(server: ScriptedModelServer, json: unknown, path = '/v1/messages') {
+async function post(server: ScriptedModelServer, json: unknown, path = '/v1/messages', signal?: AbortSignal) {
   return fetch(server.baseURL + path, {
     method: 'POST',
+    ...(signal ? { signal } : {}),
     headers: { 'content-type': 'application/json', 'x-api-key': CANARY_KEY, 'anthropic-version': '2023-06-01' },
     body: JSON.stringify(json),
   });
@@ -124,6 +126,55 @@ describe('scripted model server', () => {
       assert.equal(res.headers.get('retry-after'), '2');
       assert.equal(res.headers.get('retry-after-ms'), '30');
       assert.deepEqual(await res.json(), { type: 'error', error: { type: 'overloaded_error', message: 'scripted 529 overloaded_error' }, request_id: 'req_scripted_1' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('failing modes: a black hole before or after the headers, a hang-up, any header, and fail-then-succeed', async () => {
+    const server = await startScriptedModelServer([
+      { reply: reply.blackHole() },
+      { reply: reply.blackHole('after-headers') },
+      { reply: reply.hangUp() },
+      ...failThenSucceed(1, reply.error(503, { headers: { 'retry-after': 'soon', 'x-should-retry': 'true' } }), reply.text('ok')),
+    ]);
+    try {
+      const silent = new AbortController();
+      const pending = post(server, body({ stream: true }), '/v1/messages', silent.signal);
+      await until('the black hole holds the request', () => (server.requests.length === 1 ? true : undefined));
+      silent.abort();
+      await assert.rejects(pending);
+
+      const headersOnly = new AbortController();
+      const res = await post(server, body({ stream: true }), '/v1/messages', headersOnly.signal);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+      const reader = res.body!.getReader();
+      const read = reader.read();
+      headersOnly.abort();
+      await assert.rejects(read, 'no event ever came; only the abort ended the read');
+
+      await assert.rejects(post(server, body({ stream: true })), 'the hang-up closes the connection without a reply');
+
+      const flaky = await post(server, body({ stream: true }));
+      assert.equal(flaky.status, 503);
+      assert.equal(flaky.headers.get('retry-after'), 'soon');
+      assert.equal(flaky.headers.get('x-should-retry'), 'true');
+      await flaky.text();
+      assert.equal((await post(server, body({ stream: true }))).status, 200);
+
+      await until('the server sees the aborted requests closed', () => (server.requests[0]?.clientClosed && server.requests[1]?.clientClosed ? true : undefined), 2_000);
+      assert.deepEqual(
+        server.requests.map((r) => [r.rule, r.status, r.dropped]),
+        [
+          ['rule 1', undefined, false],
+          ['rule 2', 200, false],
+          ['rule 3', undefined, true],
+          ['flaky failure', 503, false],
+          ['flaky', 200, false],
+        ],
+      );
+      assert.deepEqual(server.pending(), []);
     } finally {
       await server.close();
     }
