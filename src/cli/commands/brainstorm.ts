@@ -17,7 +17,7 @@ import { visibleJson, visibleText } from '../../core/visibleText';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { BRAINSTORM_HELP } from '../help';
-import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets } from '../modelDeps';
+import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets, retryLine } from '../modelDeps';
 import { blockText, shellWord } from '../terminalText';
 import { EXIT_INTERRUPTED, processTerminal } from './discover';
 import type { DiscoverTerminal } from './discover';
@@ -125,7 +125,8 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
   try {
     let known: BrainstormSession | undefined;
     try {
-      if (resume !== undefined) known = await service.load(resume);
+      // A damaged brainstorm cannot be loaded, but --restart sets it aside and starts again.
+      if (resume !== undefined) known = await service.load(resume).catch((err: unknown) => (has('restart') && err instanceof BrainstormError && err.kind === 'corrupt' ? undefined : Promise.reject(err)));
       // A broken install fails here, before the plan folder is made; role warnings are said once.
       for (const name of ROLES) await role(name);
     } catch (err) {
@@ -160,8 +161,9 @@ function needsAnswers(session: BrainstormSession | undefined, restart: boolean):
 
 function roundsOption(value: string | boolean | undefined, name: string): number | undefined {
   if (typeof value !== 'string') return undefined;
-  const n = Number(value.trim());
-  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT) throw new UsageError(`--${name} must be a whole number from 1 to ${ROUNDS_LIMIT}, not '${visibleText(value)}'`, TOPIC);
+  // Digits only: Number() would also take '1e1', '0x5' and ' 3.0 ' as rounds.
+  const n = /^\d{1,2}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT) throw new UsageError(`--${name} must be a whole number from 1 to ${ROUNDS_LIMIT}, not '${visibleText(value)}'`, TOPIC);
   return n;
 }
 
@@ -235,6 +237,7 @@ async function step(run: Run, slug: string | undefined, fn: (options: StepOption
       line(`${p.angle}: ${p.state === 'running' ? 'asking…' : p.state}`);
     } else if (p.kind === 'coordinator') line(p.task === 'follow-up' ? 'reading your answers…' : 'writing the summary…');
     else if (p.kind === 'notice') line(blockText(p.text, ''));
+    else if (p.kind === 'retry') line(`${p.who}: ${redactSecrets(retryLine(p), run.secrets)}`);
     else if (streaming) {
       // Model text, so shown with its control characters made visible, line breaks kept.
       const shown = blockText(p.text.replace(/\r/g, ''), '');
@@ -402,20 +405,32 @@ async function listUnfinished(run: Run): Promise<number> {
     return EXIT_OK;
   }
   const width = Math.max(...open.map((u) => u.slug.length));
+  const short = (text: string, max: number) => {
+    const line = visibleText(text.replace(/\s+/g, ' ').trim());
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  };
   for (const u of open) {
-    const topic = visibleText(u.topic.replace(/\s+/g, ' ').trim());
-    io.stdout(`${u.slug.padEnd(width)}  round ${u.round}  ${u.phase.padEnd(14)}  ${topic.length > 70 ? `${topic.slice(0, 69)}…` : topic}\n`);
+    if (u.damaged !== undefined) {
+      io.stdout(`${u.slug.padEnd(width)}  damaged: ${short(u.damaged, 160)}\n`);
+      continue;
+    }
+    io.stdout(`${u.slug.padEnd(width)}  round ${u.round}  ${u.phase.padEnd(14)}  ${short(u.topic, 70)}\n`);
+  }
+  if (open.some((u) => u.damaged !== undefined)) {
+    io.stderr("groundwork: a damaged brainstorm can be discarded (--discard SLUG) or restarted (--resume SLUG --restart); its files are kept in a .damaged-<time> folder of its plan\n");
   }
   return EXIT_OK;
 }
 
 async function discardOne(run: Run, slug: string): Promise<number> {
+  let keptIn: string | undefined;
   try {
-    await run.service.discard(slug);
+    ({ keptIn } = await run.service.discard(slug));
   } catch (err) {
     return failed(run, err, undefined);
   }
-  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug })}\n`);
+  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug, ...(keptIn !== undefined ? { keptIn } : {}) })}\n`);
+  else if (keptIn !== undefined) run.ctx.io.stdout(`Discarded the damaged brainstorm ${slug}; its files are kept in ${keptIn} (delete that folder when you no longer need them)\n`);
   else run.ctx.io.stdout(`Discarded the brainstorm ${slug} (${planDisplayPath(slug)})\n`);
   return EXIT_OK;
 }

@@ -5,7 +5,7 @@ import type { DiscoveryApi, DiscoveryLanguage, DiscoveryView, TurnOptions, TurnR
 import { DEFAULT_TTL_MINUTES, DISCOVERY_LANGUAGES, DiscoveryError } from '../../core/discovery/discoveryTypes';
 import { discoveryMessages, isDiscoveryLanguage, toDiscoveryLanguage } from '../../core/discovery/discoveryMessages';
 import { isCancelWord } from '../../core/discovery/keywords';
-import { normalizeText, roundFileRel } from '../../core/discovery/roundFile';
+import { normalizeText, roundFileRel, sessionNameProblem } from '../../core/discovery/roundFile';
 import { LlmError } from '../../core/llm/llmClient';
 import type { Role } from '../../core/roles/roleSchema';
 import { openWorkspaceStore } from '../../core/node/openWorkspace';
@@ -15,7 +15,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { DISCOVER_HELP } from '../help';
 import { MessageReader } from '../messageReader';
-import { cliModelMessage, loadCliRole, minutesFromEnv, modelFromEnv, redactSecrets } from '../modelDeps';
+import { cliModelMessage, loadCliRole, minutesFromEnv, modelFromEnv, redactSecrets, retryLine } from '../modelDeps';
 import { blockText, shellWord } from '../terminalText';
 
 export const DEFAULT_SESSION = 'cli';
@@ -85,7 +85,8 @@ type Next = { done: true; code: number } | { done: false };
 async function runDiscover(ctx: CommandContext, terminal: DiscoverTerminal): Promise<number> {
   const { io, values } = ctx;
   const session = typeof values['session'] === 'string' ? values['session'] : DEFAULT_SESSION;
-  if (session.trim() === '') throw new UsageError('--session is empty; give a session id', TOPIC);
+  const badSession = sessionNameProblem(session);
+  if (badSession !== undefined) throw new UsageError(`--session: ${badSession}; give a short id of visible characters`, TOPIC);
   const lang = languageOf(values['lang'], io.env);
   const cancel = values['cancel'] === true;
   const retry = values['retry'] === true;
@@ -256,7 +257,13 @@ async function turn(run: Run, kind: 'handle' | 'retry', message = ''): Promise<T
   const streaming = !run.ctx.json && run.terminal.stderrIsTTY();
   const dim = streaming && !io.env['NO_COLOR'];
   let streamedLast = '';
-  const options: TurnOptions = { lang: run.lang, signal: abort.signal, force: true };
+  const options: TurnOptions = {
+    lang: run.lang,
+    signal: abort.signal,
+    force: true,
+    // Said whether or not the reply streams to a terminal: a long wait is never silent.
+    onRetry: (retry) => io.stderr(`groundwork: ${redactSecrets(retryLine(retry), run.secrets)}\n`),
+  };
   if (streaming) {
     options.onText = (chunk) => {
       // Model text, so shown with its control characters made visible, line breaks kept.
@@ -283,7 +290,8 @@ async function failed(run: Run, err: unknown): Promise<number> {
   const say = (text: string) => io.stderr(`groundwork: ${visibleText(redactSecrets(text, run.secrets).trim())}\n`);
   if (err instanceof DiscoveryError) {
     say(err.message);
-    return EXIT_USAGE;
+    // Busy is a step elsewhere, not a mistake in this command: a script may try again later.
+    return err.kind === 'busy' ? EXIT_FAILURE : EXIT_USAGE;
   }
   if (err instanceof LlmError) {
     say(cliModelMessage(err.message, err.kind));

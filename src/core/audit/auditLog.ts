@@ -5,6 +5,7 @@
 import type { Clock } from '../clock';
 import { isPlainObject } from '../inputChecks';
 import type { LlmUsage } from '../llm/llmClient';
+import { isUsage } from '../llm/usage';
 import type { ReadResult, RecordLog, RecordParser } from '../storage/recordLog';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
@@ -36,7 +37,6 @@ export interface AuditEntry {
 export type AuditInput = Omit<AuditEntry, 'timestamp'>;
 
 const KIND = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCreationTokens'] as const;
 
 /**
  * `[DISCOVERY:<session>] <text>`: the session tag the seed's audit entries carry, then the start of
@@ -51,10 +51,6 @@ export function auditInput(tag: string, session: string, text = ''): string {
 function cut(text: string, maxChars: number): string {
   const chars = [...text];
   return chars.length <= maxChars ? text : `${chars.slice(0, maxChars - 1).join('')}…`;
-}
-
-function isUsage(value: unknown): value is LlmUsage {
-  return isPlainObject(value) && USAGE_KEYS.every((k) => Number.isSafeInteger(value[k]) && (value[k] as number) >= 0);
 }
 
 export const parseAuditEntry: RecordParser<AuditEntry> = (value) => {

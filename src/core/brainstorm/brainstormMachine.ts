@@ -2,7 +2,8 @@
 // clock, no I/O: the runner (brainstormService.ts) carries out the effects (model calls, files) and
 // feeds the results back as events. Each phase of BrainstormPhase says what is due next, so a
 // session read back after a crash continues with `due(session)`.
-import { ANGLES, BrainstormError } from './brainstormTypes';
+import { cutText } from '../prompt/cap';
+import { ANGLES, BrainstormError, DETAIL_MAX_BYTES, ERROR_MAX_BYTES } from './brainstormTypes';
 import type { Angle, Answer, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question, RoundAction } from './brainstormTypes';
 import { mergeQuestions } from './merge';
 
@@ -69,16 +70,17 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
   switch (event.type) {
     case 'inquired': {
       if (phase.kind !== 'inquiring') throw wrongPhase(session, 'take the inquisitors’ questions');
+      const outcomes = keptOutcomes(event.outcomes);
       const merged = mergeQuestions(event.questions);
-      const statuses = ANGLES.map((a) => `${a}: ${describeOutcome(event.outcomes[a])}`).join('; ');
+      const statuses = ANGLES.map((a) => `${a}: ${describeOutcome(outcomes[a])}`).join('; ');
       if (merged.length === 0) {
         const error =
           `None of the three inquisitors asked a usable question (${statuses}). ` +
           'Retry, or check the model connection if every one failed the same way.';
-        const next = { ...session, inquisitors: event.outcomes, phase: { kind: 'inquiry-failed' as const, error } };
+        const next = { ...session, inquisitors: outcomes, phase: { kind: 'inquiry-failed' as const, error: cutText(error, ERROR_MAX_BYTES) } };
         return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: 'brainstorm.round', status: 'error', detail: error }] };
       }
-      const next: BrainstormSession = { ...session, inquisitors: event.outcomes, rounds: [{ round: 1, questions: merged }], phase: { kind: 'answering' } };
+      const next: BrainstormSession = { ...session, inquisitors: outcomes, rounds: [{ round: 1, questions: merged }], phase: { kind: 'answering' } };
       return {
         session: next,
         effects: [
@@ -152,7 +154,7 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
     case 'call-failed': {
       const expected = event.during === 'follow-up' ? 'following-up' : 'summarizing';
       if (phase.kind !== expected) throw wrongPhase(session, 'record a failed call');
-      const next: BrainstormSession = { ...session, phase: { kind: 'failed', during: event.during, error: event.error } };
+      const next: BrainstormSession = { ...session, phase: { kind: 'failed', during: event.during, error: cutText(event.error, ERROR_MAX_BYTES) } };
       return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: `brainstorm.${event.during}`, status: 'error', detail: event.error }] };
     }
     case 'retry': {
@@ -174,6 +176,16 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       return { session: { ...rest, rounds: [], phase: { kind: 'inquiring' } }, effects: [{ type: 'remove-rounds' }, { type: 'save' }, { type: 'call-inquisitors' }] };
     }
   }
+}
+
+/** The outcomes as the session keeps them: a detail (a model error may quote a whole page) cut short. */
+function keptOutcomes(outcomes: Record<Angle, InquisitorOutcome>): Record<Angle, InquisitorOutcome> {
+  const kept = {} as Record<Angle, InquisitorOutcome>;
+  for (const angle of ANGLES) {
+    const o = outcomes[angle];
+    kept[angle] = o.detail === undefined ? o : { ...o, detail: cutText(o.detail, DETAIL_MAX_BYTES) };
+  }
+  return kept;
 }
 
 export function describeOutcome(outcome: InquisitorOutcome | undefined): string {

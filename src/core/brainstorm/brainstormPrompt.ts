@@ -1,11 +1,12 @@
 // The user messages of the brainstorm's model calls. Everything a person or a model wrote (the
-// topic, the seed brief, questions, answers) goes in as an untrusted data block (FR-23), each text
-// capped at 8 KB first (NFR-21). A skipped question's answer is Groundwork's own marker, outside any
-// block, and carries nothing of the person's (RES-5).
+// topic, the seed brief, questions, answers) goes in as an untrusted data block, each text capped
+// first (8 KB; the seed brief 16 KB). A skipped question's answer is Groundwork's own marker,
+// outside any block, and carries nothing of the person's. Only Groundwork's own values (an angle,
+// a priority, a round number, all checked when the session file is read) appear outside blocks.
 import { capText } from '../prompt/cap';
 import { secureRandomBytes, wrapUntrusted } from '../prompt/untrustedText';
 import type { RandomBytes } from '../prompt/untrustedText';
-import { SKIPPED_ANSWER } from './brainstormTypes';
+import { SEED_MAX_BYTES, SKIPPED_ANSWER } from './brainstormTypes';
 import type { Angle, BrainstormSession } from './brainstormTypes';
 import type { CoordinatorTask } from './brainstormMachine';
 
@@ -18,13 +19,17 @@ export interface PromptPlaces {
   answers: string;
 }
 
+/**
+ * The topic and the seed brief. Both come from the session file, which anyone may have written, so
+ * neither they nor the seed's plan and file names are ever part of the prompt's own text: each is
+ * capped and inside a data block (the names only in its source label, which keeps safe characters).
+ */
 function topicBlocks(session: BrainstormSession, places: PromptPlaces, random: RandomBytes): string[] {
   const blocks = [`Topic:\n${wrapUntrusted(capText(session.topic, places.state).text, 'brainstorm topic', random)}`];
-  if (session.seed !== undefined) {
-    blocks.push(
-      `The topic comes from the plan "${session.seed.slug}"; its ${session.seed.file} says:\n` +
-        wrapUntrusted(session.seed.text, `plan ${session.seed.slug}/${session.seed.file}`, random),
-    );
+  const seed = session.seed;
+  if (seed !== undefined) {
+    const text = capText(seed.text, places.state, SEED_MAX_BYTES).text;
+    blocks.push(`The topic comes from an earlier plan. The brief of that plan:\n${wrapUntrusted(text, `plan ${seed.slug}/${seed.file}`, random)}`);
   }
   return blocks;
 }

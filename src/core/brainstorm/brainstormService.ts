@@ -5,27 +5,26 @@
 // and a stopped or crashed step resumes where it was.
 import { AuditLog, auditInput } from '../audit/auditLog';
 import type { Clock } from '../clock';
-import { IDEA_BRIEF_FILE } from '../discovery/ideaBriefFile';
-import { isPlainObject } from '../inputChecks';
 import { LlmError } from '../llm/llmClient';
-import type { LlmClient, LlmErrorKind, LlmUsage } from '../llm/llmClient';
+import type { LlmClient, LlmErrorKind, LlmRetry, LlmUsage } from '../llm/llmClient';
 import { costOf } from '../llm/usage';
 import type { PriceTable } from '../llm/usage';
-import { capText, utf8Length } from '../prompt/cap';
-import { secureRandomBytes } from '../prompt/untrustedText';
+import { CAP_BYTES, capText, cutText, utf8Length } from '../prompt/cap';
+import { isBlankText, secureRandomBytes } from '../prompt/untrustedText';
 import type { RandomBytes } from '../prompt/untrustedText';
 import type { Role } from '../roles/roleSchema';
 import { slugify, uniqueSlug } from '../storage/safeNames';
 import { StorageError } from '../storage/storageError';
-import type { RecordParser } from '../storage/recordLog';
 import type { WorkspaceStore } from '../storage/workspaceStore';
-import { renderBrainstormDocument, renderBrainstormsPointer, renderRoundFile, renderSeededFromPointer, parseBrainstormsPointer } from './brainstormDocs';
+import { renderBrainstormDocument, renderRoundFile } from './brainstormDocs';
 import { currentRound, due, step } from './brainstormMachine';
+import { recoverSession, setAside } from './damagedPlan';
 import type { BrainstormEffect, BrainstormEvent, CoordinatorTask } from './brainstormMachine';
 import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
 import type { PromptPlaces } from './brainstormPrompt';
 import {
   ANGLES,
+  ANSWER_KEPT_MAX_BYTES,
   BrainstormError,
   COORDINATOR_ROLE,
   DEFAULT_CONCURRENCY,
@@ -35,6 +34,7 @@ import {
   INQUISITOR_ROLES,
   PLAN_FILES,
   ROUNDS_LIMIT,
+  TOPIC_MAX_BYTES,
   roundFileName,
 } from './brainstormTypes';
 import type {
@@ -51,17 +51,13 @@ import type {
 } from './brainstormTypes';
 import { renderContextFile, toContext } from './contextFile';
 import { harvestQuestions, parseSummary } from './harvest';
-import { checkSlug, isComplete, planDisplayPath, planFile, planFolderExists, planSlugs, PLANS_DIR } from './planFolder';
-import { parseSession, serializeSession, SESSION_FILE_MAX_BYTES } from './sessionFile';
+import { checkSlug, isComplete, planDisplayPath, planFile, planFolderExists, PLANS_DIR } from './planFolder';
+import { SESSION_FILE_MAX_BYTES } from './sessionFile';
+import { ARTIFACT_MODE, PlanStore, SlugTaken, USER_LOG } from './planStore';
+import type { Loaded } from './planStore';
 
-/** A topic is a line or a paragraph; a pasted document belongs in a file the topic names. */
-export const TOPIC_MAX_BYTES = 64 * 1024;
-/** The seed brief as the models see it. */
-const SEED_MAX_BYTES = 16 * 1024;
 const INQUISITOR_MAX_TOKENS = 2048;
 const COORDINATOR_MAX_TOKENS = 4096;
-const ARTIFACT_MODE = 0o644;
-const USER_LOG = 'user';
 /** Model failures that are about the setup, not the call: the same for every inquisitor. */
 const SETUP_ERRORS: ReadonlySet<LlmErrorKind> = new Set(['no-provider', 'auth', 'quota', 'consent']);
 
@@ -81,41 +77,21 @@ export interface BrainstormServiceDeps {
   random?: RandomBytes;
 }
 
-/** A session as read, with the file text it was read from, to detect a writer elsewhere. */
-interface Loaded {
-  session: BrainstormSession;
-  text: string | undefined;
-}
-
-/** One line of `.workers/<agent>.ndjson`: a model's whole reply, or the person's whole answers. */
-interface WorkerRecord {
-  timestamp: string;
-  round: number;
-  task: string;
-  status?: string;
-  text?: string;
-  answers?: (string | null)[];
-  model?: string;
-  usage?: LlmUsage;
-}
-
-const parseWorkerRecord: RecordParser<WorkerRecord> = (value) =>
-  isPlainObject(value) && typeof value['timestamp'] === 'string' && typeof value['task'] === 'string'
-    ? { ok: true, record: value as unknown as WorkerRecord }
-    : { ok: false, reason: 'not a worker record' };
-
 export class BrainstormService implements BrainstormApi {
   private readonly audit: AuditLog;
   private readonly busy = new Set<string>();
   private llmClient: LlmClient | undefined;
 
+  private readonly plans: PlanStore;
+
   constructor(private readonly deps: BrainstormServiceDeps) {
     this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+    this.plans = new PlanStore(deps.store, deps.clock);
   }
 
   async start(topic: string, options: StartOptions, run: StepOptions): Promise<BrainstormSession> {
     const text = topic.replace(/\r\n?/g, '\n').trim();
-    if (text === '') throw new BrainstormError('invalid', 'The topic is empty. Say in a sentence what you want to think through.');
+    if (isBlankText(text)) throw new BrainstormError('invalid', 'The topic is empty (or only invisible characters). Say in a sentence what you want to think through.');
     if (utf8Length(text) > TOPIC_MAX_BYTES) {
       throw new BrainstormError('invalid', `The topic is ${Math.round(utf8Length(text) / 1024)} KB; a topic is at most ${TOPIC_MAX_BYTES / 1024} KB. Save the long text in a file of the workspace and name the file in the topic.`);
     }
@@ -126,60 +102,75 @@ export class BrainstormService implements BrainstormApi {
     }
     if (minRounds > maxRounds) throw new BrainstormError('invalid', `The minimum number of rounds (${minRounds}) is more than the maximum (${maxRounds}). Lower the minimum or raise the maximum.`);
     if (options.slug !== undefined) checkSlug(options.slug);
-    const seed = options.seedFrom === undefined ? undefined : await this.readSeed(options.seedFrom);
+    const seed = options.seedFrom === undefined ? undefined : await this.plans.readSeed(options.seedFrom);
 
-    const store = this.deps.store;
-    const loaded = await store.withLock(async (): Promise<Loaded> => {
-      const taken = new Set(await store.list(PLANS_DIR));
-      let slug: string;
-      if (options.slug !== undefined) {
-        if (taken.has(options.slug)) {
-          throw new BrainstormError('invalid', `${planDisplayPath(options.slug)} exists already. Resume that brainstorm, or choose another slug.`);
+    // Everything the brainstorm will write is checked before anything is: a link or a folder in
+    // the way of the audit log must not stop it after its plan folder exists.
+    await this.plans.checkWritable(undefined, seed?.slug);
+    for (let attempt = 1; ; attempt++) {
+      const slug = options.slug ?? uniqueSlug(slugify(text), new Set(await this.deps.store.list(PLANS_DIR)));
+      try {
+        // The session's lock from the start: a resume elsewhere cannot run round 1 a second time.
+        return await this.exclusive(slug, async () => {
+          const loaded = await this.plans.create(slug, text, { minRounds, maxRounds }, seed, options.slug !== undefined);
+          run.onProgress?.({ kind: 'started', slug });
+          await this.auditEntry(slug, 'brainstorm.start', 'ok', `rounds ${minRounds}–${maxRounds}${seed ? `; seeded from ${seed.slug}` : ''}`, text);
+          return this.drive(loaded, undefined, run);
+        });
+      } catch (err) {
+        // Another window took the same name at the same moment: pick the next free one.
+        const taken = err instanceof SlugTaken || (err instanceof BrainstormError && err.kind === 'busy');
+        if (!taken) throw err;
+        if (options.slug !== undefined || attempt >= 5) {
+          throw new BrainstormError('invalid', `${planDisplayPath(slug)} exists already. Resume that brainstorm, or choose another slug.`);
         }
-        slug = options.slug;
-      } else {
-        slug = uniqueSlug(slugify(text), taken);
       }
-      const session: BrainstormSession = { slug, topic: text, createdAt: this.deps.clock.now(), minRounds, maxRounds, rounds: [], phase: { kind: 'inquiring' } };
-      if (seed !== undefined) session.seed = seed;
-      const fileText = serializeSession(session);
-      await store.writeText(planFile(slug, PLAN_FILES.state), fileText);
-      if (seed !== undefined) await this.linkSeed(slug, seed);
-      return { session, text: fileText };
-    });
-    run.onProgress?.({ kind: 'started', slug: loaded.session.slug });
-    await this.auditEntry(loaded.session.slug, 'brainstorm.start', 'ok', `rounds ${minRounds}–${maxRounds}${seed ? `; seeded from ${seed.slug}` : ''}`, text);
-    return this.drive(loaded, undefined, run);
+    }
+  }
+
+  unfinished(): Promise<UnfinishedBrainstorm[]> {
+    return this.plans.unfinished();
   }
 
   async load(slug: string): Promise<BrainstormSession> {
-    return (await this.read(slug)).session;
+    return (await this.plans.read(slug)).session;
   }
 
   async answer(slug: string, answers: Answer[], action: RoundAction, run: StepOptions): Promise<BrainstormSession> {
-    return this.exclusive(slug, async () => {
-      const loaded = await this.read(slug);
-      const round = currentRound(loaded.session);
-      const whole = answers.map((a) => (a.kind === 'answered' ? a.text.replace(/\r\n?/g, '\n').trim() : ''));
-      if (loaded.session.phase.kind === 'answering') {
-        // The whole answers go to the person's log first: a capped answer's marker points there.
-        await this.workerLog(slug, USER_LOG).append({
-          timestamp: this.isoNow(),
-          round,
-          task: 'answers',
-          answers: answers.map((a, i) => (a.kind === 'answered' && whole[i] !== '' ? whole[i]! : null)),
-        });
-      }
-      const kept: Answer[] = answers.map((a, i) =>
-        a.kind === 'answered' && whole[i] !== '' ? { kind: 'answered', text: capText(whole[i]!, planDisplayPath(slug, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`)).text } : { kind: 'skipped' },
-      );
-      return this.drive(loaded, { type: 'answered', answers: kept, action }, run);
-    });
+    checkSlug(slug);
+    const typed = answers.map((a) => (a.kind === 'answered' && !isBlankText(a.text) ? a.text.replace(/\r\n?/g, '\n').trim() : undefined));
+    const whole = typed.map((t) => (t === undefined ? undefined : cutText(t, ANSWER_KEPT_MAX_BYTES)));
+    const userLog = planDisplayPath(slug, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`);
+    let kept = false;
+    const keep = async (round: number | undefined) => {
+      // Whatever becomes of the step, what the person typed is kept first: a capped answer's marker
+      // points here, and a refused step (busy elsewhere, the round already answered) loses nothing.
+      await this.plans.workerLog(slug, USER_LOG).append({ timestamp: this.isoNow(), ...(round !== undefined ? { round } : {}), task: 'answers', answers: whole.map((t) => t ?? null) });
+      kept = true;
+      typed.forEach((t, i) => {
+        if (t !== undefined && utf8Length(t) > ANSWER_KEPT_MAX_BYTES) {
+          const notice = `Answer ${i + 1} is ${Math.round(utf8Length(t) / 1024)} KB; its first ${ANSWER_KEPT_MAX_BYTES / 1024} KB are kept in ${userLog}, and the model reads the first ${CAP_BYTES / 1024} KB.`;
+          run.onProgress?.({ kind: 'notice', text: notice });
+        }
+      });
+    };
+    try {
+      return await this.exclusive(slug, async () => {
+        const loaded = await this.plans.read(slug);
+        await keep(currentRound(loaded.session));
+        const given: Answer[] = whole.map((t) => (t === undefined ? { kind: 'skipped' } : { kind: 'answered', text: capText(t, userLog).text }));
+        return this.drive(loaded, { type: 'answered', answers: given, action }, run);
+      });
+    } catch (err) {
+      if (kept || !(err instanceof BrainstormError) || err.kind !== 'busy' || !(await planFolderExists(this.deps.store, slug))) throw err;
+      await keep(undefined);
+      throw new BrainstormError('busy', `${err.message} Your answers are kept in ${userLog}.`);
+    }
   }
 
   async resume(slug: string, run: StepOptions): Promise<BrainstormSession> {
     return this.exclusive(slug, async () => {
-      const loaded = await this.read(slug);
+      const loaded = await this.plans.read(slug);
       const phase = loaded.session.phase.kind;
       if (phase === 'complete') {
         if (await isComplete(this.deps.store, slug)) {
@@ -195,33 +186,54 @@ export class BrainstormService implements BrainstormApi {
   }
 
   async restart(slug: string, run: StepOptions): Promise<BrainstormSession> {
-    return this.exclusive(slug, async () => this.drive(await this.read(slug), { type: 'restart' }, run));
-  }
-
-  async discard(slug: string): Promise<void> {
-    await this.exclusive(slug, async () => {
-      const { session } = await this.read(slug);
-      if (session.phase.kind === 'complete') throw new BrainstormError('complete', `The brainstorm ${slug} is complete; Groundwork does not discard finished plans. Delete ${planDisplayPath(slug)} yourself if you no longer want it.`);
-      await this.deps.store.remove(`${PLANS_DIR}/${slug}`);
-      await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded at round ${currentRound(session)}`, session.topic);
+    return this.exclusive(slug, async () => {
+      let loaded: Loaded;
+      try {
+        loaded = await this.plans.read(slug);
+      } catch (err) {
+        if (!(err instanceof BrainstormError) || err.kind !== 'corrupt') throw err;
+        return this.drive(await this.restartDamaged(slug, err), undefined, run);
+      }
+      return this.drive(loaded, { type: 'restart' }, run);
     });
   }
 
-  async unfinished(): Promise<UnfinishedBrainstorm[]> {
-    const found: UnfinishedBrainstorm[] = [];
-    for (const slug of await planSlugs(this.deps.store)) {
+  async discard(slug: string): Promise<{ keptIn?: string }> {
+    return this.exclusive(slug, async () => {
+      let session: BrainstormSession;
       try {
-        if (!(await planFolderExists(this.deps.store, slug)) || (await isComplete(this.deps.store, slug))) continue;
-        const text = await this.deps.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES);
-        if (text === undefined) continue;
-        const s = parseSession(text, planDisplayPath(slug, PLAN_FILES.state));
-        found.push({ slug, topic: s.topic, round: Math.max(1, currentRound(s)), phase: s.phase.kind, createdAt: s.createdAt });
+        session = (await this.plans.read(slug)).session;
       } catch (err) {
-        // A damaged or unsafe folder is not listed; resuming it by name says what is wrong.
-        if (!(err instanceof BrainstormError) && !(err instanceof StorageError)) throw err;
+        if (!(err instanceof BrainstormError) || err.kind !== 'corrupt') throw err;
+        const keptIn = await setAside(this.deps.store, slug, this.deps.clock.now());
+        await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded a damaged brainstorm; its files are in ${keptIn}`);
+        return { keptIn };
       }
+      if (session.phase.kind === 'complete') throw new BrainstormError('complete', `The brainstorm ${slug} is complete; Groundwork does not discard finished plans. Delete ${planDisplayPath(slug)} yourself if you no longer want it.`);
+      await this.deps.store.remove(`${PLANS_DIR}/${slug}`);
+      await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded at round ${currentRound(session)}`, session.topic);
+      return {};
+    });
+  }
+
+  /**
+   * A fresh session on the damaged one's topic, its files set aside first; refused, with what to
+   * do instead, when the topic cannot be read from what is left.
+   */
+  private async restartDamaged(slug: string, damage: BrainstormError): Promise<Loaded> {
+    const text = await this.deps.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES).catch(() => undefined);
+    const recovered = recoverSession(text);
+    if (recovered === undefined) {
+      throw new BrainstormError(
+        'corrupt',
+        `${damage.message.replace(/ Discard this brainstorm and start it again\.$/, '')}. Its topic cannot be read from it, so it cannot restart: ` +
+          `discard it (its files are kept), or start a new brainstorm under the same name (slug ${slug}).`,
+      );
     }
-    return found.sort((a, b) => b.createdAt - a.createdAt);
+    const keptIn = await setAside(this.deps.store, slug, this.deps.clock.now());
+    const loaded = await this.plans.create(slug, recovered.topic, recovered, undefined, true);
+    await this.auditEntry(slug, 'brainstorm.restart', 'ok', `restarted a damaged brainstorm; its files are in ${keptIn}`, recovered.topic);
+    return loaded;
   }
 
   // ---- the runner ----
@@ -247,7 +259,7 @@ export class BrainstormService implements BrainstormApi {
     const slug = loaded.session.slug;
     switch (effect.type) {
       case 'save':
-        await this.save(loaded);
+        await this.plans.save(loaded);
         return undefined;
       case 'write-round':
         await store.writeText(planFile(slug, `${PLAN_FILES.roundsDir}/${roundFileName(effect.round)}`), renderRoundFile(loaded.session, effect.round), ARTIFACT_MODE);
@@ -321,7 +333,9 @@ export class BrainstormService implements BrainstormApi {
         timedOut = true;
         abort.abort();
       }, timeoutMs);
-      reply = await this.call(role, inquisitorPrompt(session, angle, this.places(session.slug), this.random()), INQUISITOR_MAX_TOKENS, abort.signal);
+      reply = await this.call(role, inquisitorPrompt(session, angle, this.places(session.slug), this.random()), INQUISITOR_MAX_TOKENS, abort.signal, undefined, (r) =>
+        run.onProgress?.({ kind: 'retry', who: angle, attempt: r.attempt, of: r.of, reason: r.reason }),
+      );
       if (timedOut) outcome = { status: 'timeout', detail: `no reply within ${seconds(timeoutMs)} s` };
       else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
       else {
@@ -337,7 +351,7 @@ export class BrainstormService implements BrainstormApi {
       if (timer !== undefined) clearTimeout(timer);
       run.signal.removeEventListener('abort', onOuterAbort);
     }
-    await this.workerLog(session.slug, roleName).append({
+    await this.plans.workerLog(session.slug, roleName).append({
       timestamp: this.isoNow(),
       round: 1,
       task: 'questions',
@@ -358,8 +372,13 @@ export class BrainstormService implements BrainstormApi {
     let reply: Reply;
     try {
       const role = await this.deps.role(COORDINATOR_ROLE);
-      reply = await this.call(role, coordinatorPrompt(session, task, this.places(session.slug), this.random()), COORDINATOR_MAX_TOKENS, run.signal, (text) =>
-        run.onProgress?.({ kind: 'text', text }),
+      reply = await this.call(
+        role,
+        coordinatorPrompt(session, task, this.places(session.slug), this.random()),
+        COORDINATOR_MAX_TOKENS,
+        run.signal,
+        (text) => run.onProgress?.({ kind: 'text', text }),
+        (r) => run.onProgress?.({ kind: 'retry', who: 'coordinator', attempt: r.attempt, of: r.of, reason: r.reason }),
       );
     } catch (err) {
       if (!(err instanceof LlmError)) throw err;
@@ -370,7 +389,7 @@ export class BrainstormService implements BrainstormApi {
     const base = { timestamp: this.isoNow(), round, task, text: reply.text, ...(reply.model ? { model: reply.model } : {}), ...(reply.usage ? { usage: reply.usage } : {}) };
     if (task === 'follow-up') {
       const harvest = harvestQuestions(reply.text, 'edge-cases', keptIn);
-      await this.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: harvest.status });
+      await this.plans.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: harvest.status });
       await this.auditEntry(session.slug, 'brainstorm.follow-up', harvest.status === 'parse_error' ? 'error' : 'ok', `after round ${round}: ${harvest.questions.length} questions (${harvest.status})`, undefined, reply);
       if (harvest.status === 'parse_error') {
         return { type: 'call-failed', during: task, error: `The coordinator's reply could not be read (${harvest.detail ?? 'no questions JSON'}). Your answers are kept: Retry asks it again. The reply is kept in ${keptIn}.` };
@@ -378,7 +397,7 @@ export class BrainstormService implements BrainstormApi {
       return { type: 'followed-up', questions: harvest.questions };
     }
     const summary = parseSummary(reply.text, keptIn);
-    await this.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: summary ? 'success' : 'parse_error' });
+    await this.plans.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: summary ? 'success' : 'parse_error' });
     await this.auditEntry(session.slug, 'brainstorm.summarize', summary ? 'ok' : 'error', summary ? `summary of ${round} round(s)` : 'the summary could not be read', undefined, reply);
     if (summary === undefined) {
       return { type: 'call-failed', during: task, error: `The coordinator's summary could not be read. Your answers are kept: Retry asks for it again. The reply is kept in ${keptIn}.` };
@@ -387,7 +406,7 @@ export class BrainstormService implements BrainstormApi {
   }
 
   /** One streamed model call; the whole text, usage, and whether it was stopped. */
-  private async call(role: Role, prompt: string, maxTokens: number, signal: AbortSignal, onText?: (text: string) => void): Promise<Reply> {
+  private async call(role: Role, prompt: string, maxTokens: number, signal: AbortSignal, onText?: (text: string) => void, onRetry?: (retry: LlmRetry) => void): Promise<Reply> {
     const llm = await this.llm();
     const reply: Reply = { text: '', stopped: false };
     const stream = llm.stream({ system: role.prompt, messages: [{ role: 'user', content: prompt }], model: role.model, maxTokens }, signal);
@@ -400,6 +419,8 @@ export class BrainstormService implements BrainstormApi {
         reply.model = ev.model;
       } else if (ev.type === 'stop') {
         reply.stopped = ev.reason === 'cancelled';
+      } else if (ev.type === 'retry') {
+        onRetry?.(ev);
       }
     }
     return reply;
@@ -411,68 +432,6 @@ export class BrainstormService implements BrainstormApi {
       this.llmClient = typeof llm === 'function' ? await llm() : llm;
     }
     return this.llmClient;
-  }
-
-  // ---- files ----
-
-  private async read(slug: string): Promise<Loaded> {
-    if (!(await planFolderExists(this.deps.store, slug))) {
-      const open = (await this.unfinished()).map((u) => u.slug);
-      throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)}.${open.length ? ` Unfinished brainstorms: ${open.slice(0, 10).join(', ')}.` : ''}`);
-    }
-    const where = planDisplayPath(slug, PLAN_FILES.state);
-    let text: string | undefined;
-    try {
-      text = await this.deps.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES);
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'too-large') throw new BrainstormError('corrupt', `${where} is larger than a brainstorm can be. Discard this brainstorm and start it again.`);
-      throw err;
-    }
-    if (text === undefined) {
-      const complete = await isComplete(this.deps.store, slug);
-      throw new BrainstormError(
-        complete ? 'complete' : 'not-found',
-        complete ? `The brainstorm ${slug} is complete: read ${planDisplayPath(slug, PLAN_FILES.document)}.` : `${planDisplayPath(slug)} is not a brainstorm (it has no ${PLAN_FILES.state}).`,
-      );
-    }
-    const session = parseSession(text, where);
-    if (session.slug !== slug) throw new BrainstormError('corrupt', `${where} belongs to the plan "${session.slug}", not "${slug}". Discard this brainstorm and start it again.`);
-    return { session, text };
-  }
-
-  /** Saves under the lock, refusing when another window or the CLI changed the file meanwhile. */
-  private async save(loaded: Loaded): Promise<void> {
-    const rel = planFile(loaded.session.slug, PLAN_FILES.state);
-    const text = serializeSession(loaded.session);
-    await this.deps.store.withLock(async () => {
-      const current = await this.deps.store.readText(rel, SESSION_FILE_MAX_BYTES);
-      if (current !== loaded.text) {
-        throw new BrainstormError('busy', `The brainstorm ${loaded.session.slug} was changed elsewhere (another window or the CLI) during this step. Reopen it to continue from there.`);
-      }
-      await this.deps.store.writeText(rel, text);
-    });
-    loaded.text = text;
-  }
-
-  /** The seed plan's Idea Brief, capped, for "Brainstorm deeper". */
-  private async readSeed(slug: string): Promise<{ slug: string; file: string; text: string }> {
-    if (!(await planFolderExists(this.deps.store, slug))) throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)} to seed the brainstorm from.`);
-    const text = await this.deps.store.readText(planFile(slug, IDEA_BRIEF_FILE));
-    if (text === undefined) throw new BrainstormError('not-found', `${planDisplayPath(slug)} has no ${IDEA_BRIEF_FILE} to seed the brainstorm from.`);
-    return { slug, file: IDEA_BRIEF_FILE, text: capText(text, planDisplayPath(slug, IDEA_BRIEF_FILE), SEED_MAX_BYTES).text };
-  }
-
-  /** DEC-3: each folder points at the other; nothing is copied between them. */
-  private async linkSeed(slug: string, seed: { slug: string; file: string }): Promise<void> {
-    const store = this.deps.store;
-    await store.writeText(planFile(slug, PLAN_FILES.seededFrom), renderSeededFromPointer(seed), ARTIFACT_MODE);
-    const pointer = planFile(seed.slug, PLAN_FILES.brainstorms);
-    const listed = parseBrainstormsPointer((await store.readText(pointer)) ?? '');
-    if (!listed.includes(slug)) await store.writeText(pointer, renderBrainstormsPointer([...listed, slug]), ARTIFACT_MODE);
-  }
-
-  private workerLog(slug: string, agent: string) {
-    return this.deps.store.log<WorkerRecord>(planFile(slug, `${PLAN_FILES.workersDir}/${agent}.ndjson`), parseWorkerRecord);
   }
 
   private places(slug: string): PromptPlaces {
@@ -500,13 +459,22 @@ export class BrainstormService implements BrainstormApi {
     return new BrainstormError('stopped', `Stopped. The brainstorm ${session.slug} is kept at round ${Math.max(1, currentRound(session))}; resume it to go on.`);
   }
 
-  /** One step per brainstorm at a time in this process (another process is caught by `save`). */
+  /**
+   * One step per brainstorm at a time: in this process by the busy set, across processes (another
+   * window, the CLI) by the session's lock, held through the model calls. A second step is refused
+   * before it reads the session, so it never pays for a call the first one is making. `save`
+   * still compares the file, for a writer that does not take the lock (a hand edit).
+   */
   private async exclusive<T>(slug: string, fn: () => Promise<T>): Promise<T> {
     checkSlug(slug);
-    if (this.busy.has(slug)) throw new BrainstormError('busy', `The brainstorm ${slug} is busy with a step. Wait for it, or stop it first.`);
+    const busy = () => new BrainstormError('busy', `The brainstorm ${slug} is busy with a step (in this window, another one or a groundwork command). Wait for it, or stop it first.`);
+    if (this.busy.has(slug)) throw busy();
     this.busy.add(slug);
     try {
-      return await fn();
+      return await this.deps.store.withSessionLock(`brainstorm-${slug}`, fn);
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'busy') throw busy();
+      throw err;
     } finally {
       this.busy.delete(slug);
     }

@@ -35,6 +35,22 @@ export const DUPLICATE_SIMILARITY = 0.6;
 /** What a skipped question's answer is recorded as; it is never fed to a model (RES-5). */
 export const SKIPPED_ANSWER = '[skipped by user]';
 
+/** A topic is a line or a paragraph; a pasted document belongs in a file the topic names. */
+export const TOPIC_MAX_BYTES = 64 * 1024;
+/** The seed brief as the models see it (and as the session file keeps it). */
+export const SEED_MAX_BYTES = 16 * 1024;
+/** An inquisitor's "why not" line, as kept and shown. */
+export const DETAIL_MAX_BYTES = 1024;
+/** A failed step's error (round 1's names all three inquisitors' details), as kept and shown. */
+export const ERROR_MAX_BYTES = 8 * 1024;
+/** Items per list of the summary: a runaway reply must not make the session file unreadable. */
+export const SUMMARY_ITEMS_MAX = 50;
+/**
+ * The most of one answer `.workers/user.ndjson` keeps (discovery keeps as much per message); the
+ * prompt sees at most CAP_BYTES of it. A longer paste is cut there, and the person is told.
+ */
+export const ANSWER_KEPT_MAX_BYTES = 256 * 1024;
+
 export const DEFAULT_MIN_ROUNDS = 1;
 export const DEFAULT_MAX_ROUNDS = 5;
 /** Rounds can never be more than this, whatever a setting says. */
@@ -211,7 +227,9 @@ export type BrainstormProgress =
   /** Model text as it streams (the coordinator's; the inquisitors' replies are JSON). */
   | { kind: 'text'; text: string }
   /** Something the person should know about the step, e.g. a choice the round limits overruled. */
-  | { kind: 'notice'; text: string };
+  | { kind: 'notice'; text: string }
+  /** A model call failed before its reply began and is tried again: "waiting for the model… (retry 2 of 3)". */
+  | { kind: 'retry'; who: Angle | 'coordinator'; attempt: number; of: number; reason: string };
 
 export interface StepOptions {
   signal: AbortSignal;
@@ -230,10 +248,14 @@ export interface StartOptions {
 /** A brainstorm not yet complete, for "Resume Brainstorm…". */
 export interface UnfinishedBrainstorm {
   slug: string;
+  /** '' for a damaged one whose topic cannot be read. */
   topic: string;
-  /** The round it is at. */
+  /** The round it is at; 0 for a damaged one. */
   round: number;
-  phase: BrainstormPhase['kind'];
+  phase: BrainstormPhase['kind'] | 'damaged';
+  /** For a damaged one: what is wrong (it can be discarded or restarted, its files kept). */
+  damaged?: string;
+  /** For a damaged one, when its session file was last written. */
   createdAt: number;
 }
 
@@ -251,9 +273,15 @@ export interface BrainstormApi {
   answer(slug: string, answers: Answer[], action: RoundAction, step: StepOptions): Promise<BrainstormSession>;
   /** Runs whatever is due: inquisitors, the follow-up or the summary (after a failure or a crash). */
   resume(slug: string, step: StepOptions): Promise<BrainstormSession>;
-  /** Discards an unfinished brainstorm's rounds and starts again from round 1 on the same topic. */
+  /**
+   * Discards an unfinished brainstorm's rounds and starts again from round 1 on the same topic.
+   * A damaged one's files are set aside in `.damaged-<time>/` first.
+   */
   restart(slug: string, step: StepOptions): Promise<BrainstormSession>;
-  /** Removes an unfinished brainstorm's folder. */
-  discard(slug: string): Promise<void>;
+  /**
+   * Removes an unfinished brainstorm's folder; a damaged one's files are moved into
+   * `.damaged-<time>/` of its folder instead, and `keptIn` names that folder.
+   */
+  discard(slug: string): Promise<{ keptIn?: string }>;
   unfinished(): Promise<UnfinishedBrainstorm[]>;
 }

@@ -5,7 +5,8 @@
 // Nothing in a reply can make it throw or work without bound: a reply is untrusted model output.
 
 import { capText } from '../prompt/cap';
-import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, isAngle } from './brainstormTypes';
+import { isBlankText } from '../prompt/untrustedText';
+import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, SUMMARY_ITEMS_MAX, isAngle } from './brainstormTypes';
 import type { Angle, BrainstormSummary, InquisitorStatus, Question } from './brainstormTypes';
 
 /** What the harvest can tell; a timeout is the runner's to tell, not the reply's. */
@@ -96,10 +97,12 @@ export function parseSummary(reply: string, keptIn: string): BrainstormSummary |
   const list = (...keys: string[]): string[] => {
     const value = keys.map((key) => summary[key]).find(Array.isArray);
     if (!value) return [];
-    return value.flatMap((item) => {
-      const text = typeof item === 'string' ? cleanText(item, keptIn) : '';
-      return text ? [text] : [];
-    });
+    return value
+      .flatMap((item) => {
+        const text = typeof item === 'string' ? cleanText(item, keptIn) : '';
+        return text ? [text] : [];
+      })
+      .slice(0, SUMMARY_ITEMS_MAX);
   };
   return {
     topic: typeof summary.topic === 'string' ? cleanText(summary.topic, keptIn) : '',
@@ -134,10 +137,10 @@ function readPriority(value: unknown): number {
   return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(number)));
 }
 
-/** One line (a question is shown and re-fed as one), capped. Empty when nothing is left. */
+/** One line (a question is shown and re-fed as one), capped. Empty when nothing visible is left. */
 function cleanText(text: string, keptIn: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line ? capText(line, keptIn).text : '';
+  return isBlankText(line) ? '' : capText(line, keptIn).text;
 }
 
 function isBlank(text: string): boolean {

@@ -1,21 +1,32 @@
 // A brainstorm between steps: `.groundwork/plans/<slug>/.brainstorm.json`, replaced atomically after
-// every step. It is a file in the workspace, so a hand edit or a damaged copy is read back with
-// care: every field is checked, and anything off is a 'corrupt' error naming the field, never a
-// half-trusted session.
+// every step. It is a file in the workspace, maybe committed to a repository by someone else, and
+// its texts go back into prompts when the brainstorm resumes. So it is read back with care: every
+// field is checked for its type, its size and, for names, the characters it may hold; anything
+// off is a 'corrupt' error naming the field, never a half-trusted session.
 import { isStorableMs } from '../clock';
-import { isPlainObject } from '../inputChecks';
+import { describeValue, isPlainObject } from '../inputChecks';
+import { CAP_BYTES, utf8Length } from '../prompt/cap';
+import { isBlankText } from '../prompt/untrustedText';
 import { isSlug } from '../storage/safeNames';
 import {
   ANGLES,
   BrainstormError,
+  DETAIL_MAX_BYTES,
+  ERROR_MAX_BYTES,
   INQUISITOR_STATUSES,
   MAX_PRIORITY,
   MAX_QUESTIONS,
   MIN_PRIORITY,
   ROUNDS_LIMIT,
+  SEED_MAX_BYTES,
+  SUMMARY_ITEMS_MAX,
+  TOPIC_MAX_BYTES,
   isAngle,
 } from './brainstormTypes';
 import type { Angle, Answer, BrainstormPhase, BrainstormRound, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question } from './brainstormTypes';
+
+/** The file a brainstorm may be seeded from: a markdown file directly in a plan folder. */
+const SEED_FILE = /^[a-z0-9][a-z0-9-]{0,62}\.md$/;
 
 /** A session holds at most ROUNDS_LIMIT rounds of capped texts; far below this. */
 export const SESSION_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -35,20 +46,22 @@ export function parseSession(text: string, where: string): BrainstormSession {
     throw bad('it is not valid JSON');
   }
   if (!isPlainObject(value)) throw bad('it is not a JSON object');
-  if (value['version'] !== FILE_VERSION) throw bad(`version ${JSON.stringify(value['version'])} is not ${FILE_VERSION}`);
-  const { slug, topic, createdAt, minRounds, maxRounds } = value;
+  if (value['version'] !== FILE_VERSION) throw bad(`version ${describeValue(value['version'])} is not ${FILE_VERSION}`);
+  const { slug, createdAt, minRounds, maxRounds } = value;
   if (typeof slug !== 'string' || !isSlug(slug)) throw bad('field slug is not a plan name');
-  if (typeof topic !== 'string' || topic.trim() === '') throw bad('field topic is missing');
+  const topic = textField(value['topic'], 'topic', TOPIC_MAX_BYTES, bad);
   if (!isStorableMs(createdAt)) throw bad('field createdAt is not a time');
   if (!isRoundCount(minRounds) || !isRoundCount(maxRounds) || minRounds > maxRounds) throw bad('fields minRounds/maxRounds are not 1 ≤ min ≤ max ≤ 20');
   const session: BrainstormSession = { slug, topic, createdAt, minRounds, maxRounds, rounds: [], phase: { kind: 'inquiring' } };
 
   const seed = value['seed'];
   if (seed !== undefined) {
-    if (!isPlainObject(seed) || typeof seed['slug'] !== 'string' || !isSlug(seed['slug']) || typeof seed['file'] !== 'string' || typeof seed['text'] !== 'string') {
-      throw bad('field seed is not {slug, file, text}');
-    }
-    session.seed = { slug: seed['slug'], file: seed['file'], text: seed['text'] };
+    if (!isPlainObject(seed)) throw bad('field seed is not {slug, file, text}');
+    const seedSlug = seed['slug'];
+    const file = seed['file'];
+    if (typeof seedSlug !== 'string' || !isSlug(seedSlug)) throw bad('seed.slug is not a plan name');
+    if (typeof file !== 'string' || !SEED_FILE.test(file)) throw bad('seed.file is not the name of a markdown file of a plan folder');
+    session.seed = { slug: seedSlug, file, text: textField(seed['text'], 'seed.text', SEED_MAX_BYTES, bad, { blank: true }) };
   }
   const inquisitors = value['inquisitors'];
   if (inquisitors !== undefined) session.inquisitors = parseOutcomes(inquisitors, bad);
@@ -64,6 +77,17 @@ export function parseSession(text: string, where: string): BrainstormSession {
   return session;
 }
 
+/**
+ * A text field: a string of at most `maxBytes` (what Groundwork itself ever writes there), not
+ * blank unless `blank` says it may be.
+ */
+function textField(value: unknown, field: string, maxBytes: number, bad: Bad, options: { blank?: boolean } = {}): string {
+  if (typeof value !== 'string') throw bad(`${field} is not text`);
+  if (utf8Length(value) > maxBytes) throw bad(`${field} is longer than ${maxBytes / 1024} KB`);
+  if (!options.blank && isBlankText(value)) throw bad(`${field} is empty`);
+  return value;
+}
+
 function isRoundCount(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= ROUNDS_LIMIT;
 }
@@ -76,8 +100,8 @@ function parseOutcomes(value: unknown, bad: Bad): Record<Angle, InquisitorOutcom
   for (const angle of ANGLES) {
     const o = value[angle];
     if (!isPlainObject(o) || !(INQUISITOR_STATUSES as readonly unknown[]).includes(o['status'])) throw bad(`inquisitors.${angle}.status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
-    if (o['detail'] !== undefined && typeof o['detail'] !== 'string') throw bad(`inquisitors.${angle}.detail is not text`);
-    out[angle] = { status: o['status'] as InquisitorOutcome['status'], ...(typeof o['detail'] === 'string' ? { detail: o['detail'] } : {}) };
+    const detail = o['detail'] === undefined ? undefined : textField(o['detail'], `inquisitors.${angle}.detail`, DETAIL_MAX_BYTES, bad, { blank: true });
+    out[angle] = { status: o['status'] as InquisitorOutcome['status'], ...(detail !== undefined ? { detail } : {}) };
   }
   return out;
 }
@@ -98,27 +122,27 @@ function parseRound(value: unknown, expected: number, bad: Bad): BrainstormRound
 
 function parseQuestion(value: unknown, at: string, bad: Bad): Question {
   if (!isPlainObject(value)) throw bad(`${at} is not a question`);
-  const { text, angle, priority } = value;
-  if (typeof text !== 'string' || text.trim() === '') throw bad(`${at}.text is missing`);
+  const { angle, priority } = value;
+  const question = textField(value['text'], `${at}.text`, CAP_BYTES, bad);
   if (!isAngle(angle)) throw bad(`${at}.angle is not one of ${ANGLES.join(', ')}`);
   if (!Number.isSafeInteger(priority) || (priority as number) < MIN_PRIORITY || (priority as number) > MAX_PRIORITY) throw bad(`${at}.priority is not 1 to 5`);
-  return { text, angle, priority: priority as number };
+  return { text: question, angle, priority: priority as number };
 }
 
 function parseAnswer(value: unknown, at: string, bad: Bad): Answer {
   if (isPlainObject(value) && value['kind'] === 'skipped') return { kind: 'skipped' };
-  if (isPlainObject(value) && value['kind'] === 'answered' && typeof value['text'] === 'string') return { kind: 'answered', text: value['text'] };
+  if (isPlainObject(value) && value['kind'] === 'answered') return { kind: 'answered', text: textField(value['text'], `${at}.text`, CAP_BYTES, bad) };
   throw bad(`${at} is not an answer`);
 }
 
 function parseSummaryField(value: unknown, bad: Bad): BrainstormSummary {
   const list = (v: unknown, name: string) => {
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw bad(`summary.${name} is not a list of texts`);
-    return v as string[];
+    if (!Array.isArray(v) || v.length > SUMMARY_ITEMS_MAX) throw bad(`summary.${name} is not a list of at most ${SUMMARY_ITEMS_MAX} texts`);
+    return v.map((x, i) => textField(x, `summary.${name}[${i}]`, CAP_BYTES, bad));
   };
-  if (!isPlainObject(value) || typeof value['topic'] !== 'string') throw bad('field summary is not a summary');
+  if (!isPlainObject(value)) throw bad('field summary is not a summary');
   return {
-    topic: value['topic'],
+    topic: textField(value['topic'], 'summary.topic', CAP_BYTES, bad, { blank: true }),
     keyInsights: list(value['keyInsights'], 'keyInsights'),
     decisions: list(value['decisions'], 'decisions'),
     openQuestions: list(value['openQuestions'], 'openQuestions'),
@@ -136,15 +160,14 @@ function parsePhase(value: unknown, bad: Bad): BrainstormPhase {
     case 'complete':
       return { kind: value['kind'] };
     case 'inquiry-failed':
-      if (typeof error !== 'string') throw bad('phase.error is missing');
-      return { kind: 'inquiry-failed', error };
+      return { kind: 'inquiry-failed', error: textField(error, 'phase.error', ERROR_MAX_BYTES, bad) };
     case 'failed': {
       const during = value['during'];
-      if (typeof error !== 'string' || (during !== 'follow-up' && during !== 'summarize')) throw bad('phase is not a failed step with its error');
-      return { kind: 'failed', during, error };
+      if (during !== 'follow-up' && during !== 'summarize') throw bad('phase.during is not follow-up or summarize');
+      return { kind: 'failed', during, error: textField(error, 'phase.error', ERROR_MAX_BYTES, bad) };
     }
     default:
-      throw bad(`phase.kind ${JSON.stringify(String(value['kind'])).slice(0, 40)} is unknown`);
+      throw bad(`phase.kind ${describeValue(value['kind'])} is unknown`);
   }
 }
 

@@ -1,7 +1,7 @@
-// The messages of one discovery call. The round file is the whole context (REQ-BDP-004): the
-// request and each round's answers as user turns, each round's questions as the model's own turns,
-// so a later call repeats the earlier turns byte for byte and `stablePrefix` lets the provider
-// cache them. That needs each data block to be the same every time, so its boundary is derived
+// The messages of one discovery call. The round file is the whole context: the request and each
+// round's answers as user turns, each round's questions as the model's own turns, every text of
+// the file in a data block (anyone may have written the file). A later call repeats the earlier
+// turns byte for byte, so `stablePrefix` lets the provider cache them. That needs each data block to be the same every time, so its boundary is derived
 // from its content (SHA-256 of source and text) rather than drawn afresh: a text cannot contain
 // the hash of itself, which is all the boundary must guarantee (wrapUntrusted also escapes any
 // tag-like text inside).
@@ -47,7 +47,9 @@ export async function buildDiscoveryPrompt(call: ModelCall, options: PromptOptio
   for (let i = 0; i < call.rounds.length; i++) {
     const r = call.rounds[i]!;
     const answered = i + 1;
-    messages.push({ role: 'assistant', content: `${QUESTIONS_MARKER}\n${r.questions}` });
+    // The model's own earlier turn, but read back from a file anyone may have written: data too.
+    const asked = capText(r.questions, `${keptIn}, Round ${answered} Agent Questions`).text;
+    messages.push({ role: 'assistant', content: `${QUESTIONS_MARKER}\n${await stableWrap(asked, `your round ${answered} questions`)}` });
     const answer = capText(r.answer ?? '', `${keptIn}, Round ${answered} User Response`).text;
     const isLast = i === call.rounds.length - 1;
     const final = isLast && call.final;

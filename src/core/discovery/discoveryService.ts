@@ -8,11 +8,13 @@ import type { LlmClient, LlmUsage } from '../llm/llmClient';
 import { costOf } from '../llm/usage';
 import type { PriceTable } from '../llm/usage';
 import { capText, CAP_BYTES, utf8Length } from '../prompt/cap';
+import { isBlankText } from '../prompt/untrustedText';
 import type { Role } from '../roles/roleSchema';
 import { slugify, uniqueSlug } from '../storage/safeNames';
 import { StorageError } from '../storage/storageError';
 import { displayPath } from '../storage/workspaceStore';
 import type { WorkspaceStore } from '../storage/workspaceStore';
+import { visibleText } from '../visibleText';
 import { step, stateOf, isExpired } from './discoveryMachine';
 import type { DiscoveryConfig, DiscoveryEffect, DiscoveryEvent, DiscoveryState, ModelCall } from './discoveryMachine';
 import { discoveryMessages } from './discoveryMessages';
@@ -39,7 +41,9 @@ import {
   normalizeText,
   parseRoundFile,
   roundFileRel,
+  isPlainSessionName,
   serializeRoundFile,
+  sessionNameProblem,
 } from './roundFile';
 import type { RoundFileData } from './roundFile';
 
@@ -90,7 +94,7 @@ export class DiscoveryService implements DiscoveryApi {
 
   async handle(session: string, message: string, options: TurnOptions): Promise<TurnResult> {
     const text = normalizeText(message);
-    if (text === '') throw new DiscoveryError('empty', 'The message is empty. Describe what you want to build, or answer the questions.');
+    if (isBlankText(text)) throw new DiscoveryError('empty', 'The message is empty (or only invisible characters). Describe what you want to build, or answer the questions.');
     const bytes = utf8Length(text);
     if (bytes > DISCOVERY_TEXT_MAX_BYTES) {
       throw new DiscoveryError(
@@ -107,9 +111,9 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   async cancel(session: string, lang: DiscoveryLanguage): Promise<{ message: string } | undefined> {
-    const rel = roundFileRel(session);
+    const rel = this.roundFile(session);
     try {
-      await this.load(rel);
+      await this.load(rel, session);
     } catch (err) {
       // A damaged round file must not block the way out: cancelling removes it.
       if (!(err instanceof DiscoveryError) || err.kind !== 'corrupt' || this.busy.has(rel)) throw err;
@@ -122,8 +126,8 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   async view(session: string): Promise<DiscoveryView | undefined> {
-    const rel = roundFileRel(session);
-    const loaded = await this.load(rel);
+    const rel = this.roundFile(session);
+    const loaded = await this.load(rel, session);
     if (loaded.data === undefined) return undefined;
     if (isExpired(loaded.data.createdSec, this.deps.clock.now(), this.ttlMs())) {
       await this.expire(session, rel, loaded.data);
@@ -152,14 +156,14 @@ export class DiscoveryService implements DiscoveryApi {
       const rel = `${DISCOVERY_DIR}/${name}`;
       let loaded: { data?: RoundFileData };
       try {
-        loaded = await this.load(rel);
+        loaded = await this.load(rel, undefined);
       } catch (err) {
         // A file that is not a round file (or too large to be one) is not ours to delete.
         if (err instanceof DiscoveryError) continue;
         throw err;
       }
       if (loaded.data === undefined || !isExpired(loaded.data.createdSec, now, this.ttlMs())) continue;
-      const session = name.slice(0, -'.md'.length);
+      const session = loaded.data.session ?? name.slice(0, -'.md'.length);
       await this.expire(session, rel, loaded.data);
       removed.push(session);
     }
@@ -169,38 +173,55 @@ export class DiscoveryService implements DiscoveryApi {
   // ---- the runner ----
 
   private async turn(session: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
-    const rel = roundFileRel(session);
-    if (this.busy.has(rel)) throw new DiscoveryError('busy', 'This discovery session is still waiting for the model. Wait for the reply, or stop it first.');
+    const rel = this.roundFile(session);
+    const busy = () => new DiscoveryError('busy', `The discovery session ${displayPath(rel)} is waiting for the model (in this window, another one or a groundwork command). Wait for the reply, or stop it first.`);
+    if (this.busy.has(rel)) throw busy();
     this.busy.add(rel);
     try {
-      const loaded = await this.load(rel);
-      let state: DiscoveryState = stateOf(loaded.data);
-      const pending = this.pendingStarts.get(rel);
-      if (state.kind === 'idle' && pending !== undefined) state = pending;
-
-      const log: TurnLog = { session, lang: options.lang, fileText: loaded.text };
-      const config = this.config();
-      const queue: DiscoveryEffect[] = [];
-      const apply = (ev: DiscoveryEvent) => {
-        const next = step(state, ev, config);
-        state = next.state;
-        queue.push(...next.effects);
-      };
-      apply(event(this.deps.clock.now()));
-      while (queue.length > 0) {
-        const effect = queue.shift()!;
-        const reply = await this.run(effect, rel, log, options);
-        if (reply !== undefined) apply(reply);
-      }
-      // Set aside only once the turn ran through: a turn that threw leaves the pending start for retry.
-      if (state.kind === 'start-pending') this.pendingStarts.set(rel, state);
-      else this.pendingStarts.delete(rel);
-      if (log.failure !== undefined) throw log.failure;
-      if (log.outcome === undefined) throw new Error('discovery: the turn ended without an outcome (a bug)');
-      return this.result(log, userText);
+      // The session's lock through the model call: a second turn elsewhere is refused before it
+      // sends anything, instead of paying for a reply it could not save.
+      return await this.deps.store.withSessionLock(`discovery-${rel.slice(DISCOVERY_DIR.length + 1, -'.md'.length)}`, () => this.lockedTurn(session, rel, options, event, userText));
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'busy') throw busy();
+      throw err;
     } finally {
       this.busy.delete(rel);
     }
+  }
+
+  private async lockedTurn(session: string, rel: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
+    const loaded = await this.load(rel, session);
+    let state: DiscoveryState = stateOf(loaded.data);
+    const pending = this.pendingStarts.get(rel);
+    if (state.kind === 'idle' && pending !== undefined) state = pending;
+
+    const log: TurnLog = { session, lang: options.lang, fileText: loaded.text };
+    const config = this.config();
+    const queue: DiscoveryEffect[] = [];
+    const apply = (ev: DiscoveryEvent) => {
+      const next = step(state, ev, config);
+      state = next.state;
+      queue.push(...next.effects);
+    };
+    apply(event(this.deps.clock.now()));
+    while (queue.length > 0) {
+      const effect = queue.shift()!;
+      const reply = await this.run(effect, rel, log, options);
+      if (reply !== undefined) apply(reply);
+    }
+    // Set aside only once the turn ran through: a turn that threw leaves the pending start for retry.
+    if (state.kind === 'start-pending') this.pendingStarts.set(rel, state);
+    else this.pendingStarts.delete(rel);
+    if (log.failure !== undefined) throw log.failure;
+    if (log.outcome === undefined) throw new Error('discovery: the turn ended without an outcome (a bug)');
+    return this.result(log, userText);
+  }
+
+  /** The round file of `session`, once the name is known to be one. */
+  private roundFile(session: string): string {
+    const problem = sessionNameProblem(session);
+    if (problem !== undefined) throw new DiscoveryError('invalid', `${problem}. Use a short name of visible characters, e.g. "bakery-crm".`);
+    return roundFileRel(session);
   }
 
   /** Carries out one effect; a model call returns the event its reply makes. */
@@ -265,6 +286,8 @@ export class DiscoveryService implements DiscoveryApi {
         } else if (ev.type === 'stop') {
           stopped = ev.reason === 'cancelled';
           refused = ev.reason === 'refusal';
+        } else if (ev.type === 'retry') {
+          options.onRetry?.(ev);
         }
       }
       filter?.end();
@@ -294,7 +317,7 @@ export class DiscoveryService implements DiscoveryApi {
 
   /** Writes the round file under the lock, refusing when another window changed it since this turn read it. */
   private async write(rel: string, data: RoundFileData, log: TurnLog): Promise<void> {
-    const text = serializeRoundFile(data);
+    const text = serializeRoundFile(isPlainSessionName(log.session) ? data : { ...data, session: log.session });
     if (utf8Length(text) > ROUND_FILE_MAX_BYTES) {
       // Cannot happen within the per-text caps; refuse rather than write a file that cannot be read back.
       throw new DiscoveryError('too-large', `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`);
@@ -313,7 +336,8 @@ export class DiscoveryService implements DiscoveryApi {
     }
   }
 
-  private async load(rel: string): Promise<{ text?: string; data?: RoundFileData }> {
+  /** The round file at `rel`, checked to belong to `session` (any owner when undefined). */
+  private async load(rel: string, session: string | undefined): Promise<{ text?: string; data?: RoundFileData }> {
     let text: string | undefined;
     try {
       text = await this.deps.store.readText(rel, ROUND_FILE_MAX_BYTES);
@@ -327,6 +351,11 @@ export class DiscoveryService implements DiscoveryApi {
     const parsed = parseRoundFile(text);
     if (!parsed.ok) {
       throw new DiscoveryError('corrupt', `${displayPath(rel)} is not a discovery session: ${parsed.reason}. Fix it, or cancel the session to start again.`);
+    }
+    const owner = parsed.data.session;
+    if (session !== undefined && owner !== undefined && owner !== session) {
+      // Two names on one file (a case-insensitive disk, or a crafted name): never one conversation.
+      throw new DiscoveryError('invalid', `${displayPath(rel)} holds the discovery session "${visibleText(owner)}", not "${visibleText(session)}". Choose another session name.`);
     }
     return { text, data: parsed.data };
   }

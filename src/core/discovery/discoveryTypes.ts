@@ -3,6 +3,7 @@
 // REQ-BDP-001…017). The implementation is DiscoveryService (discoveryService.ts); the pure session
 // machine is discoveryMachine.ts. Everything here is plain data, safe to post to a webview or print
 // as JSON.
+import type { LlmRetry } from '../llm/llmClient';
 import type { LlmUsage } from '../llm/llmClient';
 
 export const DISCOVERY_LANGUAGES = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl', 'ru'] as const;
@@ -138,6 +139,8 @@ export interface TurnOptions {
   onText?: (chunk: string) => void;
   /** Start discovery even without a build keyword (the "Discover Idea…" command). */
   force?: boolean;
+  /** An attempt failed before the reply began and is retried: "waiting for the model… (retry 2 of 3)". */
+  onRetry?: (retry: LlmRetry) => void;
 }
 
 /** What `saveBrief` takes: a 'complete' outcome (possibly with a brief the person edited). */
@@ -167,7 +170,9 @@ export type DiscoveryErrorKind =
   /** Another turn of this session is under way (in this window, or another one wrote the round file meanwhile). */
   | 'busy'
   /** The round file is not in the discovery format (edited by hand?). */
-  | 'corrupt';
+  | 'corrupt'
+  /** The session name cannot name a session, or its file belongs to another name. */
+  | 'invalid';
 
 export class DiscoveryError extends Error {
   override readonly name = 'DiscoveryError';

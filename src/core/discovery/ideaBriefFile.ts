@@ -2,6 +2,7 @@
 // original request verbatim, and the questions and answers that led to it (beyond the seed: users
 // want the request kept beside the plan). The request sits in a fence longer than any run of
 // backticks in it, so no content can close the fence early.
+import { neutralizeMarkdown } from '../markdownText';
 import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
 import type { BriefToSave, IdeaBrief } from './discoveryTypes';
 
@@ -35,22 +36,24 @@ export function briefTitle(brief: IdeaBrief): string {
 
 export function renderIdeaBrief(result: BriefToSave): string {
   const { brief, originalRequest, transcript } = result;
-  const title = briefTitle(brief);
+  const title = neutralizeMarkdown(briefTitle(brief));
   const parts: string[] = [`# Idea Brief${title ? `: ${title.replace(/\n/g, ' ')}` : ''}`];
   const hasFields = BRIEF_FIELDS.some((f) => brief[f].trim() !== '');
+  // The fields are the model's markdown (lists, emphasis) as the person edited it: kept, but
+  // without images or raw HTML, which a preview would load from anywhere.
   if (hasFields) {
     for (const field of BRIEF_FIELDS) {
-      parts.push(`## ${BRIEF_LABELS[field]}\n\n${brief[field].trim() || '_Not stated._'}`);
+      parts.push(`## ${BRIEF_LABELS[field]}\n\n${neutralizeMarkdown(brief[field].trim()) || '_Not stated._'}`);
     }
   } else {
     // The model wrote no labels: its text is the brief.
-    parts.push(`## Brief\n\n${brief.text.trim() || '_Empty._'}`);
+    parts.push(`## Brief\n\n${neutralizeMarkdown(brief.text.trim()) || '_Empty._'}`);
   }
   parts.push(`## Original request\n\n${fenced(originalRequest)}`);
   if (transcript.length > 0) {
     const rounds = transcript.map((r) => {
-      const answer = r.answer === undefined || r.answer.trim() === '' ? '_No answer._' : quoted(r.answer);
-      return `### Round ${r.round}\n\n**Questions**\n\n${quoted(r.questionsText)}\n\n**Answer**\n\n${answer}`;
+      const answer = r.answer === undefined || r.answer.trim() === '' ? '_No answer._' : quoted(neutralizeMarkdown(r.answer));
+      return `### Round ${r.round}\n\n**Questions**\n\n${quoted(neutralizeMarkdown(r.questionsText))}\n\n**Answer**\n\n${answer}`;
     });
     parts.push(`## Discovery transcript\n\n${rounds.join('\n\n')}`);
   }

@@ -21,7 +21,13 @@
 // it are the person's and the model's, so a line of theirs that starts with '#' (after any
 // backslashes) gets one more leading backslash: no text can forge a `## Round` heading, and reading
 // removes exactly that backslash, so every text comes back as it went in.
+//
+// Session names that are not plain lower-case file names get a file name with a hash of the name
+// (see roundFileRel), and such a file adds `SESSION: "<name>"` (a JSON string) to the seed's
+// header: a reader sees whose conversation it is, and every read checks it.
+import { NAME_MAX_CHARS, countChars } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
+import { stripHiddenCharacters } from '../prompt/untrustedText';
 import { safeFileName } from '../storage/safeNames';
 
 export const DISCOVERY_DIR = 'discovery';
@@ -44,6 +50,8 @@ export interface RoundRecord {
 
 /** What a round file holds. */
 export interface RoundFileData {
+  /** The session name the file belongs to; absent in files written before it was recorded. */
+  session?: string;
   /** The CREATED stamp, whole seconds since the epoch. */
   createdSec: number;
   /** The ROUND header: the round whose questions were asked last. */
@@ -52,9 +60,41 @@ export interface RoundFileData {
   rounds: RoundRecord[];
 }
 
-/** `discovery/<safe session>.md`, relative to `.groundwork/`. */
+/**
+ * `discovery/<session>.md`, relative to `.groundwork/`, for a name that is a safe file name as it
+ * is, in lower case (so that no two such names are one file on a case-insensitive disk); any other
+ * name gets a hash of itself after its safe form (`a/b` → `a-b-<16 hex>.md`, `CLI` → `CLI-<16
+ * hex>.md`), so that names which sanitise alike still get files of their own.
+ */
 export function roundFileRel(session: string): string {
-  return `${DISCOVERY_DIR}/${safeFileName(session)}.md`;
+  return `${DISCOVERY_DIR}/${fileStem(session)}.md`;
+}
+
+/** Whether the file name is the session name itself (else the file records the name, see above). */
+export function isPlainSessionName(session: string): boolean {
+  return /^[a-z0-9._-]+$/.test(session) && safeFileName(session) === session;
+}
+
+function fileStem(session: string): string {
+  return isPlainSessionName(session) ? session : `${safeFileName(session).slice(0, 100)}-${fnv1a64(session)}`;
+}
+
+/** FNV-1a over the UTF-16 code units, 64 bits as 16 hex digits: a file name, not a secret. */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * What is wrong with `session` as a session name, or undefined: it is shown in messages and kept
+ * in the file's header, so it is one line of visible text of at most NAME_MAX_CHARS characters.
+ */
+export function sessionNameProblem(session: string): string | undefined {
+  if (stripHiddenCharacters(session).trim() === '') return 'the session name is empty (or only invisible characters)';
+  if (stripHiddenCharacters(session) !== session || /[\n\r\u2028\u2029]/.test(session)) return 'the session name holds line breaks, control or invisible characters';
+  if (countChars(session) > NAME_MAX_CHARS) return `the session name is ${countChars(session)} characters; the limit is ${NAME_MAX_CHARS}`;
+  return undefined;
 }
 
 const HEADING_LIKE = /^(\\*)#/;
@@ -75,7 +115,8 @@ function unescapeText(text: string): string {
 
 /** The file's text. Texts are stored as given; callers trim them first (see normalizeText). */
 export function serializeRoundFile(data: RoundFileData): string {
-  let out = `# Discovery Session\n\nCREATED: ${data.createdSec}\nROUND: ${data.round}\nORIGINAL_REQUEST: ${escapeText(data.originalRequest)}\n`;
+  const owner = data.session === undefined ? '' : `SESSION: ${JSON.stringify(data.session)}\n`;
+  let out = `# Discovery Session\n\nCREATED: ${data.createdSec}\nROUND: ${data.round}\n${owner}ORIGINAL_REQUEST: ${escapeText(data.originalRequest)}\n`;
   data.rounds.forEach((r, i) => {
     out += `\n## Round ${i + 1}\n### Agent Questions\n${escapeText(r.questions)}\n`;
     if (r.answer !== undefined) out += `\n### User Response\n${escapeText(r.answer)}\n`;
@@ -115,6 +156,12 @@ export function parseRoundFile(text: string): ParsedRoundFile {
   const created = header.find((l) => l.startsWith('CREATED:'))?.slice('CREATED:'.length).trim();
   if (created === undefined || !/^\d{1,15}$/.test(created)) return { ok: false, reason: 'it has no valid CREATED line (seconds since 1970)' };
   const round = parseDiscoveryRound(header.join('\n'));
+  const ownerLine = header.find((l) => l.startsWith('SESSION:'));
+  let session: string | undefined;
+  if (ownerLine !== undefined) {
+    session = parseOwner(ownerLine.slice('SESSION:'.length).trim());
+    if (session === undefined) return { ok: false, reason: 'its SESSION line is not a quoted session name' };
+  }
 
   let firstRound = lines.findIndex((l, i) => i > requestAt && ROUND_HEADING.test(l));
   if (firstRound < 0) firstRound = lines.length;
@@ -141,7 +188,16 @@ export function parseRoundFile(text: string): ParsedRoundFile {
     i = end;
   }
   if (rounds.length === 0) return { ok: false, reason: "it has no '## Round 1'" };
-  return { ok: true, data: { createdSec: Number(created), round, originalRequest, rounds } };
+  return { ok: true, data: { ...(session !== undefined ? { session } : {}), createdSec: Number(created), round, originalRequest, rounds } };
+}
+
+function parseOwner(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' && sessionNameProblem(value) === undefined ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Bytes of the file `data` makes, for the guard that keeps it under ROUND_FILE_MAX_BYTES. */

@@ -1,5 +1,6 @@
 import { NAME_MAX_CHARS, countChars, describeValue, isPlainObject, lengthProblem } from '../inputChecks';
 import type { Checked } from '../inputChecks';
+import { isBlankText } from '../prompt/untrustedText';
 import type { RecordParser } from '../storage/recordLog';
 
 /** Where the journal lives, relative to the workspace's `.groundwork/` folder. */
@@ -88,7 +89,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 function checkTitle(raw: unknown): Checked<string> {
   if (raw === undefined) return fail('title is required');
   if (typeof raw !== 'string') return fail(`title must be text (got ${describeValue(raw)})`);
-  if (raw.trim() === '') return fail('title is empty; give a short summary of the discovery');
+  if (isBlankText(raw)) return fail(`title is ${emptiness(raw)}; give a short summary of the discovery`);
   const chars = countChars(raw);
   if (chars > TITLE_MAX_CHARS) {
     return fail(
@@ -114,13 +115,18 @@ function checkDescription(raw: unknown): Checked<string> {
 
 function checkLabel(field: 'agent' | 'task', raw: unknown): Checked<string> {
   if (typeof raw !== 'string') return fail(`${field} must be text (got ${describeValue(raw)})`);
-  if (raw.trim() === '') return fail(`${field} is empty; leave it out instead`);
+  if (isBlankText(raw)) return fail(`${field} is ${emptiness(raw)}; leave it out instead`);
   const tooLong = lengthProblem(field, raw, NAME_MAX_CHARS);
   return tooLong === undefined ? { ok: true, value: raw } : fail(tooLong);
 }
 
 export function isJournalScope(value: unknown): value is JournalScope {
   return JOURNAL_SCOPES.some((s) => s === value);
+}
+
+/** 'empty', or what makes a text that is not empty count as empty. */
+function emptiness(text: string): string {
+  return text.trim() === '' ? 'empty' : 'only invisible characters (zero-width or direction marks)';
 }
 
 function fail(reason: string): { ok: false; reason: string } {

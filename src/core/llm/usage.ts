@@ -15,6 +15,15 @@ export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
 }
 
 /** Every token the call was billed for, cached or not. */
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheCreationTokens'] as const;
+
+/** Whether a value read from a file is a usage: four whole, non-negative token counts. */
+export function isUsage(value: unknown): value is LlmUsage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return USAGE_KEYS.every((k) => Number.isSafeInteger(v[k]) && (v[k] as number) >= 0);
+}
+
 export function totalTokens(u: LlmUsage): number {
   return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheCreationTokens;
 }

@@ -28,9 +28,20 @@ export function truncationMarker(where: string): string {
 export function capText(text: string, where: string, maxBytes: number = CAP_BYTES): CappedText {
   const fullBytes = utf8Length(text);
   if (fullBytes <= maxBytes) return { text, truncated: false, fullBytes };
-  const marker = truncationMarker(where);
+  return { text: cutWith(text, truncationMarker(where), maxBytes), truncated: true, fullBytes };
+}
+
+/**
+ * `text` cut to at most `maxBytes` bytes of UTF-8, ending in '…' when cut: for a line that is
+ * shown or kept (an error, a status) but whose whole text is kept nowhere else.
+ */
+export function cutText(text: string, maxBytes: number): string {
+  return utf8Length(text) <= maxBytes ? text : cutWith(text, '…', maxBytes);
+}
+
+function cutWith(text: string, marker: string, maxBytes: number): string {
   const budget = maxBytes - utf8Length(marker);
-  if (budget < 0) throw new RangeError(`The truncation marker for ${where} is longer than the cap of ${maxBytes} bytes.`);
+  if (budget < 0) throw new RangeError(`The marker "${marker}" is longer than the cap of ${maxBytes} bytes.`);
   let used = 0;
   let end = 0;
   for (const c of text) {
@@ -39,7 +50,7 @@ export function capText(text: string, where: string, maxBytes: number = CAP_BYTE
     used += size;
     end += c.length;
   }
-  return { text: text.slice(0, end) + marker, truncated: true, fullBytes };
+  return text.slice(0, end) + marker;
 }
 
 /**

@@ -62,6 +62,15 @@ export function stripHiddenCharacters(text: string): string {
 }
 
 /**
+ * Whether `text` holds nothing a model (or a person) would read: only whitespace and the characters
+ * `stripHiddenCharacters` removes. Such input is refused like empty input: a topic of zero-width
+ * characters would start paid model calls on nothing, a title of one U+200B would show as blank.
+ */
+export function isBlankText(text: string): boolean {
+  return stripHiddenCharacters(text).trim() === '';
+}
+
+/**
  * `text` as a data block for a prompt, preceded by the line telling the model it is data from
  * `source` (e.g. "user answer", "inquisitor-ux reply"). Cap the text first (cap.ts) if it may be
  * long. Every call draws a new boundary from `random`.

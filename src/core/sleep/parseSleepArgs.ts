@@ -1,5 +1,6 @@
 import { MAX_DATE_MS } from '../clock';
 import { NAME_MAX_CHARS, describeValue, isPlainObject, lengthProblem } from '../inputChecks';
+import { isBlankText } from '../prompt/untrustedText';
 import { startSleep } from './sleepState';
 import type { SleepMode, SleepState } from './sleepState';
 
@@ -95,7 +96,7 @@ function readTarget(
   const [type, raw] = hasAgent ? (['agent', agentId] as const) : (['phase', phase] as const);
   const field = type === 'agent' ? 'agent_id' : 'phase';
   if (typeof raw !== 'string') return fail(`${field} must be text, not ${describeValue(raw)}; send e.g. "${field}": "3"`);
-  if (raw.trim() === '') return fail(`${field} is empty; give the ${type} to wait for`);
+  if (isBlankText(raw)) return fail(`${field} is empty (or only invisible characters); give the ${type} to wait for`);
   const tooLong = lengthProblem(field, raw, NAME_MAX_CHARS);
   if (tooLong !== undefined) return fail(`${tooLong}; send just the id of the ${type} to wait for`);
   return { ok: true, target: { type, id: raw } };

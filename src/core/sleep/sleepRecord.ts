@@ -1,5 +1,6 @@
 import { isStorableMs } from '../clock';
 import { NAME_MAX_CHARS, isPlainObject, lengthProblem } from '../inputChecks';
+import { isBlankText } from '../prompt/untrustedText';
 import type { RecordParser } from '../storage/recordLog';
 import type { SleepMode } from './sleepState';
 
@@ -87,7 +88,7 @@ function parseMode(value: unknown): Parsed<SleepMode> {
 function text(obj: Record<string, unknown>, field: string, maxChars: number): Parsed<string> {
   const v = obj[field];
   if (v === undefined) return bad(`missing field ${field}`);
-  if (typeof v !== 'string' || v.trim() === '') return bad(`${field} must be non-empty text`);
+  if (typeof v !== 'string' || isBlankText(v)) return bad(`${field} must be non-empty text`);
   const tooLong = lengthProblem(field, v, maxChars);
   return tooLong === undefined ? { ok: true, record: v } : bad(tooLong);
 }

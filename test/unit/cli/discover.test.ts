@@ -225,7 +225,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     const cases: [string[], RegExp, Record<string, string | undefined>?][] = [
       [['--frobnicate', 'Build me a CRM'], /unknown option '--frobnicate'/],
       [['--lang', 'xx', 'Build me a CRM'], /--lang must be one of en, es, pt, fr, de, it, nl, ru, not 'xx'/],
-      [['--session', '', 'Build me a CRM'], /--session is empty/],
+      [['--session', '', 'Build me a CRM'], /--session: the session name is empty/],
       [['--cancel', 'Build me a CRM'], /--cancel takes no message/],
       [['--retry', 'again'], /--retry takes no message/],
       [['Build me a CRM'], /set ANTHROPIC_API_KEY/, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }],

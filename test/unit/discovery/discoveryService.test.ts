@@ -522,8 +522,8 @@ describe('DiscoveryService: bad input and long texts', () => {
     const { service, opts, ws } = setup([{ reply: Q1 }]);
     const q = expectKind((await service.handle('../../evil/id', 'build me a CRM', opts())).outcome, 'questions');
     assert.equal(q.view.session, '../../evil/id');
-    assert.equal(q.view.file, '.groundwork/discovery/-.-..-evil-id.md');
-    assert.ok(ws.fs.text(ws.path('discovery/-.-..-evil-id.md')));
+    assert.equal(q.view.file, '.groundwork/discovery/-.-..-evil-id-b76c0946c9daf1e3.md');
+    assert.ok(ws.fs.text(ws.path('discovery/-.-..-evil-id-b76c0946c9daf1e3.md')));
     assert.ok((await service.view('../../evil/id'))?.rounds.length === 1);
   });
 

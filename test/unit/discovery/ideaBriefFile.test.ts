@@ -94,4 +94,36 @@ build me a CRM
     assert.equal(briefTitle(BRIEF), 'A CRM for realtors');
     assert.equal(briefTitle(parseIdeaBrief('## A dashboard\nmore')), 'A dashboard');
   });
+
+  test('images and raw HTML the model wrote are shown as text, not loaded; lists, emphasis and code stay', () => {
+    const brief = parseIdeaBrief(
+      [
+        'One-line summary: A CRM ![logo](https://tracker.example/p.png)',
+        'Problem: Leads are lost <img src="https://tracker.example/q.png"> <iframe src="https://evil.example"></iframe>',
+        'MVP scope: The **Contacts**, `deals` and ![][ref] reminders',
+        'Technology: <script>alert(1)</script> <!-- hidden --> a < b',
+        'Key decisions: ```html',
+        'Constraints: none',
+      ].join('\n'),
+    );
+    const text = renderIdeaBrief({
+      brief,
+      originalRequest: 'r',
+      transcript: [{ round: 1, questionsText: '1. Like ![this](http://x.example/i.png)?', intro: '', questions: [], answer: 'no <b>bold</b>' }],
+    });
+    assert.doesNotMatch(text, /(^|[^\\])!\[/m, 'no image syntax is left');
+    assert.doesNotMatch(text, /<(img|iframe|script|b|!--)/i, 'no raw HTML is left');
+    assert.match(text, /# Idea Brief: A CRM !\\\[logo\]\(https:\/\/tracker\.example\/p\.png\)/);
+    assert.match(text, /&lt;img src="https:\/\/tracker\.example\/q\.png">/);
+    assert.match(text, /\*\*Contacts\*\*, `deals`/);
+    assert.match(text, /a < b/, 'a plain < stays');
+    assert.match(text, /> 1\. Like !\\\[this\]/);
+    assert.match(text, /> no &lt;b>bold&lt;\/b>/);
+    assert.match(text, /## Key decisions\n\n```html\n```\n\n## Constraints/, 'a fence left open is closed before the next section');
+  });
+
+  test('fenced code in a field is kept as the model wrote it', () => {
+    const text = renderIdeaBrief({ brief: { ...BRIEF, technology: 'Web:\n```html\n<img src="x.png">\n```\nthen <img src="y">' }, originalRequest: 'r', transcript: [] });
+    assert.match(text, /```html\n<img src="x\.png">\n```\nthen &lt;img src="y">/);
+  });
 });

@@ -156,17 +156,17 @@ describe('parseRoundFile refuses what is not a round file', () => {
   });
 });
 
-describe('roundFileRel: session ids made filesystem-safe (REQ-BDP-001)', () => {
+describe('roundFileRel: session ids made filesystem-safe, one file per id', () => {
   const cases: Array<[string, string]> = [
     ['abc-123', 'discovery/abc-123.md'],
-    ['user@example.com', 'discovery/user-example.com.md'],
-    ['../../etc/passwd', 'discovery/-.-..-etc-passwd.md'],
-    ['a/b\\c', 'discovery/a-b-c.md'],
-    ['.hidden', 'discovery/-hidden.md'],
-    ['', 'discovery/unnamed.md'],
-    ['con', 'discovery/_con.md'],
-    ['telegram:12345 67', 'discovery/telegram-12345-67.md'],
-    ['x'.repeat(500), `discovery/${'x'.repeat(120)}.md`],
+    ['user@example.com', 'discovery/user-example.com-b8169be981f3cadb.md'],
+    ['../../etc/passwd', 'discovery/-.-..-etc-passwd-2bef2c0bbbdefdfa.md'],
+    ['a/b\\c', 'discovery/a-b-c-9eb9e1bc4306790c.md'],
+    ['.hidden', 'discovery/-hidden-28280da0cdcb6865.md'],
+    ['', 'discovery/unnamed-cbf29ce484222325.md'],
+    ['con', 'discovery/_con-f604f1190d01642b.md'],
+    ['telegram:12345 67', 'discovery/telegram-12345-67-ff2ccf1c03a9538a.md'],
+    ['x'.repeat(500), `discovery/${'x'.repeat(100)}-b6822c71b0501b75.md`],
   ];
   for (const [id, rel] of cases) {
     test(JSON.stringify(id.length > 40 ? `${id.slice(0, 10)}…` : id), () => {
@@ -176,6 +176,25 @@ describe('roundFileRel: session ids made filesystem-safe (REQ-BDP-001)', () => {
       assert.ok(!name.startsWith('.'));
     });
   }
+
+  test('names that sanitise alike, or differ only in case, get files of their own', () => {
+    const names = ['a/b', 'a-b', 'a b', 'a:b', 'CLI', 'cli', 'Cli', 'ﬁle', 'file', 'e\u0301', '\u00e9'];
+    const files = names.map(roundFileRel);
+    assert.equal(new Set(files.map((f) => f.toLowerCase())).size, names.length, files.join(', '));
+  });
+
+  test('a hashed name is recorded in the file and read back; a plain one keeps the seed header', () => {
+    const data = { createdSec: 1, round: 1, originalRequest: 'x', rounds: [{ questions: 'q' }] };
+    const text = serializeRoundFile({ ...data, session: 'a/b "x"' });
+    assert.match(text, /^SESSION: "a\/b \\"x\\""$/m);
+    const parsed = parseRoundFile(text);
+    assert.ok(parsed.ok && parsed.data.session === 'a/b "x"' && parsed.data.createdSec === 1);
+    const injected = parseRoundFile(text.replace(/^SESSION: .*$/m, 'SESSION: "a\\nCREATED: 0"'));
+    assert.equal(injected.ok, false, 'a name with a line break is not a session name');
+    assert.doesNotMatch(serializeRoundFile(data), /SESSION/);
+    const forged = parseRoundFile(text.replace(/^SESSION: .*$/m, 'SESSION: a/b'));
+    assert.deepEqual(forged, { ok: false, reason: 'its SESSION line is not a quoted session name' });
+  });
 });
 
 describe('normalizeText', () => {
