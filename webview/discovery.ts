@@ -4,6 +4,7 @@
 import { BRIEF_FIELDS, type BriefField, type BriefFields, type DiscoveryPanelView, type RoundTranscript, type WebviewMessage } from '../src/shared/protocol';
 import { fill, type PanelStringKey, type PanelStrings } from '../src/shared/panelStrings';
 import { h, icon } from './dom';
+import { disabledButton, restrictedNote } from './render';
 
 export interface DiscoveryDrafts {
   composer: string;
@@ -35,6 +36,8 @@ export class DiscoveryUi {
   private stream: HTMLElement | undefined;
   private view: DiscoveryPanelView = { status: 'idle' };
   private S!: PanelStrings;
+  /** False in Restricted Mode: the conversation and the brief are shown, nothing can be changed. */
+  private trusted = true;
 
   constructor(
     private readonly drafts: DiscoveryDrafts,
@@ -51,19 +54,24 @@ export class DiscoveryUi {
     return true;
   }
 
-  /** `composerExtras`: controls shown beside Send in the idle composer (the brainstorm's ways in). */
-  render(view: DiscoveryPanelView, S: PanelStrings, composerExtras: Node[] = []): void {
+  /**
+   * `composerExtras`: controls shown beside Send in the idle composer (the brainstorm's ways in).
+   * `trusted` false (Restricted Mode): read-only, each missing action said where it would be.
+   */
+  render(view: DiscoveryPanelView, S: PanelStrings, composerExtras: Node[] = [], trusted = true): void {
     this.view = view;
     this.S = S;
+    this.trusted = trusted;
     this.stream = undefined;
     if (view.status !== 'brief') {
       this.drafts.editing = undefined;
       this.drafts.edited = undefined;
     }
     const body: Node[] = [];
+    const readOnly = trusted ? null : restrictedNote(S, S.restrictedDiscovery, undefined, 'discovery-restricted');
     switch (view.status) {
       case 'idle':
-        body.push(this.composer(composerExtras));
+        if (trusted) body.push(this.composer(composerExtras));
         if (view.hint) body.push(this.hint());
         break;
       case 'running':
@@ -73,28 +81,34 @@ export class DiscoveryUi {
         body.push(
           h('div', { class: 'thinking' }, h('vscode-progress-ring', { 'aria-label': S.thinking }), h('span', { class: 'muted' }, S.thinking)),
           this.stream,
-          h('div', { class: 'actions' }, this.button(S.cancel, 'close', () => this.post({ type: 'discovery.cancel' }), true)),
+          readOnly ?? h('div', { class: 'actions' }, this.button(S.cancel, 'close', () => this.post({ type: 'discovery.cancel' }), true)),
         );
         break;
       case 'questions':
         body.push(this.request(view.request), ...this.history(view.rounds.filter((r) => r.round < view.round)), this.roundBadge(view.round, view.maxRounds));
         if (view.notice) body.push(notice(view.notice));
-        body.push(this.answerForm(view.round, view.questions));
+        body.push(readOnly ? h('ol', { class: 'questions', id: 'discovery-questions-readonly' }, ...view.questions.map((q) => h('li', { class: 'question-text' }, q))) : this.answerForm(view.round, view.questions));
+        if (readOnly) body.push(readOnly);
         break;
       case 'failed':
         body.push(this.request(view.request), ...this.history(view.rounds), this.roundBadge(view.round, view.maxRounds));
         body.push(
           notice(`${S.modelFailed} ${view.error}`, true),
-          h(
-            'div',
-            { class: 'actions' },
-            this.button(S.retry, 'refresh', () => this.post({ type: 'discovery.retry' })),
-            this.button(S.cancel, 'close', () => this.post({ type: 'discovery.cancel' }), true),
-          ),
+          readOnly ??
+            h(
+              'div',
+              { class: 'actions' },
+              this.button(S.retry, 'refresh', () => this.post({ type: 'discovery.retry' })),
+              this.button(S.cancel, 'close', () => this.post({ type: 'discovery.cancel' }), true),
+            ),
         );
         break;
       case 'brief':
         body.push(this.briefCard(view));
+        break;
+      case 'damaged':
+        body.push(this.damaged(view));
+        if (trusted) body.push(this.composer(composerExtras));
         break;
     }
     this.element.replaceChildren(h('h2', { id: 'discovery-heading' }, view.status === 'brief' ? S.briefHeading : S.ideaHeading), ...body);
@@ -251,24 +265,28 @@ export class DiscoveryUi {
     return unsavedEdits ? h('span', { class: 'disabled-reason', title: S.brainstormDeeperSaveFirst }, el) : el;
   }
 
-  private briefCard(view: Extract<DiscoveryPanelView, { status: 'brief' }>): HTMLElement {
+  /** The brief file is not a brief: what is wrong, and Discard (refused, with why, in Restricted Mode). */
+  private damaged(view: Extract<DiscoveryPanelView, { status: 'damaged' }>): HTMLElement {
     const S = this.S;
-    const editing = this.drafts.editing;
-    const shown = this.drafts.edited ?? view.brief;
-    const fields = BRIEF_FIELDS.map((field) => {
-      const label = S[FIELD_LABELS[field]];
-      if (editing) {
-        const box = h('vscode-textarea', { rows: field === 'summary' ? '1' : '3', resize: 'vertical', 'aria-label': label, id: `brief-${field}` }) as ValueElement;
-        box.value = editing[field];
-        box.addEventListener('input', () => {
-          editing[field] = box.value;
-          this.saveDrafts();
-        });
-        return [h('dt', {}, label), h('dd', {}, box)];
-      }
-      const value = shown[field].trim();
-      return [h('dt', {}, label), h('dd', { class: value ? '' : 'muted', id: `brief-${field}` }, value || S.briefEmptyField)];
-    }).flat();
+    const discard = this.trusted
+      ? this.button(S.discard, 'trash', () => this.post({ type: 'brief.discard' }), true, 'brief-discard')
+      : disabledButton(S.discard, 'trash', S.restrictedDiscard, { secondary: true, id: 'brief-discard' });
+    return h(
+      'div',
+      { class: 'notice error', role: 'alert', id: 'brief-damaged' },
+      icon('error'),
+      h(
+        'div',
+        { class: 'notice-text' },
+        h('p', {}, fill(S.briefDamaged, view.file, view.reason)),
+        this.trusted ? h('p', { class: 'muted' }, S.briefDamagedHelp) : restrictedNote(S, S.restrictedDiscard),
+        h('div', { class: 'actions' }, discard),
+      ),
+    );
+  }
+
+  private briefActions(view: Extract<DiscoveryPanelView, { status: 'brief' }>, shown: BriefFields, editing: BriefFields | undefined): HTMLElement {
+    const S = this.S;
     const actions = h('div', { class: 'actions' });
     if (editing) {
       actions.append(
@@ -304,6 +322,43 @@ export class DiscoveryUi {
     const deeper = this.deeperButton(view, shown, editing !== undefined);
     if (deeper) actions.append(deeper);
     actions.append(this.button(S.discard, 'trash', () => this.post({ type: 'brief.discard' }), true, 'brief-discard'));
+    return actions;
+  }
+
+  /** Restricted Mode: a saved plan still opens; what would change the brief is shown disabled. */
+  private readOnlyBriefActions(view: Extract<DiscoveryPanelView, { status: 'brief' }>): HTMLElement {
+    const S = this.S;
+    return h(
+      'div',
+      { class: 'actions' },
+      view.savedAt
+        ? this.button(S.openPlan, 'go-to-file', () => this.post({ type: 'brief.open' }), false, 'brief-open')
+        : disabledButton(S.saveAsPlan, 'save', S.restrictedBrief, { id: 'brief-save' }),
+      disabledButton(S.brainstormDeeper, 'comment-discussion', S.restrictedBrief, { secondary: true, id: 'brief-brainstorm' }),
+      disabledButton(S.discard, 'trash', S.restrictedBrief, { secondary: true, id: 'brief-discard' }),
+    );
+  }
+
+  private briefCard(view: Extract<DiscoveryPanelView, { status: 'brief' }>): HTMLElement {
+    const S = this.S;
+    if (!this.trusted) this.drafts.editing = undefined;
+    const editing = this.drafts.editing;
+    const shown = this.drafts.edited ?? view.brief;
+    const fields = BRIEF_FIELDS.map((field) => {
+      const label = S[FIELD_LABELS[field]];
+      if (editing) {
+        const box = h('vscode-textarea', { rows: field === 'summary' ? '1' : '3', resize: 'vertical', 'aria-label': label, id: `brief-${field}` }) as ValueElement;
+        box.value = editing[field];
+        box.addEventListener('input', () => {
+          editing[field] = box.value;
+          this.saveDrafts();
+        });
+        return [h('dt', {}, label), h('dd', {}, box)];
+      }
+      const value = shown[field].trim();
+      return [h('dt', {}, label), h('dd', { class: value ? '' : 'muted', id: `brief-${field}` }, value || S.briefEmptyField)];
+    }).flat();
+    const actions = this.trusted ? this.briefActions(view, shown, editing) : this.readOnlyBriefActions(view);
     const transcript = view.transcript.filter((r) => r.questions.length);
     const rawOnly = !editing && view.raw !== undefined && BRIEF_FIELDS.every((f) => !shown[f].trim());
     return h(
@@ -313,6 +368,7 @@ export class DiscoveryUi {
       rawOnly ? h('div', { class: 'brief-raw', id: 'brief-raw' }, view.raw ?? '') : h('dl', { class: 'brief-fields' }, ...fields),
       view.savedAt ? h('div', { class: 'check ok', id: 'brief-saved' }, icon('pass'), h('span', {}, fill(S.savedAt, view.savedAt))) : null,
       actions,
+      this.trusted ? null : restrictedNote(S, S.restrictedBrief, undefined, 'brief-restricted'),
       transcript.length
         ? h(
             'details',

@@ -9,12 +9,12 @@ import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-divider/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
-import type { HostMessage, PanelState, WebviewMessage } from '../src/shared/protocol';
-import type { PanelStrings } from '../src/shared/panelStrings';
+import { panelStringsOf } from '../src/shared/panelShape';
+import type { WebviewMessage } from '../src/shared/protocol';
 import { BrainstormUi, type BrainstormDrafts } from './brainstorm';
 import { DiscoveryUi, type DiscoveryDrafts } from './discovery';
 import { JournalForm, type Draft } from './journalForm';
-import { renderJournal, renderModel, renderNoWorkspace, renderNotice, renderRestricted, renderSleepers } from './render';
+import { renderPanel } from './panel';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -56,28 +56,11 @@ let lastSeq = -1;
 /** Set while a resync is asked for and its snapshot has not come yet. */
 let resyncing = false;
 
-function render(state: PanelState, S: PanelStrings): void {
+/** Draws a snapshot; `state` and `strings` are checked section by section (panel.ts), not trusted. */
+function render(state: unknown, strings: unknown): void {
   // Before anything is redrawn: redrawing a section takes the focus out of it.
   const focus = focusedField();
-  const sections: Node[] = [];
-  if (state.notice) sections.push(renderNotice(state.notice));
-  if (!state.trusted) sections.push(renderRestricted(S, () => post({ type: 'command', command: 'manageTrust' })));
-  if (!state.hasWorkspace) {
-    sections.push(renderNoWorkspace(S, () => post({ type: 'command', command: 'openFolder' })));
-  } else {
-    if (state.trusted) {
-      brainstorm.render(state.brainstorm, S);
-      if (state.brainstorm.status !== 'none') sections.push(brainstorm.element);
-      const idle = state.discovery.status === 'idle' && state.brainstorm.status === 'none';
-      discovery.render(state.discovery, S, idle ? brainstorm.entryActions(S) : []);
-      sections.push(discovery.element);
-    }
-    sections.push(renderModel(S, state.model, (command) => post({ type: 'command', command })));
-    if (state.sleepers.length) sections.push(renderSleepers(S, state.sleepers, (agent) => post({ type: 'sleep.wake', agent })));
-    form.label(S);
-    sections.push(renderJournal(S, state.journal, form.element, () => post({ type: 'command', command: 'openJournal' })));
-  }
-  app.replaceChildren(...sections);
+  app.replaceChildren(...renderPanel(state, panelStringsOf(strings), { discovery, brainstorm, form, post }));
   app.setAttribute('aria-busy', 'false');
   if (focus) void refocus(focus);
 }
@@ -107,32 +90,43 @@ async function refocus(focus: Focus): Promise<void> {
   if (inner && focus.start !== null && focus.end !== null) inner.setSelectionRange(focus.start, focus.end);
 }
 
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+// Messages come from the host, but their shape is checked all the same: one that is not what its
+// type says is dropped rather than allowed to break the panel.
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data;
-  switch (message.type) {
+  if (!isRecord(message)) return;
+  switch (message['type']) {
     case 'snapshot':
-      if (message.seq <= lastSeq) return;
-      lastSeq = message.seq;
+      if (!isSeq(message['seq']) || message['seq'] <= lastSeq) return;
+      lastSeq = message['seq'];
       resyncing = false;
-      render(message.state, message.strings);
+      render(message['state'], message['strings']);
       break;
-    case 'append':
-      if (message.seq <= lastSeq) return;
+    case 'append': {
+      const seq = message['seq'];
+      const text = message['text'];
+      if (!isSeq(seq) || typeof text !== 'string' || seq <= lastSeq) return;
       // A missed message, or text for a turn not on screen: ask for the whole state again.
       if (resyncing) return;
       // `append` does not say which session streams; only one runs at a time, and a brainstorm's is tried first.
-      if (message.seq !== lastSeq + 1 || !(brainstorm.append(message.text) || discovery.append(message.text))) {
+      if (seq !== lastSeq + 1 || !(brainstorm.append(text) || discovery.append(text))) {
         resyncing = true;
         post({ type: 'resync' });
         return;
       }
-      lastSeq = message.seq;
+      lastSeq = seq;
       break;
-    case 'done':
-      form.settle(message.requestId, message.error);
+    }
+    case 'done': {
+      const error = message['error'];
+      if (typeof message['requestId'] === 'string') form.settle(message['requestId'], typeof error === 'string' ? error : undefined);
       break;
+    }
     case 'ping':
-      post({ type: 'pong', id: message.id, text: message.text });
+      if (typeof message['id'] === 'string' && typeof message['text'] === 'string') post({ type: 'pong', id: message['id'], text: message['text'] });
       break;
   }
 });

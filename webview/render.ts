@@ -1,6 +1,6 @@
 // Pure functions from the host's state to DOM. Event handlers are passed in; nothing here
 // talks to the host directly. Every string comes from the host's translated table.
-import type { HostCommand, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
+import type { DismissibleNotice, HostCommand, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
 import { fill, type PanelStrings } from '../src/shared/panelStrings';
 import { h, icon } from './dom';
 import { formatTime } from './format';
@@ -15,13 +15,45 @@ function button(label: string, iconName: string, onClick: () => void, secondary 
   return el;
 }
 
-export function renderNotice(notice: Notice): HTMLElement {
+export function renderNotice(notice: Notice, id?: string): HTMLElement {
   return h(
     'div',
-    { class: `notice ${notice.kind}`, role: notice.kind === 'error' ? 'alert' : 'status' },
+    { class: `notice ${notice.kind}`, role: notice.kind === 'error' ? 'alert' : 'status', id },
     icon(notice.kind === 'error' ? 'error' : 'info'),
-    h('span', {}, notice.text),
+    h('span', { class: 'notice-text' }, notice.text),
   );
+}
+
+/** Info notices with a close button; null when there are none. */
+export function renderDismissible(S: PanelStrings, notices: DismissibleNotice[], onDismiss: (id: string) => void): HTMLElement | null {
+  if (notices.length === 0) return null;
+  return h(
+    'div',
+    { id: 'notices' },
+    ...notices.map((n) => {
+      const close = h('vscode-icon', { name: 'close', 'action-icon': true, label: S.dismiss, title: S.dismiss, class: 'notice-dismiss' });
+      close.addEventListener('click', () => onDismiss(n.id));
+      return h('div', { class: 'notice info', role: 'status', id: n.id }, icon('info'), h('span', { class: 'notice-text' }, n.text), close);
+    }),
+  );
+}
+
+/**
+ * Restricted Mode, where an action would be: why it is not offered, and (`onManageTrust`) the way
+ * to trust the folder.
+ */
+export function restrictedNote(S: PanelStrings, text: string, onManageTrust?: () => void, id?: string): HTMLElement {
+  let action: HTMLElement | null = null;
+  if (onManageTrust) {
+    action = h('button', { type: 'button', class: 'link-button' }, S.manageTrust);
+    action.addEventListener('click', onManageTrust);
+  }
+  return h('div', { class: 'restricted-note', role: 'note', id }, icon('shield'), h('div', {}, h('span', {}, text), action));
+}
+
+/** A button shown but not usable, with why as the tooltip of a wrapper (a disabled one takes no pointer events). */
+export function disabledButton(label: string, iconName: string, why: string, opts: { secondary?: boolean; id?: string } = {}): HTMLElement {
+  return h('span', { class: 'disabled-reason', title: why }, h('vscode-button', { icon: iconName, secondary: opts.secondary, id: opts.id, disabled: true }, label));
 }
 
 export function renderRestricted(S: PanelStrings, onManageTrust: () => void): HTMLElement {
@@ -38,7 +70,8 @@ export function renderNoWorkspace(S: PanelStrings, onOpenFolder: () => void): HT
   return h('div', { class: 'empty', id: 'no-workspace' }, h('p', {}, S.noWorkspace), button(S.openFolder, 'folder-opened', onOpenFolder));
 }
 
-export function renderSleepers(S: PanelStrings, sleepers: SleeperView[], onWake: (agent: string) => void): HTMLElement {
+/** `onWake` undefined: Restricted Mode, where Wake is shown disabled with why. */
+export function renderSleepers(S: PanelStrings, sleepers: SleeperView[], onWake: ((agent: string) => void) | undefined): HTMLElement {
   const items = sleepers.map((s) =>
     h(
       'li',
@@ -46,10 +79,10 @@ export function renderSleepers(S: PanelStrings, sleepers: SleeperView[], onWake:
       icon(s.overdue ? 'warning' : 'clock'),
       h('span', { class: 'sleeper-agent' }, s.agent),
       h('span', { class: 'muted' }, s.remaining),
-      button(S.wake, 'debug-continue', () => onWake(s.agent), true),
+      onWake ? button(S.wake, 'debug-continue', () => onWake(s.agent), true) : disabledButton(S.wake, 'debug-continue', S.restrictedWake, { secondary: true }),
     ),
   );
-  return section('sleepers', S.sleepersHeading, h('ul', { class: 'plain-list' }, ...items));
+  return section('sleepers', S.sleepersHeading, h('ul', { class: 'plain-list' }, ...items), onWake ? null : restrictedNote(S, S.restrictedWake, undefined, 'sleepers-restricted'));
 }
 
 function renderEntry(entry: JournalEntryView): HTMLElement {
@@ -63,12 +96,13 @@ function renderEntry(entry: JournalEntryView): HTMLElement {
   );
 }
 
-export function renderJournal(S: PanelStrings, journal: PanelState['journal'], form: HTMLElement, onOpen: () => void): HTMLElement {
+/** `trusted` false: `form` is Restricted Mode's note in its place, and the empty text says no "add it above". */
+export function renderJournal(S: PanelStrings, journal: PanelState['journal'], form: HTMLElement, onOpen: () => void, trusted = true): HTMLElement {
   const body: Node[] = [form, h('vscode-divider', {})];
   if (journal.error) {
     body.push(renderNotice({ kind: 'error', text: journal.error }));
   } else if (journal.total === 0) {
-    body.push(h('p', { class: 'muted', id: 'journal-empty' }, S.journalEmpty));
+    body.push(h('p', { class: 'muted', id: 'journal-empty' }, trusted ? S.journalEmpty : S.journalEmptyRestricted));
   } else {
     const shown = journal.entries.length;
     const summary = shown < journal.total ? fill(S.journalNewest, shown, journal.total) : journal.total === 1 ? S.journalCountOne : fill(S.journalCount, journal.total);

@@ -8,6 +8,13 @@ export const PANEL_STRINGS = {
   restrictedBody:
     'Groundwork shows what this workspace holds, but starts no model session and runs no command until you trust this folder, because a workspace could point agents at code you have not reviewed.',
   manageTrust: 'Manage Workspace Trust',
+  restrictedJournal: 'Discoveries can be added to the journal once this folder is trusted.',
+  restrictedWake: 'Agents can be woken once this folder is trusted.',
+  restrictedBrief: 'This brief can be saved as a plan, brainstormed or discarded once this folder is trusted.',
+  restrictedDiscovery: 'This discovery can be answered or cancelled once this folder is trusted.',
+  restrictedDiscard: 'The file can be discarded once this folder is trusted.',
+  sectionFailed: 'This part of the panel could not be shown: {0}',
+  dismiss: 'Dismiss',
   noWorkspace: 'Open a folder to use Groundwork. Plans, builds and discoveries are kept in the workspace, under .groundwork/.',
   openFolder: 'Open Folder…',
 
@@ -111,6 +118,8 @@ export const PANEL_STRINGS = {
   brainstormDeeper: 'Brainstorm Deeper',
   brainstormDeeperTitle: 'Save this brief as a plan and brainstorm it round by round',
   brainstormDeeperSaveFirst: 'Save as Plan first to keep your edits, then brainstorm deeper.',
+  briefDamaged: 'The Idea Brief kept in {0} cannot be shown: {1}',
+  briefDamagedHelp: 'Discard removes the file. You can start a new discovery meanwhile.',
 
   journalHeading: 'Discoveries journal',
   journalTitle: 'Title',
@@ -124,6 +133,7 @@ export const PANEL_STRINGS = {
   journalNeedDescription: 'Describe what was learned.',
   journalEmpty:
     'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
+  journalEmptyRestricted: 'No discoveries yet. The journal is kept in .groundwork/discoveries.jsonl.',
   journalCount: '{0} discoveries',
   journalCountOne: '1 discovery',
   journalNewest: 'Newest {0} of {1}',

@@ -68,7 +68,9 @@ export type DiscoveryPanelView =
       transcript: RoundTranscript[];
       message: string;
       savedAt?: string;
-    };
+    }
+  /** The brief kept for the card (`file`) could not be read: why, and Discard to remove it. */
+  | { status: 'damaged'; file: string; reason: string };
 
 export type BrainstormAngle = 'ux' | 'technical' | 'edge-cases';
 export type BrainstormInquisitorState = 'running' | 'success' | 'parse_error' | 'timeout' | 'empty';
@@ -126,6 +128,12 @@ export interface Notice {
   text: string;
 }
 
+/** Something worth saying once per window until the person dismisses it (a role override in use). */
+export interface DismissibleNotice {
+  id: string;
+  text: string;
+}
+
 /** Everything the panel shows. The host owns it and always sends it whole. */
 export interface PanelState {
   /** False in Restricted Mode: the panel shows the workspace but offers no model work. */
@@ -148,6 +156,8 @@ export interface PanelState {
   discovery: DiscoveryPanelView;
   brainstorm: BrainstormPanelView;
   notice?: Notice;
+  /** Oldest first; each goes when the person dismisses it (`notice.dismiss`). */
+  notices: DismissibleNotice[];
 }
 
 export type HostMessage =
@@ -208,7 +218,9 @@ export type WebviewMessage =
   /** "Brainstorm deeper" on the Idea Brief card. */
   | { type: 'brainstorm.deeper' }
   /** The panel missed an `append`: the host answers with a snapshot. */
-  | { type: 'resync' };
+  | { type: 'resync' }
+  /** The person closed a dismissible notice. */
+  | { type: 'notice.dismiss'; id: string };
 
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
 
@@ -254,6 +266,11 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
       const agent = text(value, 'agent', MAX_ID_CHARS, true);
       if (Array.isArray(agent)) return fail(agent[0]!);
       return { ok: true, message: { type, agent } };
+    }
+    case 'notice.dismiss': {
+      const id = text(value, 'id', MAX_ID_CHARS, true);
+      if (Array.isArray(id)) return fail(id[0]!);
+      return { ok: true, message: { type, id } };
     }
     case 'command': {
       const command = value.command;

@@ -2,7 +2,8 @@
 // complete snapshots; every message from the panel is validated before it is acted on.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { parseWebviewMessage, type HostMessage, type ModelView, type PanelState, type WebviewMessage } from '../shared/protocol';
+import { displayPath } from '../core/storage/workspaceStore';
+import { parseWebviewMessage, type DismissibleNotice, type HostMessage, type ModelView, type PanelState, type WebviewMessage } from '../shared/protocol';
 import type { BrainstormController } from './brainstormController';
 import { roundSettings } from './brainstormCommands';
 import type { DiscoveryController } from './discoveryController';
@@ -11,7 +12,7 @@ import { describeUsage, type ModelService } from './llm/modelService';
 import { panelStrings } from './localization';
 import { panelHtml, makeNonce } from './panelHtml';
 import { toPanelState } from './panelState';
-import { manageTrust } from './trust';
+import { manageTrust, requireTrust } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
 
 export const AGENT_PANEL_ID = 'groundwork.agentPanel';
@@ -23,6 +24,9 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
   private last: PanelState | undefined;
   private notice: PanelState['notice'];
   private check: ModelCheck | undefined;
+  /** Said once per window, until dismissed (a workspace role override in use). */
+  private readonly notices: DismissibleNotice[] = [];
+  private noticeCount = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly readyWaiters: Array<() => void> = [];
   private readonly pongs = new Map<string, (text: string) => void>();
@@ -38,7 +42,14 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     this.disposables.push(model.onDidChange(() => void this.sendSnapshot()));
     this.disposables.push(models.onDidChange(() => void this.sendSnapshot()));
     this.disposables.push(model.onDidTick(() => this.view?.visible && void this.sendSnapshot()));
-    this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.sendSnapshot()));
+    this.disposables.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        // What Restricted Mode only read (or left unread) is restored as a trusted window does.
+        discovery.trustGranted();
+        brainstorm.trustGranted();
+        void this.sendSnapshot();
+      }),
+    );
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -96,6 +107,12 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
     void this.sendSnapshot();
   }
 
+  /** An info notice the person closes; it stays (across snapshots) until then. */
+  showNotice(text: string): void {
+    this.notices.push({ id: `notice-${++this.noticeCount}`, text });
+    void this.sendSnapshot();
+  }
+
   /** Shows the outcome of "Check Model Connection" beside the model. */
   showCheck(check: ModelCheck): void {
     this.check = check;
@@ -133,6 +150,7 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
       discovery,
       brainstorm,
       notice: this.notice,
+      notices: [...this.notices],
     });
     this.last = state;
     this.post({ type: 'snapshot', seq: ++this.seq, state, strings: panelStrings() });
@@ -153,7 +171,10 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
 
   private async handle(message: WebviewMessage): Promise<void> {
     // An error notice stays until the user does something else.
-    if (message.type !== 'ready' && message.type !== 'pong') this.notice = undefined;
+    if (message.type !== 'ready' && message.type !== 'pong' && message.type !== 'notice.dismiss') this.notice = undefined;
+    // Each action that changes the workspace is refused where it starts in Restricted Mode: here
+    // for the journal and sleepers, in the controllers for the rest (which commands reach too).
+    // Whatever slips through is refused by the store (writeGuard.ts).
     switch (message.type) {
       case 'ready':
         this.ready = true;
@@ -167,6 +188,10 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         return;
       }
       case 'journal.add': {
+        if (!requireTrust(vscode.l10n.t('add to the journal'))) {
+          this.post({ type: 'done', requestId: message.requestId, error: vscode.l10n.t('Not added: this folder is in Restricted Mode. Trust it to add discoveries.') });
+          return;
+        }
         let error: string | undefined;
         try {
           await this.model.addJournalEntry(message.title, message.description);
@@ -197,8 +222,8 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         await this.discovery.discard();
         return;
       case 'brief.open': {
-        const uri = this.model.root && this.discovery.planUri(this.model.root);
-        if (uri) await vscode.window.showTextDocument(uri);
+        const rel = this.discovery.planFile();
+        if (rel) await this.openInside(rel);
         return;
       }
       case 'brainstorm.answer':
@@ -215,7 +240,8 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         return;
       case 'brainstorm.open': {
         const path = this.brainstorm.filePath(message.file);
-        if (this.model.root && path) await vscode.window.showTextDocument(vscode.Uri.joinPath(this.model.root, ...path.split('/')));
+        const prefix = displayPath('');
+        if (path?.startsWith(prefix)) await this.openInside(path.slice(prefix.length));
         return;
       }
       case 'brainstorm.deeper': {
@@ -227,8 +253,15 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
         await this.sendSnapshot();
         return;
       case 'sleep.wake':
+        if (!requireTrust(vscode.l10n.t('wake an agent'))) return;
         await this.model.wake(message.agent, 'woken from the agent panel');
         return;
+      case 'notice.dismiss': {
+        const i = this.notices.findIndex((n) => n.id === message.id);
+        if (i >= 0) this.notices.splice(i, 1);
+        await this.sendSnapshot();
+        return;
+      }
       case 'command':
         switch (message.command) {
           case 'manageTrust':
@@ -256,5 +289,20 @@ export class AgentPanel implements vscode.WebviewViewProvider, vscode.Disposable
             return;
         }
     }
+  }
+
+  /**
+   * Opens a file of `.groundwork/` (`rel` inside it) in the editor, only when it is a regular file
+   * there: a link planted in a cloned repository must not make a panel button open a file elsewhere
+   * on the disk (the store refuses a path that a link leads out of the folder).
+   */
+  private async openInside(rel: string): Promise<void> {
+    const store = this.model.workspaceStore();
+    const path = await store.resolve(rel);
+    const info = await store.info(rel);
+    if (info?.kind !== 'file') {
+      throw new Error(vscode.l10n.t('{0} cannot be opened: it is missing, or not a plain file (a link or a folder). Check the plan folder.', displayPath(rel)));
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(path));
   }
 }

@@ -8,7 +8,7 @@ import { BrainstormError, PLAN_FILES } from '../core/brainstorm/brainstormTypes'
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StartOptions } from '../core/brainstorm/brainstormTypes';
 import { LlmError } from '../core/llm/llmClient';
 import type { BrainstormInquisitorState, BrainstormPanelView, BrainstormRoundView } from '../shared/protocol';
-import { requireTrust } from './trust';
+import { isTrusted, requireTrust } from './trust';
 
 export interface BrainstormHost {
   service(): Promise<BrainstormApi>;
@@ -38,6 +38,13 @@ export class BrainstormController implements vscode.Disposable {
     this.restored ??= this.restore();
     await this.restored;
     return this.state;
+  }
+
+  /** The folder was trusted: show the panel's brainstorm, which Restricted Mode left unread. */
+  trustGranted(): void {
+    if (this.busy) return;
+    this.restored = undefined;
+    this.state = { status: 'none' };
   }
 
   service(): Promise<BrainstormApi> {
@@ -101,6 +108,7 @@ export class BrainstormController implements vscode.Disposable {
   }
 
   async close(): Promise<void> {
+    if (!requireTrust(vscode.l10n.t('close the brainstorm'))) return;
     this.running?.abort();
     await this.host.current.write(undefined);
     this.state = { status: 'none' };
@@ -114,6 +122,9 @@ export class BrainstormController implements vscode.Disposable {
   }
 
   private async restore(): Promise<void> {
+    // Restricted Mode shows no brainstorm (the panel offers no model work there), and forgetting a
+    // broken one below would write.
+    if (!isTrusted()) return;
     try {
       const slug = await this.host.current.read();
       if (!slug) return;

@@ -4,7 +4,7 @@ import { TITLE_MAX_CHARS } from '../core/journal/journalEntry';
 import { AGENT_PANEL_ID } from './agentPanel';
 import type { DiscoveryController } from './discoveryController';
 import type { ExplorerNode } from './planExplorer';
-import { manageTrust } from './trust';
+import { manageTrust, requireTrust } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
 
 function message(err: unknown): string {
@@ -17,6 +17,8 @@ export function registerCommands(model: WorkspaceModel, discovery: DiscoveryCont
       if (!model.hasWorkspace) {
         return void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: Groundwork keeps the conversation and the brief in the workspace.'));
       }
+      // Before the idea is asked for, not after it was typed.
+      if (!requireTrust(vscode.l10n.t('start a discovery'))) return;
       const idea = await vscode.window.showInputBox({
         title: vscode.l10n.t('Discover Idea'),
         prompt: vscode.l10n.t('What do you want to build? A sentence is enough: Groundwork asks what it needs to know.'),
@@ -49,6 +51,7 @@ export function registerCommands(model: WorkspaceModel, discovery: DiscoveryCont
       if (!model.hasWorkspace) {
         return void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: the journal lives in the workspace.'));
       }
+      if (!requireTrust(vscode.l10n.t('add to the journal'))) return;
       const title = await vscode.window.showInputBox({
         title: vscode.l10n.t('Add Discovery (1/2)'),
         prompt: vscode.l10n.t('A short title for what was learned'),
@@ -77,7 +80,7 @@ export function registerCommands(model: WorkspaceModel, discovery: DiscoveryCont
     }),
     vscode.commands.registerCommand('groundwork.sleep.wake', async (node?: ExplorerNode) => {
       const agent = node?.kind === 'sleeper' ? node.sleeper.state.agent : undefined;
-      if (!agent) return;
+      if (!agent || !requireTrust(vscode.l10n.t('wake an agent'))) return;
       try {
         await model.wake(agent, 'woken from the plan explorer');
       } catch (err) {

@@ -4,21 +4,23 @@
 // .groundwork/panel/brief.json. (VS Code's mementos are flushed lazily; a reload could lose them.)
 import * as vscode from 'vscode';
 import { LlmError } from '../core/llm/llmClient';
-import type { DiscoveryApi, RoundView, TurnOptions, TurnResult } from '../core/discovery/discoveryTypes';
+import type { DiscoveryApi, DiscoveryView, RoundView, TurnOptions, TurnResult } from '../core/discovery/discoveryTypes';
+import { displayPath } from '../core/storage/workspaceStore';
 import type { BriefFields, DiscoveryPanelView, RoundTranscript } from '../shared/protocol';
+import type { DiscoveryPeek } from './discoveryPeek';
 import { discoveryLanguage } from './localization';
-import { requireTrust } from './trust';
+import { PENDING_BRIEF_FILE, planFileOf, type PendingBrief, type PendingRead } from './pendingBrief';
+import { isTrusted, requireTrust } from './trust';
 
 /** The panel's conversation; the CLI's default is 'cli', so the two do not meet. */
 export const PANEL_SESSION = 'panel';
 
-/** The brief card as it is kept between windows: the panel's view of it, less its status. */
-export type PendingBrief = Omit<Extract<DiscoveryPanelView, { status: 'brief' }>, 'status'>;
-
 export interface DiscoveryHost {
   /** The brief shown on the card until it is saved as a plan or discarded. */
-  pending: { read(): Promise<PendingBrief | undefined>; write(brief: PendingBrief | undefined): Promise<void> };
+  pending: { read(): Promise<PendingRead>; write(brief: PendingBrief | undefined): Promise<void> };
   service(): Promise<DiscoveryApi>;
+  /** The panel's session as the workspace holds it, read without writing anything (Restricted Mode). */
+  peek(): Promise<DiscoveryPeek>;
   log: vscode.LogOutputChannel;
   /** The state changed: send the panel a snapshot. */
   changed(): void;
@@ -38,6 +40,13 @@ export class DiscoveryController implements vscode.Disposable {
     this.restored ??= this.restore();
     await this.restored;
     return this.state;
+  }
+
+  /** The folder was trusted: read it again as a trusted window does (expired sessions go now). */
+  trustGranted(): void {
+    if (this.running) return;
+    this.restored = undefined;
+    this.state = { status: 'idle' };
   }
 
   dispose(): void {
@@ -72,6 +81,7 @@ export class DiscoveryController implements vscode.Disposable {
   }
 
   async cancel(): Promise<void> {
+    if (!requireTrust(vscode.l10n.t('cancel the discovery'))) return;
     this.running?.abort();
     const service = await this.host.service();
     const result = await service.cancel(this.session(), discoveryLanguage());
@@ -82,8 +92,15 @@ export class DiscoveryController implements vscode.Disposable {
   }
 
   async saveBrief(brief: BriefFields): Promise<void> {
-    const pending = await this.host.pending.read();
-    if (!pending) return;
+    if (!requireTrust(vscode.l10n.t('save the brief as a plan'))) return;
+    const read = await this.host.pending.read();
+    if (read.kind !== 'ok') {
+      // The file changed or broke since the card was drawn: show what it holds now.
+      this.showPending(read);
+      this.host.changed();
+      return;
+    }
+    const pending = read.brief;
     const service = await this.host.service();
     // A brief with no fields (the model ignored the format) is saved as the model wrote it.
     const text = Object.values(brief).every((v) => !v.trim()) && pending.raw ? pending.raw : briefText(brief);
@@ -100,25 +117,27 @@ export class DiscoveryController implements vscode.Disposable {
 
   /** The brief on the card as a saved plan (saved now if it was not yet), for "Brainstorm deeper". */
   async planForBrainstorm(): Promise<{ slug: string; topic: string } | undefined> {
+    // Saving the brief writes: refused here, before saveBrief, in Restricted Mode.
+    if (!requireTrust(vscode.l10n.t('brainstorm deeper'))) return undefined;
     if (this.state.status !== 'brief') return undefined;
     if (!this.state.savedAt) await this.saveBrief(this.state.brief);
     if (this.state.status !== 'brief' || !this.state.savedAt) return undefined;
-    // savedAt is `.groundwork/plans/<slug>/idea-brief.md`.
-    const slug = this.state.savedAt.split('/')[2];
+    const plan = planFileOf(this.state.savedAt);
     const raw = this.state.raw?.split('\n').find((l) => l.trim()) ?? '';
-    return slug ? { slug, topic: this.state.brief.summary.trim() || raw.trim() || this.state.request } : undefined;
+    return plan ? { slug: plan.slug, topic: this.state.brief.summary.trim() || raw.trim() || this.state.request } : undefined;
   }
 
   async discard(): Promise<void> {
+    if (!requireTrust(vscode.l10n.t('discard the brief'))) return;
     await this.host.pending.write(undefined);
     this.state = { status: 'idle' };
     this.host.changed();
   }
 
-  /** The saved plan's brief, in the editor. */
-  planUri(root: vscode.Uri): vscode.Uri | undefined {
+  /** The saved plan's brief, relative to `.groundwork/`, when the card shows one. */
+  planFile(): string | undefined {
     const saved = this.state.status === 'brief' ? this.state.savedAt : undefined;
-    return saved ? vscode.Uri.joinPath(root, ...saved.split('/')) : undefined;
+    return saved === undefined ? undefined : planFileOf(saved)?.rel;
   }
 
   private session(): string {
@@ -127,24 +146,38 @@ export class DiscoveryController implements vscode.Disposable {
 
   private async restore(): Promise<void> {
     try {
-      // Making the service also removes round files older than the TTL, soon after the panel opens.
+      if (!isTrusted()) return await this.restoreReadOnly();
+      // Making the service also removes round files older than the TTL, soon after the panel opens;
+      // view() removes this one if it has expired.
       const service = await this.host.service();
       const view = await service.view(this.session());
       if (!view) {
-        const pending = await this.host.pending.read();
-        if (pending) this.state = { status: 'brief', ...pending };
+        this.showPending(await this.host.pending.read());
         return;
       }
-      const rounds = transcript(view.rounds);
-      const current = rounds.find((r) => r.round === view.round);
-      this.state =
-        view.state === 'answer-pending'
-          ? { status: 'failed', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, error: vscode.l10n.t('The window closed before the model answered.') }
-          : { status: 'questions', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, questions: current?.questions ?? [], message: '' };
+      this.state = conversation(view);
       await this.setContext(true);
     } catch (err) {
       this.host.log.warn('discovery: could not restore the conversation', err);
     }
+  }
+
+  /** Restricted Mode: what the workspace holds, read only; an expired session is left on disk. */
+  private async restoreReadOnly(): Promise<void> {
+    const peek = await this.host.peek();
+    if (peek.kind === 'live') {
+      this.state = conversation(peek.view);
+      return;
+    }
+    if (peek.kind === 'unreadable') this.host.log.warn(`discovery: the panel's session could not be read: ${peek.reason}`);
+    if (peek.kind === 'expired') this.host.log.info('discovery: the panel\'s session has expired; it is removed once the folder is trusted');
+    this.showPending(await this.host.pending.read());
+  }
+
+  private showPending(read: PendingRead): void {
+    if (read.kind === 'ok') this.state = { status: 'brief', ...read.brief };
+    else if (read.kind === 'damaged') this.state = { status: 'damaged', file: displayPath(PENDING_BRIEF_FILE), reason: read.reason };
+    else this.state = { status: 'idle' };
   }
 
   private async turn(run: (service: DiscoveryApi, options: TurnOptions) => Promise<TurnResult>, typed?: string): Promise<void> {
@@ -234,6 +267,15 @@ export class DiscoveryController implements vscode.Disposable {
   private setContext(active: boolean): Thenable<unknown> {
     return vscode.commands.executeCommand('setContext', 'groundwork.discoveryActive', active);
   }
+}
+
+/** A session the round file holds, as the panel shows it after a reload. */
+function conversation(view: DiscoveryView): DiscoveryPanelView {
+  const rounds = transcript(view.rounds);
+  const current = rounds.find((r) => r.round === view.round);
+  return view.state === 'answer-pending'
+    ? { status: 'failed', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, error: vscode.l10n.t('The window closed before the model answered.') }
+    : { status: 'questions', request: view.originalRequest, round: view.round, maxRounds: view.maxRounds, rounds, questions: current?.questions ?? [], message: '' };
 }
 
 function transcript(rounds: RoundView[]): RoundTranscript[] {

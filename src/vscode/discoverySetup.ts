@@ -2,12 +2,15 @@
 // client and the role files) is made on first use, not at activation.
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
-import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
-import { BRIEF_FIELDS } from '../shared/protocol';
+import { DEFAULT_TTL_MINUTES, type DiscoveryApi } from '../core/discovery/discoveryTypes';
+import { displayPath } from '../core/storage/workspaceStore';
 import type { AgentPanel } from './agentPanel';
-import { DiscoveryController, type PendingBrief } from './discoveryController';
+import { DiscoveryController, PANEL_SESSION, type DiscoveryHost } from './discoveryController';
+import { peekDiscovery } from './discoveryPeek';
 import { prices, type ModelService } from './llm/modelService';
+import { PENDING_BRIEF_FILE, readPendingBrief, type PendingBrief, type PendingRead } from './pendingBrief';
 import type { RoleLookup } from './roleCache';
+import { isTrusted } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
 
 export function createDiscovery(
@@ -18,66 +21,69 @@ export function createDiscovery(
   panel: () => AgentPanel | undefined,
 ): DiscoveryController {
   let service: Promise<DiscoveryApi> | undefined;
+  const ttlMinutes = () => vscode.workspace.getConfiguration('groundwork.discovery').get<number>('ttlMinutes', 30);
   const make = async (): Promise<DiscoveryApi> => {
     // Loaded here, on first use.
     const { DiscoveryService } = await import('../core/discovery/discoveryService');
-    const created = new DiscoveryService({
+    return new DiscoveryService({
       store: model.workspaceStore(),
       llm: () => models.client(),
       clock: systemClock,
       role: () => roles('build-discovery'),
-      ttlMinutes: () => vscode.workspace.getConfiguration('groundwork.discovery').get<number>('ttlMinutes', 30),
+      ttlMinutes,
       prices: prices(),
     });
-    // Round files older than the TTL go when discovery is first used, not at activation.
+  };
+  // Round files older than the TTL go when discovery is first used in a trusted folder, not at
+  // activation, and never in Restricted Mode (where the panel only reads: discoveryPeek.ts).
+  let swept = false;
+  const sweep = (created: DiscoveryApi) => {
+    if (swept || !isTrusted()) return;
+    swept = true;
     void created.cleanupExpired().then(
       (removed) => removed.length && log.info(`discovery: removed ${removed.length} expired session(s)`),
       (err: unknown) => log.warn('discovery: could not clean up expired sessions', err),
     );
-    return created;
   };
   return new DiscoveryController({
     pending: pendingBriefFile(model, log),
-    service: () => (service ??= make().catch((err: unknown) => {
-      service = undefined;
-      throw err;
-    })),
+    service: async () => {
+      const created = await (service ??= make().catch((err: unknown) => {
+        service = undefined;
+        throw err;
+      }));
+      sweep(created);
+      return created;
+    },
+    peek: async () => {
+      if (!model.hasWorkspace) return { kind: 'none' };
+      const minutes = ttlMinutes();
+      const ttlMs = (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_TTL_MINUTES) * 60_000;
+      return peekDiscovery(model.workspaceStore(), PANEL_SESSION, systemClock.now(), ttlMs);
+    },
     log,
     changed: () => panel()?.refresh(),
     text: (chunk) => panel()?.appendText(chunk),
   });
 }
 
-const PENDING_BRIEF = 'panel/brief.json';
-
 /**
  * The brief on the panel's card until it is saved or discarded, kept in the workspace (replaced
- * atomically) so neither a reload nor a crash loses it. The file is read back with care: it is
- * only a file, and a hand-edited or damaged one is ignored, not trusted.
+ * atomically) so neither a reload nor a crash loses it. It is only a file: what it holds is checked
+ * field by field (pendingBrief.ts), and a file that is not a brief becomes a notice that says why.
  */
-function pendingBriefFile(model: WorkspaceModel, log: vscode.LogOutputChannel) {
+function pendingBriefFile(model: WorkspaceModel, log: vscode.LogOutputChannel): DiscoveryHost['pending'] {
   return {
-    async read(): Promise<PendingBrief | undefined> {
-      if (!model.hasWorkspace) return undefined;
-      const text = await model.workspaceStore().readText(PENDING_BRIEF);
-      if (text === undefined) return undefined;
-      try {
-        const value = JSON.parse(text) as PendingBrief;
-        const strings = (o: unknown, keys: readonly string[]) =>
-          typeof o === 'object' && o !== null && keys.every((k) => typeof (o as Record<string, unknown>)[k] === 'string');
-        if (!strings(value, ['request', 'message']) || !strings(value.brief, BRIEF_FIELDS) || !Array.isArray(value.transcript)) {
-          throw new Error('not a brief');
-        }
-        return value;
-      } catch (err) {
-        log.warn(`discovery: ignored .groundwork/${PENDING_BRIEF}: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
-      }
+    async read(): Promise<PendingRead> {
+      if (!model.hasWorkspace) return { kind: 'none' };
+      const read = await readPendingBrief(model.workspaceStore());
+      if (read.kind === 'damaged') log.warn(`discovery: ${displayPath(PENDING_BRIEF_FILE)} is not a brief Groundwork can use: ${read.reason}`);
+      return read;
     },
     async write(brief: PendingBrief | undefined): Promise<void> {
       const store = model.workspaceStore();
-      if (brief) await store.writeText(PENDING_BRIEF, JSON.stringify(brief, null, 2) + '\n');
-      else await store.remove(PENDING_BRIEF);
+      if (brief) await store.writeText(PENDING_BRIEF_FILE, JSON.stringify(brief, null, 2) + '\n');
+      else await store.remove(PENDING_BRIEF_FILE);
     },
   };
 }

@@ -27,7 +27,7 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
   const models = new ModelService(context.secrets);
   context.subscriptions.push(models);
   let panel: AgentPanel | undefined;
-  const roles = createRoleCache(context, model, log);
+  const roles = createRoleCache(context, model, log, (text) => panel?.showNotice(text));
   const discovery = createDiscovery(roles, model, models, log, () => panel);
   context.subscriptions.push(discovery);
   const brainstorm = createBrainstorm(roles, model, models, log, () => panel);

@@ -1,5 +1,5 @@
 // From what the workspace holds to what the panel shows. No vscode import: unit-tested.
-import type { BrainstormPanelView, DiscoveryPanelView, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
+import type { BrainstormPanelView, DiscoveryPanelView, DismissibleNotice, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
 import { sleeperStatus } from '../core/sleep/sleepLog';
 import type { WorkspaceView } from './workspaceModel';
 
@@ -15,6 +15,8 @@ export interface PanelContext {
   /** Defaults to none. */
   brainstorm?: BrainstormPanelView;
   notice?: Notice;
+  /** Defaults to none. */
+  notices?: DismissibleNotice[];
 }
 
 export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState {
@@ -50,5 +52,5 @@ export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState
         });
   const notice =
     ctx.notice ?? ('error' in view.sleepers ? { kind: 'error' as const, text: view.sleepers.error } : undefined);
-  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, brainstorm: ctx.brainstorm ?? { status: 'none' }, ...(notice ? { notice } : {}) };
+  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, brainstorm: ctx.brainstorm ?? { status: 'none' }, notices: ctx.notices ?? [], ...(notice ? { notice } : {}) };
 }

@@ -6,9 +6,12 @@ import { systemClock } from '../core/clock';
 import { Journal } from '../core/journal/journal';
 import { JOURNAL_FILE, parseJournalEntry, type JournalEntry } from '../core/journal/journalEntry';
 import { SleepLog, SLEEP_FILE, type Sleeper } from '../core/sleep/sleepLog';
+import { NodeWorkspaceFs } from '../core/node/nodeWorkspaceFs';
 import type { ReadResult } from '../core/storage/recordLog';
-import type { WorkspaceStore } from '../core/storage/workspaceStore';
-import { openWorkspaceStore } from '../core/node/openWorkspace';
+import { isSlug } from '../core/storage/safeNames';
+import { WorkspaceStore } from '../core/storage/workspaceStore';
+import { isTrusted } from './trust';
+import { writeGuardedFs } from './writeGuard';
 
 export interface PlanSummary {
   slug: string;
@@ -55,7 +58,10 @@ export class WorkspaceModel implements vscode.Disposable {
     return this.hasWorkspace ? this.folder?.uri : undefined;
   }
 
-  /** The store over .groundwork/, opened on first use; throws when no folder is open. */
+  /**
+   * The store over .groundwork/, opened on first use; throws when no folder is open. In Restricted
+   * Mode it reads but refuses every write (writeGuard.ts).
+   */
   workspaceStore(): WorkspaceStore {
     return this.openStore();
   }
@@ -102,7 +108,7 @@ export class WorkspaceModel implements vscode.Disposable {
     if (!this.folder || !this.hasWorkspace) {
       throw new Error('Open a folder first: Groundwork keeps its state in the workspace.');
     }
-    this.store ??= openWorkspaceStore(this.folder.uri.fsPath);
+    this.store ??= new WorkspaceStore(writeGuardedFs(new NodeWorkspaceFs(), isTrusted), this.folder.uri.fsPath);
     return this.store;
   }
 
@@ -136,17 +142,31 @@ export class WorkspaceModel implements vscode.Disposable {
     const names = await store.list('plans');
     const plans: PlanSummary[] = [];
     for (const slug of names.sort()) {
+      // Only plan folders Groundwork could have made; the store refuses one linked out of .groundwork.
+      if (!isSlug(slug)) continue;
       const files = await store.list(`plans/${slug}`).catch(() => undefined);
       if (!files) continue;
-      const main = PLAN_FILES.find((f) => files.includes(f));
+      const main = await this.openable(PLAN_FILES.filter((f) => files.includes(f)).map((f) => `plans/${slug}/${f}`));
       plans.push({
         slug,
-        mainFile: main && `plans/${slug}/${main}`,
+        mainFile: main,
         complete: files.includes('.brainstorm-complete') || (files.includes('idea-brief.md') && !files.includes('.brainstorm.json')),
         unfinishedBrainstorm: files.includes('.brainstorm.json') && !files.includes('.brainstorm-complete'),
       });
     }
     return plans;
+  }
+
+  /**
+   * The first of `rels` that is a regular file: a link planted in a cloned repository must not turn
+   * a click on a plan into opening a file elsewhere on the disk.
+   */
+  private async openable(rels: string[]): Promise<string | undefined> {
+    for (const rel of rels) {
+      const info = await this.openStore().info(rel).catch(() => undefined);
+      if (info?.kind === 'file') return rel;
+    }
+    return undefined;
   }
 
   private watch(): void {

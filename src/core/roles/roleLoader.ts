@@ -7,10 +7,13 @@
 // - an override may change the prompt, description, model and turns, and may narrow the tools and
 //   the permission mode, but never widen them: a cloned repository cannot turn a read-only
 //   questioner into an agent that writes files or runs commands.
+// An override that is used but changes what the role costs or tells the model (another model,
+// more turns, another prompt) is reported once as a 'notice', so the change is never silent.
 import { StorageError } from '../storage/storageError';
 import { visibleText } from '../visibleText';
 import { parseRoleFile, ROLE_FILE_MAX_BYTES, tooLargeMessage } from './roleFile';
 import { PERMISSION_MODES, permissionWithin, ROLE_NAME_MAX_CHARS, ROLE_NAME_PATTERN, roleProblem } from './roleSchema';
+import type { ModelChoice } from '../llm/llmClient';
 import type { Role, RoleProblem } from './roleSchema';
 
 /** A folder of role files, as the loader needs it; see roleFiles.ts and workspaceRoleSource.ts. */
@@ -40,6 +43,7 @@ export interface LoadedRoles {
   /**
    * Errors: a bundled role that did not load (a defect of the build; that role is missing).
    * Warnings: a workspace override that is not used, and why.
+   * Notices: a workspace override that is used and changes the role's model, turns or prompt.
    */
   problems: RoleProblem[];
 }
@@ -84,9 +88,32 @@ export async function loadRoles(bundled: RoleSource, workspace?: RoleSource, opt
       problems.push(roleProblem(loaded.file, why, { field: widened.field }, 'warning'));
       continue;
     }
+    const changes = costlyChanges(loaded.role, base.role);
+    if (changes.length > 0) {
+      problems.push(roleProblem(loaded.file, `overrides the bundled ${base.role.name} role: ${changes.join('; ')}`, {}, 'notice'));
+    }
     roles.set(loaded.role.name, { ...loaded, origin: 'workspace' });
   }
   return { roles, problems };
+}
+
+/**
+ * What an override changes that a person pays for or relies on, said for them: another model
+ * (possibly a pricier one), more turns, another prompt. Narrower tools, a stricter permission mode
+ * and a reworded description are not worth a notice.
+ */
+function costlyChanges(role: Role, bundled: Role): string[] {
+  const changes: string[] = [];
+  if (modelText(role.model) !== modelText(bundled.model)) {
+    changes.push(`it uses ${modelText(role.model)} instead of ${modelText(bundled.model)}`);
+  }
+  if (role.maxTurns > bundled.maxTurns) changes.push(`it allows up to ${role.maxTurns} turns instead of ${bundled.maxTurns}`);
+  if (role.prompt.trim() !== bundled.prompt.trim()) changes.push('it replaces the role\'s prompt');
+  return changes;
+}
+
+function modelText(model: ModelChoice): string {
+  return 'tier' in model ? `the ${model.tier} tier` : `model ${visibleText(model.id)}`;
 }
 
 /**

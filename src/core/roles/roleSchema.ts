@@ -87,11 +87,13 @@ export interface Role {
 }
 
 /**
- * One thing wrong with a role file. `text` is the whole message, `file:line: field: message`,
- * ready for a terminal or a notification.
+ * One thing wrong with a role file, or worth knowing about it. `text` is the whole message,
+ * `file:line: field: message`, ready for a terminal or a notification. A 'notice' is not a fault:
+ * a workspace override that is used, but changes what the role costs or says (its model, turns or
+ * prompt), which a person should hear about once rather than find on the bill.
  */
 export interface RoleProblem {
-  severity: 'error' | 'warning';
+  severity: 'error' | 'warning' | 'notice';
   /** The file as shown to people: `roles/build-qa.md`, `.groundwork/roles/build-qa.md`. */
   file: string;
   line?: number;

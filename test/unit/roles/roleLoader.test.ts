@@ -109,9 +109,44 @@ describe('loadRoles: workspace overrides', () => {
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(summary(loaded), {
       roles: { 'build-qa': `workspace ${WS}/build-qa.md: Our QA.`, 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
-      problems: [],
+      problems: [
+        `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it uses model claude-opus-4-1 instead of the fast tier; it replaces the role's prompt`,
+      ],
     });
     assert.deepEqual(loaded.roles.get('build-qa')?.role.model, { id: 'claude-opus-4-1' });
+  });
+
+  test('an override that changes the model, raises the turns or replaces the prompt is a notice, once per file', async () => {
+    const workspace = new MemoryRoleSource(WS, {
+      'build-qa.md': roleText('build-qa', { tools: '[read_file, run_command, sleep]', permissionMode: 'workspaceWrite', model: 'complex', maxTurns: '50', prompt: 'Bundled QA.' }),
+      'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, search]', permissionMode: 'readOnly', prompt: '  Bundled UX.\n' }),
+    });
+    const loaded = await loadRoles(bundled(), workspace);
+    assert.deepEqual(
+      loaded.problems.map((p) => [p.severity, p.file, p.text]),
+      [['notice', `${WS}/build-qa.md`, `${WS}/build-qa.md: overrides the bundled build-qa role: it uses the complex tier instead of the fast tier; it allows up to 50 turns instead of 5`]],
+      'the inquisitor-ux override keeps the model, the turns and (but for surrounding blank space) the prompt: no notice',
+    );
+    assert.equal(loaded.roles.get('build-qa')?.origin, 'workspace', 'a notice does not stop the override from being used');
+    assert.equal(loaded.roles.get('inquisitor-ux')?.origin, 'workspace');
+  });
+
+  test('an override that narrows the tools, lowers the turns or rewords the description says nothing', async () => {
+    const workspace = new MemoryRoleSource(WS, {
+      'build-qa.md': roleText('build-qa', { tools: '[read_file]', permissionMode: 'readOnly', maxTurns: '2', description: 'Our own words.', prompt: 'Bundled QA.' }),
+    });
+    const loaded = await loadRoles(bundled(), workspace);
+    assert.deepEqual(loaded.problems, []);
+    assert.equal(loaded.roles.get('build-qa')?.origin, 'workspace');
+  });
+
+  test('a notice names a model id as the override writes it', async () => {
+    const workspace = new MemoryRoleSource(WS, {
+      'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, search]', model: 'copilot/gpt-4o', prompt: 'Bundled UX.' }),
+    });
+    assert.deepEqual(summary(await loadRoles(bundled(), workspace)).problems, [
+      `notice ${WS}/inquisitor-ux.md: overrides the bundled inquisitor-ux role: it uses model copilot/gpt-4o instead of the fast tier`,
+    ]);
   });
 
   test('a broken override is not used: the bundled role is, with warnings naming file, line and field', async () => {
@@ -136,6 +171,7 @@ describe('loadRoles: workspace overrides', () => {
     assert.deepEqual(summary(await loadRoles(bundled(), workspace)), {
       roles: { 'build-qa': `workspace ${WS}/build-qa.md: Narrower QA.`, 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
       problems: [
+        `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it replaces the role's prompt`,
         `warning ${WS}/inquisitor-ux.md: tools: write_file, run_command are not among the bundled role's tools (read_file, search); an override may narrow a role, never widen it, so the bundled inquisitor-ux role is used instead`,
       ],
     });

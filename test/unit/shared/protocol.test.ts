@@ -59,6 +59,7 @@ const accepted: Array<[string, unknown, unknown]> = [
   ['brainstorm.stop', { type: 'brainstorm.stop' }, { type: 'brainstorm.stop' }],
   ['brainstorm.close', { type: 'brainstorm.close' }, { type: 'brainstorm.close' }],
   ['brainstorm.deeper', { type: 'brainstorm.deeper' }, { type: 'brainstorm.deeper' }],
+  ['notice.dismiss', { type: 'notice.dismiss', id: 'notice-1', extra: true }, { type: 'notice.dismiss', id: 'notice-1' }],
 ];
 
 const rejected: Array<[string, unknown, RegExp]> = [
@@ -98,6 +99,11 @@ const rejected: Array<[string, unknown, RegExp]> = [
   ['brainstorm.open of another file', { type: 'brainstorm.open', file: '../../etc/passwd' }, /"file" must be "document" or "context"/],
   ['brainstorm.open without a file', { type: 'brainstorm.open' }, /"file" must be "document" or "context"/],
   ['a brief missing a field', { type: 'brief.save', brief: { summary: 'x' } }, /brief\.field "problem" must be a string/],
+  ['notice.dismiss without an id', { type: 'notice.dismiss' }, /"id" must be a string/],
+  ['notice.dismiss with an object id', { type: 'notice.dismiss', id: { toString: 'x' } }, /"id" must be a string/],
+  ['notice.dismiss with a huge id', { type: 'notice.dismiss', id: 'n'.repeat(129) }, /the limit is 128/],
+  ['brief.save with a brief that is a list', { type: 'brief.save', brief: [brief] }, /"brief" must be an object/],
+  ['sleep.wake with an agent that is a list', { type: 'sleep.wake', agent: ['build-qa'] }, /"agent" must be a string/],
 ];
 
 describe('messages from the webview are validated', () => {

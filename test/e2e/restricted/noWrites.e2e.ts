@@ -1,0 +1,180 @@
+// Restricted Mode changes nothing: in an untrusted window, with what a cloned repository (or an
+// earlier trusted session) left in .groundwork — an expired discovery session, a brief on the
+// panel's card, a sleeping agent — every action that would write is tried from wherever a person
+// (or a stale panel) could start it, and the workspace is then found byte for byte as it was.
+// Runs first in the untrusted window (files run in name order), before anything opened the panel;
+// what it plants stays for restricted.e2e.ts, which needs none of it absent.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Page } from 'playwright-core';
+import { until } from '../../support/until';
+import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from '../support/workbench';
+
+const BRIEF = {
+  request: 'build me a CRM for the bakery',
+  brief: {
+    summary: 'A customer and order book for a small bakery',
+    problem: 'Orders and allergies live on paper and get lost.',
+    users: 'The owner and two counter staff.',
+    mvpScope: 'Customers, allergies, standing orders, a daily pick list.',
+    technology: 'A web app usable on a phone.',
+    outOfScope: 'Payments.',
+    keyDecisions: 'Staff log in; customers do not.',
+    constraints: 'Under 200 customers.',
+  },
+  transcript: [{ round: 1, questions: ['Who will use it?'], answer: 'The owner and two counter staff' }],
+  message: 'The brief is ready.',
+};
+
+/** Every entry under `dir` (symbolic links not followed) with a hash of its bytes, sorted. */
+function fingerprint(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const rel = relative(dir, p);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out.push(`${rel} -> ${readlinkSync(p)}`);
+      else if (st.isDirectory()) {
+        out.push(`${rel}/`);
+        walk(p);
+      } else out.push(`${rel} ${st.size} ${createHash('sha256').update(readFileSync(p)).digest('hex')}`);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * Posts `message` to the extension host as the panel's page would: what a stale panel (one still
+ * showing a button), or a compromised one, can send whatever the panel now draws.
+ */
+async function postFromPanel(page: Page, message: unknown): Promise<void> {
+  const frame = await (await page.locator('iframe.webview').first().elementHandle())?.contentFrame();
+  if (!frame) throw new Error('the panel frame is not there');
+  await frame.evaluate((m) => (window as unknown as { __vscode_post_message__(c: string, d: unknown): void }).__vscode_post_message__('onmessage', { message: m }), message);
+}
+
+/** Waits for a notification (a toast, or once hidden, an entry of the notification center). */
+async function notified(page: Page, text: string): Promise<void> {
+  const shown = page.locator('.notifications-toasts, .notifications-center').getByText(text).first();
+  if (await shown.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) return;
+  await runCommand(page, 'Notifications: Show Notifications');
+  await shown.waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
+
+describe('Restricted Mode writes nothing (UI)', function () {
+  this.timeout(180_000);
+  before(async () => {
+    const { workspace, userDataDir } = workbench();
+    const gw = join(workspace, '.groundwork');
+    mkdirSync(join(gw, 'discovery'), { recursive: true });
+    mkdirSync(join(gw, 'panel'), { recursive: true });
+    // CREATED in 2001: long past the 30-minute TTL (round file format: src/core/discovery/roundFile.ts)
+    writeFileSync(
+      join(gw, 'discovery', 'panel.md'),
+      '# Discovery Session\n\nCREATED: 978307200\nROUND: 1\nORIGINAL_REQUEST: build me a CRM\n\n## Round 1\n### Agent Questions\n1. Who will use it?\n',
+    );
+    writeFileSync(join(gw, 'panel', 'brief.json'), JSON.stringify(BRIEF, null, 2) + '\n');
+    const sleeping = { event: 'started', agent: 'build-qa', mode: { kind: 'manual' }, startedAt: Date.now(), maxDurationMs: 3_600_000 };
+    writeFileSync(join(gw, 'sleep.jsonl'), JSON.stringify(sleeping) + '\n');
+    // A keybinding is one more way to start a command that no menu offers here.
+    writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify([{ key: 'ctrl+alt+shift+k', command: 'groundwork.discovery.cancel' }]));
+    // The window reads a keybindings file it did not have at start-up only when reloaded.
+    await workbench().reload();
+  });
+
+  it('tries every writing action and finds the workspace byte for byte unchanged', async () => {
+    const { page, workspace, modelServer } = workbench();
+    const before = fingerprint(workspace);
+    assert.ok(before.some((l) => l.startsWith('.groundwork/discovery/panel.md ')), 'the expired session is there to be swept');
+    const modelCalls = modelServer.requests.length;
+
+    // Opening the panel: no sweep of the expired session; the brief is shown read-only.
+    const panel = await openGroundwork(page);
+    await panel.locator('#restricted-banner').waitFor({ state: 'visible', timeout: 15_000 });
+    const card = panel.locator('#brief-card');
+    await card.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await panel.locator('#brief-summary').innerText(), BRIEF.brief.summary);
+    assert.match(await panel.locator('#brief-restricted').innerText(), /once this folder is trusted/);
+    for (const id of ['brief-save', 'brief-brainstorm', 'brief-discard']) {
+      assert.equal(await panel.locator(`#${id}`).getAttribute('disabled'), '', `${id} is disabled`);
+    }
+    await panel.locator('#sleepers .sleeper', { hasText: 'build-qa' }).waitFor({ state: 'visible' });
+    assert.equal(await panel.locator('#sleepers vscode-button').getAttribute('disabled'), '', 'Wake is disabled');
+    assert.equal(await panel.locator('#journal-add').count(), 0, 'no journal form');
+    assert.match(await panel.locator('#journal-restricted').innerText(), /can be added to the journal once this folder is trusted/);
+    await panel.locator('#brief-restricted').evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await screenshot(page, 'groundwork-restricted-brief.png');
+    await panel.locator('#sleepers').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'groundwork-restricted-journal.png');
+
+    // The disabled controls, clicked anyway.
+    await panel.locator('#brief-save').click({ force: true });
+    await panel.locator('#sleepers vscode-button').click({ force: true });
+
+    // A stale panel's buttons: each message the host acts on, sent as the page would send it.
+    const attempts: Array<[unknown, string]> = [
+      [{ type: 'journal.add', requestId: 'r1', title: 'Planted', description: 'Should not be written.' }, 'cannot add to the journal in Restricted Mode'],
+      [{ type: 'sleep.wake', agent: 'build-qa' }, 'cannot wake an agent in Restricted Mode'],
+      [{ type: 'brief.save', brief: BRIEF.brief }, 'cannot save the brief as a plan in Restricted Mode'],
+      [{ type: 'brainstorm.deeper' }, 'cannot brainstorm deeper in Restricted Mode'],
+      [{ type: 'discovery.cancel' }, 'cannot cancel the discovery in Restricted Mode'],
+      [{ type: 'brief.discard' }, 'cannot discard the brief in Restricted Mode'],
+      [{ type: 'brainstorm.close' }, 'cannot close the brainstorm in Restricted Mode'],
+      [{ type: 'discovery.send', text: 'build me a CRM' }, 'cannot start a discovery in Restricted Mode'],
+    ];
+    for (const [message, refusal] of attempts) {
+      await clearNotifications(page);
+      await postFromPanel(page, message);
+      await notified(page, refusal);
+    }
+
+    // The command palette.
+    await clearNotifications(page);
+    await runCommand(page, commandTitle('groundwork.journal.add'));
+    await notified(page, 'cannot add to the journal in Restricted Mode');
+    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Add Discovery (1/2)' }).count(), 0, 'no title box');
+    await clearNotifications(page);
+    await runCommand(page, commandTitle('groundwork.discover'));
+    await notified(page, 'cannot start a discovery in Restricted Mode');
+    await page.keyboard.press('Escape');
+
+    // A keybinding (from before()): Cancel Discovery, which no menu offers here.
+    await clearNotifications(page);
+    const row = treeRow(page, 'build-qa');
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    const refusal = page.locator('.notifications-toasts, .notifications-center').getByText('cannot cancel the discovery in Restricted Mode').first();
+    await until('the keybinding to run Cancel Discovery', async () => {
+      await row.click();
+      await page.keyboard.press('Control+Alt+Shift+K');
+      await runCommand(page, 'Notifications: Show Notifications');
+      if (await refusal.waitFor({ state: 'visible', timeout: 1_000 }).then(() => true, () => false)) return true;
+      await page.keyboard.press('Escape');
+      return undefined;
+    }, 30_000);
+
+    // The plan explorer's Wake action on the sleeping agent.
+    await clearNotifications(page);
+    await row.hover();
+    await row.locator('.action-label[aria-label^="Wake"]').click();
+    await notified(page, 'cannot wake an agent in Restricted Mode');
+    await screenshot(page, 'groundwork-restricted-refusal.png');
+
+    // Opening the panel again (a fresh snapshot) still sweeps nothing.
+    await runCommand(page, commandTitle('groundwork.refreshExplorer'));
+    await openGroundwork(page);
+    await panel.locator('#brief-card').waitFor({ state: 'visible' });
+    await until('the tree to list the sleeper again', async () => ((await sideBar(page).locator('.monaco-list-row', { hasText: 'build-qa' }).count()) > 0 ? true : undefined));
+
+    assert.deepEqual(fingerprint(workspace), before, 'the workspace is byte for byte unchanged');
+    assert.equal(modelServer.requests.length, modelCalls, 'no model call');
+    await clearNotifications(page);
+  });
+});
