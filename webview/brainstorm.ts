@@ -141,6 +141,12 @@ export class BrainstormUi {
         h('span', {}, S[STEP[view.step]]),
       ),
     ];
+    const retry = view.retry;
+    if (retry) {
+      const waiting = fill(S.waitingRetry, retry.attempt, retry.of);
+      const who = retry.who === 'coordinator' ? waiting : `${S[ANGLE[retry.who].label]}: ${waiting}`;
+      nodes.push(h('div', { class: 'muted retry', id: 'brainstorm-retry', role: 'status' }, icon('sync'), h('span', {}, who)));
+    }
     if (view.step === 'inquisitors' && view.inquisitors?.length) nodes.push(this.inquisitors(view.inquisitors));
     // Not a live region: a screen reader would read every streamed token. The status row says what runs.
     this.stream = h('div', { class: 'stream', id: 'brainstorm-stream', 'aria-label': S.brainstormStreamLabel }, view.streamed);

@@ -79,7 +79,12 @@ export class DiscoveryUi {
         if (view.notice) body.push(notice(view.notice));
         this.stream = h('div', { class: 'stream', id: 'discovery-stream', 'aria-live': 'polite' }, view.streamed);
         body.push(
-          h('div', { class: 'thinking' }, h('vscode-progress-ring', { 'aria-label': S.thinking }), h('span', { class: 'muted' }, S.thinking)),
+          h(
+            'div',
+            { class: 'thinking', id: 'discovery-progress', role: 'status' },
+            h('vscode-progress-ring', { 'aria-hidden': 'true' }),
+            h('span', { class: 'muted' }, view.retry ? fill(S.waitingRetry, view.retry.attempt, view.retry.of) : S.thinking),
+          ),
           this.stream,
           readOnly ?? h('div', { class: 'actions' }, this.button(S.cancel, 'close', () => this.post({ type: 'discovery.cancel' }), true)),
         );

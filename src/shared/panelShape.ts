@@ -57,7 +57,7 @@ const conversation = { request: str, round: num, maxRounds: num, rounds: list(di
 
 const discovery = byStatus({
   idle: { hint: opt(bool) },
-  running: { ...conversation, streamed: str, notice: opt(str) },
+  running: { ...conversation, streamed: str, notice: opt(str), retry: opt(obj({ attempt: num, of: num })) },
   questions: { ...conversation, questions: list(str), message: str, notice: opt(str) },
   failed: { ...conversation, error: str },
   brief: { request: str, brief: obj(Object.fromEntries(BRIEF_FIELDS.map((f) => [f, str]))), raw: opt(str), transcript: list(discoveryRound), message: str, savedAt: opt(str) },
@@ -78,7 +78,7 @@ const header = {
 
 const brainstorm = byStatus({
   none: {},
-  running: { ...header, step: oneOf('inquisitors', 'follow-up', 'summary'), streamed: str },
+  running: { ...header, step: oneOf('inquisitors', 'follow-up', 'summary'), streamed: str, retry: opt(obj({ who: oneOf('ux', 'technical', 'edge-cases', 'coordinator'), attempt: num, of: num })) },
   questions: { ...header, questions: list(question), notice: opt(str) },
   failed: { ...header, error: str },
   complete: { slug: str, topic: str, rounds: num, keyInsights: list(str), decisions: list(str), openQuestions: list(str), documentPath: str, contextPath: str },

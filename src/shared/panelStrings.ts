@@ -45,6 +45,7 @@ export const PANEL_STRINGS = {
   discoverThis: 'Discover This Idea',
   roundOf: 'Round {0}/{1}',
   thinking: 'Thinking…',
+  waitingRetry: 'Waiting for the model… (retry {0} of {1})',
   cancel: 'Cancel',
   retry: 'Retry',
   yourRequest: 'Your request',

@@ -56,7 +56,7 @@ export interface RoundTranscript {
 /** The discovery conversation as the panel draws it; rebuilt from the round file after a reload. */
 export type DiscoveryPanelView =
   | { status: 'idle'; /** the last message was not a build request: say what Groundwork can do */ hint?: boolean }
-  | { status: 'running'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; streamed: string; notice?: string }
+  | { status: 'running'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; streamed: string; notice?: string; retry?: ModelRetry }
   | { status: 'questions'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; questions: string[]; message: string; notice?: string }
   | { status: 'failed'; request: string; round: number; maxRounds: number; rounds: RoundTranscript[]; error: string }
   | {
@@ -71,6 +71,12 @@ export type DiscoveryPanelView =
     }
   /** The brief kept for the card (`file`) could not be read: why, and Discard to remove it. */
   | { status: 'damaged'; file: string; reason: string };
+
+/** A model call that failed before its reply began and is tried again: retry `attempt` of at most `of`. */
+export interface ModelRetry {
+  attempt: number;
+  of: number;
+}
 
 export type BrainstormAngle = 'ux' | 'technical' | 'edge-cases';
 export type BrainstormInquisitorState = 'running' | 'success' | 'parse_error' | 'timeout' | 'empty';
@@ -106,7 +112,7 @@ interface BrainstormHeader {
 export type BrainstormPanelView =
   | { status: 'none' }
   /** A model step is under way: the inquisitors, the coordinator's follow-up or its summary. */
-  | (BrainstormHeader & { status: 'running'; step: 'inquisitors' | 'follow-up' | 'summary'; streamed: string })
+  | (BrainstormHeader & { status: 'running'; step: 'inquisitors' | 'follow-up' | 'summary'; streamed: string; retry?: ModelRetry & { who: BrainstormAngle | 'coordinator' } })
   | (BrainstormHeader & { status: 'questions'; questions: BrainstormQuestionView[]; notice?: string })
   /** A step failed or was stopped; the answers are kept and Retry runs the step again. */
   | (BrainstormHeader & { status: 'failed'; error: string })

@@ -192,17 +192,28 @@ export class BrainstormController implements vscode.Disposable {
         const rest = list.filter((i) => i.angle !== p.angle);
         const state: BrainstormInquisitorState = p.state;
         const order = ['ux', 'technical', 'edge-cases'];
-        this.state = { ...s, inquisitors: [...rest, { angle: p.angle, state, ...(p.detail ? { detail: p.detail } : {}) }].sort((a, b) => order.indexOf(a.angle) - order.indexOf(b.angle)) };
+        const inquisitors = [...rest, { angle: p.angle, state, ...(p.detail ? { detail: p.detail } : {}) }].sort((a, b) => order.indexOf(a.angle) - order.indexOf(b.angle));
+        // A finished inquisitor is no longer waiting for its model.
+        const { retry, ...running } = s;
+        this.state = { ...running, inquisitors, ...(retry !== undefined && (retry.who !== p.angle || p.state === 'running') ? { retry } : {}) };
         this.host.changed();
         return;
       }
-      case 'coordinator':
-        this.state = { ...s, step: p.task === 'follow-up' ? 'follow-up' : 'summary', streamed: '' };
+      case 'coordinator': {
+        const { retry: _earlier, ...running } = s;
+        this.state = { ...running, step: p.task === 'follow-up' ? 'follow-up' : 'summary', streamed: '' };
         this.host.changed();
         return;
-      case 'text':
-        this.state = { ...s, streamed: s.streamed + p.text };
+      }
+      case 'text': {
+        const { retry: _waited, ...running } = s;
+        this.state = { ...running, streamed: s.streamed + p.text };
         this.host.text(p.text);
+        return;
+      }
+      case 'retry':
+        this.state = { ...s, retry: { who: p.who, attempt: p.attempt, of: p.of } };
+        this.host.changed();
         return;
       case 'notice':
         this.notice = this.notice ? `${this.notice} ${p.text}` : p.text;

@@ -198,8 +198,16 @@ export class DiscoveryController implements vscode.Disposable {
         lang: discoveryLanguage(),
         signal: abort.signal,
         onText: (chunk) => {
-          if (this.state.status === 'running') this.state = { ...this.state, streamed: this.state.streamed + chunk };
+          if (this.state.status === 'running') {
+            const { retry: _waited, ...running } = this.state;
+            this.state = { ...running, streamed: this.state.streamed + chunk };
+          }
           this.host.text(chunk);
+        },
+        onRetry: (retry) => {
+          if (this.state.status !== 'running') return;
+          this.state = { ...this.state, retry: { attempt: retry.attempt, of: retry.of } };
+          this.host.changed();
         },
       });
       await this.apply(result, typed);

@@ -206,3 +206,29 @@ describe('renderPanel: dismissible notices', () => {
     assert.deepEqual(posted, [{ type: 'notice.dismiss', id: 'notice-1' }]);
   });
 });
+
+describe('renderPanel: a model call that is retried', () => {
+  const conversation = { request: 'build me a CRM', round: 1, maxRounds: 3, rounds: [], streamed: '' };
+
+  test('discovery says it waits for the model, with the retry, instead of only "Thinking…"', () => {
+    const waiting = draw(state({ discovery: { status: 'running', ...conversation, retry: { attempt: 2, of: 3 } } }));
+    assert.equal(waiting.find('#discovery-progress')?.textContent, 'Waiting for the model… (retry 2 of 3)');
+    const thinking = draw(state({ discovery: { status: 'running', ...conversation } }));
+    assert.equal(thinking.find('#discovery-progress')?.textContent, S.thinking);
+  });
+
+  test('the brainstorm says which inquisitor waits, or that the coordinator does', () => {
+    const header = { slug: 'crm', topic: 'CRM', round: 1, minRounds: 1, maxRounds: 5, rounds: [] };
+    const ux = draw(state({ brainstorm: { status: 'running', ...header, step: 'inquisitors', streamed: '', retry: { who: 'ux', attempt: 1, of: 3 } } }));
+    assert.equal(ux.find('#brainstorm-retry')?.textContent, 'UX: Waiting for the model… (retry 1 of 3)');
+    const coordinator = draw(state({ brainstorm: { status: 'running', ...header, step: 'summary', streamed: '', retry: { who: 'coordinator', attempt: 3, of: 3 } } }));
+    assert.equal(coordinator.find('#brainstorm-retry')?.textContent, 'Waiting for the model… (retry 3 of 3)');
+    assert.equal(draw(state({ brainstorm: { status: 'running', ...header, step: 'summary', streamed: '' } })).find('#brainstorm-retry'), undefined);
+  });
+
+  test('a retry of the wrong shape is an error in the discovery part only', () => {
+    const root = draw(state({ discovery: { status: 'running', ...conversation, retry: { attempt: 'two' } } as unknown as DiscoveryPanelView }));
+    assert.equal(root.find('#discovery-error')?.textContent, 'This part of the panel could not be shown: discovery.retry.attempt is not a number');
+    assert.ok(root.find('#journal-entries'));
+  });
+});
