@@ -63,6 +63,14 @@ describe('discovery: one conversation per session name', () => {
   });
 });
 
+describe('discovery: input of invisible characters', () => {
+  test('a message of zero-width and direction characters is refused like an empty one, before any call', async () => {
+    const { llm, service: s } = service(new MemoryWorkspace(), []);
+    await assert.rejects(s.handle('s1', '\u200b\u200d\u202e\u2066\ufeff \u2069', opts()), (e: unknown) => e instanceof DiscoveryError && e.kind === 'empty' && /only invisible characters/.test(e.message));
+    assert.equal(llm.requests.length, 0);
+  });
+});
+
 describe('discovery: one turn at a time, across windows', () => {
   test('a second answer while the first one waits for the model is refused before anything is sent', async () => {
     const ws = new MemoryWorkspace();

@@ -51,6 +51,15 @@ async function main(): Promise<void> {
       say('released');
       return;
     }
+    case 'hold-session': {
+      // hold-session <workspace> <name>: takes the session's lock, says so, and keeps it until killed.
+      await store.withSessionLock(a, async () => {
+        say('locked');
+        // A timer keeps the process alive, as a model call would: a bare pending promise does not.
+        await new Promise(() => setInterval(() => undefined, 60_000));
+      });
+      return;
+    }
     case 'exit-holding': {
       // exit-holding <lockPath>: takes the lock and exits normally without releasing it.
       await FileLock.acquire(workspace);
