@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import { createDiscoverCommand } from '../../../src/cli/commands/discover';
 import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
-import { lastUserText, match, reply, startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { tempFolder, terminal, type CliRun } from './cliHarness';
 
 const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. Web or phone?';
@@ -36,10 +36,10 @@ describe('groundwork discover --session: one conversation per name', () => {
     assert.equal((await discover(['--session', 'a/b', 'build me a CRM'])).code, 0);
     const second = await discover(['--session', 'a-b', 'build me a bakery shop']);
     assert.equal(second.code, 0, second.stderr);
-    const [first, other] = server.requests.map((r) => lastUserText(r.body));
+    const [first, other] = server.requests.map((r) => lastUserText(r.body as MessagesBody));
     assert.match(first ?? '', /Discovery round 1\/3/);
     assert.match(other ?? '', /Discovery round 1\/3[\s\S]*build me a bakery shop/, 'not an answer to round 1 of a/b');
-    assert.equal(server.requests[1]!.body.messages.length, 1);
+    assert.equal((server.requests[1]!.body as MessagesBody).messages.length, 1);
   });
 
   test('a session name with a line break or only invisible characters is bad usage, before any call', async () => {
