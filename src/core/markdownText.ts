@@ -3,29 +3,43 @@
 // its URL when the document is shown (a remote image is a tracking pixel at best), and raw HTML
 // can embed images, iframes, forms or styles. Both are turned into text that shows what the model
 // wrote: `![` loses its meaning by an escaped bracket, and `<` before a tag becomes `&lt;`.
-// Fenced code blocks are left as they are: nothing in them renders. One left open is closed at
-// the end, so that it cannot swallow the rest of the document (the next section, say).
+//
+// Only a fence that CommonMark itself takes for one is left as it is (nothing in it renders): at
+// the start of a line with no indentation (an indented one may belong to a list item, which an
+// unindented line ends, and the image after it renders), and for backticks an info string with
+// no backtick (```js` is no fence). A fence left open is closed at the end, so that it cannot
+// swallow the rest of the document (the next section, say). Any other line is escaped, including
+// lines of a code block that is not trusted to be one: a `&lt;` shown in code is the price of
+// never guessing wrong the other way.
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A fence opener at column 0: its marker and its info string. */
+const OPENER = /^(`{3,}|~{3,})(.*)$/;
+/** A closer may be indented up to three spaces (CommonMark), and then nothing but spaces. */
+const CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 /** `<` that would open an HTML tag, a comment, a declaration or a processing instruction. */
 const TAG_START = /<(?=[A-Za-z/!?])/g;
 
+/** One line with images and HTML neutralised, for text that is never a block (a title, a cell). */
+export function neutralizeInline(line: string): string {
+  return line.replace(/!\[/g, '!\\[').replace(TAG_START, '&lt;');
+}
+
 export function neutralizeMarkdown(text: string): string {
   let fence: string | undefined;
-  const lines = text
-    .split('\n')
-    .map((line) => {
-      const marker = FENCE.exec(line)?.[1];
-      if (fence !== undefined) {
-        if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
-        return line;
-      }
-      if (marker !== undefined) {
-        fence = marker;
-        return line;
-      }
-      return line.replace(/!\[/g, '!\\[').replace(TAG_START, '&lt;');
-    });
+  // Markdown ends a line at \r too: a fence closed by "```\r" must be seen as closed.
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((line) => {
+    if (fence !== undefined) {
+      const closer = CLOSER.exec(line)?.[1];
+      if (closer !== undefined && closer[0] === fence[0] && closer.length >= fence.length) fence = undefined;
+      return line;
+    }
+    const opener = OPENER.exec(line);
+    if (opener !== null && !(opener[1]![0] === '`' && opener[2]!.includes('`'))) {
+      fence = opener[1];
+      return line;
+    }
+    return neutralizeInline(line);
+  });
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
 }

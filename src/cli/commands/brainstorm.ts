@@ -423,14 +423,16 @@ async function listUnfinished(run: Run): Promise<number> {
 }
 
 async function discardOne(run: Run, slug: string): Promise<number> {
-  let keptIn: string | undefined;
+  let result: { keptIn?: string; damaged?: true };
   try {
-    ({ keptIn } = await run.service.discard(slug));
+    result = await run.service.discard(slug);
   } catch (err) {
     return failed(run, err, undefined);
   }
-  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug, ...(keptIn !== undefined ? { keptIn } : {}) })}\n`);
-  else if (keptIn !== undefined) run.ctx.io.stdout(`Discarded the damaged brainstorm ${slug}; its files are kept in ${keptIn} (delete that folder when you no longer need them)\n`);
+  const { keptIn, damaged } = result;
+  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug, ...(keptIn !== undefined ? { keptIn } : {}), ...(damaged ? { damaged } : {}) })}\n`);
+  else if (damaged) run.ctx.io.stdout(`Discarded the damaged brainstorm ${slug}; its files are kept in ${keptIn} (delete that folder when you no longer need them)\n`);
+  else if (keptIn !== undefined) run.ctx.io.stdout(`Discarded the brainstorm ${slug}; what an earlier discard set aside stays in ${keptIn}\n`);
   else run.ctx.io.stdout(`Discarded the brainstorm ${slug} (${planDisplayPath(slug)})\n`);
   return EXIT_OK;
 }

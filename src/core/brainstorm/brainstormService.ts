@@ -18,7 +18,7 @@ import { StorageError } from '../storage/storageError';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { renderBrainstormDocument, renderRoundFile } from './brainstormDocs';
 import { currentRound, due, step } from './brainstormMachine';
-import { recoverSession, setAside } from './damagedPlan';
+import { isSetAside, recoverSession, setAside } from './damagedPlan';
 import type { BrainstormEffect, BrainstormEvent, CoordinatorTask } from './brainstormMachine';
 import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
 import type { PromptPlaces } from './brainstormPrompt';
@@ -198,7 +198,7 @@ export class BrainstormService implements BrainstormApi {
     });
   }
 
-  async discard(slug: string): Promise<{ keptIn?: string }> {
+  async discard(slug: string): Promise<{ keptIn?: string; damaged?: true }> {
     return this.exclusive(slug, async () => {
       let session: BrainstormSession;
       try {
@@ -207,12 +207,16 @@ export class BrainstormService implements BrainstormApi {
         if (!(err instanceof BrainstormError) || err.kind !== 'corrupt') throw err;
         const keptIn = await setAside(this.deps.store, slug, this.deps.clock.now());
         await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded a damaged brainstorm; its files are in ${keptIn}`);
-        return { keptIn };
+        return { keptIn, damaged: true };
       }
       if (session.phase.kind === 'complete') throw new BrainstormError('complete', `The brainstorm ${slug} is complete; Groundwork does not discard finished plans. Delete ${planDisplayPath(slug)} yourself if you no longer want it.`);
-      await this.deps.store.remove(`${PLANS_DIR}/${slug}`);
+      // What an earlier discard set aside in the folder stays: it was promised to be kept.
+      const entries = await this.deps.store.list(`${PLANS_DIR}/${slug}`);
+      const kept = entries.filter(isSetAside);
+      if (kept.length === 0) await this.deps.store.remove(`${PLANS_DIR}/${slug}`);
+      else for (const name of entries.filter((n) => !isSetAside(n))) await this.deps.store.remove(planFile(slug, name));
       await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded at round ${currentRound(session)}`, session.topic);
-      return {};
+      return kept.length === 0 ? {} : { keptIn: planDisplayPath(slug, kept.at(-1)!) };
     });
   }
 

@@ -280,8 +280,9 @@ export interface BrainstormApi {
   restart(slug: string, step: StepOptions): Promise<BrainstormSession>;
   /**
    * Removes an unfinished brainstorm's folder; a damaged one's files are moved into
-   * `.damaged-<time>/` of its folder instead, and `keptIn` names that folder.
+   * `.damaged-<time>/` of its folder instead (`damaged`), and `keptIn` names that folder. What
+   * earlier discards set aside is never removed; `keptIn` then names the newest such folder.
    */
-  discard(slug: string): Promise<{ keptIn?: string }>;
+  discard(slug: string): Promise<{ keptIn?: string; damaged?: true }>;
   unfinished(): Promise<UnfinishedBrainstorm[]>;
 }

@@ -25,7 +25,10 @@ export async function setAside(store: WorkspaceStore, slug: string, now: number)
   // ':' and '.' are not allowed in Windows file names.
   const folder = `${DAMAGED_PREFIX}${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
   const names = (await store.list(`${PLANS_DIR}/${slug}`)).filter((n) => !isSetAside(n));
-  for (const name of names) await store.move(planFile(slug, name), planFile(slug, `${folder}/${name}`));
+  // The session file goes last: should a move fail half-way, the brainstorm is still there, still
+  // listed as damaged, and the next discard moves the rest.
+  const ordered = [...names.filter((n) => n !== PLAN_FILES.state), ...names.filter((n) => n === PLAN_FILES.state)];
+  for (const name of ordered) await store.move(planFile(slug, name), planFile(slug, `${folder}/${name}`));
   return planDisplayPath(slug, folder);
 }
 
@@ -59,9 +62,4 @@ export function recoverSession(text: string | undefined): Recovered | undefined 
   const minRounds = rounds(value['minRounds']) ?? DEFAULT_MIN_ROUNDS;
   const maxRounds = Math.max(minRounds, rounds(value['maxRounds']) ?? DEFAULT_MAX_ROUNDS);
   return { topic, minRounds, maxRounds };
-}
-
-/** The session file of the plan, as the message about a damaged one names it. */
-export function sessionFileShown(slug: string): string {
-  return planDisplayPath(slug, PLAN_FILES.state);
 }

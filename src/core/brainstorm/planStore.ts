@@ -112,7 +112,14 @@ export class PlanStore {
       throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)}.${open.length ? ` Unfinished brainstorms: ${open.slice(0, 10).join(', ')}.` : ''}`);
     }
     const where = planDisplayPath(slug, PLAN_FILES.state);
-    const info = await this.store.info(planFile(slug, PLAN_FILES.state));
+    let info;
+    try {
+      info = await this.store.info(planFile(slug, PLAN_FILES.state));
+    } catch (err) {
+      // A link in its place that leads out of .groundwork: damaged, and set aside as a link.
+      if (err instanceof StorageError && err.code === 'unsafe-path') throw new BrainstormError('corrupt', `${where} is damaged: ${err.message} Discard this brainstorm and start it again.`);
+      throw err;
+    }
     if (info !== undefined && info.kind !== 'file') {
       throw new BrainstormError('corrupt', `${where} is damaged: it is ${info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`}, not a file. Discard this brainstorm and start it again.`);
     }

@@ -3,7 +3,7 @@
 // its texts go back into prompts when the brainstorm resumes. So it is read back with care: every
 // field is checked for its type, its size and, for names, the characters it may hold; anything
 // off is a 'corrupt' error naming the field, never a half-trusted session.
-import { isStorableMs } from '../clock';
+import { isIsoStorableMs } from '../clock';
 import { describeValue, isPlainObject } from '../inputChecks';
 import { CAP_BYTES, utf8Length } from '../prompt/cap';
 import { isBlankText } from '../prompt/untrustedText';
@@ -28,12 +28,22 @@ import type { Angle, Answer, BrainstormPhase, BrainstormRound, BrainstormSession
 /** The file a brainstorm may be seeded from: a markdown file directly in a plan folder. */
 const SEED_FILE = /^[a-z0-9][a-z0-9-]{0,62}\.md$/;
 
-/** A session holds at most ROUNDS_LIMIT rounds of capped texts; far below this. */
-export const SESSION_FILE_MAX_BYTES = 4 * 1024 * 1024;
+/**
+ * The read cap of a session file, above the largest one Groundwork can write: 20 rounds of 8
+ * questions and answers of 8 KB each, 150 summary items of 8 KB, a 64 KB topic, each text six
+ * times its size when every character is a control character JSON escapes (about 24 MB).
+ * `serializeSession` refuses to make a file its reader would refuse.
+ */
+export const SESSION_FILE_MAX_BYTES = 32 * 1024 * 1024;
 const FILE_VERSION = 1;
 
 export function serializeSession(session: BrainstormSession): string {
-  return `${JSON.stringify({ version: FILE_VERSION, ...session }, null, 2)}\n`;
+  const text = `${JSON.stringify({ version: FILE_VERSION, ...session }, null, 2)}\n`;
+  if (utf8Length(text) > SESSION_FILE_MAX_BYTES) {
+    // Cannot happen within the caps above; refused rather than written past what reads back.
+    throw new BrainstormError('invalid', `The brainstorm ${session.slug} would grow over ${SESSION_FILE_MAX_BYTES / 1024 / 1024} MB. Shorten your answers, or summarize it now.`);
+  }
+  return text;
 }
 
 /** The session in `text`, or BrainstormError 'corrupt' saying what is wrong with it. */
@@ -50,7 +60,7 @@ export function parseSession(text: string, where: string): BrainstormSession {
   const { slug, createdAt, minRounds, maxRounds } = value;
   if (typeof slug !== 'string' || !isSlug(slug)) throw bad('field slug is not a plan name');
   const topic = textField(value['topic'], 'topic', TOPIC_MAX_BYTES, bad);
-  if (!isStorableMs(createdAt)) throw bad('field createdAt is not a time');
+  if (!isIsoStorableMs(createdAt)) throw bad('field createdAt is not a time between 1970 and 9999');
   if (!isRoundCount(minRounds) || !isRoundCount(maxRounds) || minRounds > maxRounds) throw bad('fields minRounds/maxRounds are not 1 ≤ min ≤ max ≤ 20');
   const session: BrainstormSession = { slug, topic, createdAt, minRounds, maxRounds, rounds: [], phase: { kind: 'inquiring' } };
 

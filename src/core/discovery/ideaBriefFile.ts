@@ -2,7 +2,7 @@
 // original request verbatim, and the questions and answers that led to it (beyond the seed: users
 // want the request kept beside the plan). The request sits in a fence longer than any run of
 // backticks in it, so no content can close the fence early.
-import { neutralizeMarkdown } from '../markdownText';
+import { neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
 import type { BriefToSave, IdeaBrief } from './discoveryTypes';
 
@@ -36,7 +36,8 @@ export function briefTitle(brief: IdeaBrief): string {
 
 export function renderIdeaBrief(result: BriefToSave): string {
   const { brief, originalRequest, transcript } = result;
-  const title = neutralizeMarkdown(briefTitle(brief));
+  // A heading's text: a fence means nothing there, so everything in it is escaped.
+  const title = neutralizeInline(briefTitle(brief).replace(/[\r\n]+/g, ' '));
   const parts: string[] = [`# Idea Brief${title ? `: ${title.replace(/\n/g, ' ')}` : ''}`];
   const hasFields = BRIEF_FIELDS.some((f) => brief[f].trim() !== '');
   // The fields are the model's markdown (lists, emphasis) as the person edited it: kept, but

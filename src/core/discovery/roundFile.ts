@@ -27,7 +27,7 @@
 // header: a reader sees whose conversation it is, and every read checks it.
 import { NAME_MAX_CHARS, countChars } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
-import { stripHiddenCharacters } from '../prompt/untrustedText';
+import { isBlankText, stripHiddenCharacters } from '../prompt/untrustedText';
 import { safeFileName } from '../storage/safeNames';
 
 export const DISCOVERY_DIR = 'discovery';
@@ -70,9 +70,13 @@ export function roundFileRel(session: string): string {
   return `${DISCOVERY_DIR}/${fileStem(session)}.md`;
 }
 
-/** Whether the file name is the session name itself (else the file records the name, see above). */
+/**
+ * Whether the file name is the session name itself (else the file records the name, see above).
+ * A name that ends like a hashed one (`-` and 16 hex digits) is hashed too, so that no plain name
+ * can be the file of another.
+ */
 export function isPlainSessionName(session: string): boolean {
-  return /^[a-z0-9._-]+$/.test(session) && safeFileName(session) === session;
+  return /^[a-z0-9._-]+$/.test(session) && !/-[0-9a-f]{16}$/.test(session) && safeFileName(session) === session;
 }
 
 function fileStem(session: string): string {
@@ -91,7 +95,7 @@ function fnv1a64(text: string): string {
  * in the file's header, so it is one line of visible text of at most NAME_MAX_CHARS characters.
  */
 export function sessionNameProblem(session: string): string | undefined {
-  if (stripHiddenCharacters(session).trim() === '') return 'the session name is empty (or only invisible characters)';
+  if (isBlankText(session)) return 'the session name is empty (or only invisible characters)';
   if (stripHiddenCharacters(session) !== session || /[\n\r\u2028\u2029]/.test(session)) return 'the session name holds line breaks, control or invisible characters';
   if (countChars(session) > NAME_MAX_CHARS) return `the session name is ${countChars(session)} characters; the limit is ${NAME_MAX_CHARS}`;
   return undefined;

@@ -11,6 +11,11 @@ export interface CallLimits {
   firstByteTimeoutMs: number;
   /** Once the reply streams, the longest silence between two events; the reply is then cut. */
   idleTimeoutMs: number;
+  /**
+   * The longest a reply may stream, from its first event: a server that drips an event every few
+   * seconds stays under the idle limit forever, and this ends it.
+   */
+  replyTimeoutMs: number;
   /** Wall time from the start of the call: no retry starts that could not get going within it. */
   retryBudgetMs: number;
   /** The first backoff wait; it doubles per retry up to `maxRetryDelayMs`, less up to 25 % jitter. */
@@ -29,6 +34,8 @@ export const DEFAULT_CALL_LIMITS: Readonly<CallLimits> = {
   firstByteTimeoutMs: 60_000,
   // Longer than the first-byte limit: the SDK hides the API's keep-alive pings from its reader.
   idleTimeoutMs: 120_000,
+  // A long reply (thousands of tokens) streams for a few minutes at most.
+  replyTimeoutMs: 900_000,
   retryBudgetMs: 180_000,
   initialRetryDelayMs: 500,
   maxRetryDelayMs: 8_000,
@@ -79,6 +86,7 @@ export function resolveLimits(given: Partial<CallLimits> = {}): CallLimits {
     maxRetries: Math.floor(ms(given.maxRetries, DEFAULT_CALL_LIMITS.maxRetries)),
     firstByteTimeoutMs,
     idleTimeoutMs: Math.max(1, ms(given.idleTimeoutMs, Math.max(DEFAULT_CALL_LIMITS.idleTimeoutMs, firstByteTimeoutMs))),
+    replyTimeoutMs: Math.max(1, ms(given.replyTimeoutMs, DEFAULT_CALL_LIMITS.replyTimeoutMs)),
     retryBudgetMs: ms(given.retryBudgetMs, DEFAULT_CALL_LIMITS.retryBudgetMs),
     initialRetryDelayMs: ms(given.initialRetryDelayMs, DEFAULT_CALL_LIMITS.initialRetryDelayMs),
     maxRetryDelayMs: ms(given.maxRetryDelayMs, DEFAULT_CALL_LIMITS.maxRetryDelayMs),

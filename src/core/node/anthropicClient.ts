@@ -58,7 +58,7 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const SET_KEY = "Set one with 'Groundwork: Set Anthropic API Key'.";
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-type Limit = 'first-byte' | 'idle';
+type Limit = 'first-byte' | 'idle' | 'reply';
 
 export class AnthropicClient implements LlmClient {
   readonly #options: AnthropicClientOptions;
@@ -92,14 +92,19 @@ export class AnthropicClient implements LlmClient {
           // What the SDK would send had it retried: the API's own view of the call.
           headers: { 'x-stainless-retry-count': String(retries) },
         });
+        let replyEnds: number | undefined;
         read: for await (const event of events) {
           watch.hold();
           if (signal.aborted) break;
+          replyEnds ??= performance.now() + limits.replyTimeoutMs;
           for (const out of reply.accept(event)) {
             if (signal.aborted) break read;
             yield out;
           }
-          watch.arm('idle', limits.idleTimeoutMs);
+          // The next event must come within the idle limit, and the reply end within its own.
+          const left = Math.max(0, replyEnds - performance.now());
+          if (left < limits.idleTimeoutMs) watch.arm('reply', left);
+          else watch.arm('idle', limits.idleTimeoutMs);
         }
       } catch (err) {
         failure = { kind: 'error', error: err };

@@ -11,6 +11,8 @@ type Sdk = typeof import('@anthropic-ai/sdk');
 export type Failure =
   | { kind: 'first-byte' }
   | { kind: 'idle' }
+  /** The reply streamed for longer than a reply may. */
+  | { kind: 'reply' }
   /** The stream ended without completing the message. */
   | { kind: 'ended' }
   | { kind: 'error'; error: unknown };
@@ -38,6 +40,8 @@ export function retryability(failure: Failure, sdk: Sdk, begun: boolean, limits:
       return { retryable: true, reason: `no answer within ${duration(limits.firstByteTimeoutMs)}` };
     case 'idle':
       return { retryable: false, reason: 'the reply stalled' };
+    case 'reply':
+      return { retryable: false, reason: 'the reply took too long' };
     case 'ended':
       return { retryable: true, reason: 'the reply ended before it began' };
     case 'error':
@@ -70,6 +74,8 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
       return firstByteError(where, tried, ctx);
     case 'idle':
       return new LlmError('network', `The Anthropic API stopped sending mid-reply: nothing came for ${duration(ctx.limits.idleTimeoutMs)}. Check your network connection and try again.`);
+    case 'reply':
+      return new LlmError('network', `The Anthropic API's reply was still streaming after ${duration(ctx.limits.replyTimeoutMs)}, so it was cut off. Try again; if it keeps happening, check the Anthropic base URL (a proxy may be trickling the reply).`);
     case 'ended':
       return new LlmError('network', `The Anthropic API's reply ended before it was complete${begun ? '' : ` (${tried})`}. Check your network connection and try again.`);
     case 'error':

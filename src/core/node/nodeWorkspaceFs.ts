@@ -283,13 +283,23 @@ async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; 
 /** Open for reading (the torn-tail check) and appending; the folder is created if missing. */
 async function openForAppend(path: string): Promise<fsp.FileHandle> {
   const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
+  let handle: fsp.FileHandle;
   try {
-    return (await openChecked(path, flags, 'append to')).handle;
+    handle = (await openChecked(path, flags, 'append to')).handle;
   } catch (err) {
     if (errorCode(err) !== 'ENOENT') throw err;
     await fsp.mkdir(dirname(path), { recursive: true });
-    return (await openChecked(path, flags, 'append to')).handle;
+    handle = (await openChecked(path, flags, 'append to')).handle;
   }
+  // A file with another name is a hard link: appending would change that other file too, which
+  // may be anywhere on the disk (the store's checks see links, not hard links). A replacement
+  // (writeAtomic) is safe either way: the rename gives the name a file of its own.
+  const { nlink } = await handle.stat();
+  if (nlink > 1) {
+    await handle.close();
+    throw new StorageError('io', path, `Refused to append to ${quotePath(path)}: it has ${nlink - 1} other name(s) (a hard link), so appending would change another file too. Copy it to a file of its own, then try again.`);
+  }
+  return handle;
 }
 
 /**

@@ -62,12 +62,22 @@ export function stripHiddenCharacters(text: string): string {
 }
 
 /**
- * Whether `text` holds nothing a model (or a person) would read: only whitespace and the characters
- * `stripHiddenCharacters` removes. Such input is refused like empty input: a topic of zero-width
- * characters would start paid model calls on nothing, a title of one U+200B would show as blank.
+ * Characters that draw nothing although they are letters or marks, not format characters: the
+ * Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the combining grapheme joiner (U+034F), the
+ * Khmer inherent vowels (U+17B4, U+17B5) and the rest of Unicode's default-ignorable set, and the
+ * blank Braille pattern (U+2800). A model still reads them, so they are not stripped; they only
+ * do not make text count as text.
+ */
+const DRAWS_NOTHING = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/**
+ * Whether `text` holds nothing a model (or a person) would read: only whitespace, the characters
+ * `stripHiddenCharacters` removes and those that draw nothing. Such input is refused like empty
+ * input: a topic of zero-width characters or Hangul fillers would start paid model calls on
+ * nothing, a title of one U+200B would show as blank.
  */
 export function isBlankText(text: string): boolean {
-  return stripHiddenCharacters(text).trim() === '';
+  return stripHiddenCharacters(text).replace(DRAWS_NOTHING, '').trim() === '';
 }
 
 /**

@@ -111,9 +111,19 @@ export class WorkspaceStore {
     return this.io(async () => this.fs.remove(await this.check(this.pathOf(rel))));
   }
 
-  /** Moves a file or folder inside `.groundwork` (a link is moved, not followed); `to` must be free. */
+  /**
+   * Moves a file, folder or link inside `.groundwork`; `to` must be free. A link is moved itself,
+   * never what it points to, so its own target does not matter: the folders the entry leaves and
+   * enters are what is checked (a link planted in a cloned repository can be set aside).
+   */
   async move(fromRel: string, toRel: string): Promise<void> {
-    return this.io(async () => this.fs.rename(await this.check(this.pathOf(fromRel)), await this.check(this.pathOf(toRel))));
+    return this.io(async () => {
+      const from = this.pathOf(fromRel);
+      const to = this.pathOf(toRel);
+      await this.check(from.slice(0, from.lastIndexOf('/')));
+      await this.check(to.slice(0, to.lastIndexOf('/')));
+      await this.fs.rename(from, to);
+    });
   }
 
   /**
@@ -280,7 +290,7 @@ export class WorkspaceStore {
       info: (path) => checked(path, (p) => fs.info(p)),
       realpath: (path) => checked(path, (p) => fs.realpath(p)),
       remove: (path) => checked(path, (p) => fs.remove(p)),
-      rename: (from, to) => checked(from, (p) => checked(to, (q) => fs.rename(p, q))),
+      rename: (from, to) => checked(from.slice(0, from.lastIndexOf('/')), () => checked(to.slice(0, to.lastIndexOf('/')), () => fs.rename(from, to))),
       withLock: (lockPath, fn, options) => checked(lockPath, (p) => fs.withLock(p, fn, options)),
     };
   }

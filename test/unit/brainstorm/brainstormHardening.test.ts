@@ -62,6 +62,50 @@ describe('brainstorm service: a damaged session file', () => {
     assert.equal(llm.requests.length, calls);
   });
 
+  it('keeps what an earlier discard set aside when the brainstorm that took its name is discarded', async () => {
+    const { ws, service } = setup(inquisitors(1));
+    const a = await service.start('Invoice export', { slug: 'invoice-export' }, run());
+    ws.fs.writeRaw(ws.path(`plans/${a.slug}/.brainstorm.json`), 'null');
+    await service.discard(a.slug);
+    await service.start('Invoice export, again', { slug: 'invoice-export' }, run());
+    const again = await service.discard(a.slug);
+    assert.equal(again.damaged, undefined);
+    assert.match(again.keptIn ?? '', /\.damaged-/);
+    const left = ws.fs.paths().filter((p) => p.includes('/plans/invoice-export/'));
+    assert.ok(left.length > 0 && left.every((p) => p.includes('/.damaged-')), left.join('\n'));
+    assert.ok(left.some((p) => p.endsWith('/.damaged-2026-11-21T09-00-00-000Z/.brainstorm.json')));
+  });
+
+  it('sets aside links in the folder as links (dangling, or leading out), never what they point to', async () => {
+    const { ws, service } = setup(inquisitors(1));
+    const a = await service.start('Invoice export', {}, run());
+    ws.fs.writeRaw(ws.path(`plans/${a.slug}/.brainstorm.json`), 'null');
+    ws.fs.symlink(ws.path(`plans/${a.slug}/dangling`), '/nonexistent');
+    ws.fs.writeRaw('/outside/victim.txt', 'keep me');
+    ws.fs.symlink(ws.path(`plans/${a.slug}/rounds-out`), '/outside');
+    ws.fs.symlink(ws.path(`plans/${a.slug}/zz-session-link`), '/outside/victim.txt');
+    const { keptIn } = await service.discard(a.slug);
+    assert.ok(keptIn);
+    const names = await ws.store.list(`plans/${a.slug}`);
+    assert.deepEqual(names.filter((n) => !n.startsWith('.damaged-')), []);
+    assert.equal(ws.fs.text('/outside/victim.txt'), 'keep me');
+    assert.deepEqual(await service.unfinished(), []);
+  });
+
+  it('a session file that is a link out is listed as damaged, and discarded by moving the link', async () => {
+    const { ws, service } = setup(inquisitors(1));
+    const a = await service.start('Invoice export', {}, run());
+    ws.fs.writeRaw('/outside/secret.json', '{"not":"yours"}');
+    await ws.store.remove(`plans/${a.slug}/.brainstorm.json`);
+    ws.fs.symlink(ws.path(`plans/${a.slug}/.brainstorm.json`), '/outside/secret.json');
+    const [listed] = await service.unfinished();
+    assert.equal(listed?.phase, 'damaged');
+    await assert.rejects(service.restart(a.slug, run()), /topic cannot be read/);
+    assert.ok((await service.discard(a.slug)).damaged);
+    assert.equal(ws.fs.text('/outside/secret.json'), '{"not":"yours"}');
+    assert.deepEqual(await service.unfinished(), []);
+  });
+
   it('treats a folder or a FIFO in place of the session file as damaged', async () => {
     const { ws, service } = setup(inquisitors(1));
     const a = await service.start('Invoice export', {}, run());
@@ -122,7 +166,9 @@ describe('brainstorm service: input caps', () => {
 
   it('refuses a topic of invisible characters before any call, and treats such an answer as skipped', async () => {
     const { ws, llm, service } = setup({ ...inquisitors(1), 'brainstorm-coordinator': () => SUMMARY });
-    await assert.rejects(service.start('\u200b\u200d\u2066\u202e \ufeff', {}, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid' && /only invisible characters/.test(e.message));
+    for (const topic of ['\u200b\u200d\u2066\u202e \ufeff', '\u3164', '\u2800 \u115f']) {
+      await assert.rejects(service.start(topic, {}, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid' && /only invisible characters/.test(e.message));
+    }
     assert.equal(llm.requests.length, 0);
     assert.deepEqual(ws.fs.paths().filter((p) => p.includes('/plans/')), []);
     const s = await service.start('Invoice export', { maxRounds: 1 }, run());

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { coordinatorPrompt, inquisitorPrompt } from '../../../src/core/brainstorm/brainstormPrompt';
 import { BrainstormError } from '../../../src/core/brainstorm/brainstormTypes';
 import type { BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
-import { parseSession, serializeSession } from '../../../src/core/brainstorm/sessionFile';
+import { parseSession, serializeSession, SESSION_FILE_MAX_BYTES } from '../../../src/core/brainstorm/sessionFile';
+import { CAP_BYTES, utf8Length } from '../../../src/core/prompt/cap';
 import { outsideDataBlocks } from '../prompt/dataBlocks';
 import { inquisitors, run, setup } from './brainstormBench';
 
@@ -101,5 +102,22 @@ describe('brainstorm service: a hand-made session file', () => {
     ws.fs.writeRaw(ws.path('plans/invoice-export/.brainstorm.json'), edited((v) => (v['seed'].file = INJECTION)));
     await assert.rejects(service.resume('invoice-export', run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt');
     assert.equal(llm.requests.length, 0);
+  });
+});
+
+describe('brainstorm session file: the largest one Groundwork can write reads back', () => {
+  it('20 rounds of 8 capped questions and answers of control characters, and a full summary, fit under the read cap', () => {
+    const worst = `a${'\u0001'.repeat(CAP_BYTES - 1)}`;
+    const questions = Array.from({ length: 8 }, () => ({ text: worst, angle: 'ux' as const, priority: 1 }));
+    const rounds = Array.from({ length: 20 }, (_, i) => ({ round: i + 1, questions, answers: questions.map(() => ({ kind: 'answered' as const, text: worst })) }));
+    const items = Array.from({ length: 50 }, () => worst);
+    const s = session({ maxRounds: 20, rounds, summary: { topic: worst, keyInsights: items, decisions: items, openQuestions: items }, phase: { kind: 'complete' } });
+    const text = serializeSession(s);
+    assert.ok(utf8Length(text) <= SESSION_FILE_MAX_BYTES, `${utf8Length(text)} bytes`);
+    assert.deepEqual(parseSession(text, 'x'), s);
+  });
+
+  it('refuses a seed or a past-9999 creation time that would break the context file later', () => {
+    corrupt(edited((v) => (v['createdAt'] = 253402300800000)), /createdAt is not a time between 1970 and 9999/);
   });
 });

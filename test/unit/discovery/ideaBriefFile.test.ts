@@ -122,6 +122,23 @@ build me a CRM
     assert.match(text, /## Key decisions\n\n```html\n```\n\n## Constraints/, 'a fence left open is closed before the next section');
   });
 
+  test('a line that only looks like a fence does not stop the escaping (what CommonMark would render is escaped)', () => {
+    const render = (technology: string, summary = 'A CRM') => renderIdeaBrief({ brief: { ...BRIEF, summary, technology }, originalRequest: 'r', transcript: [] });
+    const cases: [string, string][] = [
+      ['a backtick in the info string is no fence', 'Web\n```js`\n![p](http://evil.example/p.png)\n<img src=http://evil.example/r.png>'],
+      ['a fence inside a list item ends with the item', '- item\n  ```\n![x](http://evil.example/x.png)'],
+      ['an indented fence', '   ```\n<img src=http://evil.example/y.png>'],
+      ['a closer indented by up to three spaces closes', '```\ncode\n   ```\n![z](http://evil.example/z.png)'],
+      ['a closer ending in CR closes', '```\r\ncode\r\n```\r\n![w](http://evil.example/w.png)'],
+    ];
+    for (const [what, technology] of cases) {
+      const text = render(technology);
+      const outsideFences = text.replace(/^```[^`\n]*\n[\s\S]*?^```\s*$/gm, '');
+      assert.doesNotMatch(outsideFences, /(^|[^\\])!\[|<img/, what);
+    }
+    assert.doesNotMatch(render('x', '~~~ ![t](http://evil.example/t.png) <img src=x>'), /# Idea Brief: .*(?:[^\\]!\[|<img)/, 'the title is escaped whole');
+  });
+
   test('fenced code in a field is kept as the model wrote it', () => {
     const text = renderIdeaBrief({ brief: { ...BRIEF, technology: 'Web:\n```html\n<img src="x.png">\n```\nthen <img src="y">' }, originalRequest: 'r', transcript: [] });
     assert.match(text, /```html\n<img src="x\.png">\n```\nthen &lt;img src="y">/);

@@ -177,6 +177,15 @@ describe('AnthropicClient retries and time limits', () => {
       assert.equal(server.requests.length, 1, 'a reply that began is never sent again');
     }));
 
+  test('a reply that trickles in under the idle limit is still cut when it has streamed for too long', () =>
+    withServer([{ reply: reply.text(Array.from({ length: 40 }, (_, i) => `drop ${i} `), { chunkDelayMs: 100 }) }], async (server) => {
+      const { got, error } = await failing(server.baseURL, quick({ idleTimeoutMs: 1_000, replyTimeoutMs: 500 }));
+      assert.ok(got.length > 0 && got.length < 40, `some text came first (${got.length} events)`);
+      assert.equal(error.kind, 'network');
+      assert.match(error.message, /^The Anthropic API's reply was still streaming after 500 ms, so it was cut off\./);
+      assert.equal(server.requests.length, 1, 'a reply that began is never sent again');
+    }));
+
   test('a slow consumer is not a silent server: time spent on an event does not count as idle', () =>
     withServer([{ reply: reply.text(['a', 'b', 'c']) }], async (server) => {
       const client = clientFor(server.baseURL, quick({ idleTimeoutMs: 100 }));

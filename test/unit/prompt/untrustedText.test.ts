@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { secureRandomBytes, stripHiddenCharacters, wrapUntrusted } from '../../../src/core/prompt/untrustedText';
+import { isBlankText, secureRandomBytes, stripHiddenCharacters, wrapUntrusted } from '../../../src/core/prompt/untrustedText';
 import type { RandomBytes } from '../../../src/core/prompt/untrustedText';
 import { visibleText } from '../../../src/core/visibleText';
 
@@ -152,5 +152,13 @@ describe('stripHiddenCharacters', () => {
       }
     }
     assert.deepEqual(missed, []);
+  });
+});
+
+describe('isBlankText: input that holds nothing visible counts as empty', () => {
+  test('zero-width, direction, tag and filler characters alone are blank; any visible character is not', () => {
+    const blank = ['', ' \n\t', '\u200b', '\u202e\u2066\u2069', '\ufeff\u200d', '\u{e0041}\u{e0042}', '\u3164', '\u2800', '\u115f\u1160', '\uffa0', '\u034f', '\u17b4\u17b5', '\ufe0f', '\u00ad'];
+    for (const text of blank) assert.equal(isBlankText(text), true, JSON.stringify(text));
+    for (const text of ['a', '\u200bx', '한', '⠁', '👩‍👩‍👧', '\u3164b', '.']) assert.equal(isBlankText(text), false, JSON.stringify(text));
   });
 });

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:fs';
-import { lstat, mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,5 +122,18 @@ describe('groundwork journal append', () => {
       stderr,
       "groundwork: Refused to append to '.groundwork/discoveries.jsonl': it is a FIFO (named pipe), not a regular file. Move it away\n",
     );
+  });
+});
+
+describe('appending to a hard link', () => {
+  test('is refused, and the file it shares with (outside the workspace) is unchanged', { skip: !posix }, async () => {
+    const base = await fresh();
+    const outside = join(base, 'outside.txt');
+    await writeFile(outside, 'someone else\'s file, no newline at the end');
+    await mkdir(join(base, '.groundwork'), { recursive: true });
+    await link(outside, join(base, '.groundwork', 'discoveries.jsonl'));
+    await assert.rejects(fs.appendRecord(join(base, '.groundwork', 'discoveries.jsonl'), '{"x":1}\n'), (e: unknown) => e instanceof StorageError && /it has 1 other name\(s\) \(a hard link\)/.test(e.message));
+    assert.equal(await readFile(outside, 'utf8'), 'someone else\'s file, no newline at the end');
+    assert.equal(await lstat(join(base, '.groundwork', 'discoveries.jsonl.corrupt')).catch(() => undefined), undefined, 'no torn tail was set aside');
   });
 });
