@@ -6,7 +6,7 @@ export const PANEL_STRINGS = {
   loading: 'Loading…',
   restrictedTitle: 'Restricted Mode',
   restrictedBody:
-    'Groundwork shows what this workspace holds, but starts no model session and runs no command until you trust this folder, because a workspace could point agents at code you have not reviewed.',
+    'Groundwork shows what this workspace holds, but changes no file, starts no model session and runs no command until you trust this folder, because a workspace could point agents at code you have not reviewed.',
   manageTrust: 'Manage Workspace Trust',
   restrictedJournal: 'Discoveries can be added to the journal once this folder is trusted.',
   restrictedWake: 'Agents can be woken once this folder is trusted.',

@@ -26,7 +26,7 @@ describe('Restricted Mode (UI)', function () {
     const panel = await openGroundwork(page);
     const banner = panel.locator('#restricted-banner');
     await banner.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await banner.innerText(), /starts no model session and runs no command/);
+    assert.match(await banner.innerText(), /changes no file, starts no model session and runs no command/);
     await panel.locator('#journal-entries .entry', { hasText: 'Retry the flaky upload' }).waitFor({ state: 'visible' });
     await treeRow(page, 'Retry the flaky upload').waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-restricted.png');
