@@ -3,11 +3,8 @@
 // session lives in `.groundwork/plans/<slug>/` between steps, so a stopped, failed or cut-off run
 // continues with `--resume <slug>`. It never waits for answers nobody can give (FR-21, Q-D8):
 // `--unattended` and an empty non-terminal stdin are refused with exit 2.
-import { createInterface } from 'node:readline';
-import type { Interface } from 'node:readline';
-import { ANGLE_LABELS } from '../../core/brainstorm/brainstormDocs';
-import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, PLAN_FILES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
-import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, Question, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
+import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
+import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
 import { planDisplayPath } from '../../core/brainstorm/planFolder';
 import { LlmError } from '../../core/llm/llmClient';
 import type { Role } from '../../core/roles/roleSchema';
@@ -18,7 +15,9 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { BRAINSTORM_HELP } from '../help';
 import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets, retryLine } from '../modelDeps';
+import { INTERRUPTED, LineReader } from '../lineReader';
 import { blockText, shellWord } from '../terminalText';
+import { displayOrder, inquiryRecap, showComplete, showQuestions } from './brainstormOutput';
 import { EXIT_INTERRUPTED, processTerminal } from './discover';
 import type { DiscoverTerminal } from './discover';
 
@@ -185,7 +184,7 @@ async function converse(run: Run, first: BrainstormSession | number): Promise<nu
     const phase = session.phase;
     switch (phase.kind) {
       case 'complete':
-        showComplete(run, session);
+        showComplete(run.ctx, session);
         return EXIT_OK;
       case 'inquiry-failed':
       case 'failed':
@@ -193,7 +192,7 @@ async function converse(run: Run, first: BrainstormSession | number): Promise<nu
         keptNote(run, session, 'to retry');
         return EXIT_FAILURE;
       case 'answering': {
-        showQuestions(run, session);
+        showQuestions(run.ctx, session);
         const input = await readRound(run, session);
         if (input === 'eof') {
           keptNote(run, session, 'to answer it');
@@ -258,17 +257,6 @@ async function step(run: Run, slug: string | undefined, fn: (options: StepOption
   }
 }
 
-/** `round 1: 7 questions (ux 3, technical 4); edge-cases: parse_error (why)`. */
-function inquiryRecap(session: BrainstormSession): string {
-  const questions = session.rounds[0]?.questions ?? [];
-  const kept = ANGLES.filter((a) => questions.some((q) => q.angle === a)).map((a) => `${a} ${questions.filter((q) => q.angle === a).length}`);
-  const failedAngles = ANGLES.flatMap((a) => {
-    const o = session.inquisitors?.[a];
-    return o === undefined || o.status === 'success' ? [] : [`${a}: ${o.status}${o.detail ? ` (${visibleText(o.detail)})` : ''}`];
-  });
-  return [`round 1: ${questions.length} questions${kept.length ? ` (${kept.join(', ')})` : ''}`, ...failedAngles].join('; ');
-}
-
 /** Reports a failure the person can act on and returns its exit code; anything else propagates. */
 async function failed(run: Run, err: unknown, slug: string | undefined): Promise<number> {
   const kept = async (why: string) => {
@@ -308,32 +296,6 @@ function keptNote(run: Run, session: BrainstormSession, why: string): void {
 }
 
 
-/** The round's questions grouped by angle; the numbers are the order the answers are read in. */
-function displayOrder(questions: readonly Question[]): number[] {
-  return ANGLES.flatMap((angle) => questions.flatMap((q, i) => (q.angle === angle ? [i] : [])));
-}
-
-function showQuestions(run: Run, session: BrainstormSession): void {
-  const { io } = run.ctx;
-  const round = session.rounds.at(-1)!;
-  const order = displayOrder(round.questions);
-  if (run.ctx.json) {
-    const questions = order.map((i, k) => ({ number: k + 1, angle: round.questions[i]!.angle, priority: round.questions[i]!.priority, text: round.questions[i]!.text }));
-    io.stdout(`${visibleJson({ event: 'questions', slug: session.slug, round: round.round, maxRounds: session.maxRounds, questions })}\n`);
-    return;
-  }
-  const out = [`Round ${round.round} of at most ${session.maxRounds} (${session.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`];
-  let angle: string | undefined;
-  order.forEach((i, k) => {
-    const q = round.questions[i]!;
-    if (q.angle !== angle) out.push('', ANGLE_LABELS[q.angle]);
-    angle = q.angle;
-    const head = `  ${k + 1}. (priority ${q.priority}) `;
-    out.push(head + blockText(q.text, ' '.repeat(head.length)).trimStart());
-  });
-  io.stdout(`${out.join('\n')}\n\n`);
-}
-
 type RoundInput = { answers: Answer[]; action: RoundAction } | 'eof' | 'interrupted';
 
 /** One line per question in the order shown: an answer, `skip` or an empty line, `/summarize` or `/more`. */
@@ -364,28 +326,6 @@ async function readRound(run: Run, session: BrainstormSession): Promise<RoundInp
     if (word === '' || word === 'summarize') return { answers, action: 'summarize' };
     if (word === 'more') return { answers, action: 'more' };
   }
-}
-
-function showComplete(run: Run, session: BrainstormSession): void {
-  const { io } = run.ctx;
-  const paths = { document: planDisplayPath(session.slug, PLAN_FILES.document), context: planDisplayPath(session.slug, PLAN_FILES.context) };
-  const summary = session.summary ?? { topic: session.topic, keyInsights: [], decisions: [], openQuestions: [] };
-  if (run.ctx.json) {
-    io.stdout(`${visibleJson({ event: 'complete', slug: session.slug, rounds: session.rounds.length, summary, paths })}\n`);
-    return;
-  }
-  const section = (title: string, items: readonly string[]) => [title, ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`))];
-  const out = [
-    `Brainstorm complete after ${session.rounds.length} ${session.rounds.length === 1 ? 'round' : 'rounds'}: ${visibleText(summary.topic.replace(/\s+/g, ' ').trim() || session.topic)}`,
-    '',
-    ...section('Key insights:', summary.keyInsights),
-    ...section('Decisions:', summary.decisions),
-    ...section('Open questions:', summary.openQuestions),
-    '',
-    `Saved ${paths.document}`,
-    `  and ${paths.context}`,
-  ];
-  io.stdout(`${out.join('\n')}\n`);
 }
 
 async function listUnfinished(run: Run): Promise<number> {
@@ -435,71 +375,4 @@ async function discardOne(run: Run, slug: string): Promise<number> {
   else if (keptIn !== undefined) run.ctx.io.stdout(`Discarded the brainstorm ${slug}; what an earlier discard set aside stays in ${keptIn}\n`);
   else run.ctx.io.stdout(`Discarded the brainstorm ${slug} (${planDisplayPath(slug)})\n`);
   return EXIT_OK;
-}
-
-const INTERRUPTED = Symbol('interrupted');
-
-/**
- * The lines of stdin, buffered from the start so that an empty input is seen before any model call.
- * No terminal mode, as MessageReader: line editing and Ctrl-C stay the system's.
- */
-class LineReader {
-  readonly #rl: Interface;
-  readonly #lines: string[] = [];
-  #ended = false;
-  #wake: (() => void) | undefined;
-
-  constructor(input: NodeJS.ReadableStream) {
-    this.#rl = createInterface({ input, terminal: false, crlfDelay: Infinity });
-    this.#rl.on('line', (line) => {
-      this.#lines.push(line);
-      this.#wake?.();
-    });
-    this.#rl.on('close', () => {
-      this.#ended = true;
-      this.#wake?.();
-    });
-  }
-
-  /** The input ended and every line was read. */
-  get exhausted(): boolean {
-    return this.#ended && this.#lines.length === 0;
-  }
-
-  /** Resolves once a line is waiting, the input ended, or `ms` passed. */
-  async settle(ms: number): Promise<void> {
-    if (this.#ended || this.#lines.length > 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = done;
-    });
-    this.#wake = undefined;
-  }
-
-  /** The next line; undefined at the end of input; INTERRUPTED when `signal` aborts first. */
-  async next(signal: AbortSignal): Promise<string | undefined | typeof INTERRUPTED> {
-    while (this.#lines.length === 0 && !this.#ended) {
-      if (signal.aborted) return INTERRUPTED;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        signal.addEventListener('abort', done, { once: true });
-        this.#wake = done;
-      });
-      this.#wake = undefined;
-    }
-    if (signal.aborted) return INTERRUPTED;
-    return this.#lines.shift();
-  }
-
-  /** Lets the process exit (stops reading a terminal). */
-  close(): void {
-    this.#rl.close();
-  }
 }
