@@ -14,7 +14,6 @@ import { slugify, uniqueSlug } from '../storage/safeNames';
 import { StorageError } from '../storage/storageError';
 import { displayPath } from '../storage/workspaceStore';
 import type { WorkspaceStore } from '../storage/workspaceStore';
-import { visibleText } from '../visibleText';
 import { step, stateOf, isExpired } from './discoveryMachine';
 import type { DiscoveryConfig, DiscoveryEffect, DiscoveryEvent, DiscoveryState, ModelCall } from './discoveryMachine';
 import { discoveryMessages } from './discoveryMessages';
@@ -33,19 +32,9 @@ import type {
   TurnResult,
 } from './discoveryTypes';
 import { briefTitle, IDEA_BRIEF_FILE, renderIdeaBrief } from './ideaBriefFile';
-import {
-  DISCOVERY_DIR,
-  DISCOVERY_TEXT_MAX_BYTES,
-  QUESTIONS_MAX_BYTES,
-  ROUND_FILE_MAX_BYTES,
-  normalizeText,
-  parseRoundFile,
-  roundFileRel,
-  isPlainSessionName,
-  serializeRoundFile,
-  sessionNameProblem,
-} from './roundFile';
+import { DISCOVERY_DIR, DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES, normalizeText, roundFileRel } from './roundFile';
 import type { RoundFileData } from './roundFile';
+import { RoundFiles } from './roundFiles';
 
 export const PLANS_DIR = 'plans';
 const DEFAULT_MAX_TOKENS = 4096;
@@ -88,8 +77,11 @@ export class DiscoveryService implements DiscoveryApi {
   private readonly pendingStarts = new Map<string, DiscoveryState & { kind: 'start-pending' }>();
   private llmClient: LlmClient | undefined;
 
+  private readonly rounds: RoundFiles;
+
   constructor(private readonly deps: DiscoveryServiceDeps) {
     this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+    this.rounds = new RoundFiles(deps.store);
   }
 
   async handle(session: string, message: string, options: TurnOptions): Promise<TurnResult> {
@@ -111,9 +103,9 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   async cancel(session: string, lang: DiscoveryLanguage): Promise<{ message: string } | undefined> {
-    const rel = this.roundFile(session);
+    const rel = this.rounds.rel(session);
     try {
-      await this.load(rel, session);
+      await this.rounds.load(rel, session);
     } catch (err) {
       // A damaged round file must not block the way out: cancelling removes it.
       if (!(err instanceof DiscoveryError) || err.kind !== 'corrupt' || this.busy.has(rel)) throw err;
@@ -126,8 +118,8 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   async view(session: string): Promise<DiscoveryView | undefined> {
-    const rel = this.roundFile(session);
-    const loaded = await this.load(rel, session);
+    const rel = this.rounds.rel(session);
+    const loaded = await this.rounds.load(rel, session);
     if (loaded.data === undefined) return undefined;
     if (isExpired(loaded.data.createdSec, this.deps.clock.now(), this.ttlMs())) {
       await this.expire(session, rel, loaded.data);
@@ -156,7 +148,7 @@ export class DiscoveryService implements DiscoveryApi {
       const rel = `${DISCOVERY_DIR}/${name}`;
       let loaded: { data?: RoundFileData };
       try {
-        loaded = await this.load(rel, undefined);
+        loaded = await this.rounds.load(rel, undefined);
       } catch (err) {
         // A file that is not a round file (or too large to be one) is not ours to delete.
         if (err instanceof DiscoveryError) continue;
@@ -173,7 +165,7 @@ export class DiscoveryService implements DiscoveryApi {
   // ---- the runner ----
 
   private async turn(session: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
-    const rel = this.roundFile(session);
+    const rel = this.rounds.rel(session);
     const busy = () => new DiscoveryError('busy', `The discovery session ${displayPath(rel)} is waiting for the model (in this window, another one or a groundwork command). Wait for the reply, or stop it first.`);
     if (this.busy.has(rel)) throw busy();
     this.busy.add(rel);
@@ -190,7 +182,7 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   private async lockedTurn(session: string, rel: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
-    const loaded = await this.load(rel, session);
+    const loaded = await this.rounds.load(rel, session);
     let state: DiscoveryState = stateOf(loaded.data);
     const pending = this.pendingStarts.get(rel);
     if (state.kind === 'idle' && pending !== undefined) state = pending;
@@ -217,24 +209,14 @@ export class DiscoveryService implements DiscoveryApi {
     return this.result(log, userText);
   }
 
-  /** The round file of `session`, once the name is known to be one. */
-  private roundFile(session: string): string {
-    const problem = sessionNameProblem(session);
-    if (problem !== undefined) throw new DiscoveryError('invalid', `${problem}. Use a short name of visible characters, e.g. "bakery-crm".`);
-    return roundFileRel(session);
-  }
-
   /** Carries out one effect; a model call returns the event its reply makes. */
   private async run(effect: DiscoveryEffect, rel: string, log: TurnLog, options: TurnOptions): Promise<DiscoveryEvent | undefined> {
     switch (effect.type) {
       case 'write-round-file':
-        await this.write(rel, effect.data, log);
+        log.fileText = await this.rounds.write(rel, log.session, effect.data, log.fileText);
         return undefined;
       case 'delete-round-file':
-        await this.deps.store.withLock(async () => {
-          await this.checkUnchanged(rel, log);
-          await this.deps.store.remove(rel);
-        });
+        await this.rounds.remove(rel, log.fileText);
         log.fileText = undefined;
         return undefined;
       case 'audit':
@@ -313,51 +295,6 @@ export class DiscoveryService implements DiscoveryApi {
       this.llmClient = typeof llm === 'function' ? await llm() : llm;
     }
     return this.llmClient;
-  }
-
-  /** Writes the round file under the lock, refusing when another window changed it since this turn read it. */
-  private async write(rel: string, data: RoundFileData, log: TurnLog): Promise<void> {
-    const text = serializeRoundFile(isPlainSessionName(log.session) ? data : { ...data, session: log.session });
-    if (utf8Length(text) > ROUND_FILE_MAX_BYTES) {
-      // Cannot happen within the per-text caps; refuse rather than write a file that cannot be read back.
-      throw new DiscoveryError('too-large', `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`);
-    }
-    await this.deps.store.withLock(async () => {
-      await this.checkUnchanged(rel, log);
-      await this.deps.store.writeText(rel, text);
-    });
-    log.fileText = text;
-  }
-
-  private async checkUnchanged(rel: string, log: TurnLog): Promise<void> {
-    const current = await this.deps.store.readText(rel, ROUND_FILE_MAX_BYTES);
-    if (current !== log.fileText) {
-      throw new DiscoveryError('busy', `The discovery session ${displayPath(rel)} was changed elsewhere (another window or the CLI) during this turn. Reopen it to continue from there.`);
-    }
-  }
-
-  /** The round file at `rel`, checked to belong to `session` (any owner when undefined). */
-  private async load(rel: string, session: string | undefined): Promise<{ text?: string; data?: RoundFileData }> {
-    let text: string | undefined;
-    try {
-      text = await this.deps.store.readText(rel, ROUND_FILE_MAX_BYTES);
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'too-large') {
-        throw new DiscoveryError('corrupt', `${displayPath(rel)} is larger than a discovery session can be. Delete it (or cancel the session) to start again.`);
-      }
-      throw err;
-    }
-    if (text === undefined) return {};
-    const parsed = parseRoundFile(text);
-    if (!parsed.ok) {
-      throw new DiscoveryError('corrupt', `${displayPath(rel)} is not a discovery session: ${parsed.reason}. Fix it, or cancel the session to start again.`);
-    }
-    const owner = parsed.data.session;
-    if (session !== undefined && owner !== undefined && owner !== session) {
-      // Two names on one file (a case-insensitive disk, or a crafted name): never one conversation.
-      throw new DiscoveryError('invalid', `${displayPath(rel)} holds the discovery session "${visibleText(owner)}", not "${visibleText(session)}". Choose another session name.`);
-    }
-    return { text, data: parsed.data };
   }
 
   private async expire(session: string, rel: string, data: RoundFileData): Promise<void> {
