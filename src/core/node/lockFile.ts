@@ -180,15 +180,7 @@ export async function createExclusive(path: string, content: string): Promise<bo
   }
   // From here the temp file exists: every way out removes it, or a full disk fills up with them
   // (one more each time a waiter tries again). One that cannot be removed is swept later.
-  try {
-    await handle.writeFile(content);
-    await stampWithThisClock(handle);
-    await handle.close();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fsp.unlink(temp).catch(() => undefined);
-    throw ioStorageError('create the lock', path, err);
-  }
+  await fillOrRemove(handle, temp, content, 'create the lock', path);
   try {
     await fsp.link(temp, path);
     return true;
@@ -214,17 +206,25 @@ async function createByOpen(path: string, content: string): Promise<boolean> {
     if (errorCode(err) === 'EEXIST') return false;
     throw ioStorageError('create the lock', path, err);
   }
+  // Ours, and unusable if the write fails: left behind, it would block everyone until it went stale.
+  await fillOrRemove(handle, path, content, 'write the lock', path);
+  return true;
+}
+
+/**
+ * Writes `content` to the newly created `file` through `handle`, stamps and closes it; on any
+ * failure (a full disk) closes and removes `file`, and throws saying what could not be done.
+ */
+async function fillOrRemove(handle: fsp.FileHandle, file: string, content: string, action: string, shown: string): Promise<void> {
   try {
     await handle.writeFile(content);
     await stampWithThisClock(handle);
     await handle.close();
   } catch (err) {
     await handle.close().catch(() => undefined);
-    // Ours, and unusable: left behind, it would block everyone until it went stale.
-    await fsp.unlink(path).catch(() => undefined);
-    throw ioStorageError('write the lock', path, err);
+    await fsp.unlink(file).catch(() => undefined);
+    throw ioStorageError(action, shown, err);
   }
-  return true;
 }
 
 /**
