@@ -78,6 +78,14 @@ function assertInSchema(s: BrainstormSession): void {
   assert.deepEqual(parseSession(serializeSession(s), WHERE), s);
 }
 
+/** A file read back is damaged, or a session in its schema whose prompts keep its texts in blocks. */
+function assertDamagedOrSound(text: string): void {
+  const read = parsedOrDamaged(text);
+  if (read === undefined) return;
+  assertInSchema(read);
+  assertPromptsKeepTextInBlocks(read);
+}
+
 describe('fuzz: the brainstorm session file', () => {
   test('hostile texts in every field: read back as written, and only ever inside data blocks', () => {
     fc.assert(
@@ -98,10 +106,7 @@ describe('fuzz: the brainstorm session file', () => {
     fc.assert(
       fc.property(hostileTexts(SLOTS), fc.array(mutation, { minLength: 1, maxLength: 4 }), (texts, changes) => {
         const text = changes.reduce((t, change) => change(t), serializeSession(session(texts)));
-        const read = parsedOrDamaged(text);
-        if (read === undefined) return;
-        assertInSchema(read);
-        assertPromptsKeepTextInBlocks(read);
+        assertDamagedOrSound(text);
       }),
       RUNS,
     );
@@ -111,10 +116,7 @@ describe('fuzz: the brainstorm session file', () => {
     const base = JSON.parse(serializeSession(session(['topic'])));
     fc.assert(
       fc.property(jsonMutation(base), (text) => {
-        const read = parsedOrDamaged(text);
-        if (read === undefined) return;
-        assertInSchema(read);
-        assertPromptsKeepTextInBlocks(read);
+        assertDamagedOrSound(text);
       }),
       RUNS,
     );
@@ -133,10 +135,7 @@ describe('fuzz: the brainstorm session file', () => {
         let node = copy;
         for (const key of path.slice(0, -1)) node = node[key];
         node[path.at(-1)!] = value;
-        const read = parsedOrDamaged(JSON.stringify(copy));
-        if (read === undefined) return;
-        assertInSchema(read);
-        assertPromptsKeepTextInBlocks(read);
+        assertDamagedOrSound(JSON.stringify(copy));
       }),
       { numRuns: RUNS.numRuns * 2 },
     );
