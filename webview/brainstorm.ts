@@ -2,8 +2,9 @@
 // questions as a form grouped by angle, earlier rounds folded away, and the result card. Answer
 // drafts and Skip ticks live here across the host's snapshots (keyed by slug, round and the
 // question's place in the round) and are saved with the webview's state so a reload keeps them.
-import type { BrainstormAngle, BrainstormInquisitorState, BrainstormPanelView, BrainstormRoundView, WebviewMessage } from '../src/shared/protocol';
-import { fill, type PanelStringKey, type PanelStrings } from '../src/shared/panelStrings';
+import type { BrainstormAngle, BrainstormPanelView, BrainstormRoundView, WebviewMessage } from '../src/shared/protocol';
+import { fill, type PanelStrings } from '../src/shared/panelStrings';
+import { ANGLE, inquisitors, progress } from './brainstormProgress';
 import { h, icon } from './dom';
 
 export interface BrainstormDrafts {
@@ -18,33 +19,12 @@ type Running = Extract<BrainstormPanelView, { status: 'running' }>;
 type Questions = Extract<BrainstormPanelView, { status: 'questions' }>;
 type Failed = Extract<BrainstormPanelView, { status: 'failed' }>;
 type Complete = Extract<BrainstormPanelView, { status: 'complete' }>;
-type Inquisitor = NonNullable<Active['inquisitors']>[number];
 type Action = 'more' | 'summarize';
 type TextArea = HTMLElement & { value: string; disabled: boolean };
 type Checkbox = HTMLElement & { checked: boolean };
 
 /** The angles in the order the form shows them. */
 const ANGLES: readonly BrainstormAngle[] = ['ux', 'technical', 'edge-cases'];
-const ANGLE: Record<BrainstormAngle, { label: PanelStringKey; icon: string }> = {
-  ux: { label: 'angleUx', icon: 'person' },
-  technical: { label: 'angleTechnical', icon: 'gear' },
-  'edge-cases': { label: 'angleEdgeCases', icon: 'warning' },
-};
-
-const STEP: Record<Running['step'], PanelStringKey> = {
-  inquisitors: 'brainstormInquisitors',
-  'follow-up': 'brainstormFollowUp',
-  summary: 'brainstormSummarizing',
-};
-
-const INQUISITOR: Record<BrainstormInquisitorState, { label: PanelStringKey; icon: string; tone: string }> = {
-  running: { label: 'inquisitorRunning', icon: 'loading', tone: 'running' },
-  success: { label: 'inquisitorDone', icon: 'pass', tone: 'ok' },
-  parse_error: { label: 'inquisitorParseError', icon: 'error', tone: 'failed' },
-  timeout: { label: 'inquisitorTimeout', icon: 'watch', tone: 'failed' },
-  empty: { label: 'inquisitorEmpty', icon: 'circle-slash', tone: 'warn' },
-};
-
 export class BrainstormUi {
   readonly element: HTMLElement = h('section', { id: 'brainstorm', 'aria-labelledby': 'brainstorm-heading' });
   private view: BrainstormPanelView = { status: 'none' };
@@ -91,7 +71,7 @@ export class BrainstormUi {
         body.push(this.header(view), ...this.history(view));
         if (view.notice) body.push(notice(view.notice, false, 'brainstorm-notice'));
         // An inquisitor that gave nothing is shown with why, so missing angles are not a mystery.
-        if (view.round === 1 && view.inquisitors?.some((i) => i.state !== 'success')) body.push(this.inquisitors(view.inquisitors));
+        if (view.round === 1 && view.inquisitors?.some((i) => i.state !== 'success')) body.push(inquisitors(view.inquisitors, this.S));
         body.push(this.questionForm(view));
         break;
       case 'failed':
@@ -133,21 +113,7 @@ export class BrainstormUi {
 
   private running(view: Running): Node[] {
     const S = this.S;
-    const nodes: Node[] = [
-      h(
-        'div',
-        { class: 'thinking', id: 'brainstorm-progress', role: 'status' },
-        h('vscode-progress-ring', { 'aria-hidden': 'true' }),
-        h('span', {}, S[STEP[view.step]]),
-      ),
-    ];
-    const retry = view.retry;
-    if (retry) {
-      const waiting = fill(S.waitingRetry, retry.attempt, retry.of);
-      const who = retry.who === 'coordinator' ? waiting : `${S[ANGLE[retry.who].label]}: ${waiting}`;
-      nodes.push(h('div', { class: 'muted retry', id: 'brainstorm-retry', role: 'status' }, icon('sync'), h('span', {}, who)));
-    }
-    if (view.step === 'inquisitors' && view.inquisitors?.length) nodes.push(this.inquisitors(view.inquisitors));
+    const nodes = progress(view, S);
     // Not a live region: a screen reader would read every streamed token. The status row says what runs.
     this.stream = h('div', { class: 'stream', id: 'brainstorm-stream', 'aria-label': S.brainstormStreamLabel }, view.streamed);
     nodes.push(
@@ -157,31 +123,10 @@ export class BrainstormUi {
     return nodes;
   }
 
-  private inquisitors(list: Inquisitor[]): HTMLElement {
-    const S = this.S;
-    return h(
-      'ul',
-      { class: 'plain-list inquisitors', id: 'brainstorm-inquisitors' },
-      ...list.map((q) => {
-        const state = INQUISITOR[q.state];
-        const stateIcon = h('vscode-icon', { name: state.icon, spin: q.state === 'running', 'aria-hidden': 'true' });
-        const trouble = q.state !== 'running' && q.state !== 'success';
-        return h(
-          'li',
-          { class: `inquisitor ${state.tone}`, id: `brainstorm-inquisitor-${q.angle}`, title: q.detail },
-          icon(ANGLE[q.angle].icon),
-          h('span', { class: 'inquisitor-angle' }, S[ANGLE[q.angle].label]),
-          h('span', { class: 'inquisitor-state' }, stateIcon, h('span', {}, S[state.label])),
-          trouble && q.detail ? h('span', { class: 'inquisitor-detail muted' }, q.detail) : null,
-        );
-      }),
-    );
-  }
-
   private failed(view: Failed): Node[] {
     const S = this.S;
     return [
-      view.inquisitors?.length ? this.inquisitors(view.inquisitors) : null,
+      view.inquisitors?.length ? inquisitors(view.inquisitors, this.S) : null,
       notice(view.error, true, 'brainstorm-error'),
       view.rounds.length ? h('p', { class: 'muted' }, S.answersKept) : null,
       h(
