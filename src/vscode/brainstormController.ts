@@ -4,11 +4,12 @@
 // shows the same form with nothing lost.
 import * as vscode from 'vscode';
 import { nextTask } from '../core/brainstorm/brainstormMachine';
-import { BrainstormError, PLAN_FILES } from '../core/brainstorm/brainstormTypes';
+import { BrainstormError } from '../core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StartOptions } from '../core/brainstorm/brainstormTypes';
 import { LlmError } from '../core/llm/llmClient';
 import type { BrainstormInquisitorState, BrainstormPanelView, BrainstormRoundView } from '../shared/protocol';
 import { isTrusted, requireTrust } from './trust';
+import { PLAN_FILES, planDisplayPath } from '../core/plan/layout';
 
 export interface BrainstormHost {
   service(): Promise<BrainstormApi>;
@@ -234,8 +235,8 @@ export class BrainstormController implements vscode.Disposable {
           keyInsights: summary.keyInsights,
           decisions: summary.decisions,
           openQuestions: summary.openQuestions,
-          documentPath: `.groundwork/plans/${session.slug}/${PLAN_FILES.document}`,
-          contextPath: `.groundwork/plans/${session.slug}/${PLAN_FILES.context}`,
+          documentPath: planDisplayPath(session.slug, PLAN_FILES.document),
+          contextPath: planDisplayPath(session.slug, PLAN_FILES.context),
         };
       }
       case 'answering': {

@@ -9,8 +9,9 @@ import { displayPath } from '../core/storage/workspaceStore';
 import type { BriefFields, DiscoveryPanelView, RoundTranscript } from '../shared/protocol';
 import type { DiscoveryPeek } from './discoveryPeek';
 import { discoveryLanguage } from './localization';
-import { PENDING_BRIEF_FILE, planFileOf, type PendingBrief, type PendingRead } from './pendingBrief';
+import { planFileOf, type PendingBrief, type PendingRead } from './pendingBrief';
 import { isTrusted, requireTrust } from './trust';
+import { PENDING_BRIEF_FILE } from '../core/plan/layout';
 
 /** The panel's conversation; the CLI's default is 'cli', so the two do not meet. */
 export const PANEL_SESSION = 'panel';

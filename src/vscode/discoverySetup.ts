@@ -8,10 +8,11 @@ import type { AgentPanel } from './agentPanel';
 import { DiscoveryController, PANEL_SESSION, type DiscoveryHost } from './discoveryController';
 import { peekDiscovery } from './discoveryPeek';
 import { prices, type ModelService } from './llm/modelService';
-import { PENDING_BRIEF_FILE, readPendingBrief, type PendingBrief, type PendingRead } from './pendingBrief';
+import { readPendingBrief, type PendingBrief, type PendingRead } from './pendingBrief';
 import type { RoleLookup } from './roleCache';
 import { isTrusted } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
+import { PENDING_BRIEF_FILE } from '../core/plan/layout';
 
 export function createDiscovery(
   roles: RoleLookup,

@@ -9,12 +9,12 @@ import { DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES } from '../core/discovery
 import { isSlug } from '../core/storage/safeNames';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { BRIEF_FIELDS, type BriefFields, type DiscoveryPanelView, type RoundTranscript } from '../shared/protocol';
+import { GROUNDWORK_DIR, PENDING_BRIEF_FILE, PLAN_FILES, planFile, planPathParts } from '../core/plan/layout';
 
 /** The brief card as it is kept between windows: the panel's view of it, less its status. */
 export type PendingBrief = Omit<Extract<DiscoveryPanelView, { status: 'brief' }>, 'status'>;
 
 /** Relative to `.groundwork/`. */
-export const PENDING_BRIEF_FILE = 'panel/brief.json';
 /** Far above what the panel writes (a request, a brief and three rounds); the read cap of the file. */
 export const PENDING_BRIEF_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -33,7 +33,6 @@ const LIMITS = {
 
 const TOP_KEYS = ['request', 'brief', 'raw', 'transcript', 'message', 'savedAt'] as const;
 const ROUND_KEYS = ['round', 'questions', 'answer'] as const;
-const SAVED_AT = /^\.groundwork\/plans\/([a-z0-9][a-z0-9-]{0,63})\/idea-brief\.md$/;
 
 export type PendingBriefParse = { ok: true; value: PendingBrief } | { ok: false; reason: string };
 
@@ -81,8 +80,8 @@ export function parsePendingBrief(text: string): PendingBriefParse {
  * `.groundwork/plans/<slug>/idea-brief.md`; undefined for anything else.
  */
 export function planFileOf(savedAt: string): { slug: string; rel: string } | undefined {
-  const slug = SAVED_AT.exec(savedAt)?.[1];
-  return slug !== undefined && isSlug(slug) ? { slug, rel: `plans/${slug}/idea-brief.md` } : undefined;
+  const parts = savedAt.startsWith(`${GROUNDWORK_DIR}/`) ? planPathParts(savedAt) : undefined;
+  return parts?.file === PLAN_FILES.ideaBrief ? { slug: parts.slug, rel: planFile(parts.slug, PLAN_FILES.ideaBrief) } : undefined;
 }
 
 function pendingBrief(value: unknown): PendingBrief {

@@ -4,14 +4,15 @@
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
 import { Journal } from '../core/journal/journal';
-import { JOURNAL_FILE, parseJournalEntry, type JournalEntry } from '../core/journal/journalEntry';
-import { SleepLog, SLEEP_FILE, type Sleeper } from '../core/sleep/sleepLog';
+import { parseJournalEntry, type JournalEntry } from '../core/journal/journalEntry';
+import { SleepLog, type Sleeper } from '../core/sleep/sleepLog';
 import { NodeWorkspaceFs } from '../core/node/nodeWorkspaceFs';
 import type { ReadResult } from '../core/storage/recordLog';
 import { isSlug } from '../core/storage/safeNames';
 import { WorkspaceStore } from '../core/storage/workspaceStore';
 import { isTrusted } from './trust';
 import { writeGuardedFs } from './writeGuard';
+import { JOURNAL_FILE, PLAN_MAIN_FILES, PLANS_DIR, planFile, planStateOf, SLEEP_FILE } from '../core/plan/layout';
 
 export interface PlanSummary {
   slug: string;
@@ -27,8 +28,6 @@ export interface WorkspaceView {
   sleepers: Sleeper[] | { error: string };
   plans: PlanSummary[] | { error: string };
 }
-
-const PLAN_FILES = ['00-brainstorming.md', 'idea-brief.md'];
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -139,20 +138,15 @@ export class WorkspaceModel implements vscode.Disposable {
 
   private async listPlans(): Promise<PlanSummary[]> {
     const store = this.openStore();
-    const names = await store.list('plans');
+    const names = await store.list(PLANS_DIR);
     const plans: PlanSummary[] = [];
     for (const slug of names.sort()) {
       // Only plan folders Groundwork could have made; the store refuses one linked out of .groundwork.
       if (!isSlug(slug)) continue;
-      const files = await store.list(`plans/${slug}`).catch(() => undefined);
+      const files = await store.list(planFile(slug)).catch(() => undefined);
       if (!files) continue;
-      const main = await this.openable(PLAN_FILES.filter((f) => files.includes(f)).map((f) => `plans/${slug}/${f}`));
-      plans.push({
-        slug,
-        mainFile: main,
-        complete: files.includes('.brainstorm-complete') || (files.includes('idea-brief.md') && !files.includes('.brainstorm.json')),
-        unfinishedBrainstorm: files.includes('.brainstorm.json') && !files.includes('.brainstorm-complete'),
-      });
+      const main = await this.openable(PLAN_MAIN_FILES.filter((f) => files.includes(f)).map((f) => planFile(slug, f)));
+      plans.push({ slug, mainFile: main, ...planStateOf(files) });
     }
     return plans;
   }

@@ -5,7 +5,6 @@
 // `--unattended` and an empty non-terminal stdin are refused with exit 2.
 import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
-import { planDisplayPath } from '../../core/brainstorm/planFolder';
 import { LlmError } from '../../core/llm/llmClient';
 import type { Role } from '../../core/roles/roleSchema';
 import { openWorkspaceStore } from '../../core/node/openWorkspace';
@@ -20,6 +19,8 @@ import { blockText, shellWord } from '../terminalText';
 import { displayOrder, inquiryRecap, showComplete, showQuestions } from './brainstormOutput';
 import { EXIT_INTERRUPTED, processTerminal } from './discover';
 import type { DiscoverTerminal } from './discover';
+import { planDisplayPath } from '../../core/plan/layout';
+import { toolLine } from '../toolLine';
 
 export const TIMEOUT_VAR = 'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS';
 export const CONCURRENCY_VAR = 'GROUNDWORK_BRAINSTORM_CONCURRENCY';
@@ -237,7 +238,9 @@ async function step(run: Run, slug: string | undefined, fn: (options: StepOption
     } else if (p.kind === 'coordinator') line(p.task === 'follow-up' ? 'reading your answers…' : 'writing the summary…');
     else if (p.kind === 'notice') line(blockText(p.text, ''));
     else if (p.kind === 'retry') line(`${p.who}: ${redactSecrets(retryLine(p), run.secrets)}`);
-    else if (streaming) {
+    else if (p.kind === 'tool') {
+      if (p.activity.status !== 'running') line(`${p.who}: ${toolLine(p.activity)}`);
+    } else if (streaming) {
       // Model text, so shown with its control characters made visible, line breaks kept.
       const shown = blockText(p.text.replace(/\r/g, ''), '');
       if (shown === '') return;

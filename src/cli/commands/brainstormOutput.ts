@@ -2,12 +2,12 @@
 // and the finished summary, as text for a person or as JSON events for a script. Model and person
 // text is shown with its control characters made visible (blockText, visibleText, visibleJson).
 import { ANGLE_LABELS } from '../../core/brainstorm/brainstormDocs';
-import { ANGLES, PLAN_FILES } from '../../core/brainstorm/brainstormTypes';
+import { ANGLES } from '../../core/brainstorm/brainstormTypes';
 import type { BrainstormSession, Question } from '../../core/brainstorm/brainstormTypes';
-import { planDisplayPath } from '../../core/brainstorm/planFolder';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import type { CommandContext } from '../cliTypes';
 import { blockText } from '../terminalText';
+import { PLAN_FILES, planDisplayPath } from '../../core/plan/layout';
 
 /** `round 1: 7 questions (ux 3, technical 4); edge-cases: parse_error (why)`. */
 export function inquiryRecap(session: BrainstormSession): string {

@@ -1,5 +1,5 @@
 import { Journal, JournalInputError } from '../../core/journal/journal';
-import { JOURNAL_FILE, JOURNAL_SCOPES, isJournalScope, parseJournalEntry } from '../../core/journal/journalEntry';
+import { JOURNAL_SCOPES, isJournalScope, parseJournalEntry } from '../../core/journal/journalEntry';
 import type { JournalEntry, JournalInput } from '../../core/journal/journalEntry';
 import { displayPath } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
@@ -7,6 +7,7 @@ import { EXIT_OK, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { reportProblems } from '../readProblems';
 import { blockText } from '../terminalText';
+import { JOURNAL_FILE } from '../../core/plan/layout';
 
 const FILE_SHOWN = displayPath(JOURNAL_FILE);
 

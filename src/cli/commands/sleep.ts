@@ -1,4 +1,4 @@
-import { SLEEP_FILE, SleepLog } from '../../core/sleep/sleepLog';
+import { SleepLog } from '../../core/sleep/sleepLog';
 import type { Sleeper } from '../../core/sleep/sleepLog';
 import { remainingMs } from '../../core/sleep/sleepState';
 import { EXIT_OK } from '../cliTypes';
@@ -6,6 +6,7 @@ import type { CliCommand } from '../cliTypes';
 import { displayPath } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import { reportProblems } from '../readProblems';
+import { SLEEP_FILE } from '../../core/plan/layout';
 
 const FILE_SHOWN = displayPath(SLEEP_FILE);
 

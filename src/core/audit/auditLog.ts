@@ -9,8 +9,8 @@ import { isUsage } from '../llm/usage';
 import type { ReadResult, RecordLog, RecordParser } from '../storage/recordLog';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
+import { AUDIT_FILE } from '../plan/layout';
 
-export const AUDIT_FILE = 'audit.jsonl';
 /** The log is for reading at a glance, not a transcript: long texts are cut to these lengths. */
 export const AUDIT_INPUT_MAX_CHARS = 300;
 export const AUDIT_DETAIL_MAX_CHARS = 2000;

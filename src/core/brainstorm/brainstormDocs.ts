@@ -8,8 +8,9 @@
 import { fenced } from '../discovery/ideaBriefFile';
 import { isSlug } from '../storage/safeNames';
 import { visibleText } from '../visibleText';
-import { ANGLES, BrainstormError, PLAN_FILES, SKIPPED_ANSWER } from './brainstormTypes';
+import { ANGLES, BrainstormError, SKIPPED_ANSWER } from './brainstormTypes';
 import type { Angle, Answer, BrainstormSession, InquisitorStatus } from './brainstormTypes';
+import { PLAN_FILES } from '../plan/layout';
 
 export const ANGLE_LABELS: Readonly<Record<Angle, string>> = {
   ux: 'UX',

@@ -22,21 +22,7 @@ import { isSetAside, recoverSession, setAside } from './damagedPlan';
 import type { BrainstormEffect, BrainstormEvent, CoordinatorTask } from './brainstormMachine';
 import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
 import type { PromptPlaces } from './brainstormPrompt';
-import {
-  ANGLES,
-  ANSWER_KEPT_MAX_BYTES,
-  BrainstormError,
-  COORDINATOR_ROLE,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_INQUISITOR_TIMEOUT_SECONDS,
-  DEFAULT_MAX_ROUNDS,
-  DEFAULT_MIN_ROUNDS,
-  INQUISITOR_ROLES,
-  PLAN_FILES,
-  ROUNDS_LIMIT,
-  TOPIC_MAX_BYTES,
-  roundFileName,
-} from './brainstormTypes';
+import { ANGLES, ANSWER_KEPT_MAX_BYTES, BrainstormError, COORDINATOR_ROLE, DEFAULT_CONCURRENCY, DEFAULT_INQUISITOR_TIMEOUT_SECONDS, DEFAULT_MAX_ROUNDS, DEFAULT_MIN_ROUNDS, INQUISITOR_ROLES, ROUNDS_LIMIT, TOPIC_MAX_BYTES } from './brainstormTypes';
 import type {
   Angle,
   Answer,
@@ -51,10 +37,11 @@ import type {
 } from './brainstormTypes';
 import { renderContextFile, toContext } from './contextFile';
 import { harvestQuestions, parseSummary } from './harvest';
-import { checkSlug, isComplete, planDisplayPath, planFile, planFolderExists, PLANS_DIR } from './planFolder';
+import { checkSlug, isComplete, planFolderExists } from './planFolder';
 import { SESSION_FILE_MAX_BYTES } from './sessionFile';
 import { ARTIFACT_MODE, PlanStore, SlugTaken, USER_LOG } from './planStore';
 import type { Loaded } from './planStore';
+import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, roundFileName } from '../plan/layout';
 
 const INQUISITOR_MAX_TOKENS = 2048;
 const COORDINATOR_MAX_TOKENS = 4096;

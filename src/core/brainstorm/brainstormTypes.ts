@@ -4,6 +4,8 @@
 // context file in the plan folder `.groundwork/plans/<slug>/`. Plain data only, safe to post to a
 // webview or print as JSON.
 
+import type { ToolActivity } from '../tools/toolActivity';
+
 /** The three angles of round 1, in the order they are listed and picked. */
 export const ANGLES = ['ux', 'technical', 'edge-cases'] as const;
 export type Angle = (typeof ANGLES)[number];
@@ -168,23 +170,6 @@ export interface ContextQuestion {
 
 export const CONTEXT_SCHEMA_VERSION = 1;
 
-/** Files of a plan folder, relative to it. */
-export const PLAN_FILES = {
-  state: '.brainstorm.json',
-  roundsDir: 'rounds',
-  document: '00-brainstorming.md',
-  context: '00-brainstorming.context.md',
-  sentinel: '.brainstorm-complete',
-  workersDir: '.workers',
-  /** In a brainstorm seeded from a plan: points at that plan (DEC-3: a pointer, never a copy). */
-  seededFrom: 'seeded-from.md',
-  /** In the plan a brainstorm was seeded from: points at the brainstorms made from it. */
-  brainstorms: 'brainstorms.md',
-} as const;
-
-export function roundFileName(round: number): string {
-  return `round-${round}.md`;
-}
 
 export type BrainstormErrorKind =
   /** A bad slug, topic or option: the caller's input. */
@@ -229,7 +214,9 @@ export type BrainstormProgress =
   /** Something the person should know about the step, e.g. a choice the round limits overruled. */
   | { kind: 'notice'; text: string }
   /** A model call failed before its reply began and is tried again: "waiting for the model… (retry 2 of 3)". */
-  | { kind: 'retry'; who: Angle | 'coordinator'; attempt: number; of: number; reason: string };
+  | { kind: 'retry'; who: Angle | 'coordinator'; attempt: number; of: number; reason: string }
+  /** An agent called a tool (read a file, listed a folder, searched): as it starts and as it ends. */
+  | { kind: 'tool'; who: Angle | 'coordinator'; activity: ToolActivity };
 
 export interface StepOptions {
   signal: AbortSignal;

@@ -10,18 +10,9 @@ import { isSlug } from '../storage/safeNames';
 import { visibleText } from '../visibleText';
 import { bulletList, inlineText, questionsByRound, verbatimBlock } from './brainstormDocs';
 import type { AskedQuestion } from './brainstormDocs';
-import {
-  ANGLES,
-  BrainstormError,
-  CONTEXT_SCHEMA_VERSION,
-  INQUISITOR_STATUSES,
-  MAX_PRIORITY,
-  MIN_PRIORITY,
-  PLAN_FILES,
-  ROUNDS_LIMIT,
-  isAngle,
-} from './brainstormTypes';
+import { ANGLES, BrainstormError, CONTEXT_SCHEMA_VERSION, INQUISITOR_STATUSES, MAX_PRIORITY, MIN_PRIORITY, ROUNDS_LIMIT, isAngle } from './brainstormTypes';
 import type { Angle, BrainstormContext, BrainstormSession, ContextQuestion, InquisitorStatus } from './brainstormTypes';
+import { PLAN_FILES } from '../plan/layout';
 
 /** Far above what 20 rounds of capped questions and long answers make; refuses anything else. */
 export const CONTEXT_FILE_MAX_BYTES = 8 * 1024 * 1024;

@@ -7,8 +7,8 @@ import { isPlainObject } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
 import { isBlankText } from '../prompt/untrustedText';
 import type { WorkspaceStore } from '../storage/workspaceStore';
-import { DEFAULT_MAX_ROUNDS, DEFAULT_MIN_ROUNDS, PLAN_FILES, ROUNDS_LIMIT, TOPIC_MAX_BYTES } from './brainstormTypes';
-import { planDisplayPath, planFile, PLANS_DIR } from './planFolder';
+import { DEFAULT_MAX_ROUNDS, DEFAULT_MIN_ROUNDS, ROUNDS_LIMIT, TOPIC_MAX_BYTES } from './brainstormTypes';
+import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile } from '../plan/layout';
 
 const DAMAGED_PREFIX = '.damaged-';
 

@@ -8,18 +8,9 @@ import { isSlug, slugify } from '../storage/safeNames';
 import { displayPath } from '../storage/workspaceStore';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
-import { BrainstormError, PLAN_FILES } from './brainstormTypes';
-
-export const PLANS_DIR = 'plans';
-
-/** `.groundwork`-relative path of a file in the plan folder. */
-export function planFile(slug: string, file: string): string {
-  return `${PLANS_DIR}/${slug}/${file}`;
-}
-
-export function planDisplayPath(slug: string, file?: string): string {
-  return displayPath(file === undefined ? `${PLANS_DIR}/${slug}` : planFile(slug, file));
-}
+import { BrainstormError } from './brainstormTypes';
+import { PLAN_FILES } from '../plan/layout';
+import { PLANS_DIR, planDisplayPath, planFile } from '../plan/layout';
 
 /** The slug if it is one; else BrainstormError 'invalid' saying what a slug is. */
 export function checkSlug(slug: string): string {

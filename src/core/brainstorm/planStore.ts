@@ -2,21 +2,20 @@
 // a check that no one else changed it, the folder made (after checking what it will write), a
 // damaged brainstorm's folder taken over, the seed's pointers, the workers' logs, the listing of
 // unfinished brainstorms. The service (brainstormService.ts) runs the steps over it.
-import { AUDIT_FILE } from '../audit/auditLog';
 import type { Clock } from '../clock';
-import { IDEA_BRIEF_FILE } from '../discovery/ideaBriefFile';
 import { capText } from '../prompt/cap';
 import { StorageError } from '../storage/storageError';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { currentRound } from './brainstormMachine';
 import { parseBrainstormsPointer, renderBrainstormsPointer, renderSeededFromPointer } from './brainstormDocs';
-import { BrainstormError, PLAN_FILES, SEED_MAX_BYTES } from './brainstormTypes';
+import { BrainstormError, SEED_MAX_BYTES } from './brainstormTypes';
 import type { BrainstormSession, UnfinishedBrainstorm } from './brainstormTypes';
 import { onlySetAside, recoverSession, setAside } from './damagedPlan';
-import { isComplete, planDisplayPath, planFile, planFolderExists, planSlugs, PLANS_DIR } from './planFolder';
+import { isComplete, planFolderExists, planSlugs } from './planFolder';
 import { parseSession, serializeSession, SESSION_FILE_MAX_BYTES } from './sessionFile';
 import { parseWorkerRecord } from './workerLog';
 import type { WorkerRecord } from './workerLog';
+import { AUDIT_FILE, PLANS_DIR, PLAN_FILES, planDisplayPath, planFile } from '../plan/layout';
 
 /** The files Groundwork writes in a plan folder besides the session file are world-readable. */
 export const ARTIFACT_MODE = 0o644;
@@ -159,9 +158,9 @@ export class PlanStore {
   /** The seed plan's Idea Brief, capped, for "Brainstorm deeper". */
   async readSeed(slug: string): Promise<{ slug: string; file: string; text: string }> {
     if (!(await planFolderExists(this.store, slug))) throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)} to seed the brainstorm from.`);
-    const text = await this.store.readText(planFile(slug, IDEA_BRIEF_FILE));
-    if (text === undefined) throw new BrainstormError('not-found', `${planDisplayPath(slug)} has no ${IDEA_BRIEF_FILE} to seed the brainstorm from.`);
-    return { slug, file: IDEA_BRIEF_FILE, text: capText(text, planDisplayPath(slug, IDEA_BRIEF_FILE), SEED_MAX_BYTES).text };
+    const text = await this.store.readText(planFile(slug, PLAN_FILES.ideaBrief));
+    if (text === undefined) throw new BrainstormError('not-found', `${planDisplayPath(slug)} has no ${PLAN_FILES.ideaBrief} to seed the brainstorm from.`);
+    return { slug, file: PLAN_FILES.ideaBrief, text: capText(text, planDisplayPath(slug, PLAN_FILES.ideaBrief), SEED_MAX_BYTES).text };
   }
 
   /** DEC-3: each folder points at the other; nothing is copied between them. */

@@ -31,12 +31,12 @@ import type {
   TurnOptions,
   TurnResult,
 } from './discoveryTypes';
-import { briefTitle, IDEA_BRIEF_FILE, renderIdeaBrief } from './ideaBriefFile';
-import { DISCOVERY_DIR, DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES, normalizeText, roundFileRel } from './roundFile';
+import { briefTitle, renderIdeaBrief } from './ideaBriefFile';
+import { DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES, normalizeText, roundFileRel } from './roundFile';
 import type { RoundFileData } from './roundFile';
 import { RoundFiles } from './roundFiles';
+import { DISCOVERY_DIR, PLAN_FILES, PLANS_DIR, planFile } from '../plan/layout';
 
-export const PLANS_DIR = 'plans';
 const DEFAULT_MAX_TOKENS = 4096;
 
 export interface DiscoveryServiceDeps {
@@ -134,7 +134,7 @@ export class DiscoveryService implements DiscoveryApi {
     return this.deps.store.withLock(async () => {
       const taken = new Set(await this.deps.store.list(PLANS_DIR));
       const slug = uniqueSlug(base, taken);
-      const rel = `${PLANS_DIR}/${slug}/${IDEA_BRIEF_FILE}`;
+      const rel = planFile(slug, PLAN_FILES.ideaBrief);
       await this.deps.store.writeText(rel, text);
       return { slug, path: displayPath(rel) };
     });

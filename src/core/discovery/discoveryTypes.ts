@@ -17,6 +17,7 @@ export const DEFAULT_TTL_MINUTES = 30;
 // The eight fields of an Idea Brief, in the order the role writes them: one list for the core,
 // the panel and the protocol between them.
 import { BRIEF_FIELDS, type BriefField } from '../../shared/protocol';
+import type { ToolActivity } from '../tools/toolActivity';
 export { BRIEF_FIELDS, type BriefField };
 
 /** The labels the role writes (always in English, whatever the person's language). */
@@ -141,6 +142,8 @@ export interface TurnOptions {
   force?: boolean;
   /** An attempt failed before the reply began and is retried: "waiting for the model… (retry 2 of 3)". */
   onRetry?: (retry: LlmRetry) => void;
+  /** The agent called a tool (read a file, listed a folder, searched): as it starts and as it ends. */
+  onTool?: (activity: ToolActivity) => void;
 }
 
 /** What `saveBrief` takes: a 'complete' outcome (possibly with a brief the person edited). */

@@ -6,7 +6,6 @@ import { neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
 import type { BriefToSave, IdeaBrief } from './discoveryTypes';
 
-export const IDEA_BRIEF_FILE = 'idea-brief.md';
 
 /** A fence of backticks longer than any run of them in `text` (at least three). */
 export function fenceFor(text: string): string {

@@ -29,8 +29,8 @@ import { NAME_MAX_CHARS, countChars } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
 import { isBlankText, stripHiddenCharacters } from '../prompt/untrustedText';
 import { safeFileName } from '../storage/safeNames';
+import { DISCOVERY_DIR } from '../plan/layout';
 
-export const DISCOVERY_DIR = 'discovery';
 /**
  * The largest text of the person's a round file keeps (the request, each answer). Four of them and
  * three rounds of questions stay under ROUND_FILE_MAX_BYTES, so the file can always be read back.

@@ -4,7 +4,6 @@ import { isBlankText } from '../prompt/untrustedText';
 import type { RecordParser } from '../storage/recordLog';
 
 /** Where the journal lives, relative to the workspace's `.groundwork/` folder. */
-export const JOURNAL_FILE = 'discoveries.jsonl';
 
 /** Caps keep a single entry readable in a tree item and a terminal, and keep one line small. */
 export const TITLE_MAX_CHARS = 200;

@@ -4,9 +4,9 @@
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { displayPath } from '../storage/workspaceStore';
 import type { RoleSource } from './roleLoader';
+import { WORKSPACE_ROLES_DIR } from '../plan/layout';
 
 /** The folder of overrides inside `.groundwork/`. */
-export const WORKSPACE_ROLES_DIR = 'roles';
 
 export function workspaceRoleSource(store: WorkspaceStore): RoleSource {
   return {

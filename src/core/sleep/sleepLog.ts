@@ -7,7 +7,6 @@ import { elapsedMs, formatDuration, isExpired, remainingDisplay, startSleep } fr
 import type { SleepState } from './sleepState';
 
 /** Where sleep events live, relative to the workspace's `.groundwork/` folder. */
-export const SLEEP_FILE = 'sleep.jsonl';
 
 /**
  * Thrown by `SleepLog.recordStart` and `recordWake` for a record the log would not read back (an

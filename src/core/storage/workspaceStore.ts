@@ -6,7 +6,7 @@ import { StorageError, quotePath, relabelStorageError } from './storageError';
 import type { EntryInfo, WorkspaceFs } from './workspaceFs';
 import { visibleText } from '../visibleText';
 
-const GROUNDWORK_DIR = '.groundwork';
+export const GROUNDWORK_DIR = '.groundwork';
 /** The one lock every writer of the workspace takes, relative to `.groundwork/`. */
 const LOCK_FILE = '.lock';
 /** The locks held by one session's step each, see `withSessionLock`. */

@@ -2,9 +2,10 @@
 // and reads that skip damaged lines without dropping good ones.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AUDIT_DETAIL_MAX_CHARS, AUDIT_FILE, AUDIT_INPUT_MAX_CHARS, AuditLog, auditInput, parseAuditEntry } from '../../../src/core/audit/auditLog';
+import { AUDIT_DETAIL_MAX_CHARS, AUDIT_INPUT_MAX_CHARS, AuditLog, auditInput, parseAuditEntry } from '../../../src/core/audit/auditLog';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { AUDIT_FILE } from '../../../src/core/plan/layout';
 
 const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
 const USAGE = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 100, cacheCreationTokens: 0 };

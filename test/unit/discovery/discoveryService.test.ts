@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { AuditLog, AUDIT_FILE } from '../../../src/core/audit/auditLog';
+import { AuditLog } from '../../../src/core/audit/auditLog';
 import { DiscoveryService } from '../../../src/core/discovery/discoveryService';
 import { DiscoveryError } from '../../../src/core/discovery/discoveryTypes';
 import type { DiscoveryOutcome, TurnOptions } from '../../../src/core/discovery/discoveryTypes';
@@ -16,6 +16,7 @@ import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { overloaded, ScriptedLlm, USAGE } from './scriptedLlm';
 import type { ScriptStep } from './scriptedLlm';
+import { AUDIT_FILE } from '../../../src/core/plan/layout';
 
 const root = join(__dirname, '..', '..', '..');
 const parsedRole = parseRoleFile('roles/build-discovery.md', readFileSync(join(root, 'roles', 'build-discovery.md'), 'utf8'));

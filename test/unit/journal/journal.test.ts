@@ -1,15 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Journal, JournalInputError } from '../../../src/core/journal/journal';
-import {
-  DESCRIPTION_MAX_BYTES,
-  JOURNAL_FILE,
-  TITLE_MAX_CHARS,
-  checkJournalInput,
-  parseJournalEntry,
-} from '../../../src/core/journal/journalEntry';
+import { DESCRIPTION_MAX_BYTES, TITLE_MAX_CHARS, checkJournalInput, parseJournalEntry } from '../../../src/core/journal/journalEntry';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { JOURNAL_FILE } from '../../../src/core/plan/layout';
 
 const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
 

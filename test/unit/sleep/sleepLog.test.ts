@@ -1,11 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
-import { SLEEP_FILE, SleepInputError, SleepLog, sleeperStatus } from '../../../src/core/sleep/sleepLog';
+import { SleepInputError, SleepLog, sleeperStatus } from '../../../src/core/sleep/sleepLog';
 import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
 import { startSleep, wake } from '../../../src/core/sleep/sleepState';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { SLEEP_FILE } from '../../../src/core/plan/layout';
 
 const T0 = 1_700_000_000_000;
 

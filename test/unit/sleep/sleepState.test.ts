@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
-import { SLEEP_FILE, SleepLog } from '../../../src/core/sleep/sleepLog';
+import { SleepLog } from '../../../src/core/sleep/sleepLog';
 import type { ParsedSleep } from '../../../src/core/sleep/parseSleepArgs';
 import {
   elapsedMs,
@@ -15,6 +15,7 @@ import {
 import type { SleepState } from '../../../src/core/sleep/sleepState';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { SLEEP_FILE } from '../../../src/core/plan/layout';
 
 const T0 = 1_700_000_000_000;
 const ctx = { agent: 'builder', now: T0 };

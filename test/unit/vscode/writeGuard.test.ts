@@ -8,14 +8,15 @@ import { describe, test } from 'node:test';
 import { DiscoveryService } from '../../../src/core/discovery/discoveryService';
 import { serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import { Journal } from '../../../src/core/journal/journal';
-import { JOURNAL_FILE, parseJournalEntry } from '../../../src/core/journal/journalEntry';
+import { parseJournalEntry } from '../../../src/core/journal/journalEntry';
 import { parseRoleFile } from '../../../src/core/roles/roleFile';
-import { SleepLog, SLEEP_FILE } from '../../../src/core/sleep/sleepLog';
+import { SleepLog } from '../../../src/core/sleep/sleepLog';
 import type { WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 import { WorkspaceStore } from '../../../src/core/storage/workspaceStore';
 import { RestrictedModeError, writeGuardedFs } from '../../../src/vscode/writeGuard';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspaceFs } from '../fakes/memoryWorkspaceFs';
+import { JOURNAL_FILE, SLEEP_FILE } from '../../../src/core/plan/layout';
 
 const root = join(__dirname, '..', '..', '..');
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);

@@ -1,0 +1,100 @@
+// The workspace layout: every folder and file name Groundwork keeps under `.groundwork/`, the
+// paths built from them, and what a plan folder's names say about the plan. Discovery, brainstorm,
+// the journal, the sleep log, the workspace model and the explorer all take their names from here;
+// a new feature (builds, cases, annotations) adds its names here first.
+//
+// Paths are relative to `.groundwork/` unless a function says it returns a display path.
+import { isSlug } from '../storage/safeNames';
+import { displayPath, GROUNDWORK_DIR } from '../storage/workspaceStore';
+
+export { GROUNDWORK_DIR };
+
+/** One folder per plan: `plans/<slug>/`. */
+export const PLANS_DIR = 'plans';
+/** Discovery sessions under way: `discovery/<session>.md`. */
+export const DISCOVERY_DIR = 'discovery';
+/** The journal of what agents learned, one JSON record per line. */
+export const JOURNAL_FILE = 'discoveries.jsonl';
+/** Sleeping agents, one JSON record per line. */
+export const SLEEP_FILE = 'sleep.jsonl';
+/** Every model call and every session step, one JSON record per line. */
+export const AUDIT_FILE = 'audit.jsonl';
+/** Workspace overrides of the shipped role files: `roles/<name>.md`. */
+export const WORKSPACE_ROLES_DIR = 'roles';
+/** The panel's pointer to the Idea Brief it shows (a pointer to a plan file, never a copy). */
+export const PENDING_BRIEF_FILE = 'panel/brief.json';
+
+/** The files of a plan folder. */
+export const PLAN_FILES = {
+  /** Discovery's result. */
+  ideaBrief: 'idea-brief.md',
+  /** A brainstorm's session, between its steps. */
+  state: '.brainstorm.json',
+  roundsDir: 'rounds',
+  document: '00-brainstorming.md',
+  context: '00-brainstorming.context.md',
+  /** Written last: vouches that the document and the context file are whole. */
+  sentinel: '.brainstorm-complete',
+  workersDir: '.workers',
+  /** In a brainstorm seeded from a plan: points at that plan (a pointer, never a copy). */
+  seededFrom: 'seeded-from.md',
+  /** In the plan a brainstorm was seeded from: points at the brainstorms made from it. */
+  brainstorms: 'brainstorms.md',
+} as const;
+
+/** The files that best represent a plan, best first. */
+export const PLAN_MAIN_FILES: readonly string[] = [PLAN_FILES.document, PLAN_FILES.ideaBrief];
+
+export function roundFileName(round: number): string {
+  return `round-${round}.md`;
+}
+
+/** `.groundwork`-relative path of a plan folder, or of a file in it. */
+export function planFile(slug: string, file?: string): string {
+  return file === undefined ? `${PLANS_DIR}/${slug}` : `${PLANS_DIR}/${slug}/${file}`;
+}
+
+/** Workspace-relative path of a plan folder or of a file in it, e.g. `.groundwork/plans/crm/idea-brief.md`. */
+export function planDisplayPath(slug: string, file?: string): string {
+  return displayPath(planFile(slug, file));
+}
+
+/** A plan worker's log (`.workers/<agent>.ndjson`), `.groundwork`-relative. */
+export function workerLogFile(slug: string, agent: string): string {
+  return planFile(slug, `${PLAN_FILES.workersDir}/${agent}.ndjson`);
+}
+
+/**
+ * The slug and file of a path inside a plan folder, given relative to `.groundwork/` or to the
+ * workspace (`.groundwork/plans/<slug>/<file>`); undefined for any other path, a slug that is not
+ * one, or a file in a subfolder.
+ */
+export function planPathParts(path: string): { slug: string; file: string } | undefined {
+  const rel = path.startsWith(`${GROUNDWORK_DIR}/`) ? path.slice(GROUNDWORK_DIR.length + 1) : path;
+  const parts = rel.split('/');
+  if (parts.length !== 3 || parts[0] !== PLANS_DIR) return undefined;
+  const [, slug, file] = parts as [string, string, string];
+  if (!isSlug(slug) || file === '' || file === '.' || file === '..') return undefined;
+  return { slug, file };
+}
+
+/** What the names in a plan folder say about the plan. */
+export interface PlanState {
+  /** A finished brainstorm, or an Idea Brief with no brainstorm under way. */
+  complete: boolean;
+  /** A brainstorm under way (its session file without the sentinel): Resume continues it. */
+  unfinishedBrainstorm: boolean;
+}
+
+export function planStateOf(names: readonly string[]): PlanState {
+  const has = (name: string) => names.includes(name);
+  return {
+    complete: has(PLAN_FILES.sentinel) || (has(PLAN_FILES.ideaBrief) && !has(PLAN_FILES.state)),
+    unfinishedBrainstorm: has(PLAN_FILES.state) && !has(PLAN_FILES.sentinel),
+  };
+}
+
+/** A discovery session's round file, `.groundwork`-relative, from its file stem. */
+export function discoveryFile(stem: string): string {
+  return `${DISCOVERY_DIR}/${stem}.md`;
+}

@@ -1,0 +1,32 @@
+// What a front end is told about a tool call while a session runs: enough to show "read
+// README.md" or "searched 'auth'" as it happens, and whether it worked.
+
+/** One tool call of an agent, as it starts and as it ends. */
+export interface ToolActivity {
+  /** The call's id (the model's tool_use id): the 'running' and the final report share it. */
+  id: string;
+  /** The tool's name as the model sees it: `read_file`, `list_files`, `search`. */
+  tool: string;
+  /**
+   * What it touched as the model asked for it: a workspace-relative path (`.` for the root), or
+   * the search's query. Untrusted model text: show it as text, cut it for a line.
+   */
+  target: string;
+  status: 'running' | 'done' | 'error';
+  /** With 'error': what went wrong, in a sentence (the same text the model gets back). */
+  error?: string;
+}
+
+/** "read README.md", "listed src", "searched 'auth'": plain English, for logs and the CLI. */
+export function describeToolActivity(activity: Pick<ToolActivity, 'tool' | 'target'>): string {
+  switch (activity.tool) {
+    case 'read_file':
+      return `read ${activity.target}`;
+    case 'list_files':
+      return `listed ${activity.target}`;
+    case 'search':
+      return `searched '${activity.target}'`;
+    default:
+      return `${activity.tool} ${activity.target}`;
+  }
+}
