@@ -1,8 +1,10 @@
-// Runs every test/unit/**/*.test.ts with Node's test runner (TypeScript through tsx).
-// Extra arguments are passed through, e.g. `npm run test:unit -- --test-name-pattern=journal`.
+// Runs every test/unit/**/*.test.ts with Node's test runner (TypeScript through tsx). Arguments
+// that are folders (e.g. `test/stress`, as `npm run test:stress` does) run the tests under them
+// instead; files run as given; the rest is passed through, e.g.
+// `npm run test:unit -- --test-name-pattern=journal`.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
@@ -17,9 +19,13 @@ function find(dir) {
 const args = process.argv.slice(2);
 const explicit = args.filter((a) => !a.startsWith('--'));
 const flags = args.filter((a) => a.startsWith('--'));
-const files = explicit.length ? explicit : find(join(root, 'test/unit')).map((f) => relative(root, f)).sort();
+const testsIn = (dir) =>
+  find(join(root, dir))
+    .map((f) => relative(root, f))
+    .sort();
+const files = (explicit.length ? explicit : ['test/unit']).flatMap((a) => (statSync(resolve(root, a), { throwIfNoEntry: false })?.isDirectory() ? testsIn(a) : [a]));
 if (files.length === 0) {
-  console.error('no unit test files found under test/unit');
+  console.error(`no test files found under ${explicit.join(', ') || 'test/unit'}`);
   process.exit(1);
 }
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...flags, ...files], {

@@ -1,72 +1,123 @@
+// The layers of docs/ARCHITECTURE.md are lint rules (eslint.config.mjs: import/no-restricted-paths
+// zones, and the bare modules each layer must not load). Here: the source tree keeps them; and, on
+// a small tree of its own with a copy of the same config, each kind of forbidden import is caught,
+// in every syntax, while the allowed ones pass.
 import assert from 'node:assert/strict';
-import { builtinModules } from 'node:module';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, test } from 'node:test';
-import { checkLayers, importsOf, type LayerRule } from './importScan';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ESLint } from 'eslint';
 
 const root = join(__dirname, '..', '..', '..');
-const nodeBuiltins = new RegExp(`^(node:|(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})(\\/|$))`);
-const vscodeOrNode = new RegExp(`^vscode$|${nodeBuiltins.source}`);
 
-// ARCHITECTURE.md: shared ← core ← vscode, cli → core, webview → shared; I/O only in core/node.
-const RULES: LayerRule[] = [
-  { folder: 'src/shared', bannedModules: vscodeOrNode, bannedFolders: ['src/core', 'src/vscode', 'src/cli', 'webview'], rule: 'src/shared imports nothing of vscode, node or the other layers' },
-  { folder: 'src/core', except: ['src/core/node'], bannedModules: vscodeOrNode, bannedFolders: ['src/vscode', 'src/cli', 'webview', 'src/core/node'], rule: 'src/core is pure: no vscode, no node I/O (that is src/core/node)' },
-  { folder: 'src/core/node', bannedModules: /^vscode$/, bannedFolders: ['src/vscode', 'src/cli', 'webview'], rule: 'src/core/node must not import vscode or the front ends' },
-  { folder: 'src/cli', bannedModules: /^vscode$/, bannedFolders: ['src/vscode', 'webview'], rule: 'the CLI runs without VS Code' },
-  { folder: 'webview', bannedModules: vscodeOrNode, bannedFolders: ['src/core', 'src/vscode', 'src/cli'], rule: 'the webview imports src/shared only' },
+/** The files the fixtures import (each one `export const x = 1;`), as repo-relative paths. */
+const TREE = [
+  'src/core/clock.ts',
+  'src/core/journal/journal.ts',
+  'src/core/discovery/roundFile.ts',
+  'src/core/brainstorm/brainstormTypes.ts',
+  'src/core/sleep/sleepLog.ts',
+  'src/core/storage/workspaceStore.ts',
+  'src/core/node/openWorkspace.ts',
+  'src/shared/protocol.ts',
+  'src/vscode/extension.ts',
+  'src/vscode/agentPanel.ts',
+  'src/vscode/brainstormCommands.ts',
+  'src/vscode/commands.ts',
+  'src/vscode/panelState.ts',
+  'src/cli/runCli.ts',
+  'src/cli/cliTypes.ts',
+  'src/cli/commandTable.ts',
+  'src/cli/commands/journal.ts',
+  'src/cli/commands/sleep.ts',
+  'webview/main.ts',
 ];
 
-describe('layer rule', () => {
-  test('the source tree keeps the layers of ARCHITECTURE.md', () => {
-    const violations = checkLayers(root, RULES);
-    assert.deepEqual(violations, [], violations.map((v) => `${v.file} imports '${v.specifier}': ${v.rule}`).join('\n'));
+let fixture: string;
+let eslint: ESLint;
+before(() => {
+  fixture = mkdtempSync(join(tmpdir(), 'gw-layers-'));
+  copyFileSync(join(root, 'eslint.config.mjs'), join(fixture, 'eslint.config.mjs'));
+  symlinkSync(join(root, 'node_modules'), join(fixture, 'node_modules'), 'dir');
+  for (const file of TREE) {
+    mkdirSync(join(fixture, dirname(file)), { recursive: true });
+    writeFileSync(join(fixture, file), 'export const x = 1;\n');
+  }
+  eslint = new ESLint({ cwd: fixture });
+});
+after(() => rmSync(fixture, { recursive: true, force: true }));
+
+/** `line:rule` of each problem ESLint reports for `code` as the file `file` of the fixture tree. */
+async function errors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(fixture, file) });
+  assert.ok(result, file);
+  return result.messages.map((m) => `${m.line}:${m.ruleId ?? m.message}`);
+}
+
+describe('layer rules', () => {
+  test('src/ and webview/ keep the layers of docs/ARCHITECTURE.md', async () => {
+    const results = await new ESLint({ cwd: root }).lintFiles(['src', 'webview']);
+    const found = results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length + 1)}:${m.line}: ${m.message} (${m.ruleId ?? 'parse'})`));
+    assert.deepEqual(found, [], found.join('\n'));
   });
 
-  test('the scan catches each kind of forbidden import', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-layers-'));
-    try {
-      const put = (rel: string, text: string) => {
-        mkdirSync(join(dir, rel, '..'), { recursive: true });
-        writeFileSync(join(dir, rel), text);
-      };
-      put('src/core/a.ts', "import * as vscode from 'vscode';\n");
-      put('src/core/b.ts', "import { readFile } from 'node:fs/promises';\n");
-      put('src/core/node/ok.ts', "import { readFile } from 'node:fs/promises';\n");
-      put('src/shared/c.ts', "export type { X } from '../core/x';\n");
-      put('webview/d.ts', "import type { Journal } from '../src/core/journal/journal';\n");
-      put('webview/e.ts', "const v = require('vscode');\n");
-      put('webview/f.ts', "import '../src/shared/protocol';\n// import 'vscode' in a comment is fine\n");
-      put('src/cli/g.ts', "const m = await import('vscode');\n");
-      put('src/vscode/h.ts', "import * as vscode from 'vscode';\n");
-      const found = checkLayers(dir, RULES).map((v) => `${v.file}:${v.specifier}`).sort();
-      assert.deepEqual(found, [
-        'src/cli/g.ts:vscode',
-        'src/core/a.ts:vscode',
-        'src/core/b.ts:node:fs/promises',
-        'src/shared/c.ts:../core/x',
-        'webview/d.ts:../src/core/journal/journal',
-        'webview/e.ts:vscode',
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  test('vscode and Node built-ins: in every import syntax, and only where they are banned', async () => {
+    assert.deepEqual(await errors('src/core/fixture.ts', "import * as vscode from 'vscode';\n"), ['1:no-restricted-imports']);
+    assert.deepEqual(await errors('src/core/fixture.ts', "import { readFile } from 'node:fs/promises';\nimport { join } from 'path';\n"), [
+      '1:import/no-nodejs-modules',
+      '2:import/no-nodejs-modules',
+    ]);
+    assert.deepEqual(await errors('src/core/node/fixture.ts', "import { readFile } from 'node:fs/promises';\n"), []);
+    assert.deepEqual(await errors('src/core/node/fixture.ts', "export * from 'vscode';\n"), ['1:no-restricted-imports']);
+    assert.deepEqual(await errors('src/cli/fixture.ts', "export const m = async () => await import('vscode');\n"), ['1:no-restricted-syntax']);
+    assert.deepEqual(await errors('webview/fixture.ts', "const v = require('vscode');\nconst fs = require('fs');\n"), ['1:no-restricted-syntax', '2:import/no-nodejs-modules']);
+    assert.deepEqual(await errors('src/shared/fixture.ts', "export const f = () => import('node:os');\n"), ['1:import/no-nodejs-modules']);
+    assert.deepEqual(await errors('webview/fixture.ts', "import '../src/shared/protocol';\n// import 'vscode' in a comment is fine\n"), []);
+    assert.deepEqual(await errors('src/vscode/fixture.ts', "import * as vscode from 'vscode';\nimport { join } from 'node:path';\n"), []);
   });
 
-  test('bare node built-ins without the node: prefix count as node', () => {
-    assert.ok(nodeBuiltins.test('fs'));
-    assert.ok(nodeBuiltins.test('fs/promises'));
-    assert.ok(nodeBuiltins.test('child_process'));
-    assert.ok(!nodeBuiltins.test('yaml'));
-    assert.ok(!nodeBuiltins.test('fsevents-like'));
+  test('folders: the layers, with type-only imports from src/core allowed into src/shared and webview', async () => {
+    assert.deepEqual(await errors('src/shared/fixture.ts', "export type { Clock } from '../core/clock';\nimport type { Journal } from '../core/journal/journal';\n"), []);
+    assert.deepEqual(await errors('src/shared/fixture.ts', "export { systemClock } from '../core/clock';\n"), ['1:layers/no-restricted-paths']);
+    // `import { type X }` still loads the module under verbatimModuleSyntax: not type-only.
+    assert.deepEqual(await errors('webview/fixture.ts', "import { type Journal } from '../src/core/journal/journal';\n"), ['1:layers/no-restricted-paths']);
+    assert.deepEqual(await errors('webview/fixture.ts', "import type { Journal } from '../src/core/journal/journal';\n"), []);
+    assert.deepEqual(await errors('webview/fixture.ts', "import { x } from '../src/vscode/extension';\nimport { y } from '../src/cli/runCli';\n"), [
+      '1:import/no-restricted-paths',
+      '2:import/no-restricted-paths',
+    ]);
+    assert.deepEqual(await errors('src/shared/fixture.ts', "import { x } from '../vscode/extension';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/core/fixture.ts', "import { x } from '../shared/protocol';\nimport { y } from '../cli/runCli';\n"), [
+      '1:import/no-restricted-paths',
+      '2:import/no-restricted-paths',
+    ]);
+    assert.deepEqual(await errors('src/core/journal/fixture.ts', "import { x } from '../node/openWorkspace';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/core/node/fixture.ts', "import { x } from './openWorkspace';\nimport { y } from '../storage/workspaceStore';\n"), []);
+    assert.deepEqual(await errors('src/core/node/fixture.ts', "import { x } from '../../vscode/extension';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/cli/fixture.ts', "import { x } from '../core/node/openWorkspace';\nimport { y } from '../vscode/extension';\n"), [
+      '2:import/no-restricted-paths',
+    ]);
   });
 
-  test('imports are found in every syntax', () => {
-    assert.deepEqual(
-      importsOf(`import a from 'a';\nimport type { B } from "b";\nimport 'c';\nexport * from './d';\nexport { e } from './e';\nconst f = require('f');\nawait import('g');`).sort(),
-      ['./d', './e', 'a', 'b', 'c', 'f', 'g'],
-    );
+  test('modules: shared core uses no feature, features use no other feature, commands no other command', async () => {
+    assert.deepEqual(await errors('src/core/storage/fixture.ts', "import { x } from '../journal/journal';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/core/fixture.ts', "import { x } from './sleep/sleepLog';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/core/brainstorm/fixture.ts', "import { x } from '../discovery/roundFile';\nimport { y } from '../storage/workspaceStore';\n"), [
+      '1:import/no-restricted-paths',
+    ]);
+    assert.deepEqual(await errors('src/core/discovery/fixture.ts', "import type { X } from '../brainstorm/brainstormTypes';\n"), ['1:import/no-restricted-paths']);
+    assert.deepEqual(await errors('src/cli/commands/journalExtra.ts', "import { x } from './sleep';\nimport { y } from './journal';\nimport { z } from '../cliTypes';\n"), [
+      '1:import/no-restricted-paths',
+    ]);
+    assert.deepEqual(await errors('src/cli/commandTable.ts', "import { x } from './commands/sleep';\nimport { y } from './commands/journal';\n"), []);
+    assert.deepEqual(await errors('src/vscode/agentPanel.ts', "import { x } from './brainstormCommands';\nimport { y } from './commands';\nimport { z } from './panelState';\n"), [
+      '1:import/no-restricted-paths',
+      '2:import/no-restricted-paths',
+    ]);
+  });
+
+  test('a relative import that resolves to no file is an error (the zones could not see where it goes)', async () => {
+    assert.deepEqual(await errors('src/core/fixture.ts', "import { x } from './no-such-file';\nimport { y } from 'some-package';\n"), ['1:import/no-unresolved']);
   });
 });
