@@ -24,10 +24,48 @@ export function assertSlug(text: string): string {
 // Letters that Unicode decomposition does not reduce to ascii. Russian is one of the product's
 // languages, so its alphabet is transliterated rather than turned into dashes.
 const TRANSLITERATION: Record<string, string> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i',
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'i',
-  к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f',
-  х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  й: 'i',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
 };
 
 // Names Windows reserves for devices: a folder called "con" cannot be created there.
@@ -104,7 +142,6 @@ export function assertRelativePath(rel: string): string[] {
   throw new StorageError(
     'unsafe-path',
     rel,
-    `Refused to use ${quotePath(rel)}: ${check.reason}. Use a path inside .groundwork made of plain names ` +
-      `separated by '/', e.g. a plan name made of a–z, 0–9 and '-'.`,
+    `Refused to use ${quotePath(rel)}: ${check.reason}. Use a path inside .groundwork made of plain names ` + `separated by '/', e.g. a plan name made of a–z, 0–9 and '-'.`,
   );
 }

@@ -1,4 +1,3 @@
-import { Counters } from './counters';
 import { JsonlLog } from './jsonl';
 import type { RecordParser } from './recordLog';
 import { assertRelativePath, safeFileName } from './safeNames';
@@ -11,7 +10,6 @@ export const GROUNDWORK_DIR = '.groundwork';
 const LOCK_FILE = '.lock';
 /** The locks held by one session's step each, see `withSessionLock`. */
 const SESSION_LOCKS_DIR = 'locks';
-const COUNTERS_FILE = 'metrics/counters.json';
 const DEFAULT_MAX_JSONL_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
 
@@ -38,7 +36,6 @@ const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 export class WorkspaceStore {
   /** `<workspace>/.groundwork`. */
   readonly root: string;
-  readonly counters: Counters;
   private readonly workspaceRoot: string;
   private readonly windows: boolean;
   private readonly lockPath: string;
@@ -63,10 +60,19 @@ export class WorkspaceStore {
     this.maxJsonlBytes = options.maxJsonlBytes ?? DEFAULT_MAX_JSONL_BYTES;
     this.maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
     this.guarded = this.guardedFs();
-    this.counters = new Counters(this.guarded, this.pathOf(COUNTERS_FILE), {
-      lockPath: this.lockPath,
-      displayPath: displayPath(COUNTERS_FILE),
-    });
+  }
+
+  /**
+   * The port itself, for readers of the workspace outside `.groundwork/` (the agents' read tools),
+   * which confine their paths themselves (core/tools/projectPaths.ts).
+   */
+  get files(): WorkspaceFs {
+    return this.fs;
+  }
+
+  /** The absolute path of the workspace folder, without a trailing separator. */
+  get folder(): string {
+    return this.workspaceRoot;
   }
 
   /** The absolute path of `rel`, checked lexically and against symbolic links on disk. */
@@ -87,11 +93,14 @@ export class WorkspaceStore {
     return this.io(async () => this.fs.writeAtomic(await this.check(this.pathOf(rel)), text, mode));
   }
 
-  /** A JSONL log; appends take the workspace lock. */
+  /**
+   * A JSONL log; appends take the log's own lock (`locks/log-<name>.lock`), so an append never
+   * waits for another area's save.
+   */
   log<T>(rel: string, parser: RecordParser<T>, options: { maxBytes?: number } = {}): JsonlLog<T> {
     return new JsonlLog(this.guarded, this.pathOf(rel), parser, {
       maxBytes: options.maxBytes ?? this.maxJsonlBytes,
-      lockPath: this.lockPath,
+      lockPath: this.pathOf(`${SESSION_LOCKS_DIR}/log-${safeFileName(rel)}.lock`),
       displayPath: displayPath(rel),
     });
   }
@@ -127,11 +136,14 @@ export class WorkspaceStore {
   }
 
   /**
-   * Runs `fn` holding the workspace lock, for read-modify-write sequences that must not
-   * interleave with another window or the CLI. Logs and counters inside `fn` re-enter it.
+   * Runs `fn` holding a lock that another window or the CLI respects, for read-modify-write
+   * sequences that must not interleave with theirs. Without `area` it is the workspace lock; an
+   * area (`plans`, `discovery`, …) has its own (`locks/area-<area>.lock`), so writers of different
+   * areas never wait for each other. Every writer of a file must use the same area.
    */
-  async withLock<T>(fn: () => Promise<T>): Promise<T> {
-    return this.guarded.withLock(this.lockPath, fn);
+  async withLock<T>(fn: () => Promise<T>, area?: string): Promise<T> {
+    const lock = area === undefined ? this.lockPath : this.pathOf(`${SESSION_LOCKS_DIR}/area-${safeFileName(area)}.lock`);
+    return this.guarded.withLock(lock, fn);
   }
 
   /**
@@ -144,7 +156,11 @@ export class WorkspaceStore {
     await this.resolve(rel);
     if (info === undefined || info.kind === kind) return;
     const what = info.kind === 'symlink' ? 'a symbolic link' : info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`;
-    throw new StorageError('unsafe-path', displayPath(rel), `Refused to write ${quotePath(displayPath(rel))}: it is ${what}, where Groundwork keeps a ${kind}. Move it away, then try again.`);
+    throw new StorageError(
+      'unsafe-path',
+      displayPath(rel),
+      `Refused to write ${quotePath(displayPath(rel))}: it is ${what}, where Groundwork keeps a ${kind}. Move it away, then try again.`,
+    );
   }
 
   /**
@@ -168,7 +184,11 @@ export class WorkspaceStore {
       );
     } catch (err) {
       if (entered || !(err instanceof StorageError) || err.code !== 'locked') throw err;
-      throw new StorageError('busy', displayPath(rel), `A step of ${visibleText(name)} is under way in another window or a groundwork command (it holds ${quotePath(displayPath(rel))}).`);
+      throw new StorageError(
+        'busy',
+        displayPath(rel),
+        `A step of ${visibleText(name)} is under way in another window or a groundwork command (it holds ${quotePath(displayPath(rel))}).`,
+      );
     }
   }
 
@@ -225,11 +245,7 @@ export class WorkspaceStore {
           `state only in a real .groundwork folder of the workspace. Replace the link with a folder.`,
       );
     }
-    return new StorageError(
-      'unsafe-path',
-      this.root,
-      `Refused to use ${shown}: it is a ${kind}, not a folder. Move it away so that Groundwork can create its folder.`,
-    );
+    return new StorageError('unsafe-path', this.root, `Refused to use ${shown}: it is a ${kind}, not a folder. Move it away so that Groundwork can create its folder.`);
   }
 
   /** Names the link that leads out, for a message the user can act on. */
@@ -250,8 +266,7 @@ export class WorkspaceStore {
     return new StorageError(
       'unsafe-path',
       path,
-      `Refused to use ${quotePath(path)}: its real location is outside the .groundwork folder. ` +
-        `Check for symbolic links under ${quotePath(this.root)}.`,
+      `Refused to use ${quotePath(path)}: its real location is outside the .groundwork folder. ` + `Check for symbolic links under ${quotePath(this.root)}.`,
     );
   }
 

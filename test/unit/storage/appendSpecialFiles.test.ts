@@ -9,7 +9,7 @@ import { link, lstat, mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } f
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeDeps } from '../../../src/cli/nodeDeps';
+import { createNodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
 import { StorageError } from '../../../src/core/storage/storageError';
@@ -115,13 +115,10 @@ describe('groundwork journal append', () => {
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd: ws };
-    const code = await runCli(['journal', 'append', '--title', 'Lost?', '--description', 'Not into a pipe'], io, nodeDeps);
+    const code = await runCli(['journal', 'append', '--title', 'Lost?', '--description', 'Not into a pipe'], io, createNodeDeps());
     assert.equal(code, 1, stdout);
     assert.equal(stdout, '');
-    assert.equal(
-      stderr,
-      "groundwork: Refused to append to '.groundwork/discoveries.jsonl': it is a FIFO (named pipe), not a regular file. Move it away\n",
-    );
+    assert.equal(stderr, "groundwork: Refused to append to '.groundwork/discoveries.jsonl': it is a FIFO (named pipe), not a regular file. Move it away\n");
   });
 });
 
@@ -129,11 +126,14 @@ describe('appending to a hard link', () => {
   test('is refused, and the file it shares with (outside the workspace) is unchanged', { skip: !posix }, async () => {
     const base = await fresh();
     const outside = join(base, 'outside.txt');
-    await writeFile(outside, 'someone else\'s file, no newline at the end');
+    await writeFile(outside, "someone else's file, no newline at the end");
     await mkdir(join(base, '.groundwork'), { recursive: true });
     await link(outside, join(base, '.groundwork', 'discoveries.jsonl'));
-    await assert.rejects(fs.appendRecord(join(base, '.groundwork', 'discoveries.jsonl'), '{"x":1}\n'), (e: unknown) => e instanceof StorageError && /it has 1 other name\(s\) \(a hard link\)/.test(e.message));
-    assert.equal(await readFile(outside, 'utf8'), 'someone else\'s file, no newline at the end');
+    await assert.rejects(
+      fs.appendRecord(join(base, '.groundwork', 'discoveries.jsonl'), '{"x":1}\n'),
+      (e: unknown) => e instanceof StorageError && /it has 1 other name\(s\) \(a hard link\)/.test(e.message),
+    );
+    assert.equal(await readFile(outside, 'utf8'), "someone else's file, no newline at the end");
     assert.equal(await lstat(join(base, '.groundwork', 'discoveries.jsonl.corrupt')).catch(() => undefined), undefined, 'no torn tail was set aside');
   });
 });

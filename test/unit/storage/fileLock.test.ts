@@ -71,15 +71,18 @@ describe('file lock', () => {
     const path = lockPath();
     await plant(path, { pid: 4242, host: 'other-machine', token: 'remote', acquiredAt: Date.UTC(2025, 0, 1) });
     const start = Date.now();
-    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 300 }), (err: unknown) => {
-      assert.ok(err instanceof StorageError);
-      assert.equal(err.code, 'locked');
-      assert.match(err.message, /Timed out after 0\.3 s/);
-      assert.match(err.message, /process 4242 on host 'other-machine'/);
-      assert.match(err.message, /try again when it finishes/);
-      assert.match(err.message, /delete '.*lock-\d+'/);
-      return true;
-    });
+    await assert.rejects(
+      withFileLock(path, async () => 'ran', { timeoutMs: 300 }),
+      (err: unknown) => {
+        assert.ok(err instanceof StorageError);
+        assert.equal(err.code, 'locked');
+        assert.match(err.message, /Timed out after 0\.3 s/);
+        assert.match(err.message, /process 4242 on host 'other-machine'/);
+        assert.match(err.message, /try again when it finishes/);
+        assert.match(err.message, /delete '.*lock-\d+'/);
+        return true;
+      },
+    );
     assert.ok(Date.now() - start >= 290);
     assert.equal(await holderToken(path), 'remote', 'the holder keeps its lock');
   });
@@ -87,18 +90,24 @@ describe('file lock', () => {
   test('a planted holder time out of the Date range still gives the locked error, without a time', async () => {
     const path = lockPath();
     await plant(path, { pid: 4242, host: 'other-machine', token: 'remote', acquiredAt: 1e16 });
-    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 100 }), (err: unknown) => {
-      assert.ok(err instanceof StorageError, String(err));
-      assert.equal(err.code, 'locked');
-      assert.match(err.message, /held by process 4242 on host 'other-machine'\. If that process/);
-      return true;
-    });
+    await assert.rejects(
+      withFileLock(path, async () => 'ran', { timeoutMs: 100 }),
+      (err: unknown) => {
+        assert.ok(err instanceof StorageError, String(err));
+        assert.equal(err.code, 'locked');
+        assert.match(err.message, /held by process 4242 on host 'other-machine'\. If that process/);
+        return true;
+      },
+    );
   });
 
   test('an empty lock (writer killed while creating it) is waited on briefly, then taken over', async () => {
     const fresh = lockPath();
     await writeFile(fresh, '');
-    await assert.rejects(withFileLock(fresh, async () => 'ran', { timeoutMs: 200 }), /unknown process/);
+    await assert.rejects(
+      withFileLock(fresh, async () => 'ran', { timeoutMs: 200 }),
+      /unknown process/,
+    );
     const old = lockPath();
     await writeFile(old, '');
     const t = new Date(Date.now() - 3000);

@@ -28,7 +28,10 @@ function line(n: number, text = `item ${n}`): string {
 describe('parseJsonl', () => {
   test('reads every record of a clean file', () => {
     const result = parseJsonl(line(1) + line(2) + line(3), parseItem);
-    assert.deepEqual(result.records.map((r) => r.n), [1, 2, 3]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1, 2, 3],
+    );
     assert.deepEqual(result.problems, []);
     assert.equal(result.tornTail, undefined);
   });
@@ -36,7 +39,10 @@ describe('parseJsonl', () => {
   test('keeps the valid lines around corrupt ones and reports each with its line number', () => {
     const text = `${line(1)}{"n": 2, "text": "cut\n${line(3)}[1,2]\n{"text":"no n"}\n${line(6)}`;
     const result = parseJsonl(text, parseItem);
-    assert.deepEqual(result.records.map((r) => r.n), [1, 3, 6]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1, 3, 6],
+    );
     assert.deepEqual(
       result.problems.map((p) => [p.line, p.reason.split(' (')[0]]),
       [
@@ -51,14 +57,20 @@ describe('parseJsonl', () => {
   test('ignores blank lines silently, a BOM, and CRLF line ends', () => {
     const text = `\uFEFF${line(1)}\n   \n${line(2).replace('\n', '\r\n')}\n`;
     const result = parseJsonl(text, parseItem);
-    assert.deepEqual(result.records.map((r) => r.n), [1, 2]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1, 2],
+    );
     assert.deepEqual(result.problems, []);
   });
 
   test('a last line without a newline is a torn line, never a record, even if it parses', () => {
     const tail = line(2).trimEnd();
     const result = parseJsonl(line(1) + tail, parseItem);
-    assert.deepEqual(result.records.map((r) => r.n), [1]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1],
+    );
     assert.deepEqual(result.problems, [{ line: 2, reason: TORN_LINE_REASON, excerpt: tail }]);
     assert.equal(result.tornTail, tail);
   });
@@ -69,7 +81,10 @@ describe('parseJsonl', () => {
       return parseItem(value);
     };
     const result = parseJsonl(line(1) + line(2) + line(3), throwing);
-    assert.deepEqual(result.records.map((r) => r.n), [1, 3]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1, 3],
+    );
     assert.match(result.problems[0]?.reason ?? '', /boom/);
   });
 
@@ -93,7 +108,11 @@ describe('parseJsonl', () => {
     for (let cut = 0; cut <= bytes.length; cut++) {
       const result = parseJsonl(decoder.decode(bytes.subarray(0, cut)), parseItem);
       const expected = endOfRecord.filter(([end]) => end <= cut).map(([, n]) => n);
-      assert.deepEqual(result.records.map((r) => r.n), expected, `cut at ${cut}`);
+      assert.deepEqual(
+        result.records.map((r) => r.n),
+        expected,
+        `cut at ${cut}`,
+      );
       const endsAtNewline = cut === 0 || bytes[cut - 1] === 0x0a;
       assert.equal(result.tornTail === undefined, endsAtNewline, `torn tail at ${cut}`);
     }
@@ -143,14 +162,20 @@ describe('JsonlLog', () => {
     const { fs, log } = setup();
     fs.writeRaw(PATH, `${line(1)}{"n":2,"te`);
     const before = await log.readAll();
-    assert.deepEqual(before.records.map((r) => r.n), [1]);
+    assert.deepEqual(
+      before.records.map((r) => r.n),
+      [1],
+    );
     assert.equal(before.problems[0]?.reason, TORN_LINE_REASON);
 
     await log.append({ n: 3, text: 'after' });
     assert.equal(fs.text(PATH), `${line(1)}${line(3, 'after')}`);
     assert.equal(fs.text(`${PATH}.corrupt`), '{"n":2,"te\n');
     const after = await log.readAll();
-    assert.deepEqual(after.records.map((r) => r.n), [1, 3]);
+    assert.deepEqual(
+      after.records.map((r) => r.n),
+      [1, 3],
+    );
     assert.deepEqual(after.problems, []);
   });
 
@@ -167,8 +192,14 @@ describe('JsonlLog', () => {
     fs.writeRaw(PATH, `${line(1)}{oops}\n${line(3)}`);
     await log.append({ n: 4, text: 'item 4' });
     const result = await log.readAll();
-    assert.deepEqual(result.records.map((r) => r.n), [1, 3, 4]);
-    assert.deepEqual(result.problems.map((p) => p.line), [2]);
+    assert.deepEqual(
+      result.records.map((r) => r.n),
+      [1, 3, 4],
+    );
+    assert.deepEqual(
+      result.problems.map((p) => p.line),
+      [2],
+    );
     assert.equal(fs.text(`${PATH}.corrupt`), undefined);
   });
 
@@ -213,7 +244,10 @@ describe('JsonlLog', () => {
       const result = await log.readAll();
       const kept = newest(100);
       assert.ok(kept.length > 0 && kept.length < 10);
-      assert.deepEqual(result.records.map((r) => r.n), kept);
+      assert.deepEqual(
+        result.records.map((r) => r.n),
+        kept,
+      );
       const unread = (kept[0] ?? 0) - 1;
       assert.deepEqual(result.problems, [
         {
@@ -232,7 +266,10 @@ describe('JsonlLog', () => {
       const { fs, log } = setup(cap);
       fs.writeRaw(PATH, file);
       const result = await log.readAll();
-      assert.deepEqual(result.records.map((r) => r.n), [8, 10]);
+      assert.deepEqual(
+        result.records.map((r) => r.n),
+        [8, 10],
+      );
       assert.deepEqual(
         result.problems.map((p) => [p.line, p.unreadLines, p.reason.split(' (')[0]]),
         [
@@ -249,7 +286,10 @@ describe('JsonlLog', () => {
       fs.writeRaw(PATH, lines[0] + line(2, 'x'.repeat(200)));
       const result = await log.readAll();
       assert.deepEqual(result.records, []);
-      assert.deepEqual(result.problems.map((p) => [p.line, p.unreadLines]), [[1, 2]]);
+      assert.deepEqual(
+        result.problems.map((p) => [p.line, p.unreadLines]),
+        [[1, 2]],
+      );
       assert.match(result.problems[0]?.reason ?? '', /its first 2 lines are kept in the file but not shown/);
     });
 

@@ -113,11 +113,14 @@ describe('a lock with an mtime in the future', () => {
   test('only slightly ahead, as a clock of another host may be: still respected', async () => {
     const path = lockPath();
     await plant(path, { pid: 4242, host: 'other-machine', token: 'ahead', acquiredAt: Date.now() }, Date.now() + 10_000);
-    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 300 }), (err: unknown) => {
-      assert.ok(err instanceof StorageError, String(err));
-      assert.equal(err.code, 'locked');
-      return true;
-    });
+    await assert.rejects(
+      withFileLock(path, async () => 'ran', { timeoutMs: 300 }),
+      (err: unknown) => {
+        assert.ok(err instanceof StorageError, String(err));
+        assert.equal(err.code, 'locked');
+        return true;
+      },
+    );
     assert.equal(await holderToken(path), 'ahead');
   });
 });
@@ -144,7 +147,10 @@ describe('the holder of a fresh lock on this host', () => {
   test('a live process that is not a zombie keeps its lock', { skip: process.platform === 'win32' }, async () => {
     const path = lockPath();
     await plant(path, { pid: await livePid(), host: hostname(), token: 'live', acquiredAt: Date.now() });
-    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 300 }), /Timed out/);
+    await assert.rejects(
+      withFileLock(path, async () => 'ran', { timeoutMs: 300 }),
+      /Timed out/,
+    );
     assert.equal(await holderToken(path), 'live');
   });
 });
@@ -174,11 +180,14 @@ describe('something else at the lock path', () => {
     await mkdir(path);
     const old = new Date(Date.now() - HOUR);
     await utimes(path, old, old);
-    await assert.rejects(withFileLock(path, async () => 'ran', { timeoutMs: 3000 }), (err: unknown) => {
-      assert.ok(err instanceof StorageError, String(err));
-      assert.match(err.message, /^Could not remove the stale lock '.*' \((EISDIR|EPERM)\)\. /);
-      return true;
-    });
+    await assert.rejects(
+      withFileLock(path, async () => 'ran', { timeoutMs: 3000 }),
+      (err: unknown) => {
+        assert.ok(err instanceof StorageError, String(err));
+        assert.match(err.message, /^Could not remove the stale lock '.*' \((EISDIR|EPERM)\)\. /);
+        return true;
+      },
+    );
     assert.ok((await lstat(path)).isDirectory());
   });
 });

@@ -1,14 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  assertRelativePath,
-  assertSlug,
-  checkRelativePath,
-  isSlug,
-  safeFileName,
-  slugify,
-  uniqueSlug,
-} from '../../../src/core/storage/safeNames';
+import { assertRelativePath, assertSlug, checkRelativePath, isSlug, safeFileName, slugify, uniqueSlug } from '../../../src/core/storage/safeNames';
 import { StorageError } from '../../../src/core/storage/storageError';
 
 describe('slugs', () => {
@@ -36,7 +28,11 @@ describe('slugs', () => {
     test(`${JSON.stringify(slug.length > 20 ? `${slug.slice(0, 8)}…(${slug.length})` : slug)} is ${valid ? 'valid' : 'invalid'}`, () => {
       assert.equal(isSlug(slug), valid);
       if (valid) assert.equal(assertSlug(slug), slug);
-      else assert.throws(() => assertSlug(slug), (err: unknown) => err instanceof StorageError && err.code === 'unsafe-path');
+      else
+        assert.throws(
+          () => assertSlug(slug),
+          (err: unknown) => err instanceof StorageError && err.code === 'unsafe-path',
+        );
     });
   }
 

@@ -49,7 +49,10 @@ describe('session lock across processes', () => {
     let release!: () => void;
     const first = store.withSessionLock('discovery-s1', () => new Promise<string>((resolve) => (release = () => resolve('first'))));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await assert.rejects(store.withSessionLock('discovery-s1', async () => 'second'), (e: unknown) => e instanceof StorageError && e.code === 'busy');
+    await assert.rejects(
+      store.withSessionLock('discovery-s1', async () => 'second'),
+      (e: unknown) => e instanceof StorageError && e.code === 'busy',
+    );
     release();
     assert.equal(await first, 'first');
   });

@@ -97,7 +97,10 @@ for (const backend of backends) {
       const log = store.log('records.jsonl', parseTestRecord);
       await log.append(makeRecord('w', 1, 3));
       await log.append(makeRecord('w', 2, 3));
-      assert.deepEqual((await log.readAll()).records.map((r) => r.id), ['w-1', 'w-2']);
+      assert.deepEqual(
+        (await log.readAll()).records.map((r) => r.id),
+        ['w-1', 'w-2'],
+      );
     });
 
     const lexical: [string, RegExp][] = [
@@ -135,16 +138,16 @@ for (const backend of backends) {
       assert.equal(await read(`${ws}/outside/log.jsonl`), undefined);
     });
 
-    test('refuses a file symlink pointing outside, for logs and counters too', async () => {
+    test('refuses a file symlink pointing outside, and a folder one, for logs', async () => {
       const { store, ws, write, read, link } = await backend.make();
       await write(`${ws}/outside/passwd`, 'root:x:0:0');
       await link(`${ws}/.groundwork/records.jsonl`, `${ws}/outside/passwd`);
       await link(`${ws}/.groundwork/metrics`, `${ws}/outside`);
       await assert.rejects(store.log('records.jsonl', parseTestRecord).readAll(), unsafe(/'\.groundwork\/records\.jsonl' is a symbolic link/));
       await assert.rejects(store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(/symbolic link/));
-      await assert.rejects(store.counters.next('discovery', 0), unsafe(/'\.groundwork\/metrics' is a symbolic link/));
+      await assert.rejects(store.log('metrics/usage.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(/'\.groundwork\/metrics' is a symbolic link/));
       assert.equal(await read(`${ws}/outside/passwd`), 'root:x:0:0');
-      assert.equal(await read(`${ws}/outside/counters.json`), undefined);
+      assert.equal(await read(`${ws}/outside/usage.jsonl`), undefined);
     });
 
     test('a link target that holds the workspace path further on is shown whole, not cut', async () => {
@@ -187,7 +190,10 @@ for (const backend of backends) {
       await assert.rejects(store.readText('cases.jsonl'), unsafe(message));
       await assert.rejects(store.writeText('new.md', 'x'), unsafe(message));
       await assert.rejects(store.list(), unsafe(message));
-      await assert.rejects(store.withLock(async () => 'ran'), unsafe(message));
+      await assert.rejects(
+        store.withLock(async () => 'ran'),
+        unsafe(message),
+      );
       assert.equal(await read(`${ws}/elsewhere/new.md`), undefined);
     });
 
@@ -219,8 +225,15 @@ for (const backend of backends) {
       const { records, problems } = await log.readAll();
       const seqs = records.map((r) => r.seq);
       assert.ok(seqs.length > 10 && seqs.length < 60, `${seqs.length} records`);
-      assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => 61 - seqs.length + i), 'the newest, in order');
-      assert.deepEqual(problems.map((p) => [p.line, p.unreadLines]), [[1, 60 - seqs.length]]);
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: seqs.length }, (_, i) => 61 - seqs.length + i),
+        'the newest, in order',
+      );
+      assert.deepEqual(
+        problems.map((p) => [p.line, p.unreadLines]),
+        [[1, 60 - seqs.length]],
+      );
       assert.match(problems[0]?.reason ?? '', /^the file is \d+\.\d KiB; only its newest 4 KiB were read \(its first \d+ lines are kept in the file but not shown\)$/);
     });
 
@@ -232,7 +245,10 @@ for (const backend of backends) {
       await assert.rejects(store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), (err: unknown) => {
         assert.ok(err instanceof StorageError);
         assert.equal(err.path, '.groundwork/records.jsonl.corrupt');
-        assert.match(err.message, /^Could not set aside the torn last line of '\.groundwork\/records\.jsonl' in '\.groundwork\/records\.jsonl\.corrupt' \(ELOOP\)\. A symbolic link is in the way; remove it\.$/);
+        assert.match(
+          err.message,
+          /^Could not set aside the torn last line of '\.groundwork\/records\.jsonl' in '\.groundwork\/records\.jsonl\.corrupt' \(ELOOP\)\. A symbolic link is in the way; remove it\.$/,
+        );
         return true;
       });
       assert.equal(await read(`${ws}/outside/passwd`), 'root:x:0:0');

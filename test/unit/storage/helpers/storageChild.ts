@@ -37,11 +37,6 @@ async function main(): Promise<void> {
         say(`ack ${seq}`);
       }
     }
-    case 'counter': {
-      // counter <workspace> <n>: n ids from the discovery counter.
-      for (let i = 0; i < Number(a); i++) say(String(await store.counters.next('discovery', 0)));
-      return;
-    }
     case 'hold': {
       // hold <lockPath> <ms>: takes the lock, says so, keeps it for ms.
       await withFileLock(workspace, async () => {
@@ -81,7 +76,11 @@ async function main(): Promise<void> {
       const step = async (name: string, fn: () => Promise<unknown>) => {
         let error: string | undefined;
         await fn().catch((err: unknown) => (error = err instanceof Error ? err.message : String(err)));
-        const left = Object.fromEntries(readdirSync(gw).sort().map((n) => [n, statSync(join(gw, n)).size]));
+        const left = Object.fromEntries(
+          readdirSync(gw)
+            .sort()
+            .map((n) => [n, statSync(join(gw, n)).size]),
+        );
         say(JSON.stringify({ step: name, error, left }));
       };
       await step('append', () => log.append(makeRecord('w', 1, 10)));

@@ -1,0 +1,159 @@
+// One agent call: the model streams a reply; when it asks for tools, they run and their results go
+// back to it, turn after turn, until it answers, it is stopped, or its role's turn limit is
+// reached. Discovery, the brainstorm's agents (and later the build's phases) all call models
+// through here, so tool use, the turn limit, usage and cancelling behave the same everywhere.
+import type { LlmClient, LlmContent, LlmMessage, LlmRetry, LlmUsage, ModelChoice } from '../llm/llmClient';
+import { addUsage } from '../llm/usage';
+import type { ToolActivity } from '../tools/toolActivity';
+import type { ToolContext, ToolDefinition, ToolResult, ToolRunCache } from '../tools/toolTypes';
+
+/** The tools an agent call may use: definitions to offer, and a way to run a call. */
+export interface ToolBox {
+  definitionsFor(names: readonly string[]): ToolDefinition[];
+  target(name: string, input: unknown): string;
+  /** Never throws: bad input and failures are error results. */
+  run(name: string, input: unknown, context: ToolContext, cache: ToolRunCache): Promise<ToolResult>;
+}
+
+/** What the call needs of a role (see core/roles). */
+export interface AgentRole {
+  name: string;
+  prompt: string;
+  model: ModelChoice;
+  tools: readonly string[];
+  maxTurns: number;
+}
+
+export interface AgentRequest {
+  role: AgentRole;
+  messages: LlmMessage[];
+  maxTokens: number;
+  stablePrefix?: number;
+  /** How the role's tools reach the workspace; without it the model is offered no tools. */
+  tools?: { box: ToolBox; context: Omit<ToolContext, 'signal'>; cache: ToolRunCache };
+}
+
+export interface AgentObserver {
+  onText?: (text: string) => void;
+  onRetry?: (retry: LlmRetry) => void;
+  onTool?: (activity: ToolActivity) => void;
+}
+
+/**
+ * - `answered`: the model ended its reply;
+ * - `stopped`: the signal aborted it;
+ * - `refused`: the model declined (stop reason 'refusal');
+ * - `max-turns`: it still asked for tools when its role's turns were used up.
+ */
+export type AgentOutcome = 'answered' | 'stopped' | 'refused' | 'max-turns';
+
+export interface ToolCallRecord {
+  tool: string;
+  target: string;
+  isError: boolean;
+}
+
+export interface AgentReply {
+  outcome: AgentOutcome;
+  /** The text of the last turn: the answer (earlier turns' text, "let me look", is only streamed). */
+  text: string;
+  /** Summed over the turns. */
+  usage?: LlmUsage;
+  /** The concrete model of the last turn. */
+  model?: string;
+  /** Model calls made. */
+  turns: number;
+  toolCalls: ToolCallRecord[];
+}
+
+/** Said with the last turn's tool results, so the model answers instead of reading on. */
+export const LAST_TURN_NOTE = 'This is your last turn: no more tool calls. Answer now with what you have.';
+
+export async function callAgent(llm: LlmClient, request: AgentRequest, signal: AbortSignal, observer: AgentObserver = {}): Promise<AgentReply> {
+  const { role } = request;
+  const maxTurns = Math.max(1, Math.floor(role.maxTurns));
+  const tools = request.tools;
+  const definitions = tools ? tools.box.definitionsFor(role.tools) : [];
+  const offered = new Set(definitions.map((d) => d.name));
+  const messages = [...request.messages];
+  const reply: AgentReply = { outcome: 'answered', text: '', turns: 0, toolCalls: [] };
+  /** The last chunk streamed, of any turn. */
+  let streamed = '';
+
+  for (;;) {
+    reply.turns++;
+    const calls: { id: string; name: string; input: unknown }[] = [];
+    let text = '';
+    let stop: string | undefined;
+    const stream = llm.stream(
+      {
+        system: role.prompt,
+        messages,
+        model: role.model,
+        maxTokens: request.maxTokens,
+        ...(definitions.length > 0 ? { tools: definitions.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
+        ...(request.stablePrefix !== undefined ? { stablePrefix: request.stablePrefix } : {}),
+      },
+      signal,
+    );
+    for await (const ev of stream) {
+      if (ev.type === 'text') {
+        // A new turn starts on a new line of the stream, so markers at a line's start stay there.
+        if (text === '' && streamed !== '' && !streamed.endsWith('\n')) observer.onText?.('\n');
+        text += ev.text;
+        streamed = ev.text;
+        observer.onText?.(ev.text);
+      } else if (ev.type === 'tool_use') calls.push({ id: ev.id, name: ev.name, input: ev.input });
+      else if (ev.type === 'usage') {
+        reply.usage = reply.usage === undefined ? ev.usage : addUsage(reply.usage, ev.usage);
+        reply.model = ev.model;
+      } else if (ev.type === 'retry') observer.onRetry?.(ev);
+      else if (ev.type === 'stop') stop = ev.reason;
+    }
+    reply.text = text;
+    if (stop === 'cancelled' || signal.aborted) return { ...reply, outcome: 'stopped' };
+    if (stop === 'refusal') return { ...reply, outcome: 'refused' };
+    if (calls.length === 0) return reply;
+    if (reply.turns >= maxTurns || tools === undefined) return { ...reply, outcome: tools === undefined ? 'answered' : 'max-turns' };
+
+    const results: LlmContent[] = [];
+    for (const call of calls) {
+      if (signal.aborted) return { ...reply, outcome: 'stopped' };
+      const target = safeTarget(tools.box, call.name, call.input);
+      const activity: ToolActivity = { id: call.id, tool: call.name, target, status: 'running' };
+      observer.onTool?.(activity);
+      const result: ToolResult = offered.has(call.name) ? await runTool(tools, call, signal) : { isError: true, content: notOffered(call.name, [...offered]) };
+      reply.toolCalls.push({ tool: call.name, target, isError: result.isError });
+      observer.onTool?.({ ...activity, status: result.isError ? 'error' : 'done', ...(result.isError ? { error: result.content } : {}) });
+      results.push({ type: 'tool_result', toolUseId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
+    }
+    if (reply.turns + 1 >= maxTurns) results.push({ type: 'text', text: LAST_TURN_NOTE });
+    const said: LlmContent[] = text === '' ? [] : [{ type: 'text', text }];
+    messages.push({ role: 'assistant', content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))] });
+    messages.push({ role: 'user', content: results });
+  }
+}
+
+/** A tool that throws (it should not) is an error result like any other: the agent goes on. */
+async function runTool(tools: NonNullable<AgentRequest['tools']>, call: { name: string; input: unknown }, signal: AbortSignal): Promise<ToolResult> {
+  try {
+    return await tools.box.run(call.name, call.input, { ...tools.context, signal }, tools.cache);
+  } catch (err) {
+    return { isError: true, content: `The tool ${call.name} failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function safeTarget(box: ToolBox, name: string, input: unknown): string {
+  try {
+    return box.target(name, input);
+  } catch {
+    return '?';
+  }
+}
+
+function notOffered(name: string, offered: string[]): string {
+  const shown = name.slice(0, 64).replace(/[^\w.-]/g, '?');
+  return offered.length === 0
+    ? `There is no tool '${shown}': this role may use no tools. Answer from what you have.`
+    : `There is no tool '${shown}' for this role. Its tools are: ${offered.join(', ')}.`;
+}
