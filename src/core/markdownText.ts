@@ -27,19 +27,34 @@ export function neutralizeInline(line: string): string {
 export function neutralizeMarkdown(text: string): string {
   let fence: string | undefined;
   // Markdown ends a line at \r too: a fence closed by "```\r" must be seen as closed.
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((line) => {
-    if (fence !== undefined) {
-      const closer = CLOSER.exec(line)?.[1];
-      if (closer !== undefined && closer[0] === fence[0] && closer.length >= fence.length) fence = undefined;
-      return line;
-    }
-    const opener = OPENER.exec(line);
-    if (opener !== null && !(opener[1]![0] === '`' && opener[2]!.includes('`'))) {
-      fence = opener[1];
-      return line;
-    }
-    return neutralizeInline(line);
-  });
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => {
+      if (fence !== undefined) {
+        const closer = CLOSER.exec(line)?.[1];
+        if (closer !== undefined && closer[0] === fence[0] && closer.length >= fence.length) fence = undefined;
+        return line;
+      }
+      const opener = OPENER.exec(line);
+      if (opener !== null && !(opener[1]![0] === '`' && opener[2]!.includes('`'))) {
+        fence = opener[1];
+        return line;
+      }
+      return neutralizeInline(line);
+    });
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
+}
+
+/** A fence of backticks longer than any run of them in `text` (at least three). */
+export function fenceFor(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** `text` in a fenced block that shows it verbatim, whatever it holds. */
+export function fenced(text: string, info = 'text'): string {
+  const fence = fenceFor(text);
+  return `${fence}${info}\n${text}\n${fence}`;
 }

@@ -1,15 +1,18 @@
 // The brainstorm's markdown for people: a file per round (`rounds/round-N.md`), the result
-// (`00-brainstorming.md`) and the two pointer files of DEC-3 that link a brainstorm and the plan
+// (`00-brainstorming.md`) and the two pointer files that link a brainstorm and the plan
 // it was seeded from. Topic, questions, answers and the summary are the person's and the models'
 // words, so none of them may shape the document: a heading, a list or a title line gets them as
 // one line with markdown's punctuation escaped, and questions and answers sit verbatim in fences
-// longer than any run of backticks in them. In both, invisible and control characters are shown
-// as escapes (visibleText), so a bidi override cannot make a question read as something else.
-import { fenced } from '../discovery/ideaBriefFile';
+// longer than any run of backticks in them. A summary kept as prose (the coordinator did not write
+// the JSON) is a block quote of its markdown, neutralised as model text (proseBlock). In all of
+// them, invisible and control characters are shown as escapes (visibleText), so a bidi override
+// cannot make a question read as something else.
+import { fenced } from '../markdownText';
+import { neutralizeMarkdown } from '../markdownText';
 import { isSlug } from '../storage/safeNames';
 import { visibleText } from '../visibleText';
 import { ANGLES, BrainstormError, SKIPPED_ANSWER } from './brainstormTypes';
-import type { Angle, Answer, BrainstormSession, InquisitorStatus } from './brainstormTypes';
+import type { Angle, Answer, BrainstormSession, BrainstormSummary, InquisitorStatus } from './brainstormTypes';
 import { PLAN_FILES } from '../plan/layout';
 
 export const ANGLE_LABELS: Readonly<Record<Angle, string>> = {
@@ -47,6 +50,34 @@ export function verbatimBlock(text: string): string {
   return fenced(shown);
 }
 
+/** What a document says above a summary kept as prose (`format: 'text'`). */
+export const PROSE_SUMMARY_NOTE = "The coordinator's summary was not in the expected format, so its text is kept as written.";
+
+/**
+ * Model prose kept in a document, as a block quote: its markdown (lists, emphasis, code) is kept
+ * but neutralised as model text (no image, no raw HTML, every fence closed), invisible and control
+ * characters are shown as escapes, and each line is quoted, so that no heading or fence of it can
+ * end the quote and stand as part of the document.
+ */
+export function proseBlock(text: string): string {
+  const shown = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.split('\t').map(visibleText).join('\t'))
+    .join('\n')
+    .trim();
+  if (shown === '') return '_The reply was empty._';
+  return neutralizeMarkdown(shown)
+    .split('\n')
+    .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+/** A summary kept as prose: the note saying why, then the prose. */
+export function proseSummaryBlock(summary: Pick<BrainstormSummary, 'text'>): string {
+  return `${PROSE_SUMMARY_NOTE}\n\n${proseBlock(summary.text ?? '')}`;
+}
+
 /** `- item` per entry, or "None." */
 export function bulletList(items: readonly string[]): string {
   return items.length === 0 ? 'None.' : items.map((item) => `- ${inlineText(item)}`).join('\n');
@@ -68,11 +99,7 @@ export interface AskedQuestion {
 export function questionBlock(q: AskedQuestion, heading: string): string {
   const answer = q.answer;
   const answerPart =
-    answer === undefined
-      ? `**Answer:** ${AWAITING_ANSWER}`
-      : answer.kind === 'skipped'
-        ? `**Answer:** ${SKIPPED_ANSWER}`
-        : `**Answer**\n\n${verbatimBlock(answer.text)}`;
+    answer === undefined ? `**Answer:** ${AWAITING_ANSWER}` : answer.kind === 'skipped' ? `**Answer:** ${SKIPPED_ANSWER}` : `**Answer**\n\n${verbatimBlock(answer.text)}`;
   return `${heading}\n\n${verbatimBlock(q.text)}\n\n${answerPart}`;
 }
 
@@ -87,9 +114,7 @@ export function questionsByRound(questions: readonly AskedQuestion[]): string {
     .map((round) => {
       const inRound = questions.filter((q) => q.round === round);
       const angles = ANGLES.filter((angle) => inRound.some((q) => q.angle === angle)).map((angle) => {
-        const blocks = inRound
-          .filter((q) => q.angle === angle)
-          .map((q) => questionBlock(q, `##### Question ${q.number} (priority ${q.priority})`));
+        const blocks = inRound.filter((q) => q.angle === angle).map((q) => questionBlock(q, `##### Question ${q.number} (priority ${q.priority})`));
         return `#### ${ANGLE_LABELS[angle]}\n\n${blocks.join('\n\n')}`;
       });
       return `### Round ${round}\n\n${angles.join('\n\n')}`;
@@ -158,19 +183,22 @@ function checkSlug(slug: string): void {
 /** `00-brainstorming.md`: what the brainstorm found, then every question and answer. */
 export function renderBrainstormDocument(session: BrainstormSession): string {
   const summary = session.summary;
+  const prose = summary?.format === 'text';
   const facts = [`- Created: ${shownTime(session.createdAt)}`, `- Rounds: ${session.rounds.length}`];
-  if (summary !== undefined && summary.topic.trim() !== '' && summary.topic.trim() !== session.topic.trim()) {
+  // A prose summary's topic is the brainstorm's own, not the coordinator's restatement.
+  if (summary !== undefined && !prose && summary.topic.trim() !== '' && summary.topic.trim() !== session.topic.trim()) {
     facts.push(`- Topic as understood: ${inlineText(summary.topic)}`);
   }
   if (session.seed !== undefined) facts.push(`- Seeded from: ${siblingLink(session.seed.slug, session.seed.file)}`);
-  const parts = [
-    `# Brainstorm: ${inlineText(session.topic)}`,
-    facts.join('\n'),
-    `## Key insights\n\n${bulletList(summary?.keyInsights ?? [])}`,
-    `## Decisions\n\n${bulletList(summary?.decisions ?? [])}`,
-    `## Open questions\n\n${bulletList(summary?.openQuestions ?? [])}`,
-    `## Questions and answers\n\n${questionsByRound(askedQuestions(session))}`,
-  ];
+  const findings =
+    summary !== undefined && prose
+      ? [`## Summary\n\n${proseSummaryBlock(summary)}`]
+      : [
+          `## Key insights\n\n${bulletList(summary?.keyInsights ?? [])}`,
+          `## Decisions\n\n${bulletList(summary?.decisions ?? [])}`,
+          `## Open questions\n\n${bulletList(summary?.openQuestions ?? [])}`,
+        ];
+  const parts = [`# Brainstorm: ${inlineText(session.topic)}`, facts.join('\n'), ...findings, `## Questions and answers\n\n${questionsByRound(askedQuestions(session))}`];
   return `${parts.join('\n\n')}\n`;
 }
 

@@ -1,10 +1,12 @@
 // The brainstorm as a pure state machine: step(session, event) → { session, effects }. No await, no
 // clock, no I/O: the runner (brainstormService.ts) carries out the effects (model calls, files) and
 // feeds the results back as events. Each phase of BrainstormPhase says what is due next, so a
-// session read back after a crash continues with `due(session)`.
+// session read back after a crash continues with `due(session)`. An event the phase cannot take
+// is not thrown: it comes back as a 'reject' effect with the session unchanged, and the runner
+// throws `new BrainstormError(kind, reason)` for it.
 import { cutText } from '../prompt/cap';
-import { ANGLES, BrainstormError, DETAIL_MAX_BYTES, ERROR_MAX_BYTES } from './brainstormTypes';
-import type { Angle, Answer, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question, RoundAction } from './brainstormTypes';
+import { ANGLES, DETAIL_MAX_BYTES, ERROR_MAX_BYTES } from './brainstormTypes';
+import type { Angle, Answer, BrainstormErrorKind, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question, RoundAction } from './brainstormTypes';
 import { mergeQuestions } from './merge';
 
 export type CoordinatorTask = 'follow-up' | 'summarize';
@@ -32,7 +34,12 @@ export type BrainstormEffect =
   | { type: 'write-artifacts' }
   | { type: 'audit'; kind: string; status: 'ok' | 'error'; detail: string }
   /** Something the person should know about the step (a choice the round limits overruled). */
-  | { type: 'notice'; text: string };
+  | { type: 'notice'; text: string }
+  /**
+   * The event does not fit the session (its phase, or answers that do not match the questions):
+   * the only effect, the session unchanged. `reason` is the message to show, as it is.
+   */
+  | { type: 'reject'; kind: BrainstormErrorKind; reason: string };
 
 export interface StepResult {
   session: BrainstormSession;
@@ -69,14 +76,12 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
   const phase = session.phase;
   switch (event.type) {
     case 'inquired': {
-      if (phase.kind !== 'inquiring') throw wrongPhase(session, 'take the inquisitors’ questions');
+      if (phase.kind !== 'inquiring') return wrongPhase(session, 'take the inquisitors’ questions');
       const outcomes = keptOutcomes(event.outcomes);
       const merged = mergeQuestions(event.questions);
       const statuses = ANGLES.map((a) => `${a}: ${describeOutcome(outcomes[a])}`).join('; ');
       if (merged.length === 0) {
-        const error =
-          `None of the three inquisitors asked a usable question (${statuses}). ` +
-          'Retry, or check the model connection if every one failed the same way.';
+        const error = `None of the three inquisitors asked a usable question (${statuses}). ` + 'Retry, or check the model connection if every one failed the same way.';
         const next = { ...session, inquisitors: outcomes, phase: { kind: 'inquiry-failed' as const, error: cutText(error, ERROR_MAX_BYTES) } };
         return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: 'brainstorm.round', status: 'error', detail: error }] };
       }
@@ -92,16 +97,18 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
     }
     case 'answered': {
       const last = session.rounds.at(-1);
-      if (phase.kind !== 'answering' || last === undefined) throw wrongPhase(session, 'take answers');
+      if (phase.kind !== 'answering' || last === undefined) return wrongPhase(session, 'take answers');
       if (event.answers.length !== last.questions.length) {
-        throw new BrainstormError('invalid', `Round ${last.round} has ${last.questions.length} questions; ${event.answers.length} answers were given. Answer or skip each question.`);
+        return reject(session, 'invalid', `Round ${last.round} has ${last.questions.length} questions; ${event.answers.length} answers were given. Answer or skip each question.`);
       }
       const rounds = [...session.rounds.slice(0, -1), { ...last, answers: event.answers }];
       const n = last.round;
       const effects: BrainstormEffect[] = [];
       const task = nextTask(n, session, event.action);
-      if (task === 'summarize' && event.action === 'more') effects.push({ type: 'notice', text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.` });
-      if (task === 'follow-up' && event.action === 'summarize') effects.push({ type: 'notice', text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.` });
+      if (task === 'summarize' && event.action === 'more')
+        effects.push({ type: 'notice', text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.` });
+      if (task === 'follow-up' && event.action === 'summarize')
+        effects.push({ type: 'notice', text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.` });
       const skipped = event.answers.filter((a) => a.kind === 'skipped').length;
       const next: BrainstormSession = { ...session, rounds, phase: { kind: task === 'follow-up' ? 'following-up' : 'summarizing' } };
       return {
@@ -116,7 +123,7 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       };
     }
     case 'followed-up': {
-      if (phase.kind !== 'following-up') throw wrongPhase(session, 'take follow-up questions');
+      if (phase.kind !== 'following-up') return wrongPhase(session, 'take follow-up questions');
       const asked = session.rounds.flatMap((r) => r.questions);
       const fresh = mergeQuestions(event.questions, { asked });
       if (fresh.length === 0) {
@@ -134,26 +141,31 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       const next: BrainstormSession = { ...session, rounds: [...session.rounds, { round, questions: fresh }], phase: { kind: 'answering' } };
       return {
         session: next,
-        effects: [{ type: 'save' }, { type: 'write-round', round }, { type: 'audit', kind: 'brainstorm.round', status: 'ok', detail: `round ${round}: ${fresh.length} follow-up questions` }],
+        effects: [
+          { type: 'save' },
+          { type: 'write-round', round },
+          { type: 'audit', kind: 'brainstorm.round', status: 'ok', detail: `round ${round}: ${fresh.length} follow-up questions` },
+        ],
       };
     }
     case 'summarized': {
-      if (phase.kind !== 'summarizing') throw wrongPhase(session, 'take the summary');
+      if (phase.kind !== 'summarizing') return wrongPhase(session, 'take the summary');
       const next: BrainstormSession = { ...session, summary: event.summary, phase: { kind: 'complete' } };
+      const kept = event.summary.format === 'text' ? '; the summary is kept as the coordinator’s prose' : '';
       return {
         session: next,
         // Saved first: a crash before the sentinel leaves a complete session whose artifacts
-        // `resume` writes again; the sentinel is always the last file written (FR-24).
+        // `resume` writes again; the sentinel is always the last file written.
         effects: [
           { type: 'save' },
           { type: 'write-artifacts' },
-          { type: 'audit', kind: 'brainstorm.complete', status: 'ok', detail: `complete after ${session.rounds.length} round(s)` },
+          { type: 'audit', kind: 'brainstorm.complete', status: 'ok', detail: `complete after ${session.rounds.length} round(s)${kept}` },
         ],
       };
     }
     case 'call-failed': {
       const expected = event.during === 'follow-up' ? 'following-up' : 'summarizing';
-      if (phase.kind !== expected) throw wrongPhase(session, 'record a failed call');
+      if (phase.kind !== expected) return wrongPhase(session, 'record a failed call');
       const next: BrainstormSession = { ...session, phase: { kind: 'failed', during: event.during, error: cutText(event.error, ERROR_MAX_BYTES) } };
       return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: `brainstorm.${event.during}`, status: 'error', detail: event.error }] };
     }
@@ -167,11 +179,11 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
         return { session: next, effects: [{ type: 'save' }, ...due(next)] };
       }
       const effects = due(session);
-      if (effects.length === 0) throw wrongPhase(session, 'retry');
+      if (effects.length === 0) return wrongPhase(session, 'retry');
       return { session, effects };
     }
     case 'restart': {
-      if (phase.kind === 'complete') throw wrongPhase(session, 'restart');
+      if (phase.kind === 'complete') return wrongPhase(session, 'restart');
       const { inquisitors: _i, summary: _s, ...rest } = session;
       return { session: { ...rest, rounds: [], phase: { kind: 'inquiring' } }, effects: [{ type: 'remove-rounds' }, { type: 'save' }, { type: 'call-inquisitors' }] };
     }
@@ -193,7 +205,13 @@ export function describeOutcome(outcome: InquisitorOutcome | undefined): string 
   return outcome.detail ? `${outcome.status} (${outcome.detail})` : outcome.status;
 }
 
-function wrongPhase(session: BrainstormSession, what: string): BrainstormError {
+/** The event refused: the session as it was, and why. */
+function reject(session: BrainstormSession, kind: BrainstormErrorKind, reason: string): StepResult {
+  return { session, effects: [{ type: 'reject', kind, reason }] };
+}
+
+/** "Cannot <what>: the brainstorm … <where it stands>." — 'complete' when it is complete. */
+function wrongPhase(session: BrainstormSession, what: string): StepResult {
   const now: Record<BrainstormSession['phase']['kind'], string> = {
     inquiring: 'is waiting for its inquisitors',
     'inquiry-failed': 'found no questions in round 1 (Retry runs the inquisitors again)',
@@ -203,5 +221,5 @@ function wrongPhase(session: BrainstormSession, what: string): BrainstormError {
     failed: 'stopped on a failed model call (Retry makes it again)',
     complete: 'is complete',
   };
-  return new BrainstormError(session.phase.kind === 'complete' ? 'complete' : 'wrong-phase', `Cannot ${what}: the brainstorm ${session.slug} ${now[session.phase.kind]}.`);
+  return reject(session, session.phase.kind === 'complete' ? 'complete' : 'wrong-phase', `Cannot ${what}: the brainstorm ${session.slug} ${now[session.phase.kind]}.`);
 }

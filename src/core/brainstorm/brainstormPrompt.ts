@@ -49,8 +49,7 @@ export function coordinatorPrompt(session: BrainstormSession, task: CoordinatorT
       const items = r.questions.map((q, i) => {
         const answer = r.answers![i]!;
         const asked = `${i + 1}. (${q.angle}, priority ${q.priority})\n${wrapUntrusted(capText(q.text, places.state).text, 'brainstorm question', random)}`;
-        const answered =
-          answer.kind === 'skipped' ? `Answer: ${SKIPPED_ANSWER}` : `Answer:\n${wrapUntrusted(capText(answer.text, places.answers).text, 'user answer', random)}`;
+        const answered = answer.kind === 'skipped' ? `Answer: ${SKIPPED_ANSWER}` : `Answer:\n${wrapUntrusted(capText(answer.text, places.answers).text, 'user answer', random)}`;
         return `${asked}\n${answered}`;
       });
       return [`## Round ${r.round}`, ...items].join('\n\n');

@@ -16,25 +16,30 @@ import type { Role } from '../roles/roleSchema';
 import { slugify, uniqueSlug } from '../storage/safeNames';
 import { StorageError } from '../storage/storageError';
 import type { WorkspaceStore } from '../storage/workspaceStore';
+import { SessionRunner } from '../session/sessionRunner';
+import type { SessionTools } from '../session/sessionRunner';
+import { sessionTools } from '../session/sessionTools';
+import { BrainstormAgents } from './brainstormAgents';
 import { renderBrainstormDocument, renderRoundFile } from './brainstormDocs';
 import { currentRound, due, step } from './brainstormMachine';
 import { isSetAside, recoverSession, setAside } from './damagedPlan';
 import type { BrainstormEffect, BrainstormEvent, CoordinatorTask } from './brainstormMachine';
 import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
 import type { PromptPlaces } from './brainstormPrompt';
-import { ANGLES, ANSWER_KEPT_MAX_BYTES, BrainstormError, COORDINATOR_ROLE, DEFAULT_CONCURRENCY, DEFAULT_INQUISITOR_TIMEOUT_SECONDS, DEFAULT_MAX_ROUNDS, DEFAULT_MIN_ROUNDS, INQUISITOR_ROLES, ROUNDS_LIMIT, TOPIC_MAX_BYTES } from './brainstormTypes';
-import type {
-  Angle,
-  Answer,
-  BrainstormApi,
-  BrainstormSession,
-  InquisitorOutcome,
-  Question,
-  RoundAction,
-  StartOptions,
-  StepOptions,
-  UnfinishedBrainstorm,
+import {
+  ANGLES,
+  ANSWER_KEPT_MAX_BYTES,
+  BrainstormError,
+  COORDINATOR_ROLE,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_INQUISITOR_TIMEOUT_SECONDS,
+  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MIN_ROUNDS,
+  INQUISITOR_ROLES,
+  ROUNDS_LIMIT,
+  TOPIC_MAX_BYTES,
 } from './brainstormTypes';
+import type { Angle, Answer, BrainstormApi, BrainstormSession, InquisitorOutcome, Question, RoundAction, StartOptions, StepOptions, UnfinishedBrainstorm } from './brainstormTypes';
 import { renderContextFile, toContext } from './contextFile';
 import { harvestQuestions, parseSummary } from './harvest';
 import { checkSlug, isComplete, planFolderExists } from './planFolder';
@@ -62,32 +67,50 @@ export interface BrainstormServiceDeps {
   audit?: AuditLog;
   prices?: PriceTable;
   random?: RandomBytes;
+  /** The agents' read tools; by default the workspace of the store (see SessionRunnerDeps). */
+  tools?: SessionTools | false;
 }
+
+const machine = {
+  step(state: BrainstormSession, event: BrainstormEvent) {
+    const next = step(state, event);
+    return { state: next.session, effects: next.effects };
+  },
+};
 
 export class BrainstormService implements BrainstormApi {
   private readonly audit: AuditLog;
-  private readonly busy = new Set<string>();
-  private llmClient: LlmClient | undefined;
-
+  private readonly runner: SessionRunner;
+  private readonly agents: BrainstormAgents;
   private readonly plans: PlanStore;
 
   constructor(private readonly deps: BrainstormServiceDeps) {
-    this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+    this.runner = new SessionRunner({ ...deps, tools: sessionTools(deps.store, deps.tools) });
+    this.audit = this.runner.audit;
     this.plans = new PlanStore(deps.store, deps.clock);
+    this.agents = new BrainstormAgents({ ...deps, runner: this.runner, plans: this.plans });
   }
 
   async start(topic: string, options: StartOptions, run: StepOptions): Promise<BrainstormSession> {
     const text = topic.replace(/\r\n?/g, '\n').trim();
     if (isBlankText(text)) throw new BrainstormError('invalid', 'The topic is empty (or only invisible characters). Say in a sentence what you want to think through.');
     if (utf8Length(text) > TOPIC_MAX_BYTES) {
-      throw new BrainstormError('invalid', `The topic is ${Math.round(utf8Length(text) / 1024)} KB; a topic is at most ${TOPIC_MAX_BYTES / 1024} KB. Save the long text in a file of the workspace and name the file in the topic.`);
+      throw new BrainstormError(
+        'invalid',
+        `The topic is ${Math.round(utf8Length(text) / 1024)} KB; a topic is at most ${TOPIC_MAX_BYTES / 1024} KB. Save the long text in a file of the workspace and name the file in the topic.`,
+      );
     }
     const minRounds = options.minRounds ?? DEFAULT_MIN_ROUNDS;
     const maxRounds = options.maxRounds ?? Math.max(DEFAULT_MAX_ROUNDS, minRounds);
-    for (const [name, n] of [['minimum', minRounds], ['maximum', maxRounds]] as const) {
-      if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT) throw new BrainstormError('invalid', `The ${name} number of rounds must be a whole number from 1 to ${ROUNDS_LIMIT}, not ${n}.`);
+    for (const [name, n] of [
+      ['minimum', minRounds],
+      ['maximum', maxRounds],
+    ] as const) {
+      if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT)
+        throw new BrainstormError('invalid', `The ${name} number of rounds must be a whole number from 1 to ${ROUNDS_LIMIT}, not ${n}.`);
     }
-    if (minRounds > maxRounds) throw new BrainstormError('invalid', `The minimum number of rounds (${minRounds}) is more than the maximum (${maxRounds}). Lower the minimum or raise the maximum.`);
+    if (minRounds > maxRounds)
+      throw new BrainstormError('invalid', `The minimum number of rounds (${minRounds}) is more than the maximum (${maxRounds}). Lower the minimum or raise the maximum.`);
     if (options.slug !== undefined) checkSlug(options.slug);
     const seed = options.seedFrom === undefined ? undefined : await this.plans.readSeed(options.seedFrom);
 
@@ -132,7 +155,9 @@ export class BrainstormService implements BrainstormApi {
     const keep = async (round: number | undefined) => {
       // Whatever becomes of the step, what the person typed is kept first: a capped answer's marker
       // points here, and a refused step (busy elsewhere, the round already answered) loses nothing.
-      await this.plans.workerLog(slug, USER_LOG).append({ timestamp: this.isoNow(), ...(round !== undefined ? { round } : {}), task: 'answers', answers: whole.map((t) => t ?? null) });
+      await this.plans
+        .workerLog(slug, USER_LOG)
+        .append({ timestamp: this.isoNow(), ...(round !== undefined ? { round } : {}), task: 'answers', answers: whole.map((t) => t ?? null) });
       kept = true;
       typed.forEach((t, i) => {
         if (t !== undefined && utf8Length(t) > ANSWER_KEPT_MAX_BYTES) {
@@ -196,7 +221,11 @@ export class BrainstormService implements BrainstormApi {
         await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded a damaged brainstorm; its files are in ${keptIn}`);
         return { keptIn, damaged: true };
       }
-      if (session.phase.kind === 'complete') throw new BrainstormError('complete', `The brainstorm ${slug} is complete; Groundwork does not discard finished plans. Delete ${planDisplayPath(slug)} yourself if you no longer want it.`);
+      if (session.phase.kind === 'complete')
+        throw new BrainstormError(
+          'complete',
+          `The brainstorm ${slug} is complete; Groundwork does not discard finished plans. Delete ${planDisplayPath(slug)} yourself if you no longer want it.`,
+        );
       // What an earlier discard set aside in the folder stays: it was promised to be kept.
       const entries = await this.deps.store.list(`${PLANS_DIR}/${slug}`);
       const kept = entries.filter(isSetAside);
@@ -230,18 +259,16 @@ export class BrainstormService implements BrainstormApi {
   // ---- the runner ----
 
   private async drive(loaded: Loaded, event: BrainstormEvent | undefined, run: StepOptions): Promise<BrainstormSession> {
-    const queue: BrainstormEffect[] = [];
-    const apply = (ev: BrainstormEvent) => {
-      const next = step(loaded.session, ev);
-      loaded.session = next.session;
-      queue.push(...next.effects);
-    };
-    if (event === undefined) queue.push(...due(loaded.session));
-    else apply(event);
-    while (queue.length > 0) {
-      const reply = await this.runEffect(queue.shift()!, loaded, run);
-      if (reply !== undefined) apply(reply);
-    }
+    const first = event === undefined ? { effects: due(loaded.session) } : { event };
+    loaded.session = await this.runner.drive<BrainstormSession, BrainstormEvent, BrainstormEffect>(
+      machine,
+      loaded.session,
+      first,
+      (effect: BrainstormEffect, session: BrainstormSession) => {
+        loaded.session = session;
+        return this.runEffect(effect, loaded, run);
+      },
+    );
     return loaded.session;
   }
 
@@ -271,224 +298,32 @@ export class BrainstormService implements BrainstormApi {
       case 'notice':
         run.onProgress?.({ kind: 'notice', text: effect.text });
         return undefined;
+      case 'reject':
+        throw new BrainstormError(effect.kind, effect.reason);
       case 'call-inquisitors':
-        return this.inquire(loaded.session, run);
+        return this.agents.inquire(loaded.session, run);
       case 'call-coordinator':
-        return this.coordinate(loaded.session, effect.task, run);
+        return this.agents.coordinate(loaded.session, effect.task, run);
     }
   }
 
-  /** Round 1: the three inquisitors at once (at most `concurrency` at a time), each with its time limit. */
-  private async inquire(session: BrainstormSession, run: StepOptions): Promise<BrainstormEvent> {
-    const limit = Math.max(1, Math.min(ANGLES.length, Math.floor(setting(this.deps.concurrency, DEFAULT_CONCURRENCY))));
-    const results = new Map<Angle, { outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }>();
-    const waiting = [...ANGLES];
-    const worker = async () => {
-      for (let angle = waiting.shift(); angle !== undefined; angle = waiting.shift()) {
-        results.set(angle, await this.inquisitor(session, angle, run));
-      }
-    };
-    await Promise.all(Array.from({ length: limit }, worker));
-    if (run.signal.aborted) throw this.stopped(session);
-    // No model, a bad key, no quota: all three fail alike, and one message says what to do.
-    const errors = ANGLES.map((a) => results.get(a)!.error);
-    const first = errors[0];
-    if (first !== undefined && SETUP_ERRORS.has(first.kind) && errors.every((e) => e?.kind === first.kind)) throw first;
-    const outcomes = {} as Record<Angle, InquisitorOutcome>;
-    const questions: Question[] = [];
-    for (const angle of ANGLES) {
-      const r = results.get(angle)!;
-      outcomes[angle] = r.outcome;
-      questions.push(...r.questions);
-    }
-    return { type: 'inquired', outcomes, questions };
-  }
-
-  private async inquisitor(session: BrainstormSession, angle: Angle, run: StepOptions): Promise<{ outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }> {
-    const roleName = INQUISITOR_ROLES[angle];
-    const timeoutMs = setting(this.deps.inquisitorTimeoutMs, DEFAULT_INQUISITOR_TIMEOUT_SECONDS * 1000);
-    const abort = new AbortController();
-    const onOuterAbort = () => abort.abort();
-    run.signal.addEventListener('abort', onOuterAbort, { once: true });
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    run.onProgress?.({ kind: 'inquisitor', angle, state: 'running' });
-    let outcome: InquisitorOutcome;
-    let questions: Question[] = [];
-    let reply: Reply | undefined;
-    let error: LlmError | undefined;
-    try {
-      const role = await this.deps.role(roleName);
-      // The time limit is the model's: loading the role does not count against it.
-      timer = setTimeout(() => {
-        timedOut = true;
-        abort.abort();
-      }, timeoutMs);
-      reply = await this.call(role, inquisitorPrompt(session, angle, this.places(session.slug), this.random()), INQUISITOR_MAX_TOKENS, abort.signal, undefined, (r) =>
-        run.onProgress?.({ kind: 'retry', who: angle, attempt: r.attempt, of: r.of, reason: r.reason }),
-      );
-      if (timedOut) outcome = { status: 'timeout', detail: `no reply within ${seconds(timeoutMs)} s` };
-      else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
-      else {
-        const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${roleName}.ndjson`));
-        outcome = harvest.detail !== undefined ? { status: harvest.status, detail: harvest.detail } : { status: harvest.status };
-        questions = harvest.questions;
-      }
-    } catch (err) {
-      if (!(err instanceof LlmError)) throw err;
-      error = err;
-      outcome = timedOut ? { status: 'timeout', detail: `no reply within ${seconds(timeoutMs)} s` } : { status: 'empty', detail: `model error: ${err.message}` };
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      run.signal.removeEventListener('abort', onOuterAbort);
-    }
-    await this.plans.workerLog(session.slug, roleName).append({
-      timestamp: this.isoNow(),
-      round: 1,
-      task: 'questions',
-      status: outcome.status,
-      text: reply?.text ?? '',
-      ...(reply?.model !== undefined ? { model: reply.model } : {}),
-      ...(reply?.usage !== undefined ? { usage: reply.usage } : {}),
-    });
-    await this.auditEntry(session.slug, 'brainstorm.inquisitor', outcome.status === 'success' ? 'ok' : 'error', `${angle}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}; ${questions.length} questions`, undefined, reply);
-    run.onProgress?.({ kind: 'inquisitor', angle, state: outcome.status, questions: questions.length, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}) });
-    return error !== undefined ? { outcome, questions, error } : { outcome, questions };
-  }
-
-  private async coordinate(session: BrainstormSession, task: CoordinatorTask, run: StepOptions): Promise<BrainstormEvent> {
-    if (run.signal.aborted) throw this.stopped(session);
-    run.onProgress?.({ kind: 'coordinator', task });
-    const round = currentRound(session);
-    let reply: Reply;
-    try {
-      const role = await this.deps.role(COORDINATOR_ROLE);
-      reply = await this.call(
-        role,
-        coordinatorPrompt(session, task, this.places(session.slug), this.random()),
-        COORDINATOR_MAX_TOKENS,
-        run.signal,
-        (text) => run.onProgress?.({ kind: 'text', text }),
-        (r) => run.onProgress?.({ kind: 'retry', who: 'coordinator', attempt: r.attempt, of: r.of, reason: r.reason }),
-      );
-    } catch (err) {
-      if (!(err instanceof LlmError)) throw err;
-      return { type: 'call-failed', during: task, error: err.message };
-    }
-    if (run.signal.aborted || reply.stopped) throw this.stopped(session);
-    const keptIn = planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${COORDINATOR_ROLE}.ndjson`);
-    const base = { timestamp: this.isoNow(), round, task, text: reply.text, ...(reply.model ? { model: reply.model } : {}), ...(reply.usage ? { usage: reply.usage } : {}) };
-    if (task === 'follow-up') {
-      const harvest = harvestQuestions(reply.text, 'edge-cases', keptIn);
-      await this.plans.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: harvest.status });
-      await this.auditEntry(session.slug, 'brainstorm.follow-up', harvest.status === 'parse_error' ? 'error' : 'ok', `after round ${round}: ${harvest.questions.length} questions (${harvest.status})`, undefined, reply);
-      if (harvest.status === 'parse_error') {
-        return { type: 'call-failed', during: task, error: `The coordinator's reply could not be read (${harvest.detail ?? 'no questions JSON'}). Your answers are kept: Retry asks it again. The reply is kept in ${keptIn}.` };
-      }
-      return { type: 'followed-up', questions: harvest.questions };
-    }
-    const summary = parseSummary(reply.text, keptIn);
-    await this.plans.workerLog(session.slug, COORDINATOR_ROLE).append({ ...base, status: summary ? 'success' : 'parse_error' });
-    await this.auditEntry(session.slug, 'brainstorm.summarize', summary ? 'ok' : 'error', summary ? `summary of ${round} round(s)` : 'the summary could not be read', undefined, reply);
-    if (summary === undefined) {
-      return { type: 'call-failed', during: task, error: `The coordinator's summary could not be read. Your answers are kept: Retry asks for it again. The reply is kept in ${keptIn}.` };
-    }
-    return { type: 'summarized', summary };
-  }
-
-  /** One streamed model call; the whole text, usage, and whether it was stopped. */
-  private async call(role: Role, prompt: string, maxTokens: number, signal: AbortSignal, onText?: (text: string) => void, onRetry?: (retry: LlmRetry) => void): Promise<Reply> {
-    const llm = await this.llm();
-    const reply: Reply = { text: '', stopped: false };
-    const stream = llm.stream({ system: role.prompt, messages: [{ role: 'user', content: prompt }], model: role.model, maxTokens }, signal);
-    for await (const ev of stream) {
-      if (ev.type === 'text') {
-        reply.text += ev.text;
-        onText?.(ev.text);
-      } else if (ev.type === 'usage') {
-        reply.usage = ev.usage;
-        reply.model = ev.model;
-      } else if (ev.type === 'stop') {
-        reply.stopped = ev.reason === 'cancelled';
-      } else if (ev.type === 'retry') {
-        onRetry?.(ev);
-      }
-    }
-    return reply;
-  }
-
-  private async llm(): Promise<LlmClient> {
-    if (this.llmClient === undefined) {
-      const llm = this.deps.llm;
-      this.llmClient = typeof llm === 'function' ? await llm() : llm;
-    }
-    return this.llmClient;
-  }
-
-  private places(slug: string): PromptPlaces {
-    return { state: planDisplayPath(slug, PLAN_FILES.state), answers: planDisplayPath(slug, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`) };
-  }
-
-  private random(): RandomBytes {
-    return this.deps.random ?? secureRandomBytes;
-  }
-
-  private async auditEntry(slug: string, kind: string, status: 'ok' | 'error', detail: string, text?: string, reply?: Reply): Promise<void> {
-    const usd = reply?.model !== undefined && reply.usage !== undefined ? costOf(reply.model, reply.usage, this.deps.prices) : undefined;
-    await this.audit.append({
-      kind,
-      input: auditInput('BRAINSTORM', slug, text),
-      status,
-      detail,
-      ...(reply?.usage !== undefined ? { usage: reply.usage } : {}),
-      ...(reply?.model !== undefined ? { model: reply.model } : {}),
-      ...(usd !== undefined ? { costUsd: usd } : {}),
-    });
-  }
-
-  private stopped(session: BrainstormSession): BrainstormError {
-    return new BrainstormError('stopped', `Stopped. The brainstorm ${session.slug} is kept at round ${Math.max(1, currentRound(session))}; resume it to go on.`);
+  private async auditEntry(slug: string, kind: string, status: 'ok' | 'error', detail: string, text?: string): Promise<void> {
+    await this.audit.append({ kind, input: auditInput('BRAINSTORM', slug, text), status, detail });
   }
 
   /**
-   * One step per brainstorm at a time: in this process by the busy set, across processes (another
-   * window, the CLI) by the session's lock, held through the model calls. A second step is refused
-   * before it reads the session, so it never pays for a call the first one is making. `save`
-   * still compares the file, for a writer that does not take the lock (a hand edit).
+   * One step per brainstorm at a time, in this process and across windows and the CLI (see
+   * SessionRunner.exclusive). `save` still compares the file, for a writer that does not take the
+   * lock (a hand edit).
    */
   private async exclusive<T>(slug: string, fn: () => Promise<T>): Promise<T> {
     checkSlug(slug);
-    const busy = () => new BrainstormError('busy', `The brainstorm ${slug} is busy with a step (in this window, another one or a groundwork command). Wait for it, or stop it first.`);
-    if (this.busy.has(slug)) throw busy();
-    this.busy.add(slug);
-    try {
-      return await this.deps.store.withSessionLock(`brainstorm-${slug}`, fn);
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'busy') throw busy();
-      throw err;
-    } finally {
-      this.busy.delete(slug);
-    }
+    const busy = () =>
+      new BrainstormError('busy', `The brainstorm ${slug} is busy with a step (in this window, another one or a groundwork command). Wait for it, or stop it first.`);
+    return this.runner.exclusive(`brainstorm-${slug}`, busy, fn);
   }
 
   private isoNow(): string {
     return new Date(this.deps.clock.now()).toISOString();
   }
-}
-
-interface Reply {
-  text: string;
-  stopped: boolean;
-  usage?: LlmUsage;
-  model?: string;
-}
-
-/** "120", or "0.5" for a short limit: never "0". */
-function seconds(ms: number): string {
-  return String(+(ms / 1000).toFixed(1));
-}
-
-function setting(value: number | (() => number) | undefined, fallback: number): number {
-  const raw = typeof value === 'function' ? value() : value;
-  return raw !== undefined && Number.isFinite(raw) && raw > 0 ? raw : fallback;
 }

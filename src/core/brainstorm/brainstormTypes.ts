@@ -1,4 +1,4 @@
-// The brainstorm's vocabulary (seeds/brainstorm-research.md): round 1 sends the topic to three
+// The brainstorm's vocabulary: round 1 sends the topic to three
 // inquisitors at once, their JSON questions are harvested and merged into at most eight; later
 // rounds are the coordinator's follow-ups; the end is a human document and a machine-readable
 // context file in the plan folder `.groundwork/plans/<slug>/`. Plain data only, safe to post to a
@@ -22,7 +22,7 @@ export const INQUISITOR_ROLES: Readonly<Record<Angle, string>> = {
 };
 export const COORDINATOR_ROLE = 'brainstorm-coordinator';
 
-/** How an inquisitor's round 1 went (FR-25). */
+/** How an inquisitor's round 1 went; round 1 fails only when none succeeded. */
 export const INQUISITOR_STATUSES = ['success', 'parse_error', 'timeout', 'empty'] as const;
 export type InquisitorStatus = (typeof INQUISITOR_STATUSES)[number];
 
@@ -30,11 +30,11 @@ export type InquisitorStatus = (typeof INQUISITOR_STATUSES)[number];
 export const MIN_PRIORITY = 1;
 export const MAX_PRIORITY = 5;
 export const DEFAULT_PRIORITY = 3;
-/** At most this many questions are put to the person per round (RES-2). */
+/** At most this many questions are put to the person per round. */
 export const MAX_QUESTIONS = 8;
-/** Token-set Jaccard similarity at or above which two questions are one (RES-1). */
+/** Token-set Jaccard similarity at or above which two questions are one. */
 export const DUPLICATE_SIMILARITY = 0.6;
-/** What a skipped question's answer is recorded as; it is never fed to a model (RES-5). */
+/** What a skipped question's answer is recorded as; it is never fed to a model. */
 export const SKIPPED_ANSWER = '[skipped by user]';
 
 /** A topic is a line or a paragraph; a pasted document belongs in a file the topic names. */
@@ -86,20 +86,29 @@ export interface InquisitorOutcome {
   detail?: string;
 }
 
-/** What the coordinator's `TASK: summarize` reply carries (roles/brainstorm-coordinator.md). */
+/**
+ * What the coordinator's `TASK: summarize` reply carries (roles/brainstorm-coordinator.md). When
+ * the reply could not be read as that JSON even after asking again, `format` is 'text': the
+ * reply's prose is kept in `text` (trimmed, at most SUMMARY_TEXT_MAX_BYTES of harvest.ts) and the
+ * three lists are empty. `format` and `text` come together or not at all.
+ */
 export interface BrainstormSummary {
-  /** The topic as it is understood now. */
+  /** The topic as it is understood now (for a 'text' summary, the brainstorm's own topic). */
   topic: string;
   keyInsights: string[];
   decisions: string[];
   openQuestions: string[];
+  /** Absent for a summary read from the JSON the role asks for. */
+  format?: 'text';
+  /** The coordinator's reply as written (untrusted model text); only with `format: 'text'`. */
+  text?: string;
 }
 
 /** Where a brainstorm stands. Each phase says what happens next; none is a bag of flags. */
 export type BrainstormPhase =
   /** Round 1's inquisitor calls are to be made (also after a crash while they ran). */
   | { kind: 'inquiring' }
-  /** No inquisitor gave a usable question (FR-25): `error` says what each did; Retry re-runs them. */
+  /** No inquisitor gave a usable question: `error` says what each did; Retry re-runs them. */
   | { kind: 'inquiry-failed'; error: string }
   /** The last round's questions wait for the person's answers. */
   | { kind: 'answering' }
@@ -155,6 +164,7 @@ export interface BrainstormContext {
   /** The plan the brainstorm was seeded from, by slug. */
   seededFrom?: string;
   questions: ContextQuestion[];
+  /** With `format: 'text'` (`summary_format: text` in the file) the prose is in `text`. */
   summary: Omit<BrainstormSummary, 'topic'>;
 }
 
@@ -169,7 +179,6 @@ export interface ContextQuestion {
 }
 
 export const CONTEXT_SCHEMA_VERSION = 1;
-
 
 export type BrainstormErrorKind =
   /** A bad slug, topic or option: the caller's input. */

@@ -1,14 +1,16 @@
-// `00-brainstorming.context.md`, the brainstorm's machine-readable result (DEC-4): YAML
+// `00-brainstorming.context.md`, the brainstorm's machine-readable result: YAML
 // frontmatter with `schema_version: 1` and every question, answer and summary item, then the
-// digest a later build reads (RES-6). The frontmatter's strings are the person's and the models'
+// digest a later build reads. The frontmatter's strings are the person's and the models'
 // words and the file may come from a cloned repository, so it is read defensively: a size cap,
 // few aliases, unique keys, every field checked; a newer schema is refused with a message that
-// says to update rather than misread (FR-18: no migration in v1).
+// says to update rather than misread (there is no migration). A summary kept as prose is
+// `summary_format: text` with the prose in `summary.text`; without the field (every file before
+// it, and every summary of lists) the summary is its three lists.
 import { isMap, LineCounter, parseDocument, stringify } from 'yaml';
 import { utf8Length } from '../prompt/cap';
 import { isSlug } from '../storage/safeNames';
 import { visibleText } from '../visibleText';
-import { bulletList, inlineText, questionsByRound, verbatimBlock } from './brainstormDocs';
+import { bulletList, inlineText, proseSummaryBlock, questionsByRound, verbatimBlock } from './brainstormDocs';
 import type { AskedQuestion } from './brainstormDocs';
 import { ANGLES, BrainstormError, CONTEXT_SCHEMA_VERSION, INQUISITOR_STATUSES, MAX_PRIORITY, MIN_PRIORITY, ROUNDS_LIMIT, isAngle } from './brainstormTypes';
 import type { Angle, BrainstormContext, BrainstormSession, ContextQuestion, InquisitorStatus } from './brainstormTypes';
@@ -56,6 +58,7 @@ export function toContext(session: BrainstormSession): BrainstormContext {
       keyInsights: [...(session.summary?.keyInsights ?? [])],
       decisions: [...(session.summary?.decisions ?? [])],
       openQuestions: [...(session.summary?.openQuestions ?? [])],
+      ...(session.summary?.format === 'text' ? { format: 'text' as const, text: session.summary.text ?? '' } : {}),
     },
   };
 }
@@ -78,10 +81,12 @@ export function renderContextFile(ctx: BrainstormContext): string {
       ...(q.answer === undefined ? {} : { answer: q.answer }),
       skipped: q.skipped,
     })),
+    ...(ctx.summary.format === 'text' ? { summary_format: 'text' } : {}),
     summary: {
       key_insights: ctx.summary.keyInsights,
       decisions: ctx.summary.decisions,
       open_questions: ctx.summary.openQuestions,
+      ...(ctx.summary.format === 'text' ? { text: ctx.summary.text ?? '' } : {}),
     },
   };
   // lineWidth 0: no folding, so each line of a text stays one line of the file (greppable, diffable).
@@ -92,8 +97,7 @@ export function renderContextFile(ctx: BrainstormContext): string {
 /** Reads a context file; `where` names it in errors (e.g. `.groundwork/plans/crm/00-brainstorming.context.md`). */
 export function parseContextFile(text: string, where: string): BrainstormContext {
   const shown = visibleText(where);
-  const corrupt = (problem: string) =>
-    new BrainstormError('corrupt', `${shown} cannot be read: ${problem}. Fix it by hand, or brainstorm the topic again to write a new one.`);
+  const corrupt = (problem: string) => new BrainstormError('corrupt', `${shown} cannot be read: ${problem}. Fix it by hand, or brainstorm the topic again to write a new one.`);
 
   if (text.length > CONTEXT_FILE_MAX_BYTES || utf8Length(text) > CONTEXT_FILE_MAX_BYTES) {
     throw corrupt(`it is ${utf8Length(text)} bytes, over the ${CONTEXT_FILE_MAX_BYTES} bytes a context file may be`);
@@ -116,7 +120,8 @@ export function parseContextFile(text: string, where: string): BrainstormContext
   try {
     data = doc.toJS({ maxAliasCount: CONTEXT_MAX_ALIASES }) as Record<string, unknown>;
   } catch (err) {
-    const message = err instanceof ReferenceError ? `its YAML aliases expand too much (more than ${CONTEXT_MAX_ALIASES} uses)` : `its frontmatter is not valid YAML (${String(err)})`;
+    const message =
+      err instanceof ReferenceError ? `its YAML aliases expand too much (more than ${CONTEXT_MAX_ALIASES} uses)` : `its frontmatter is not valid YAML (${String(err)})`;
     throw corrupt(message);
   }
 
@@ -165,6 +170,10 @@ export function parseContextFile(text: string, where: string): BrainstormContext
 
   const summary = field('summary', data['summary'], isRecord, 'fields key_insights, decisions, open_questions');
   const texts = (name: string) => field(`summary.${name}`, summary[name], isStringList, 'a list of texts');
+  const format = data['summary_format'];
+  if (format !== undefined && format !== 'text') throw corrupt('the field summary_format must be text (or left out for a summary of lists)');
+  if (format === undefined && summary['text'] !== undefined) throw corrupt('the field summary.text needs summary_format: text');
+  const prose = format === 'text' ? { format: 'text' as const, text: field('summary.text', summary['text'], isString, 'text') } : {};
   return {
     schemaVersion: CONTEXT_SCHEMA_VERSION,
     slug,
@@ -174,12 +183,12 @@ export function parseContextFile(text: string, where: string): BrainstormContext
     inquisitorStatus,
     ...(seededFrom === undefined ? {} : { seededFrom }),
     questions,
-    summary: { keyInsights: texts('key_insights'), decisions: texts('decisions'), openQuestions: texts('open_questions') },
+    summary: { keyInsights: texts('key_insights'), decisions: texts('decisions'), openQuestions: texts('open_questions'), ...prose },
   };
 }
 
 /**
- * RES-6: what a build reads of a brainstorm, as markdown: the vision (topic and key insights),
+ * What a build reads of a brainstorm, as markdown: the vision (topic and key insights),
  * the constraints (decisions), what is still open (open questions and every skipped question),
  * then the questions and answers themselves.
  */
@@ -204,12 +213,22 @@ export function brainstormDigest(ctx: BrainstormContext): string {
   });
 
   const topic = ctx.topic.includes('\n') ? verbatimBlock(ctx.topic) : inlineText(ctx.topic);
+  const summary = ctx.summary;
+  // A prose summary (the coordinator did not write the lists) stands where the lists would; lists
+  // a person added to such a file by hand are kept too.
+  const findings =
+    summary.format === 'text'
+      ? [
+          `## Vision\n\n${topic}${summary.keyInsights.length === 0 ? '' : `\n\n${bulletList(summary.keyInsights)}`}`,
+          `## Summary\n\n${proseSummaryBlock(summary)}`,
+          ...(summary.decisions.length === 0 ? [] : [`## Constraints\n\n${bulletList(summary.decisions)}`]),
+        ]
+      : [`## Vision\n\n${topic}\n\n${bulletList(summary.keyInsights)}`, `## Constraints\n\n${bulletList(summary.decisions)}`];
   const parts = [
     `# Brainstorm digest: ${inlineText(ctx.topic)}`,
     `Synthesised from \`.groundwork/plans/${ctx.slug}/${PLAN_FILES.context}\` (${ctx.rounds} ${ctx.rounds === 1 ? 'round' : 'rounds'}, ${ctx.created}). ` +
-      'The topic, questions and answers are the person\'s words and the models\', quoted as data.',
-    `## Vision\n\n${topic}\n\n${bulletList(ctx.summary.keyInsights)}`,
-    `## Constraints\n\n${bulletList(ctx.summary.decisions)}`,
+      "The topic, questions and answers are the person's words and the models', quoted as data.",
+    ...findings,
     `## Open questions\n\n${open.length === 0 ? 'None.' : open.map((o) => `- ${o}`).join('\n')}`,
     `## Questions and answers\n\n${questionsByRound(asked)}`,
   ];

@@ -1,10 +1,13 @@
-// The roles tell the models to reply with bare JSON (DEC-7), but models wrap it in prose or code
-// fences, stop mid-reply at a token limit, drop fields or invent values. FR-25 counts an
+// The roles tell the models to reply with bare JSON, but models wrap it in prose or code
+// fences, stop mid-reply at a token limit, drop fields or invent values. Round 1 counts an
 // inquisitor as a success when one usable question comes out of its reply, so the harvest keeps
 // every question it can read and, when none, says in a short phrase why (the panel shows it).
 // Nothing in a reply can make it throw or work without bound: a reply is untrusted model output.
+// A summary reply that cannot be read says why (`summaryParseError`, quoted when the coordinator
+// is asked again); if the second reply cannot be read either, its prose is the summary
+// (`proseSummary`), so a model that never writes the JSON cannot leave a brainstorm stuck.
 
-import { capText } from '../prompt/cap';
+import { CAP_BYTES, capText, cutText } from '../prompt/cap';
 import { isBlankText } from '../prompt/untrustedText';
 import { DEFAULT_PRIORITY, MAX_PRIORITY, MIN_PRIORITY, SUMMARY_ITEMS_MAX, isAngle } from './brainstormTypes';
 import type { Angle, BrainstormSummary, InquisitorStatus, Question } from './brainstormTypes';
@@ -33,7 +36,7 @@ const QUESTIONS_NOT_A_LIST = 'the questions field is not a list';
 /**
  * The questions of an inquisitor's (or the coordinator's follow-up) reply. `fallbackAngle` is
  * given to questions without a valid angle; `keptIn` names where the whole reply is kept, for the
- * marker of a question cut to CAP_BYTES (NFR-21).
+ * marker of a question cut to CAP_BYTES.
  */
 export function harvestQuestions(reply: string, fallbackAngle: Angle, keptIn: string): Harvest {
   if (typeof reply !== 'string' || isBlank(reply)) return { status: 'empty', questions: [], detail: 'the reply is empty' };
@@ -65,7 +68,7 @@ export function harvestQuestions(reply: string, fallbackAngle: Angle, keptIn: st
   for (const item of list) {
     const question = readQuestion(item, fallbackAngle, keptIn);
     if (!question) continue;
-    // Exact repeats only; near-duplicates across inquisitors are the merge's to judge (RES-1).
+    // Exact repeats only; near-duplicates across inquisitors are the merge's to judge.
     const key = question.text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -78,22 +81,20 @@ export function harvestQuestions(reply: string, fallbackAngle: Angle, keptIn: st
 }
 
 /**
+ * The most of a coordinator's reply a 'text' summary keeps (`proseSummary`): a summary is a page
+ * or two; the whole reply stays in the coordinator's worker log.
+ */
+export const SUMMARY_TEXT_MAX_BYTES = 32 * 1024;
+
+/**
  * The coordinator's `{"summary":{…}}` reply, or undefined when there is none in it. Lists a model
- * left out are empty, items that are not text are dropped, and each string is capped (NFR-21)
+ * left out are empty, items that are not text are dropped, and each string is capped
  * with a marker naming `keptIn`.
  */
 export function parseSummary(reply: string, keptIn: string): BrainstormSummary | undefined {
-  if (typeof reply !== 'string' || isBlank(reply)) return undefined;
-  let found: Record<string, unknown> | undefined;
-  scanJson(reply, (value) => {
-    if (isRecord(value) && isRecord(value.summary)) {
-      found = value.summary;
-      return true;
-    }
-    return false;
-  });
-  if (!found) return undefined;
-  const summary = found;
+  const read = findSummary(reply);
+  if (!('summary' in read)) return undefined;
+  const summary = read.summary;
   const list = (...keys: string[]): string[] => {
     const value = keys.map((key) => summary[key]).find(Array.isArray);
     if (!value) return [];
@@ -113,6 +114,45 @@ export function parseSummary(reply: string, keptIn: string): BrainstormSummary |
   };
 }
 
+/**
+ * Why `parseSummary` finds no summary in `reply`, as one short sentence a prompt can quote back
+ * to the coordinator when it asks again; undefined when there is one.
+ */
+export function summaryParseError(reply: string): string | undefined {
+  const read = findSummary(reply);
+  return 'error' in read ? read.error : undefined;
+}
+
+/**
+ * The summary of a brainstorm whose coordinator did not reply with the summary JSON even when
+ * asked again: its reply kept as prose (trimmed, cut to SUMMARY_TEXT_MAX_BYTES), the lists empty.
+ * The text is untrusted model output, kept as data: the documents show it neutralised.
+ */
+export function proseSummary(topic: string, replyText: string): BrainstormSummary {
+  const text = typeof replyText === 'string' ? cutText(replyText.trim(), SUMMARY_TEXT_MAX_BYTES) : '';
+  return { topic: cutText(topic, CAP_BYTES), keyInsights: [], decisions: [], openQuestions: [], format: 'text', text };
+}
+
+/** The `summary` object of the first JSON value that has one, or why there is none. */
+function findSummary(reply: string): { summary: Record<string, unknown> } | { error: string } {
+  if (typeof reply !== 'string' || isBlank(reply)) return { error: 'The reply is empty.' };
+  let found: Record<string, unknown> | undefined;
+  let notAnObject = false;
+  const scan = scanJson(reply, (value) => {
+    if (!isRecord(value) || !('summary' in value)) return false;
+    if (isRecord(value.summary)) {
+      found = value.summary;
+      return true;
+    }
+    notAnObject = true;
+    return false;
+  });
+  if (found) return { summary: found };
+  if (notAnObject) return { error: 'The "summary" field of the reply is not a JSON object.' };
+  if (scan.cutOff) return { error: 'The JSON of the reply is cut off before it ends.' };
+  return { error: 'The reply has no JSON object with a "summary" field.' };
+}
+
 function readQuestion(item: unknown, fallbackAngle: Angle, keptIn: string): Question | undefined {
   if (typeof item === 'string') {
     const text = cleanText(item, keptIn);
@@ -127,7 +167,10 @@ function readQuestion(item: unknown, fallbackAngle: Angle, keptIn: string): Ques
 function readAngle(value: unknown): Angle | undefined {
   if (typeof value !== 'string') return undefined;
   // "UX" and "edge cases" are what a model means by the angles; anything else is not an angle.
-  const angle = value.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const angle = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   return isAngle(angle) ? angle : undefined;
 }
 
@@ -198,11 +241,7 @@ function nextOpening(text: string, from: number): number {
 }
 
 /** Where the bracket at `start` is balanced (exclusive), or -1; brackets in strings don't count. */
-function balancedEnd(
-  text: string,
-  start: number,
-  maxSteps: number,
-): { end: number; steps: number; reachedEnd: boolean; rawControl: boolean } {
+function balancedEnd(text: string, start: number, maxSteps: number): { end: number; steps: number; reachedEnd: boolean; rawControl: boolean } {
   const stop = Math.min(text.length, start + maxSteps);
   let depth = 0;
   let inString = false;

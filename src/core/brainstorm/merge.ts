@@ -47,7 +47,7 @@ interface Candidate {
 
 /**
  * The round's questions from the inquisitors' (or the follow-up's) questions: near-duplicates
- * dropped (RES-1), at most `max` kept with every angle heard (RES-2), in the order they are put
+ * dropped, at most `max` kept with every angle heard, in the order they are put
  * to the person. The result depends on the questions only, never on the order they came in.
  */
 export function mergeQuestions(questions: Question[], options: MergeOptions = {}): Question[] {
@@ -55,14 +55,11 @@ export function mergeQuestions(questions: Question[], options: MergeOptions = {}
   const asked = (options.asked ?? []).map((question) => tokenSet(question.text));
   const candidates = questions.map(toCandidate);
 
-  // RES-1: when two angles ask the same thing, the one that asked less keeps it, so the round
-  // does not tilt further toward the inquisitor that already fills most of it.
+  // Near-duplicates: when two angles ask the same thing, the one that asked less keeps it, so the
+  // round does not tilt further toward the inquisitor that already fills most of it.
   const angleCounts = new Map<Angle, number>();
   for (const { question } of candidates) angleCounts.set(question.angle, (angleCounts.get(question.angle) ?? 0) + 1);
-  const preferred = [...candidates].sort(
-    (a, b) =>
-      (angleCounts.get(a.question.angle) ?? 0) - (angleCounts.get(b.question.angle) ?? 0) || byPriorityThenText(a, b),
-  );
+  const preferred = [...candidates].sort((a, b) => (angleCounts.get(a.question.angle) ?? 0) - (angleCounts.get(b.question.angle) ?? 0) || byPriorityThenText(a, b));
   const unique: Candidate[] = [];
   for (const candidate of preferred) {
     // A question the person has seen in an earlier round is not put again, answered or skipped.
@@ -80,8 +77,8 @@ export function mergeQuestions(questions: Question[], options: MergeOptions = {}
     }
   }
 
-  // RES-2: every angle that asked anything gets its best question in (the floor), so a flood of
-  // urgent questions from one inquisitor cannot silence the others; the rest go by priority.
+  // At most `max`: every angle that asked anything gets its best question in (the floor), so a
+  // flood of urgent questions from one inquisitor cannot silence the others; the rest go by priority.
   let chosen = unique;
   if (unique.length > max) {
     const ranked = [...unique].sort(byPriorityThenText);
@@ -108,20 +105,10 @@ function compareText(a: string, b: string): number {
 
 /** Priority, then the text alphabetically; the rest only makes the order total. */
 function byPriorityThenText(a: Candidate, b: Candidate): number {
-  return (
-    a.question.priority - b.question.priority ||
-    compareText(a.normalized, b.normalized) ||
-    a.angleIndex - b.angleIndex ||
-    compareText(a.question.text, b.question.text)
-  );
+  return a.question.priority - b.question.priority || compareText(a.normalized, b.normalized) || a.angleIndex - b.angleIndex || compareText(a.question.text, b.question.text);
 }
 
 /** The order a round is shown in: most urgent first, angles in their listed order within a priority. */
 function byPriorityThenAngle(a: Candidate, b: Candidate): number {
-  return (
-    a.question.priority - b.question.priority ||
-    a.angleIndex - b.angleIndex ||
-    compareText(a.normalized, b.normalized) ||
-    compareText(a.question.text, b.question.text)
-  );
+  return a.question.priority - b.question.priority || a.angleIndex - b.angleIndex || compareText(a.normalized, b.normalized) || compareText(a.question.text, b.question.text);
 }

@@ -1,5 +1,5 @@
 // The plan folder `.groundwork/plans/<slug>/` a brainstorm lives in. A slug from outside (the CLI's
-// --resume, a pick in the panel, a seed) is checked twice before anything is read (FR-22): by the
+// --resume, a pick in the panel, a seed) is checked twice before anything is read: by the
 // pattern, which refuses '../x', absolute paths and look-alike names; and on disk, where the folder
 // must be a real folder directly inside `plans/` — a symbolic link is refused even when it points
 // inside `.groundwork` (the store itself already refuses links that lead out of it).
@@ -48,7 +48,7 @@ function unsafe(shown: string, kind: string): BrainstormError {
   return new BrainstormError('invalid', `Refused to use ${shown}: it is ${what}, not a plan folder. Groundwork reads plans only from real folders under .groundwork/plans/.`);
 }
 
-/** Whether the plan's brainstorm has its sentinel, i.e. both artifacts were written (FR-24). */
+/** Whether the plan's brainstorm has its sentinel, i.e. both artifacts were written. */
 export async function isComplete(store: WorkspaceStore, slug: string): Promise<boolean> {
   return (await store.info(planFile(slug, PLAN_FILES.sentinel))) !== undefined;
 }

@@ -16,6 +16,7 @@ import { parseSession, serializeSession, SESSION_FILE_MAX_BYTES } from './sessio
 import { parseWorkerRecord } from './workerLog';
 import type { WorkerRecord } from './workerLog';
 import { AUDIT_FILE, PLANS_DIR, PLAN_FILES, planDisplayPath, planFile } from '../plan/layout';
+import { replaceIfUnchanged } from '../session/savedState';
 
 /** The files Groundwork writes in a plan folder besides the session file are world-readable. */
 export const ARTIFACT_MODE = 0o644;
@@ -53,7 +54,7 @@ export class PlanStore {
       await store.writeText(planFile(slug, PLAN_FILES.state), fileText);
       if (seed !== undefined) await this.linkSeed(slug, seed);
       return { session, text: fileText };
-    });
+    }, PLANS_DIR);
   }
 
   /** Whether a new brainstorm may take the existing folder `slug`, setting a damaged one aside. */
@@ -116,24 +117,31 @@ export class PlanStore {
       info = await this.store.info(planFile(slug, PLAN_FILES.state));
     } catch (err) {
       // A link in its place that leads out of .groundwork: damaged, and set aside as a link.
-      if (err instanceof StorageError && err.code === 'unsafe-path') throw new BrainstormError('corrupt', `${where} is damaged: ${err.message} Discard this brainstorm and start it again.`);
+      if (err instanceof StorageError && err.code === 'unsafe-path')
+        throw new BrainstormError('corrupt', `${where} is damaged: ${err.message} Discard this brainstorm and start it again.`);
       throw err;
     }
     if (info !== undefined && info.kind !== 'file') {
-      throw new BrainstormError('corrupt', `${where} is damaged: it is ${info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`}, not a file. Discard this brainstorm and start it again.`);
+      throw new BrainstormError(
+        'corrupt',
+        `${where} is damaged: it is ${info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`}, not a file. Discard this brainstorm and start it again.`,
+      );
     }
     let text: string | undefined;
     try {
       text = await this.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES);
     } catch (err) {
-      if (err instanceof StorageError && err.code === 'too-large') throw new BrainstormError('corrupt', `${where} is larger than a brainstorm can be. Discard this brainstorm and start it again.`);
+      if (err instanceof StorageError && err.code === 'too-large')
+        throw new BrainstormError('corrupt', `${where} is larger than a brainstorm can be. Discard this brainstorm and start it again.`);
       throw err;
     }
     if (text === undefined) {
       const complete = await isComplete(this.store, slug);
       throw new BrainstormError(
         complete ? 'complete' : 'not-found',
-        complete ? `The brainstorm ${slug} is complete: read ${planDisplayPath(slug, PLAN_FILES.document)}.` : `${planDisplayPath(slug)} is not a brainstorm (it has no ${PLAN_FILES.state}).`,
+        complete
+          ? `The brainstorm ${slug} is complete: read ${planDisplayPath(slug, PLAN_FILES.document)}.`
+          : `${planDisplayPath(slug)} is not a brainstorm (it has no ${PLAN_FILES.state}).`,
       );
     }
     const session = parseSession(text, where);
@@ -145,13 +153,9 @@ export class PlanStore {
   async save(loaded: Loaded): Promise<void> {
     const rel = planFile(loaded.session.slug, PLAN_FILES.state);
     const text = serializeSession(loaded.session);
-    await this.store.withLock(async () => {
-      const current = await this.store.readText(rel, SESSION_FILE_MAX_BYTES);
-      if (current !== loaded.text) {
-        throw new BrainstormError('busy', `The brainstorm ${loaded.session.slug} was changed elsewhere (another window or the CLI) during this step. Reopen it to continue from there.`);
-      }
-      await this.store.writeText(rel, text);
-    });
+    const conflict = () =>
+      new BrainstormError('busy', `The brainstorm ${loaded.session.slug} was changed elsewhere (another window or the CLI) during this step. Reopen it to continue from there.`);
+    await replaceIfUnchanged(this.store, rel, loaded.text, text, SESSION_FILE_MAX_BYTES, conflict);
     loaded.text = text;
   }
 
@@ -163,7 +167,7 @@ export class PlanStore {
     return { slug, file: PLAN_FILES.ideaBrief, text: capText(text, planDisplayPath(slug, PLAN_FILES.ideaBrief), SEED_MAX_BYTES).text };
   }
 
-  /** DEC-3: each folder points at the other; nothing is copied between them. */
+  /** A brainstorm seeded from a plan: each folder points at the other; nothing is copied between them. */
   private async linkSeed(slug: string, seed: { slug: string; file: string }): Promise<void> {
     const store = this.store;
     await store.writeText(planFile(slug, PLAN_FILES.seededFrom), renderSeededFromPointer(seed), ARTIFACT_MODE);

@@ -8,6 +8,7 @@ import { describeValue, isPlainObject } from '../inputChecks';
 import { CAP_BYTES, utf8Length } from '../prompt/cap';
 import { isBlankText } from '../prompt/untrustedText';
 import { isSlug } from '../storage/safeNames';
+import { SUMMARY_TEXT_MAX_BYTES } from './harvest';
 import {
   ANGLES,
   BrainstormError,
@@ -30,8 +31,9 @@ const SEED_FILE = /^[a-z0-9][a-z0-9-]{0,62}\.md$/;
 
 /**
  * The read cap of a session file, above the largest one Groundwork can write: 20 rounds of 8
- * questions and answers of 8 KB each, 150 summary items of 8 KB, a 64 KB topic, each text six
- * times its size when every character is a control character JSON escapes (about 24 MB).
+ * questions and answers of 8 KB each, 150 summary items of 8 KB (or a summary of 32 KB prose), a
+ * 64 KB topic, each text six times its size when every character is a control character JSON
+ * escapes (about 24 MB).
  * `serializeSession` refuses to make a file its reader would refuse.
  */
 export const SESSION_FILE_MAX_BYTES = 32 * 1024 * 1024;
@@ -109,7 +111,8 @@ function parseOutcomes(value: unknown, bad: Bad): Record<Angle, InquisitorOutcom
   const out = {} as Record<Angle, InquisitorOutcome>;
   for (const angle of ANGLES) {
     const o = value[angle];
-    if (!isPlainObject(o) || !(INQUISITOR_STATUSES as readonly unknown[]).includes(o['status'])) throw bad(`inquisitors.${angle}.status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
+    if (!isPlainObject(o) || !(INQUISITOR_STATUSES as readonly unknown[]).includes(o['status']))
+      throw bad(`inquisitors.${angle}.status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
     const detail = o['detail'] === undefined ? undefined : textField(o['detail'], `inquisitors.${angle}.detail`, DETAIL_MAX_BYTES, bad, { blank: true });
     out[angle] = { status: o['status'] as InquisitorOutcome['status'], ...(detail !== undefined ? { detail } : {}) };
   }
@@ -151,12 +154,20 @@ function parseSummaryField(value: unknown, bad: Bad): BrainstormSummary {
     return v.map((x, i) => textField(x, `summary.${name}[${i}]`, CAP_BYTES, bad));
   };
   if (!isPlainObject(value)) throw bad('field summary is not a summary');
-  return {
+  const summary: BrainstormSummary = {
     topic: textField(value['topic'], 'summary.topic', CAP_BYTES, bad, { blank: true }),
     keyInsights: list(value['keyInsights'], 'keyInsights'),
     decisions: list(value['decisions'], 'decisions'),
     openQuestions: list(value['openQuestions'], 'openQuestions'),
   };
+  // A summary kept as prose (harvest.ts proseSummary): both fields or neither, and no lists.
+  const { format, text } = value;
+  if (format === undefined && text === undefined) return summary;
+  if (format !== 'text') throw bad(format === undefined ? 'summary.text is there without summary.format text' : `summary.format ${describeValue(format)} is not text`);
+  if (text === undefined) throw bad('summary.format text has no summary.text');
+  if (summary.keyInsights.length + summary.decisions.length + summary.openQuestions.length > 0) throw bad('summary.format text has items in its lists');
+  // A blank reply is still what the coordinator wrote: the documents say it was empty.
+  return { ...summary, format, text: textField(text, 'summary.text', SUMMARY_TEXT_MAX_BYTES, bad, { blank: true }) };
 }
 
 function parsePhase(value: unknown, bad: Bad): BrainstormPhase {

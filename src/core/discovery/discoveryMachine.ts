@@ -1,9 +1,9 @@
-// The discovery session as a pure state machine (ARCHITECTURE.md): `step(state, event, config)`
+// The discovery session as a pure state machine (docs/ARCHITECTURE.md): `step(state, event, config)`
 // returns the next state and the effects for the runner (DiscoveryService) to carry out. No await,
 // no clock: time arrives in each event. The round file is the state between turns; `stateOf`
 // reads it back.
 //
-// Rounds (REQ-BDP-008), as the seed's pipeline counts them: the round-1 call reads the request and
+// Rounds, at most three: the round-1 call reads the request and
 // asks round 1's questions (ROUND: 1); each answer is saved, then the model is called again and
 // asks the next round's questions (ROUND: 2, ROUND: 3). The call made after round 3's answers
 // (ROUND: 3 in the file when the answer arrives) is the final one: its prompt says so, and
@@ -18,7 +18,7 @@ import type { LlmUsage } from '../llm/llmClient';
 export type DiscoveryState =
   /** No session. */
   | { kind: 'idle' }
-  /** The first message's model call is under way; nothing is on disk yet (REQ-BDP-005). */
+  /** The first message's model call is under way; nothing is on disk yet. */
   | { kind: 'starting'; request: string; createdSec: number }
   /** The first message's call failed or was stopped; kept in memory only, for `retry`. */
   | { kind: 'start-pending'; request: string; createdSec: number }
@@ -149,7 +149,7 @@ function afterFirstCall(state: Extract<DiscoveryState, { kind: 'starting' }>, ev
       const usage = { usage: event.usage, model: event.model };
       const parsed = parseDiscoveryOutput(event.text);
       if (parsed.kind === 'complete') {
-        // Specific enough: the brief at once, and no round file (REQ-BDP-005).
+        // Specific enough: the brief at once, and no round file.
         return {
           state: { kind: 'idle' },
           effects: [
@@ -162,11 +162,7 @@ function afterFirstCall(state: Extract<DiscoveryState, { kind: 'starting' }>, ev
       const session: RoundFileData = { createdSec: state.createdSec, round: 1, originalRequest: state.request, rounds: [{ questions: parsed.text }] };
       return {
         state: { kind: 'awaiting-answers', session },
-        effects: [
-          audit('discovery.start', 'ok', state.request, 'round 1 questions', usage),
-          { type: 'write-round-file', data: session },
-          end({ kind: 'questions', session }),
-        ],
+        effects: [audit('discovery.start', 'ok', state.request, 'round 1 questions', usage), { type: 'write-round-file', data: session }, end({ kind: 'questions', session })],
       };
     }
     case 'model-failed':
@@ -190,7 +186,7 @@ function inSession(state: Extract<DiscoveryState, { kind: 'awaiting-answers' | '
       { type: 'notify-expired' },
     ];
     if (event.type === 'retry') return { state: { kind: 'idle' }, effects: [...expiry, end({ kind: 'expired' })] };
-    // The seed: tell the person, then handle the message as a fresh one (REQ-BDP-006).
+    // Expired: tell the person, then handle the message as a fresh one.
     const fresh = fromIdle(event);
     return { state: fresh.state, effects: [...expiry, ...fresh.effects] };
   }
@@ -236,7 +232,7 @@ function afterRoundCall(state: Extract<DiscoveryState, { kind: 'thinking' }>, ev
     case 'model-replied': {
       const usage = { usage: event.usage, model: event.model };
       const parsed = parseDiscoveryOutput(event.text);
-      // The final call's reply is the brief whatever its markers (REQ-BDP-008).
+      // The final call's reply is the brief whatever its markers.
       const brief = parsed.kind === 'complete' ? parsed.brief : state.final ? parsed.text : undefined;
       const roundNo = session.rounds.length;
       if (brief !== undefined) {
@@ -270,13 +266,7 @@ function afterRoundCall(state: Extract<DiscoveryState, { kind: 'thinking' }>, ev
   }
 }
 
-function audit(
-  kind: AuditKind,
-  status: 'ok' | 'error',
-  text: string,
-  detail: string,
-  extra: { usage?: LlmUsage | undefined; model?: string | undefined } = {},
-): DiscoveryEffect {
+function audit(kind: AuditKind, status: 'ok' | 'error', text: string, detail: string, extra: { usage?: LlmUsage | undefined; model?: string | undefined } = {}): DiscoveryEffect {
   const effect: Extract<DiscoveryEffect, { type: 'audit' }> = { type: 'audit', kind, status, text, detail };
   if (extra.usage !== undefined) effect.usage = extra.usage;
   if (extra.model !== undefined) effect.model = extra.model;

@@ -67,4 +67,3 @@ export function roundViews(rounds: readonly RoundRecord[]): RoundView[] {
     return view;
   });
 }
-

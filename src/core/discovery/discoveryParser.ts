@@ -1,4 +1,4 @@
-// Reading the build-discovery role's reply (REQ-BDP-003): the protocol markers, the questions as a
+// Reading the build-discovery role's reply: the protocol markers, the questions as a
 // list, and the Idea Brief's eight fields. Models drift from the format the role asks for (bold
 // labels, headings, a fence around the reply, prose before the marker), so each reader is tolerant;
 // what it cannot place is kept, never dropped (the brief's `text`, the questions' whole text).
@@ -16,24 +16,55 @@ export type DiscoveryOutput = { kind: 'questions'; text: string } | { kind: 'com
  * what follows the `IDEA_BRIEF:` line (or, without one, what follows the COMPLETE line); the
  * questions are what follows the QUESTIONS line, prose before it dropped; a reply with neither
  * marker is the brief, whole; an empty reply is an empty brief.
+ *
+ * Beyond the seed, nothing the model wrote is lost to a marker in the wrong place: a marker with
+ * nothing after it (written last, or with the text on its own line) gives the rest of the reply
+ * without the marker, and an `IDEA_BRIEF:` line without DISCOVERY_COMPLETE is still not part of
+ * the brief. Every reply, garbage included, is one of the two kinds; none throws.
  */
 export function parseDiscoveryOutput(text: string): DiscoveryOutput {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const briefLine = lines.findIndex(isBriefMarkerLine);
+  const briefAfterMarker = (): string => {
+    if (briefLine < 0) return '';
+    const sameLine = lines[briefLine]!.slice(lines[briefLine]!.indexOf(BRIEF_MARKER) + BRIEF_MARKER.length)
+      .replace(/^[*_`\s]+/, '')
+      .trim();
+    return cleanBody([sameLine, ...lines.slice(briefLine + 1)]);
+  };
   if (text.includes(COMPLETE_MARKER)) {
-    const briefLine = lines.findIndex(isBriefMarkerLine);
-    if (briefLine >= 0) {
-      const sameLine = lines[briefLine]!.slice(lines[briefLine]!.indexOf(BRIEF_MARKER) + BRIEF_MARKER.length).replace(/^[*_`\s]+/, '').trim();
-      const brief = cleanBody([sameLine, ...lines.slice(briefLine + 1)]);
-      if (brief !== '') return { kind: 'complete', brief };
-    }
-    const completeLine = lines.findIndex((l) => l.includes(COMPLETE_MARKER));
-    return { kind: 'complete', brief: cleanBody(lines.slice(completeLine + 1).filter((l) => !isBriefMarkerLine(l))) };
+    const brief = briefAfterMarker();
+    if (brief !== '') return { kind: 'complete', brief };
+    const kept = lines.filter((l) => !isBriefMarkerLine(l));
+    return { kind: 'complete', brief: afterMarker(kept, COMPLETE_MARKER) };
   }
-  if (text.includes(QUESTIONS_MARKER)) {
-    const questionsLine = lines.findIndex((l) => l.includes(QUESTIONS_MARKER));
-    return { kind: 'questions', text: cleanBody(lines.slice(questionsLine + 1)) };
+  if (text.includes(QUESTIONS_MARKER)) return { kind: 'questions', text: afterMarker(lines, QUESTIONS_MARKER) };
+  if (briefLine >= 0) {
+    const brief = briefAfterMarker();
+    return { kind: 'complete', brief: brief !== '' ? brief : cleanBody(lines.filter((l) => !isBriefMarkerLine(l))) };
   }
   return { kind: 'complete', brief: cleanBody(lines) };
+}
+
+/**
+ * What follows the first line holding `marker`; when nothing does, the rest of the reply without
+ * the marker (the text before it, and what shares its line), so that it is not dropped.
+ */
+function afterMarker(lines: string[], marker: string): string {
+  const at = lines.findIndex((l) => l.includes(marker));
+  const after = cleanBody(lines.slice(at + 1));
+  if (after !== '' || at < 0) return after;
+  const line = lines[at]!;
+  const cut = line.indexOf(marker);
+  // `Questions: **DISCOVERY_QUESTIONS** What is the budget?` → `Questions: What is the budget?`
+  const head = trimEndOf(line.slice(0, cut), /[*_`\s]/);
+  const tail = line.slice(cut + marker.length).replace(/^[*_`:\s]+/, '');
+  const rest = cleanBody([...lines.slice(0, at), [head, tail].filter((part) => part.trim() !== '').join(' ')]).split('\n');
+  // A fenced reply with the marker last: its closing fence came after the marker, so its opening
+  // one is dropped too (a fence that closes in the text is kept, as the text's own).
+  const fence = /^\s*(`{3,}|~{3,})/;
+  if (fence.test(rest[0]!) && !rest.slice(1).some((l) => fence.test(l))) rest.shift();
+  return rest.join('\n').trim();
 }
 
 function isBriefMarkerLine(line: string): boolean {
@@ -42,9 +73,13 @@ function isBriefMarkerLine(line: string): boolean {
 
 /** The lines as one trimmed text, without stray marker lines and without a fence the model wrapped its reply in. */
 function cleanBody(lines: string[]): string {
-  const kept = lines.filter((l) => !isMarkerOnly(l));
-  while (kept.length > 0 && kept[0]!.trim() === '') kept.shift();
-  while (kept.length > 0 && kept[kept.length - 1]!.trim() === '') kept.pop();
+  const all = lines.filter((l) => !isMarkerOnly(l));
+  // Indices, not shift(): a reply of many thousand blank lines must not take quadratic time.
+  let from = 0;
+  let to = all.length;
+  while (from < to && all[from]!.trim() === '') from++;
+  while (to > from && all[to - 1]!.trim() === '') to--;
+  const kept = all.slice(from, to);
   // A fence closing a fenced reply; one opening the reply came before the marker line.
   if (kept.length > 0 && /^\s*(`{3,}|~{3,})\s*$/.test(kept[kept.length - 1]!) && !kept.slice(0, -1).some((l) => /^\s*(`{3,}|~{3,})/.test(l))) {
     kept.pop();
@@ -54,7 +89,17 @@ function cleanBody(lines: string[]): string {
 
 /** The line without markdown decoration around it (`**X**`, `## X`, `` `X` ``). */
 export function bareLine(line: string): string {
-  return line.trim().replace(/^[*_#`>\s]+/, '').replace(/[*_`\s]+$/, '');
+  return trimEndOf(line.trim().replace(/^[*_#`>\s]+/, ''), /[*_`\s]/);
+}
+
+/**
+ * `text` without the characters matching `char` at its end. Not `replace(/[…]+$/)`: tried from
+ * every position of a long run of such characters, that takes quadratic time.
+ */
+function trimEndOf(text: string, char: RegExp): string {
+  let end = text.length;
+  while (end > 0 && char.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
 
 function isMarkerOnly(line: string): boolean {
@@ -69,8 +114,10 @@ export interface QuestionList {
   questions: string[];
 }
 
-const NUMBERED = /^\s{0,3}(?:\*\*|__)?\(?\d{1,2}[.)](?:\*\*|__)?\s+(.*)$/;
-const BULLET = /^\s{0,1}[-*•]\s+(.*)$/;
+// The `s` flag on these: `.` must take U+2028 and U+2029 too, which no line split removes; else
+// `(.*)$` fails on a line that holds one, and the runs of \s before it are retried split by split.
+const NUMBERED = /^\s{0,3}(?:\*\*|__)?\(?\d{1,2}[.)](?:\*\*|__)?\s+(.*)$/s;
+const BULLET = /^\s{0,1}[-*•]\s+(.*)$/s;
 
 /**
  * Splits the questions the model wrote into a list: numbered lines ("1." / "1)") start questions,
@@ -127,10 +174,7 @@ const LABEL_ALTERNATION = [...LABEL_ALIASES]
   .map(([, label]) => escapeRegex(label).replace(/[ -]/g, '[ -]'))
   .join('|');
 /** `Label: value`, `**Label:** value`, `**Label**: value`, `- Label: value`, `## Label` (value on the next lines). */
-const LABEL_LINE = new RegExp(
-  `^\\s{0,3}(?:[-*]\\s+)?(?:(#{1,6})\\s*)?(?:\\*\\*|__)?(${LABEL_ALTERNATION})(?:\\*\\*|__)?\\s*(:)?\\s*(?:\\*\\*|__)?\\s*(.*)$`,
-  'i',
-);
+const LABEL_LINE = new RegExp(`^\\s{0,3}(?:[-*]\\s+)?(?:(#{1,6})\\s*)?(?:\\*\\*|__)?(${LABEL_ALTERNATION})(?:\\*\\*|__)?\\s*(:)?\\s*(?:\\*\\*|__)?\\s*(.*)$`, 'is');
 
 function fieldOf(label: string): BriefField | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/-/g, ' ');
@@ -175,7 +219,10 @@ function labelOf(line: string): { field: BriefField; rest: string } | undefined 
   if (colon === undefined && (heading === undefined || rest!.trim() !== '')) return undefined;
   const field = fieldOf(label!);
   if (field === undefined) return undefined;
-  return { field, rest: rest!.replace(/\s*(?:\*\*|__)\s*$/, '').trim() };
+  // A closing `**` or `__` of a bold label written after its value; trimmed without a regex that
+  // would be retried from every space of a long value.
+  const value = rest!.trimEnd();
+  return { field, rest: (value.endsWith('**') || value.endsWith('__') ? value.slice(0, -2) : value).trim() };
 }
 
 /** The brief shown in a message: at most `maxChars` characters (code points), with "..." when cut. */

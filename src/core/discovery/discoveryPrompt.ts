@@ -13,7 +13,7 @@ import { LANGUAGE_NAMES } from './discoveryMessages';
 import type { ModelCall } from './discoveryMachine';
 import type { DiscoveryLanguage } from './discoveryTypes';
 
-/** The exact sentence REQ-BDP-008 asks the final round's prompt to carry (and the role looks for). */
+/** The exact sentence the final call's prompt carries (and the role looks for), after round 3. */
 export const FINAL_ROUND_LINE = 'This is the FINAL round. Synthesize an Idea Brief from everything you know.';
 
 export interface DiscoveryPrompt {

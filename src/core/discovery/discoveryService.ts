@@ -5,32 +5,24 @@ import { AuditLog, auditInput } from '../audit/auditLog';
 import type { Clock } from '../clock';
 import { LlmError } from '../llm/llmClient';
 import type { LlmClient, LlmUsage } from '../llm/llmClient';
-import { costOf } from '../llm/usage';
 import type { PriceTable } from '../llm/usage';
 import { capText, CAP_BYTES, utf8Length } from '../prompt/cap';
 import { isBlankText } from '../prompt/untrustedText';
 import type { Role } from '../roles/roleSchema';
 import { slugify, uniqueSlug } from '../storage/safeNames';
-import { StorageError } from '../storage/storageError';
 import { displayPath } from '../storage/workspaceStore';
 import type { WorkspaceStore } from '../storage/workspaceStore';
+import type { AgentObserver, AgentReply } from '../session/agentCall';
+import { SessionRunner } from '../session/sessionRunner';
+import type { SessionTools } from '../session/sessionRunner';
+import { sessionTools } from '../session/sessionTools';
 import { step, stateOf, isExpired } from './discoveryMachine';
 import type { DiscoveryConfig, DiscoveryEffect, DiscoveryEvent, DiscoveryState, ModelCall } from './discoveryMachine';
 import { discoveryMessages } from './discoveryMessages';
 import { outcomeOf, toView } from './discoveryOutcomes';
 import { buildDiscoveryPrompt, MarkerFilter } from './discoveryPrompt';
 import { DEFAULT_TTL_MINUTES, DiscoveryError, MAX_ROUNDS } from './discoveryTypes';
-import type {
-  BriefToSave,
-  CappedNotice,
-  DiscoveryApi,
-  DiscoveryLanguage,
-  DiscoveryOutcome,
-  DiscoveryView,
-  SavedBrief,
-  TurnOptions,
-  TurnResult,
-} from './discoveryTypes';
+import type { BriefToSave, CappedNotice, DiscoveryApi, DiscoveryLanguage, DiscoveryOutcome, DiscoveryView, SavedBrief, TurnOptions, TurnResult } from './discoveryTypes';
 import { briefTitle, renderIdeaBrief } from './ideaBriefFile';
 import { DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES, normalizeText, roundFileRel } from './roundFile';
 import type { RoundFileData } from './roundFile';
@@ -54,6 +46,8 @@ export interface DiscoveryServiceDeps {
   prices?: PriceTable;
   /** The model's output cap per call (default 4096 tokens). */
   maxTokens?: number;
+  /** The agent's read tools; by default the workspace of the store (see SessionRunnerDeps). */
+  tools?: SessionTools | false;
 }
 
 /** What one turn gathered while its effects ran. */
@@ -71,16 +65,14 @@ interface TurnLog {
 
 export class DiscoveryService implements DiscoveryApi {
   private readonly audit: AuditLog;
-  /** Sessions with a turn under way in this process. */
-  private readonly busy = new Set<string>();
   /** First messages whose model call failed or was stopped: nothing is on disk for them yet. */
   private readonly pendingStarts = new Map<string, DiscoveryState & { kind: 'start-pending' }>();
-  private llmClient: LlmClient | undefined;
-
+  private readonly runner: SessionRunner;
   private readonly rounds: RoundFiles;
 
   constructor(private readonly deps: DiscoveryServiceDeps) {
-    this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+    this.runner = new SessionRunner({ ...deps, tools: sessionTools(deps.store, deps.tools) });
+    this.audit = this.runner.audit;
     this.rounds = new RoundFiles(deps.store);
   }
 
@@ -108,8 +100,13 @@ export class DiscoveryService implements DiscoveryApi {
       await this.rounds.load(rel, session);
     } catch (err) {
       // A damaged round file must not block the way out: cancelling removes it.
-      if (!(err instanceof DiscoveryError) || err.kind !== 'corrupt' || this.busy.has(rel)) throw err;
-      await this.audit.append({ kind: 'discovery.cancel', input: auditInput('DISCOVERY', session), status: 'error', detail: `cancelled; the round file was damaged: ${err.message}` });
+      if (!(err instanceof DiscoveryError) || err.kind !== 'corrupt' || this.runner.isBusy(lockOf(rel))) throw err;
+      await this.audit.append({
+        kind: 'discovery.cancel',
+        input: auditInput('DISCOVERY', session),
+        status: 'error',
+        detail: `cancelled; the round file was damaged: ${err.message}`,
+      });
       await this.deps.store.remove(rel);
       return { message: discoveryMessages(lang).cancelled() };
     }
@@ -137,7 +134,7 @@ export class DiscoveryService implements DiscoveryApi {
       const rel = planFile(slug, PLAN_FILES.ideaBrief);
       await this.deps.store.writeText(rel, text);
       return { slug, path: displayPath(rel) };
-    });
+    }, PLANS_DIR);
   }
 
   async cleanupExpired(): Promise<string[]> {
@@ -166,19 +163,12 @@ export class DiscoveryService implements DiscoveryApi {
 
   private async turn(session: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
     const rel = this.rounds.rel(session);
-    const busy = () => new DiscoveryError('busy', `The discovery session ${displayPath(rel)} is waiting for the model (in this window, another one or a groundwork command). Wait for the reply, or stop it first.`);
-    if (this.busy.has(rel)) throw busy();
-    this.busy.add(rel);
-    try {
-      // The session's lock through the model call: a second turn elsewhere is refused before it
-      // sends anything, instead of paying for a reply it could not save.
-      return await this.deps.store.withSessionLock(`discovery-${rel.slice(DISCOVERY_DIR.length + 1, -'.md'.length)}`, () => this.lockedTurn(session, rel, options, event, userText));
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'busy') throw busy();
-      throw err;
-    } finally {
-      this.busy.delete(rel);
-    }
+    const busy = () =>
+      new DiscoveryError(
+        'busy',
+        `The discovery session ${displayPath(rel)} is waiting for the model (in this window, another one or a groundwork command). Wait for the reply, or stop it first.`,
+      );
+    return this.runner.exclusive(lockOf(rel), busy, () => this.lockedTurn(session, rel, options, event, userText));
   }
 
   private async lockedTurn(session: string, rel: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
@@ -189,18 +179,8 @@ export class DiscoveryService implements DiscoveryApi {
 
     const log: TurnLog = { session, lang: options.lang, fileText: loaded.text };
     const config = this.config();
-    const queue: DiscoveryEffect[] = [];
-    const apply = (ev: DiscoveryEvent) => {
-      const next = step(state, ev, config);
-      state = next.state;
-      queue.push(...next.effects);
-    };
-    apply(event(this.deps.clock.now()));
-    while (queue.length > 0) {
-      const effect = queue.shift()!;
-      const reply = await this.run(effect, rel, log, options);
-      if (reply !== undefined) apply(reply);
-    }
+    const machine = { step: (s: DiscoveryState, ev: DiscoveryEvent) => step(s, ev, config) };
+    state = await this.runner.drive(machine, state, { event: event(this.deps.clock.now()) }, (effect) => this.run(effect, rel, log, options));
     // Set aside only once the turn ran through: a turn that threw leaves the pending start for retry.
     if (state.kind === 'start-pending') this.pendingStarts.set(rel, state);
     else this.pendingStarts.delete(rel);
@@ -225,9 +205,7 @@ export class DiscoveryService implements DiscoveryApi {
           input: auditInput('DISCOVERY', log.session, effect.text),
           status: effect.status,
           ...(effect.detail !== undefined ? { detail: effect.detail } : {}),
-          ...(effect.usage !== undefined ? { usage: effect.usage } : {}),
-          ...(effect.model !== undefined ? { model: effect.model } : {}),
-          ...this.cost(effect.model, effect.usage),
+          ...this.runner.usageFields(effect.model, effect.usage),
         });
         return undefined;
       case 'notify-expired':
@@ -246,55 +224,48 @@ export class DiscoveryService implements DiscoveryApi {
   private async callModel(call: ModelCall, rel: string, log: TurnLog, options: TurnOptions): Promise<DiscoveryEvent> {
     const now = () => this.deps.clock.now();
     if (options.signal.aborted) return { type: 'model-stopped', now: now() };
-    let text = '';
+    let reply: AgentReply;
     const filter = options.onText ? new MarkerFilter(options.onText) : undefined;
     try {
       const role = await this.deps.role();
-      const llm = await this.llm();
       const prompt = await buildDiscoveryPrompt(call, { lang: options.lang, maxRounds: MAX_ROUNDS, keptIn: displayPath(rel) });
-      let stopped = false;
-      let refused = false;
-      const stream = llm.stream(
-        { system: role.prompt, messages: prompt.messages, model: role.model, maxTokens: this.deps.maxTokens ?? DEFAULT_MAX_TOKENS, stablePrefix: prompt.stablePrefix },
+      const observer: AgentObserver = {};
+      if (filter) observer.onText = (text) => filter.push(text);
+      if (options.onRetry) observer.onRetry = options.onRetry;
+      if (options.onTool) observer.onTool = options.onTool;
+      reply = await this.runner.call(
+        role,
+        { messages: prompt.messages, maxTokens: this.deps.maxTokens ?? DEFAULT_MAX_TOKENS, stablePrefix: prompt.stablePrefix },
         options.signal,
+        observer,
+        { kind: 'discovery', what: 'DISCOVERY', name: log.session },
       );
-      for await (const ev of stream) {
-        if (ev.type === 'text') {
-          text += ev.text;
-          filter?.push(ev.text);
-        } else if (ev.type === 'usage') {
-          log.usage = ev.usage;
-          log.model = ev.model;
-        } else if (ev.type === 'stop') {
-          stopped = ev.reason === 'cancelled';
-          refused = ev.reason === 'refusal';
-        } else if (ev.type === 'retry') {
-          options.onRetry?.(ev);
-        }
-      }
       filter?.end();
-      if (stopped || options.signal.aborted) return { type: 'model-stopped', now: now() };
-      if (refused && text.trim() === '') {
+      if (reply.usage !== undefined) log.usage = reply.usage;
+      if (reply.model !== undefined) log.model = reply.model;
+      if (reply.outcome === 'stopped' || options.signal.aborted) return { type: 'model-stopped', now: now() };
+      if (reply.outcome === 'refused' && reply.text.trim() === '') {
         throw new LlmError('bad-request', 'The model declined to answer this discovery round. Rephrase the request or the answer, then retry.');
+      }
+      if (reply.outcome === 'answered' && isBlankText(reply.text)) {
+        throw new LlmError('bad-request', 'The model sent an empty reply. Retry; if it happens again, rephrase the request or the answer.');
+      }
+      if (reply.outcome === 'max-turns' && reply.text.trim() === '') {
+        throw new LlmError(
+          'bad-request',
+          `The discovery agent used all its ${role.maxTurns} turns reading the workspace without asking its questions. Retry, or name in your message the files that matter.`,
+        );
       }
     } catch (err) {
       if (options.signal.aborted && !(err instanceof LlmError)) return { type: 'model-stopped', now: now() };
       log.failure = err;
       return { type: 'model-failed', reason: err instanceof Error ? err.message : String(err), now: now() };
     }
-    const reply = capText(text, 'the model reply (cut: too long to keep)', QUESTIONS_MAX_BYTES).text;
-    const event: DiscoveryEvent = { type: 'model-replied', text: reply, now: now() };
+    const text = capText(reply.text, 'the model reply (cut: too long to keep)', QUESTIONS_MAX_BYTES).text;
+    const event: DiscoveryEvent = { type: 'model-replied', text, now: now() };
     if (log.usage !== undefined) event.usage = log.usage;
     if (log.model !== undefined) event.model = log.model;
     return event;
-  }
-
-  private async llm(): Promise<LlmClient> {
-    if (this.llmClient === undefined) {
-      const llm = this.deps.llm;
-      this.llmClient = typeof llm === 'function' ? await llm() : llm;
-    }
-    return this.llmClient;
   }
 
   private async expire(session: string, rel: string, data: RoundFileData): Promise<void> {
@@ -317,12 +288,6 @@ export class DiscoveryService implements DiscoveryApi {
     return minutes * 60_000;
   }
 
-  private cost(model: string | undefined, usage: LlmUsage | undefined): { costUsd?: number } {
-    if (model === undefined || usage === undefined) return {};
-    const usd = costOf(model, usage, this.deps.prices);
-    return usd === undefined ? {} : { costUsd: usd };
-  }
-
   private result(log: TurnLog, userText: string | undefined): TurnResult {
     const result: TurnResult = { outcome: log.outcome! };
     const m = discoveryMessages(log.lang);
@@ -331,7 +296,8 @@ export class DiscoveryService implements DiscoveryApi {
       result.usage = log.usage;
       if (log.model !== undefined) {
         result.model = log.model;
-        Object.assign(result, this.cost(log.model, log.usage));
+        const { costUsd } = this.runner.usageFields(log.model, log.usage);
+        if (costUsd !== undefined) result.costUsd = costUsd;
       }
     }
     if (userText !== undefined && utf8Length(userText) > CAP_BYTES && log.outcome!.kind !== 'not-a-build' && log.outcome!.kind !== 'cancelled') {
@@ -343,6 +309,11 @@ export class DiscoveryService implements DiscoveryApi {
     }
     return result;
   }
+}
+
+/** The session lock of a round file: `discovery-<stem>`. */
+function lockOf(rel: string): string {
+  return `discovery-${rel.slice(DISCOVERY_DIR.length + 1, -'.md'.length)}`;
 }
 
 function rejectMessage(kind: string, reason: string): string {

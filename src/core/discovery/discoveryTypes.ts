@@ -1,8 +1,7 @@
 // The public API of discovery: what the agent panel and the CLI call. A vague build request
-// becomes an Idea Brief through at most three rounds of questions (seeds/discovery-conversation.md,
-// REQ-BDP-001…017). The implementation is DiscoveryService (discoveryService.ts); the pure session
-// machine is discoveryMachine.ts. Everything here is plain data, safe to post to a webview or print
-// as JSON.
+// becomes an Idea Brief through at most three rounds of questions. The implementation is
+// DiscoveryService (discoveryService.ts); the pure session machine is discoveryMachine.ts.
+// Everything here is plain data, safe to post to a webview or print as JSON.
 import type { LlmRetry } from '../llm/llmClient';
 import type { LlmUsage } from '../llm/llmClient';
 
@@ -14,11 +13,16 @@ export const MAX_ROUNDS = 3;
 /** `groundwork.discovery.ttlMinutes` when unset: a session lives this long after its CREATED stamp. */
 export const DEFAULT_TTL_MINUTES = 30;
 
-// The eight fields of an Idea Brief, in the order the role writes them: one list for the core,
-// the panel and the protocol between them.
-import { BRIEF_FIELDS, type BriefField } from '../../shared/protocol';
 import type { ToolActivity } from '../tools/toolActivity';
-export { BRIEF_FIELDS, type BriefField };
+
+/**
+ * The eight fields of an Idea Brief, in the order the role writes them: one list for the core and
+ * the front ends (the panel's protocol takes its type from here).
+ */
+export const BRIEF_FIELDS = ['summary', 'problem', 'users', 'mvpScope', 'technology', 'outOfScope', 'keyDecisions', 'constraints'] as const;
+export type BriefField = (typeof BRIEF_FIELDS)[number];
+/** A brief's fields as a person reads and edits them, without the model's whole text. */
+export type BriefFields = Record<BriefField, string>;
 
 /** The labels the role writes (always in English, whatever the person's language). */
 export const BRIEF_LABELS: Readonly<Record<BriefField, string>> = {

@@ -5,19 +5,7 @@
 import { neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
 import type { BriefToSave, IdeaBrief } from './discoveryTypes';
-
-
-/** A fence of backticks longer than any run of them in `text` (at least three). */
-export function fenceFor(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/** `text` in a fenced block that shows it verbatim, whatever it holds. */
-export function fenced(text: string, info = 'text'): string {
-  const fence = fenceFor(text);
-  return `${fence}${info}\n${text}\n${fence}`;
-}
+import { fenced } from '../markdownText';
 
 /** Every line prefixed with '> ' (an empty line with '>'), so the text stays inside the quote. */
 function quoted(text: string): string {

@@ -1,4 +1,4 @@
-// The round file `.groundwork/discovery/<session>.md` (REQ-BDP-001), in the seed's layout:
+// The round file `.groundwork/discovery/<session>.md`, one per open session, in this layout:
 //
 //   # Discovery Session
 //
@@ -134,8 +134,8 @@ export function normalizeText(text: string): string {
 }
 
 /**
- * The seed's `parse_discovery_round`: the number on the first line starting `ROUND:`, or 1 when
- * there is none or it is not a number (REQ-BDP-008).
+ * The round number: the number on the first line starting `ROUND:`, or 1 when there is none or
+ * it is not a number.
  */
 export function parseDiscoveryRound(content: string): number {
   const line = content.split('\n').find((l) => l.startsWith('ROUND:'));
@@ -157,7 +157,10 @@ export function parseRoundFile(text: string): ParsedRoundFile {
   if (lines[0]?.trimEnd() !== '# Discovery Session') return { ok: false, reason: "it does not start with '# Discovery Session'" };
   if (requestAt < 0) return { ok: false, reason: 'it has no ORIGINAL_REQUEST line' };
   const header = lines.slice(0, requestAt);
-  const created = header.find((l) => l.startsWith('CREATED:'))?.slice('CREATED:'.length).trim();
+  const created = header
+    .find((l) => l.startsWith('CREATED:'))
+    ?.slice('CREATED:'.length)
+    .trim();
   if (created === undefined || !/^\d{1,15}$/.test(created)) return { ok: false, reason: 'it has no valid CREATED line (seconds since 1970)' };
   const round = parseDiscoveryRound(header.join('\n'));
   const ownerLine = header.find((l) => l.startsWith('SESSION:'));
@@ -181,11 +184,23 @@ export function parseRoundFile(text: string): ParsedRoundFile {
     if (lines[i + 1]?.trimEnd() !== '### Agent Questions') return { ok: false, reason: `line ${i + 2}: expected '### Agent Questions'` };
     let end = i + 2;
     while (end < lines.length && !ROUND_HEADING.test(lines[end]!) && lines[end]!.trimEnd() !== '### User Response') end++;
-    const record: RoundRecord = { questions: unescapeText(lines.slice(i + 2, end).join('\n').trim()) };
+    const record: RoundRecord = {
+      questions: unescapeText(
+        lines
+          .slice(i + 2, end)
+          .join('\n')
+          .trim(),
+      ),
+    };
     if (end < lines.length && lines[end]!.trimEnd() === '### User Response') {
       let answerEnd = end + 1;
       while (answerEnd < lines.length && !ROUND_HEADING.test(lines[answerEnd]!)) answerEnd++;
-      record.answer = unescapeText(lines.slice(end + 1, answerEnd).join('\n').trim());
+      record.answer = unescapeText(
+        lines
+          .slice(end + 1, answerEnd)
+          .join('\n')
+          .trim(),
+      );
       end = answerEnd;
     }
     rounds.push(record);

@@ -9,6 +9,7 @@ import { visibleText } from '../visibleText';
 import { DiscoveryError } from './discoveryTypes';
 import { isPlainSessionName, parseRoundFile, ROUND_FILE_MAX_BYTES, roundFileRel, serializeRoundFile, sessionNameProblem } from './roundFile';
 import type { RoundFileData } from './roundFile';
+import { replaceIfUnchanged } from '../session/savedState';
 
 export interface LoadedRoundFile {
   /** The file's text as read; undefined when there is none. */
@@ -60,25 +61,19 @@ export class RoundFiles {
       // Cannot happen within the per-text caps; refuse rather than write a file that cannot be read back.
       throw new DiscoveryError('too-large', `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`);
     }
-    await this.store.withLock(async () => {
-      await this.checkUnchanged(rel, expected);
-      await this.store.writeText(rel, text);
-    });
+    await replaceIfUnchanged(this.store, rel, expected, text, ROUND_FILE_MAX_BYTES, () => changedElsewhere(rel));
     return text;
   }
 
   /** Removes the round file under the lock, if it is still what `expected` says. */
   async remove(rel: string, expected: string | undefined): Promise<void> {
-    await this.store.withLock(async () => {
-      await this.checkUnchanged(rel, expected);
-      await this.store.remove(rel);
-    });
+    await replaceIfUnchanged(this.store, rel, expected, undefined, ROUND_FILE_MAX_BYTES, () => changedElsewhere(rel));
   }
+}
 
-  private async checkUnchanged(rel: string, expected: string | undefined): Promise<void> {
-    const current = await this.store.readText(rel, ROUND_FILE_MAX_BYTES);
-    if (current !== expected) {
-      throw new DiscoveryError('busy', `The discovery session ${displayPath(rel)} was changed elsewhere (another window or the CLI) during this turn. Reopen it to continue from there.`);
-    }
-  }
+function changedElsewhere(rel: string): DiscoveryError {
+  return new DiscoveryError(
+    'busy',
+    `The discovery session ${displayPath(rel)} was changed elsewhere (another window or the CLI) during this turn. Reopen it to continue from there.`,
+  );
 }

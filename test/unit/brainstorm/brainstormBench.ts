@@ -39,14 +39,24 @@ export class RoleLlm implements LlmClient {
   }
 }
 
-export const role = async (name: string): Promise<Role> => ({ name, description: '', tools: [], model: { tier: 'fast' }, permissionMode: 'readOnly', maxTurns: 1, prompt: `ROLE ${name}\n` });
+export const role = async (name: string): Promise<Role> => ({
+  name,
+  description: '',
+  tools: [],
+  model: { tier: 'fast' },
+  permissionMode: 'readOnly',
+  maxTurns: 1,
+  prompt: `ROLE ${name}\n`,
+});
 export const later = (ms: number, text: string, signal?: AbortSignal) =>
   new Promise<string>((resolve) => {
     const t = setTimeout(() => resolve(text), ms);
     signal?.addEventListener('abort', () => (clearTimeout(t), resolve('')), { once: true });
   });
 export const json = (angle: string, ...texts: string[]) => JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
-export const SUMMARY = JSON.stringify({ summary: { topic: 'Invoice export', key_insights: ['Accountants export at month end'], decisions: ['CSV first'], open_questions: ['Which time zone?'] } });
+export const SUMMARY = JSON.stringify({
+  summary: { topic: 'Invoice export', key_insights: ['Accountants export at month end'], decisions: ['CSV first'], open_questions: ['Which time zone?'] },
+});
 
 export function inquisitors(delayMs = 20): Record<string, Script> {
   return {

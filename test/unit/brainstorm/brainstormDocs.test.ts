@@ -202,8 +202,38 @@ describe('untrusted text cannot shape the markdown', () => {
 
   const docs: [string, (s: BrainstormSession) => string, string[]][] = [
     ['the round file', (s) => renderRoundFile(s, 1), ['# Brainstorm round 1: ', '## Inquisitors', '## Questions', '### 1. UX, priority 1', '### 2. Technical, priority 2']],
-    ['the document', renderBrainstormDocument, ['# Brainstorm: ', '## Key insights', '## Decisions', '## Open questions', '## Questions and answers', '### Round 1', '#### UX', '##### Question 1 (priority 1)', '#### Technical', '##### Question 2 (priority 2)']],
-    ['the digest', (s) => brainstormDigest(toContext(s)), ['# Brainstorm digest: ', '## Vision', '## Constraints', '## Open questions', '## Questions and answers', '### Round 1', '#### UX', '##### Question 1 (priority 1)', '#### Technical', '##### Question 2 (priority 2)']],
+    [
+      'the document',
+      renderBrainstormDocument,
+      [
+        '# Brainstorm: ',
+        '## Key insights',
+        '## Decisions',
+        '## Open questions',
+        '## Questions and answers',
+        '### Round 1',
+        '#### UX',
+        '##### Question 1 (priority 1)',
+        '#### Technical',
+        '##### Question 2 (priority 2)',
+      ],
+    ],
+    [
+      'the digest',
+      (s) => brainstormDigest(toContext(s)),
+      [
+        '# Brainstorm digest: ',
+        '## Vision',
+        '## Constraints',
+        '## Open questions',
+        '## Questions and answers',
+        '### Round 1',
+        '#### UX',
+        '##### Question 1 (priority 1)',
+        '#### Technical',
+        '##### Question 2 (priority 2)',
+      ],
+    ],
   ];
   for (const [name, render, expected] of docs) {
     test(`${name}: only its own headings, every fence closed, each question and answer verbatim in one`, () => {
@@ -252,14 +282,14 @@ describe('untrusted text cannot shape the markdown', () => {
 });
 
 describe('pointer files', () => {
-  test('seeded-from.md links to the seed plan\'s file beside this plan', () => {
+  test("seeded-from.md links to the seed plan's file beside this plan", () => {
     const md = renderSeededFromPointer({ slug: 'crm-brief', file: 'idea-brief.md' });
     assert.match(md, /^# Seeded from\n/);
     assert.match(md, /\[crm-brief\/idea-brief\.md\]\(\.\.\/crm-brief\/idea-brief\.md\)/);
     assert.match(renderSeededFromPointer({ slug: 'crm', file: 'my notes (v2).md' }), /\]\(\.\.\/crm\/my%20notes%20\(v2\)\.md\)/);
   });
 
-  test('brainstorms.md lists each brainstorm\'s document, and reads back to the same slugs', () => {
+  test("brainstorms.md lists each brainstorm's document, and reads back to the same slugs", () => {
     const md = renderBrainstormsPointer(['crm-deeper', 'crm-2']);
     assert.match(md, /^# Brainstorms from this plan\n/);
     assert.match(md, /^- \[crm-deeper\/00-brainstorming\.md\]\(\.\.\/crm-deeper\/00-brainstorming\.md\)$/m);
@@ -295,8 +325,14 @@ describe('pointer files', () => {
 
   test('a name that is no plan name is refused, not written into a link', () => {
     for (const bad of ['../x', 'Upper', '', 'a/b']) {
-      assert.throws(() => renderBrainstormsPointer(['ok', bad]), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid');
-      assert.throws(() => renderSeededFromPointer({ slug: bad, file: 'idea-brief.md' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid');
+      assert.throws(
+        () => renderBrainstormsPointer(['ok', bad]),
+        (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid',
+      );
+      assert.throws(
+        () => renderSeededFromPointer({ slug: bad, file: 'idea-brief.md' }),
+        (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid',
+      );
     }
   });
 });

@@ -57,7 +57,10 @@ describe('brainstorm service: a damaged session file', () => {
     ws.fs.writeRaw(ws.path(`plans/${a.slug}/.brainstorm.json`), 'garbage');
     const files = ws.fs.paths();
     const calls = llm.requests.length;
-    await assert.rejects(service.restart(a.slug, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt' && /topic cannot be read.*discard it.*same name/.test(e.message));
+    await assert.rejects(
+      service.restart(a.slug, run()),
+      (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt' && /topic cannot be read.*discard it.*same name/.test(e.message),
+    );
     assert.deepEqual(ws.fs.paths(), files);
     assert.equal(llm.requests.length, calls);
   });
@@ -87,7 +90,10 @@ describe('brainstorm service: a damaged session file', () => {
     const { keptIn } = await service.discard(a.slug);
     assert.ok(keptIn);
     const names = await ws.store.list(`plans/${a.slug}`);
-    assert.deepEqual(names.filter((n) => !n.startsWith('.damaged-')), []);
+    assert.deepEqual(
+      names.filter((n) => !n.startsWith('.damaged-')),
+      [],
+    );
     assert.equal(ws.fs.text('/outside/victim.txt'), 'keep me');
     assert.deepEqual(await service.unfinished(), []);
   });
@@ -136,7 +142,10 @@ describe('brainstorm service: one step at a time, across windows', () => {
     release();
     assert.equal((await first).phase.kind, 'complete');
     const log = ws.lines(`plans/${s.slug}/.workers/user.ndjson`)!.map((l) => JSON.parse(l) as { answers: string[] });
-    assert.deepEqual(log.map((r) => r.answers[0]), ['first window', 'second window']);
+    assert.deepEqual(
+      log.map((r) => r.answers[0]),
+      ['first window', 'second window'],
+    );
   });
 
   it('refuses an answer to a round that is already answered before any model call, and keeps the answers typed', async () => {
@@ -170,7 +179,10 @@ describe('brainstorm service: input caps', () => {
       await assert.rejects(service.start(topic, {}, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid' && /only invisible characters/.test(e.message));
     }
     assert.equal(llm.requests.length, 0);
-    assert.deepEqual(ws.fs.paths().filter((p) => p.includes('/plans/')), []);
+    assert.deepEqual(
+      ws.fs.paths().filter((p) => p.includes('/plans/')),
+      [],
+    );
     const s = await service.start('Invoice export', { maxRounds: 1 }, run());
     const done = await service.answer(s.slug, answers(...s.rounds[0]!.questions.map(() => '\u200b\u200b')), 'summarize', run());
     assert.ok(done.rounds[0]!.answers!.every((a) => a.kind === 'skipped'));
@@ -183,13 +195,19 @@ describe('brainstorm service: what it will write is checked before it creates an
     ws.fs.symlink(ws.path('audit.jsonl'), '/elsewhere/audit.jsonl');
     await assert.rejects(service.start('Invoice export', {}, run()), (e: unknown) => e instanceof StorageError && e.code === 'unsafe-path' && /audit\.jsonl/.test(e.message));
     assert.equal(llm.requests.length, 0);
-    assert.deepEqual(ws.fs.paths().filter((p) => p.includes('/plans')), []);
+    assert.deepEqual(
+      ws.fs.paths().filter((p) => p.includes('/plans')),
+      [],
+    );
   });
 
   it('refuses when a folder stands where the audit log goes', async () => {
     const { ws, service } = setup(inquisitors(1));
     ws.fs.mkdir(ws.path('audit.jsonl'));
     await assert.rejects(service.start('Invoice export', {}, run()), /Refused to write '\.groundwork\/audit\.jsonl': it is a directory/);
-    assert.deepEqual(ws.fs.paths().filter((p) => p.includes('/plans')), []);
+    assert.deepEqual(
+      ws.fs.paths().filter((p) => p.includes('/plans')),
+      [],
+    );
   });
 });

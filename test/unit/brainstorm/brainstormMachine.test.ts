@@ -2,9 +2,9 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { due, step } from '../../../src/core/brainstorm/brainstormMachine';
-import type { BrainstormEvent } from '../../../src/core/brainstorm/brainstormMachine';
-import { BrainstormError } from '../../../src/core/brainstorm/brainstormTypes';
-import type { Angle, Answer, BrainstormSession, InquisitorOutcome, Question } from '../../../src/core/brainstorm/brainstormTypes';
+import type { BrainstormEffect, BrainstormEvent, StepResult } from '../../../src/core/brainstorm/brainstormMachine';
+import { proseSummary } from '../../../src/core/brainstorm/harvest';
+import type { Angle, Answer, BrainstormErrorKind, BrainstormSession, InquisitorOutcome, Question } from '../../../src/core/brainstorm/brainstormTypes';
 
 const q = (text: string, angle: Angle = 'ux', priority = 2): Question => ({ text, angle, priority });
 const ok: Record<Angle, InquisitorOutcome> = { ux: { status: 'success' }, technical: { status: 'success' }, 'edge-cases': { status: 'success' } };
@@ -17,12 +17,27 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
 const answering = (round: number, over: Partial<BrainstormSession> = {}) =>
   session({
     inquisitors: ok,
-    rounds: Array.from({ length: round }, (_, i) => ({ round: i + 1, questions: [q(`Who exports invoices in round ${i + 1}?`)], ...(i + 1 < round ? { answers: [answered('owners')] } : {}) })),
+    rounds: Array.from({ length: round }, (_, i) => ({
+      round: i + 1,
+      questions: [q(`Who exports invoices in round ${i + 1}?`)],
+      ...(i + 1 < round ? { answers: [answered('owners')] } : {}),
+    })),
     phase: { kind: 'answering' },
     ...over,
   });
 
 const kinds = (effects: { type: string }[]) => effects.map((e) => ('task' in e ? `${e.type}:${(e as { task: string }).task}` : e.type));
+
+/** The step refused the event: the session as it was (the same object), one reject effect, nothing else. */
+function assertRejected(before: BrainstormSession, r: StepResult, kind: BrainstormErrorKind, reason?: string): Extract<BrainstormEffect, { type: 'reject' }> {
+  assert.equal(r.session, before, 'the session is unchanged');
+  assert.equal(r.effects.length, 1, `only the reject: ${kinds(r.effects).join(', ')}`);
+  const effect = r.effects[0]!;
+  assert.ok(effect.type === 'reject', `a reject, not ${effect.type}`);
+  assert.equal(effect.kind, kind);
+  if (reason !== undefined) assert.equal(effect.reason, reason);
+  return effect;
+}
 
 describe('brainstorm machine: round 1', () => {
   it('starts by calling the inquisitors', () => {
@@ -38,7 +53,7 @@ describe('brainstorm machine: round 1', () => {
     assert.deepEqual(kinds(r.effects), ['save', 'write-round', 'audit']);
   });
 
-  it('fails round 1 with every inquisitor named when none asked anything (FR-25), and Retry runs them again', () => {
+  it('fails round 1 with every inquisitor named when none asked anything, and Retry runs them again', () => {
     const outcomes: Record<Angle, InquisitorOutcome> = {
       ux: { status: 'timeout', detail: 'no reply within 120 s' },
       technical: { status: 'parse_error', detail: 'no JSON object' },
@@ -79,11 +94,14 @@ describe('brainstorm machine: answers and the round limits', () => {
   }
 
   it('refuses answers that do not match the questions one to one', () => {
-    assert.throws(() => step(answering(1), { type: 'answered', answers: [answered('a'), skipped], action: 'more' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid');
+    const s = answering(1);
+    const r = step(s, { type: 'answered', answers: [answered('a'), skipped], action: 'more' });
+    assertRejected(s, r, 'invalid', 'Round 1 has 1 questions; 2 answers were given. Answer or skip each question.');
   });
 
   it('refuses answers when none are awaited', () => {
-    assert.throws(() => step(session(), { type: 'answered', answers: [], action: 'more' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'wrong-phase');
+    const s = session();
+    assertRejected(s, step(s, { type: 'answered', answers: [], action: 'more' }), 'wrong-phase', 'Cannot take answers: the brainstorm invoices is waiting for its inquisitors.');
   });
 });
 
@@ -93,7 +111,10 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
   it('puts fresh follow-up questions in the next round, leaving out what was asked already', () => {
     const r = step(following(), { type: 'followed-up', questions: [q('Who exports invoices in round 1?'), q('Which time zone decides the period?', 'edge-cases')] });
     assert.equal(r.session.phase.kind, 'answering');
-    assert.deepEqual(r.session.rounds[1]!.questions.map((x) => x.text), ['Which time zone decides the period?']);
+    assert.deepEqual(
+      r.session.rounds[1]!.questions.map((x) => x.text),
+      ['Which time zone decides the period?'],
+    );
     assert.deepEqual(kinds(r.effects), ['save', 'write-round', 'audit']);
   });
 
@@ -117,13 +138,39 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
     const r = step(summarizing, { type: 'summarized', summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] } });
     assert.equal(r.session.phase.kind, 'complete');
     assert.deepEqual(kinds(r.effects), ['save', 'write-artifacts', 'audit']);
-    assert.throws(() => step(r.session, { type: 'restart' }), (e: unknown) => e instanceof BrainstormError && e.kind === 'complete');
+    assertRejected(r.session, step(r.session, { type: 'restart' }), 'complete', 'Cannot restart: the brainstorm invoices is complete.');
   });
 
   it('re-runs what is due on retry after a crash in the middle of a call', () => {
     assert.deepEqual(kinds(step(following(), { type: 'retry' }).effects), ['call-coordinator:follow-up']);
     assert.deepEqual(kinds(step(session(), { type: 'retry' }).effects), ['call-inquisitors']);
-    assert.throws(() => step(answering(1), { type: 'retry' }), BrainstormError);
+    const waiting = answering(1);
+    assertRejected(waiting, step(waiting, { type: 'retry' }), 'wrong-phase', 'Cannot retry: the brainstorm invoices is waiting for the answers to round 1.');
+  });
+
+  it('a follow-up reply unreadable twice, fed back as no questions, summarizes instead of failing', () => {
+    // The service asks the coordinator again once; a second unreadable reply is "no more questions".
+    const r = step(following(), { type: 'followed-up', questions: [] });
+    assert.equal(r.session.phase.kind, 'summarizing');
+    assert.equal(r.session.rounds.length, 1, 'no empty round');
+    assert.deepEqual(kinds(r.effects), ['save', 'notice', 'call-coordinator:summarize']);
+  });
+
+  it('a summary kept as prose completes the brainstorm like one of lists, and the audit says so', () => {
+    const summarizing = step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'summarize' }).session;
+    const summary = proseSummary(summarizing.topic, '  The team agreed on CSV.\n\nOpen: time zones.  ');
+    const r = step(summarizing, { type: 'summarized', summary });
+    assert.equal(r.session.phase.kind, 'complete');
+    assert.deepEqual(r.session.summary, {
+      topic: 'invoice export',
+      keyInsights: [],
+      decisions: [],
+      openQuestions: [],
+      format: 'text',
+      text: 'The team agreed on CSV.\n\nOpen: time zones.',
+    });
+    assert.deepEqual(kinds(r.effects), ['save', 'write-artifacts', 'audit']);
+    assert.match((r.effects[2] as { detail: string }).detail, /complete after 1 round\(s\); the summary is kept as the coordinator’s prose/);
   });
 
   it('restarts an unfinished brainstorm from round 1', () => {
@@ -132,13 +179,68 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
     assert.equal(r.session.inquisitors, undefined);
     assert.deepEqual(kinds(r.effects), ['remove-rounds', 'save', 'call-inquisitors']);
   });
+});
 
-  it('refuses events that do not fit the phase', () => {
-    const events: BrainstormEvent[] = [
-      { type: 'followed-up', questions: [] },
-      { type: 'summarized', summary: { topic: '', keyInsights: [], decisions: [], openQuestions: [] } },
-      { type: 'call-failed', during: 'summarize', error: 'x' },
-    ];
-    for (const event of events) assert.throws(() => step(session(), event), BrainstormError, event.type);
-  });
+describe('brainstorm machine: which event each phase takes (a refused one is a reject effect, never a throw)', () => {
+  const answeredRound = { round: 1, questions: [q('Who exports invoices in round 1?')], answers: [answered('owners')] };
+  const after = (phase: BrainstormSession['phase'], over: Partial<BrainstormSession> = {}) => session({ inquisitors: ok, rounds: [answeredRound], phase, ...over });
+  const phases: Record<string, () => BrainstormSession> = {
+    inquiring: () => session(),
+    'inquiry-failed': () => session({ inquisitors: ok, phase: { kind: 'inquiry-failed', error: 'no questions' } }),
+    answering: () => answering(1),
+    'following-up': () => after({ kind: 'following-up' }),
+    summarizing: () => after({ kind: 'summarizing' }),
+    'failed follow-up': () => after({ kind: 'failed', during: 'follow-up', error: 'overloaded' }),
+    'failed summary': () => after({ kind: 'failed', during: 'summarize', error: 'overloaded' }),
+    complete: () => after({ kind: 'complete' }, { summary: { topic: 't', keyInsights: [], decisions: [], openQuestions: [] } }),
+  };
+  const events: Record<string, BrainstormEvent> = {
+    inquired: { type: 'inquired', outcomes: ok, questions: [q('Who exports invoices?')] },
+    answered: { type: 'answered', answers: [answered('owners')], action: 'more' },
+    'answered (two for one question)': { type: 'answered', answers: [answered('owners'), skipped], action: 'more' },
+    'followed-up': { type: 'followed-up', questions: [q('Which time zone decides the period?')] },
+    summarized: { type: 'summarized', summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] } },
+    'call-failed follow-up': { type: 'call-failed', during: 'follow-up', error: 'x' },
+    'call-failed summarize': { type: 'call-failed', during: 'summarize', error: 'x' },
+    retry: { type: 'retry' },
+    restart: { type: 'restart' },
+  };
+  // Per event, the phases that take it ('ok'); any other phase refuses it with 'wrong-phase',
+  // except a complete brainstorm, which refuses everything with 'complete'.
+  const W = 'wrong-phase';
+  const C = 'complete';
+  type Expect = 'ok' | BrainstormErrorKind;
+  // Columns: inquiring, inquiry-failed, answering, following-up, summarizing, failed follow-up,
+  // failed summary, complete.
+  const table: Record<string, Expect[]> = {
+    inquired: ['ok', W, W, W, W, W, W, C],
+    answered: [W, W, 'ok', W, W, W, W, C],
+    'answered (two for one question)': [W, W, 'invalid', W, W, W, W, C],
+    'followed-up': [W, W, W, 'ok', W, W, W, C],
+    summarized: [W, W, W, W, 'ok', W, W, C],
+    'call-failed follow-up': [W, W, W, 'ok', W, W, W, C],
+    'call-failed summarize': [W, W, W, W, 'ok', W, W, C],
+    retry: ['ok', 'ok', W, 'ok', 'ok', 'ok', 'ok', C],
+    restart: ['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', C],
+  };
+  const phaseNames = Object.keys(phases);
+  for (const [eventName, row] of Object.entries(table)) {
+    row.forEach((expected, i) => {
+      const phaseName = phaseNames[i]!;
+      it(`${eventName} in ${phaseName}: ${expected === 'ok' ? 'taken' : `refused (${expected})`}`, () => {
+        const before = phases[phaseName]!();
+        const snapshot = structuredClone(before);
+        const r = step(before, events[eventName]!);
+        if (expected === 'ok') {
+          assert.ok(!r.effects.some((e) => e.type === 'reject'), kinds(r.effects).join(', '));
+          assert.ok(r.effects.length > 0, 'something to do');
+        } else {
+          const effect = assertRejected(before, r, expected);
+          assert.deepEqual(before, snapshot, 'nothing in the session was changed in place');
+          // The message the person sees, as the thrown error had it.
+          assert.match(effect.reason, expected === 'invalid' ? /^Round 1 has 1 questions; 2 answers were given\./ : /^Cannot [^:]+: the brainstorm invoices (is|found|stopped) /);
+        }
+      });
+    });
+  }
 });

@@ -19,7 +19,10 @@ describe('brainstorm service: round 1', () => {
     assert.equal(session.slug, 'let-customers-export-their-invoices');
     assert.equal(session.phase.kind, 'answering');
     assert.equal(session.rounds[0]!.questions.length, 4);
-    assert.deepEqual(Object.values(session.inquisitors!).map((o) => o.status), ['success', 'success', 'success']);
+    assert.deepEqual(
+      Object.values(session.inquisitors!).map((o) => o.status),
+      ['success', 'success', 'success'],
+    );
     const round1 = ws.fs.text(ws.path(`plans/${session.slug}/rounds/round-1.md`))!;
     assert.match(round1, /Which file formats must the export produce\?/);
     assert.equal(ws.fs.modeOf(ws.path(`plans/${session.slug}/rounds/round-1.md`)), 0o644);
@@ -43,7 +46,10 @@ describe('brainstorm service: round 1', () => {
     assert.equal(session.inquisitors!.ux.status, 'timeout');
     assert.equal(session.inquisitors!.technical.status, 'parse_error');
     assert.equal(session.inquisitors!['edge-cases'].status, 'success');
-    assert.deepEqual(session.rounds[0]!.questions.map((q) => q.angle), ['edge-cases']);
+    assert.deepEqual(
+      session.rounds[0]!.questions.map((q) => q.angle),
+      ['edge-cases'],
+    );
   });
 
   it('stops with an error naming each inquisitor when none asked anything, and Retry asks them again', async () => {
@@ -127,7 +133,8 @@ describe('brainstorm service: rounds, caps and the artifacts', () => {
     let hang = true;
     const { service, llm } = setup({
       ...inquisitors(),
-      'brainstorm-coordinator': (r, s) => (hang ? later(10_000, '', s) : String(r.messages[0]!.content).startsWith('TASK: follow-up') ? json('edge-cases', 'What if two people export at once?') : SUMMARY),
+      'brainstorm-coordinator': (r, s) =>
+        hang ? later(10_000, '', s) : String(r.messages[0]!.content).startsWith('TASK: follow-up') ? json('edge-cases', 'What if two people export at once?') : SUMMARY,
     });
     const started = await service.start('invoice export', {}, run());
     const stop = new AbortController();
@@ -144,17 +151,6 @@ describe('brainstorm service: rounds, caps and the artifacts', () => {
     assert.equal(resumed.phase.kind, 'answering');
     assert.equal(resumed.rounds[1]!.questions[0]!.text, 'What if two people export at once?');
     assert.equal(llm.requests.length, calls + 1, 'one follow-up call, no inquisitor again');
-  });
-
-  it('turns an unreadable follow-up into a failed step with Retry, keeping the answers', async () => {
-    let garbage = true;
-    const { service } = setup({ ...inquisitors(), 'brainstorm-coordinator': () => (garbage ? 'Sure! Here are my thoughts.' : json('ux', 'Who approves an export?')) });
-    const s = await service.start('invoice export', {}, run());
-    const failed = await service.answer(s.slug, answers(...s.rounds[0]!.questions.map(() => 'x')), 'more', run());
-    assert.equal(failed.phase.kind, 'failed');
-    assert.match((failed.phase as { error: string }).error, /could not be read.*Retry/);
-    garbage = false;
-    assert.equal((await service.resume(s.slug, run())).phase.kind, 'answering');
   });
 
   it('discards an unfinished brainstorm, or restarts it from round 1', async () => {

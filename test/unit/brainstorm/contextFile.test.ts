@@ -1,6 +1,6 @@
 // The context file a later build reads: what it records of a session, that every text comes back
 // exactly as written, that a newer or damaged file is refused with a message naming it, and the
-// RES-6 digest under the frontmatter.
+// digest under the frontmatter.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
@@ -114,7 +114,10 @@ describe('toContext', () => {
   test('a round still waiting for answers is refused, not written as unanswered', () => {
     const s = session();
     s.rounds[1] = { round: 2, questions: s.rounds[1]!.questions };
-    assert.throws(() => toContext(s), (err: unknown) => err instanceof BrainstormError && err.kind === 'wrong-phase' && /round 2/.test(err.message));
+    assert.throws(
+      () => toContext(s),
+      (err: unknown) => err instanceof BrainstormError && err.kind === 'wrong-phase' && /round 2/.test(err.message),
+    );
   });
 });
 
@@ -171,7 +174,9 @@ describe('renderContextFile / parseContextFile', () => {
   }
 
   test('round trip of 8 KB texts of many lines and of one line', () => {
-    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: --- # "x" ${'é'.repeat(i % 7)}`).join('\n').slice(0, 8 * 1024);
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: --- # "x" ${'é'.repeat(i % 7)}`)
+      .join('\n')
+      .slice(0, 8 * 1024);
     const oneLine = 'word '.repeat(1640);
     const ctx = toContext(sessionWith(lines));
     ctx.questions.push({ round: 1, angle: 'technical', priority: 5, text: oneLine.trim(), answer: oneLine.trim(), skipped: false });
@@ -295,7 +300,10 @@ describe('brainstormDigest', () => {
   test('sections in order: Vision, Constraints, Open questions, Questions and answers', () => {
     const order = ['Vision', 'Constraints', 'Open questions', 'Questions and answers'].map((t) => digest.indexOf(`\n## ${t}\n`));
     assert.ok(order.every((i) => i > 0));
-    assert.deepEqual([...order].sort((a, b) => a - b), order);
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+    );
   });
 
   test('the vision is the topic and the key insights; the constraints are the decisions', () => {

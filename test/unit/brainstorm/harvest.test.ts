@@ -61,7 +61,10 @@ const table: Row[] = [
   { what: 'a BOM first', reply: '\uFEFF' + GOOD, status: 'success', questions: GOOD_QUESTIONS },
   {
     what: 'a bare array of question objects',
-    reply: JSON.stringify([{ text: WHO, angle: 'ux', priority: 1 }, { text: WHERE, angle: 'ux', priority: 2 }]),
+    reply: JSON.stringify([
+      { text: WHO, angle: 'ux', priority: 1 },
+      { text: WHERE, angle: 'ux', priority: 2 },
+    ]),
     status: 'success',
     questions: GOOD_QUESTIONS,
   },
@@ -242,7 +245,7 @@ describe('harvestQuestions: replies as models send them', () => {
   });
 });
 
-describe('harvestQuestions: a question is capped at 8 KB (NFR-21)', () => {
+describe('harvestQuestions: a question is capped at 8 KB', () => {
   const reply = (text: string) => JSON.stringify({ questions: [{ text, angle: 'technical', priority: 2 }] });
   for (const size of [CAP_BYTES - 1, CAP_BYTES]) {
     test(`${size} bytes: kept whole`, () => {

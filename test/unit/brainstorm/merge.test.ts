@@ -46,7 +46,7 @@ describe('normalizeQuestion, tokenSet, jaccard', () => {
   });
 });
 
-describe('mergeQuestions: near-duplicates (RES-1)', () => {
+describe('mergeQuestions: near-duplicates', () => {
   interface Row {
     what: string;
     input: Question[];
@@ -124,7 +124,7 @@ describe('mergeQuestions: near-duplicates (RES-1)', () => {
   });
 });
 
-describe('mergeQuestions: at most eight, every angle heard (RES-2)', () => {
+describe('mergeQuestions: at most eight, every angle heard', () => {
   const ux = [
     q('Who exports invoices: the account owner, their accountant, or both?', 'ux', 1),
     q('Do people export one invoice at a time or a whole period at once?', 'ux', 1),
@@ -190,7 +190,11 @@ describe('mergeQuestions: at most eight, every angle heard (RES-2)', () => {
 
   test('the angles and priorities come through unchanged', () => {
     const merged = mergeQuestions(all);
-    for (const question of merged) assert.ok(all.some((original) => original === question), question.text);
+    for (const question of merged)
+      assert.ok(
+        all.some((original) => original === question),
+        question.text,
+      );
     assert.deepEqual(
       merged.map((question) => `${question.angle}:${question.priority}`),
       ['ux:1', 'ux:1', 'technical:1', 'ux:2', 'ux:2', 'ux:2', 'technical:2', 'edge-cases:3'],
@@ -247,10 +251,7 @@ describe('mergeQuestions: at most eight, every angle heard (RES-2)', () => {
 });
 
 describe('mergeQuestions: earlier rounds (asked)', () => {
-  const asked = [
-    q('Who exports invoices, the owner or the accountant?', 'ux', 1),
-    q('Should exports run as a background job?', 'technical', 2),
-  ];
+  const asked = [q('Who exports invoices, the owner or the accountant?', 'ux', 1), q('Should exports run as a background job?', 'technical', 2)];
 
   test('a follow-up that repeats an earlier question is dropped; a new one is kept', () => {
     const followUps = [

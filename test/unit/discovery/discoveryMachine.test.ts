@@ -1,5 +1,5 @@
-// The session machine as tables: (state, event) → (state, effects). Rounds (REQ-BDP-008), TTL at
-// 29 and 31 minutes (REQ-BDP-006), cancel words (REQ-BDP-007), the forced final round.
+// The session machine as tables: (state, event) → (state, effects). Rounds (at most three), the
+// 30-minute TTL at 29 and 31 minutes, cancel words, the forced final round.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isExpired, stateOf, step } from '../../../src/core/discovery/discoveryMachine';
@@ -54,7 +54,7 @@ interface Row {
 }
 
 const rows: Row[] = [
-  // Starting (REQ-BDP-005)
+  // Starting: a build request
   { name: 'idle + build request → round 1 call', state: { kind: 'idle' }, event: msg('build me a CRM'), next: 'starting', effects: ['call round 1'] },
   { name: 'idle + other text → not a build', state: { kind: 'idle' }, event: msg('hello there'), next: 'idle', effects: ['end not-a-build'] },
   { name: 'idle + other text, forced (Discover Idea…) → round 1 call', state: { kind: 'idle' }, event: msg('a CRM', min(1), true), next: 'starting', effects: ['call round 1'] },
@@ -89,14 +89,44 @@ const rows: Row[] = [
     next: 'start-pending',
     effects: ['audit discovery.start error'],
   },
-  { name: 'starting + stopped → start kept in memory', state: { kind: 'starting', request: 'r', createdSec: SEC0 }, event: { type: 'model-stopped', now: min(1) }, next: 'start-pending', effects: ['end stopped'] },
-  { name: 'start-pending + retry → round 1 call again', state: { kind: 'start-pending', request: 'r', createdSec: SEC0 }, event: { type: 'retry', now: min(2) }, next: 'starting', effects: ['call round 1'] },
+  {
+    name: 'starting + stopped → start kept in memory',
+    state: { kind: 'starting', request: 'r', createdSec: SEC0 },
+    event: { type: 'model-stopped', now: min(1) },
+    next: 'start-pending',
+    effects: ['end stopped'],
+  },
+  {
+    name: 'start-pending + retry → round 1 call again',
+    state: { kind: 'start-pending', request: 'r', createdSec: SEC0 },
+    event: { type: 'retry', now: min(2) },
+    next: 'starting',
+    effects: ['call round 1'],
+  },
   { name: 'starting + a message → busy', state: { kind: 'starting', request: 'r', createdSec: SEC0 }, event: msg('more'), next: 'starting', effects: ['reject busy'] },
 
-  // Rounds (REQ-BDP-004, REQ-BDP-008)
-  { name: 'round 1 awaiting + answer → answer saved, round 2 call', state: stateOf(session(1, false)), event: msg('my team'), next: 'thinking', effects: ['write ROUND:1 rounds:1 answered', 'call round 2'] },
-  { name: 'round 2 awaiting + answer → round 3 call', state: stateOf(session(2, false)), event: msg('stages'), next: 'thinking', effects: ['write ROUND:2 rounds:2 answered', 'call round 3'] },
-  { name: 'round 3 awaiting + answer → the FINAL call', state: stateOf(session(3, false)), event: msg('laptop'), next: 'thinking', effects: ['write ROUND:3 rounds:3 answered', 'call round 3 FINAL'] },
+  // Rounds: at most three, then the final call
+  {
+    name: 'round 1 awaiting + answer → answer saved, round 2 call',
+    state: stateOf(session(1, false)),
+    event: msg('my team'),
+    next: 'thinking',
+    effects: ['write ROUND:1 rounds:1 answered', 'call round 2'],
+  },
+  {
+    name: 'round 2 awaiting + answer → round 3 call',
+    state: stateOf(session(2, false)),
+    event: msg('stages'),
+    next: 'thinking',
+    effects: ['write ROUND:2 rounds:2 answered', 'call round 3'],
+  },
+  {
+    name: 'round 3 awaiting + answer → the FINAL call',
+    state: stateOf(session(3, false)),
+    event: msg('laptop'),
+    next: 'thinking',
+    effects: ['write ROUND:3 rounds:3 answered', 'call round 3 FINAL'],
+  },
   {
     name: 'round 1 thinking + questions → round 2 written',
     state: { kind: 'thinking', session: session(1, true), final: false },
@@ -125,22 +155,94 @@ const rows: Row[] = [
     next: 'answer-pending',
     effects: ['audit discovery.round error'],
   },
-  { name: 'thinking + stopped → answer kept, pending', state: { kind: 'thinking', session: session(1, true), final: false }, event: { type: 'model-stopped', now: min(2) }, next: 'answer-pending', effects: ['end stopped'] },
-  { name: 'answer-pending + retry → the same call, nothing written', state: stateOf(session(1, true)), event: { type: 'retry', now: min(3) }, next: 'thinking', effects: ['call round 2'] },
-  { name: 'answer-pending (round 3) + retry → FINAL call', state: stateOf(session(3, true)), event: { type: 'retry', now: min(3) }, next: 'thinking', effects: ['call round 3 FINAL'] },
-  { name: 'awaiting + retry → nothing to retry', state: stateOf(session(1, false)), event: { type: 'retry', now: min(3) }, next: 'awaiting-answers', effects: ['reject nothing-to-retry'] },
-  { name: 'answer-pending + more text → added to the answer, call', state: stateOf(session(1, true)), event: msg('also deals'), next: 'thinking', effects: ['write ROUND:1 rounds:1 answered', 'call round 2'] },
+  {
+    name: 'thinking + stopped → answer kept, pending',
+    state: { kind: 'thinking', session: session(1, true), final: false },
+    event: { type: 'model-stopped', now: min(2) },
+    next: 'answer-pending',
+    effects: ['end stopped'],
+  },
+  {
+    name: 'answer-pending + retry → the same call, nothing written',
+    state: stateOf(session(1, true)),
+    event: { type: 'retry', now: min(3) },
+    next: 'thinking',
+    effects: ['call round 2'],
+  },
+  {
+    name: 'answer-pending (round 3) + retry → FINAL call',
+    state: stateOf(session(3, true)),
+    event: { type: 'retry', now: min(3) },
+    next: 'thinking',
+    effects: ['call round 3 FINAL'],
+  },
+  {
+    name: 'awaiting + retry → nothing to retry',
+    state: stateOf(session(1, false)),
+    event: { type: 'retry', now: min(3) },
+    next: 'awaiting-answers',
+    effects: ['reject nothing-to-retry'],
+  },
+  {
+    name: 'answer-pending + more text → added to the answer, call',
+    state: stateOf(session(1, true)),
+    event: msg('also deals'),
+    next: 'thinking',
+    effects: ['write ROUND:1 rounds:1 answered', 'call round 2'],
+  },
 
-  // Cancel (REQ-BDP-007)
-  { name: 'awaiting + "no" → cancelled, file deleted', state: stateOf(session(1, false)), event: msg('No.'), next: 'idle', effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'] },
-  { name: 'awaiting + "nein" → cancelled', state: stateOf(session(2, false)), event: msg('nein'), next: 'idle', effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'] },
-  { name: 'awaiting + "отмена" → cancelled', state: stateOf(session(1, false)), event: msg('Отмена!'), next: 'idle', effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'] },
-  { name: 'awaiting + "no idea…" → an answer', state: stateOf(session(1, false)), event: msg('no idea what a CRM needs'), next: 'thinking', effects: ['write ROUND:1 rounds:1 answered', 'call round 2'] },
-  { name: 'answer-pending + cancel button → cancelled', state: stateOf(session(1, true)), event: { type: 'cancel', now: min(3) }, next: 'idle', effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'] },
+  // Cancel: a whole-message cancel word or the cancel button
+  {
+    name: 'awaiting + "no" → cancelled, file deleted',
+    state: stateOf(session(1, false)),
+    event: msg('No.'),
+    next: 'idle',
+    effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'],
+  },
+  {
+    name: 'awaiting + "nein" → cancelled',
+    state: stateOf(session(2, false)),
+    event: msg('nein'),
+    next: 'idle',
+    effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'],
+  },
+  {
+    name: 'awaiting + "отмена" → cancelled',
+    state: stateOf(session(1, false)),
+    event: msg('Отмена!'),
+    next: 'idle',
+    effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'],
+  },
+  {
+    name: 'awaiting + "no idea…" → an answer',
+    state: stateOf(session(1, false)),
+    event: msg('no idea what a CRM needs'),
+    next: 'thinking',
+    effects: ['write ROUND:1 rounds:1 answered', 'call round 2'],
+  },
+  {
+    name: 'answer-pending + cancel button → cancelled',
+    state: stateOf(session(1, true)),
+    event: { type: 'cancel', now: min(3) },
+    next: 'idle',
+    effects: ['audit discovery.cancel error', 'delete-round-file', 'end cancelled'],
+  },
 
-  // TTL (REQ-BDP-006): the CREATED stamp's age
-  { name: 'answer at 29 minutes → continues', state: stateOf(session(1, false)), event: msg('my team', min(29)), next: 'thinking', effects: ['write ROUND:1 rounds:1 answered', 'call round 2'] },
-  { name: 'answer at exactly 30 minutes → continues', state: stateOf(session(1, false)), event: msg('my team', min(30)), next: 'thinking', effects: ['write ROUND:1 rounds:1 answered', 'call round 2'] },
+  // TTL (30 minutes): the CREATED stamp's age
+  {
+    name: 'answer at 29 minutes → continues',
+    state: stateOf(session(1, false)),
+    event: msg('my team', min(29)),
+    next: 'thinking',
+    effects: ['write ROUND:1 rounds:1 answered', 'call round 2'],
+  },
+  {
+    name: 'answer at exactly 30 minutes → continues',
+    state: stateOf(session(1, false)),
+    event: msg('my team', min(30)),
+    next: 'thinking',
+    effects: ['write ROUND:1 rounds:1 answered', 'call round 2'],
+  },
   {
     name: 'answer at 31 minutes → expired, then handled fresh (not a build)',
     state: stateOf(session(1, false)),
@@ -155,8 +257,20 @@ const rows: Row[] = [
     next: 'starting',
     effects: ['audit discovery.expire error', 'delete-round-file', 'notify-expired', 'call round 1'],
   },
-  { name: 'a cancel word at 31 minutes → expired (not cancelled), then not a build', state: stateOf(session(1, false)), event: msg('stop', min(31)), next: 'idle', effects: ['audit discovery.expire error', 'delete-round-file', 'notify-expired', 'end not-a-build'] },
-  { name: 'retry at 31 minutes → expired', state: stateOf(session(1, true)), event: { type: 'retry', now: min(31) }, next: 'idle', effects: ['audit discovery.expire error', 'delete-round-file', 'notify-expired', 'end expired'] },
+  {
+    name: 'a cancel word at 31 minutes → expired (not cancelled), then not a build',
+    state: stateOf(session(1, false)),
+    event: msg('stop', min(31)),
+    next: 'idle',
+    effects: ['audit discovery.expire error', 'delete-round-file', 'notify-expired', 'end not-a-build'],
+  },
+  {
+    name: 'retry at 31 minutes → expired',
+    state: stateOf(session(1, true)),
+    event: { type: 'retry', now: min(31) },
+    next: 'idle',
+    effects: ['audit discovery.expire error', 'delete-round-file', 'notify-expired', 'end expired'],
+  },
 ];
 
 describe('discovery machine: (state, event) → (state, effects)', () => {

@@ -1,4 +1,4 @@
-// REQ-BDP-009 / REQ-BDP-017: the five messages (and the extra ones) in the eight languages.
+// The five messages (and the extra ones) in the eight languages, questions with the round (n/3).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { discoveryMessages, LANGUAGE_NAMES, toDiscoveryLanguage } from '../../../src/core/discovery/discoveryMessages';
@@ -7,7 +7,7 @@ import { DISCOVERY_LANGUAGES } from '../../../src/core/discovery/discoveryTypes'
 const QUESTIONS = '1. Who will use it?\n2. What must it do first?';
 const PREVIEW = 'One-line summary: A CRM for a real estate team';
 
-describe('discoveryMessages (REQ-BDP-009)', () => {
+describe('discoveryMessages', () => {
   for (const lang of DISCOVERY_LANGUAGES) {
     test(`${lang}: every message non-empty; questions and preview included; round shown as (n/3)`, () => {
       const m = discoveryMessages(lang);

@@ -1,10 +1,10 @@
-// REQ-BDP-003 (the seed's parser tests, by name), the question list, the brief's fields and the
-// preview (REQ-BDP-011's truncate tests).
+// The reply's markers (DISCOVERY_QUESTIONS, DISCOVERY_COMPLETE, IDEA_BRIEF:), the question list,
+// the brief's fields and the brief's preview.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseDiscoveryOutput, parseIdeaBrief, splitQuestions, truncateBriefPreview } from '../../../src/core/discovery/discoveryParser';
 
-describe('parseDiscoveryOutput (REQ-BDP-003)', () => {
+describe('parseDiscoveryOutput', () => {
   test('test_parse_discovery_output_questions_marker', () => {
     assert.deepEqual(parseDiscoveryOutput('DISCOVERY_QUESTIONS\nWhat problem...\nWho uses...'), { kind: 'questions', text: 'What problem...\nWho uses...' });
   });
@@ -179,7 +179,7 @@ describe('parseIdeaBrief', () => {
   });
 });
 
-describe('truncateBriefPreview (REQ-BDP-011)', () => {
+describe('truncateBriefPreview', () => {
   test('test_truncate_brief_preview_short_text', () => {
     assert.equal(truncateBriefPreview('short', 300), 'short');
   });

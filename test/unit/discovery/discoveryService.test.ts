@@ -159,7 +159,7 @@ Contacts and deals.
     assert.deepEqual(await auditKinds(), ['discovery.start ok', 'discovery.round ok', 'discovery.round ok', 'discovery.complete ok']);
   });
 
-  test('three rounds of questions, then the FINAL call: its questions are taken as the brief (REQ-BDP-008)', async () => {
+  test('three rounds of questions, then the FINAL call: its questions are taken as the brief', async () => {
     const stubborn = 'DISCOVERY_QUESTIONS\nOne-line summary: A CRM\n1. Anything else?';
     const { service, opts, roundFile, llm } = setup([{ reply: Q1 }, { reply: Q2 }, { reply: Q3 }, { reply: stubborn }]);
     expectKind((await service.handle('s1', 'build me a CRM', opts())).outcome, 'questions');
@@ -271,7 +271,7 @@ describe('DiscoveryService: a specific request', () => {
 });
 
 describe('DiscoveryService: cancel', () => {
-  test('a cancel word removes the session (REQ-BDP-007)', async () => {
+  test('a cancel word removes the session', async () => {
     const { service, opts, roundFile, llm, auditKinds } = setup([{ reply: Q1 }]);
     await service.handle('s1', 'build me a CRM', opts());
     const result = await service.handle('s1', 'Nein!', opts({ lang: 'de' }));
@@ -308,11 +308,14 @@ describe('DiscoveryService: cancel', () => {
   });
 });
 
-describe('DiscoveryService: TTL (REQ-BDP-006)', () => {
+describe('DiscoveryService: TTL (30 minutes by default)', () => {
   /** A session created at T0, with round 1 asked, planted as another window would have left it. */
   function planted(minutesLater: number, script: ScriptStep[]) {
     const s = setup(script);
-    s.ws.fs.writeRaw(s.ws.path('discovery/s1.md'), `# Discovery Session\n\nCREATED: ${SEC0}\nROUND: 1\nORIGINAL_REQUEST: build me a CRM\n\n## Round 1\n### Agent Questions\n1. Who?\n`);
+    s.ws.fs.writeRaw(
+      s.ws.path('discovery/s1.md'),
+      `# Discovery Session\n\nCREATED: ${SEC0}\nROUND: 1\nORIGINAL_REQUEST: build me a CRM\n\n## Round 1\n### Agent Questions\n1. Who?\n`,
+    );
     s.clock.time = T0 + minutesLater * MIN;
     return s;
   }
@@ -473,7 +476,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
     const err = await rejection(service.handle('s1', 'my team', opts));
     assert.ok(err instanceof DiscoveryError && err.kind === 'busy', String(err));
     assert.match((err as Error).message, /changed elsewhere/);
-    assert.ok(!ws.fs.text(ws.path('discovery/s1.md'))!.includes('## Round 2'), 'the other window\'s file is not overwritten');
+    assert.ok(!ws.fs.text(ws.path('discovery/s1.md'))!.includes('## Round 2'), "the other window's file is not overwritten");
   });
 });
 

@@ -51,7 +51,10 @@ describe('discovery: one conversation per session name', () => {
     await s.handle('a/b', 'build me a CRM', opts());
     const file = ws.fs.paths().find((p) => p.includes('/discovery/a-b-'))!;
     ws.fs.writeRaw(file, ws.fs.text(file)!.replace('SESSION: "a/b"', 'SESSION: "someone else"'));
-    await assert.rejects(s.view('a/b'), (e: unknown) => e instanceof DiscoveryError && e.kind === 'invalid' && /holds the discovery session "someone else", not "a\/b"/.test(e.message));
+    await assert.rejects(
+      s.view('a/b'),
+      (e: unknown) => e instanceof DiscoveryError && e.kind === 'invalid' && /holds the discovery session "someone else", not "a\/b"/.test(e.message),
+    );
   });
 
   test('session names with line breaks, control or only invisible characters are refused', async () => {
@@ -66,7 +69,10 @@ describe('discovery: one conversation per session name', () => {
 describe('discovery: input of invisible characters', () => {
   test('a message of zero-width and direction characters is refused like an empty one, before any call', async () => {
     const { llm, service: s } = service(new MemoryWorkspace(), []);
-    await assert.rejects(s.handle('s1', '\u200b\u200d\u202e\u2066\ufeff \u2069', opts()), (e: unknown) => e instanceof DiscoveryError && e.kind === 'empty' && /only invisible characters/.test(e.message));
+    await assert.rejects(
+      s.handle('s1', '\u200b\u200d\u202e\u2066\ufeff \u2069', opts()),
+      (e: unknown) => e instanceof DiscoveryError && e.kind === 'empty' && /only invisible characters/.test(e.message),
+    );
     assert.equal(llm.requests.length, 0);
   });
 });
@@ -81,7 +87,10 @@ describe('discovery: one turn at a time, across windows', () => {
     await until('the first answer reached the model', () => (first.llm.requests.length === 2 ? true : undefined), 5_000);
     // Another window: its own service (and busy set) over the same workspace.
     const other = service(ws, [{ reply: Q }]);
-    await assert.rejects(other.service.handle('s1', '1. My team\n2. Deals', opts()), (e: unknown) => e instanceof DiscoveryError && e.kind === 'busy' && /waiting for the model/.test(e.message));
+    await assert.rejects(
+      other.service.handle('s1', '1. My team\n2. Deals', opts()),
+      (e: unknown) => e instanceof DiscoveryError && e.kind === 'busy' && /waiting for the model/.test(e.message),
+    );
     assert.equal(other.llm.requests.length, 0, 'nothing was sent for the second answer');
     abort.abort();
     await waiting;

@@ -1,10 +1,13 @@
 // The saved brief: fields as sections, the request verbatim in a fence nothing can close, the transcript.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { briefTitle, fenceFor, renderIdeaBrief } from '../../../src/core/discovery/ideaBriefFile';
+import { briefTitle, renderIdeaBrief } from '../../../src/core/discovery/ideaBriefFile';
+import { fenceFor } from '../../../src/core/markdownText';
 import { parseIdeaBrief } from '../../../src/core/discovery/discoveryParser';
 
-const BRIEF = parseIdeaBrief('One-line summary: A CRM for realtors\nProblem: Lost leads\nUsers: Five agents\nMVP scope: Contacts\nTechnology: Web\nOut of scope: Email\nKey decisions: Web only\nConstraints: none mentioned');
+const BRIEF = parseIdeaBrief(
+  'One-line summary: A CRM for realtors\nProblem: Lost leads\nUsers: Five agents\nMVP scope: Contacts\nTechnology: Web\nOut of scope: Email\nKey decisions: Web only\nConstraints: none mentioned',
+);
 
 describe('renderIdeaBrief', () => {
   test('the whole file', () => {

@@ -1,4 +1,4 @@
-// Cancel words (REQ-BDP-007) and build keywords (REQ-BDP-005) in the eight languages.
+// Cancel words and build keywords in the eight languages.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isBuildRequest, isCancelWord, normalizeForMatch } from '../../../src/core/discovery/keywords';
@@ -28,7 +28,7 @@ const NOT_CANCEL = [
   '...',
 ];
 
-describe('isCancelWord (REQ-BDP-007)', () => {
+describe('isCancelWord', () => {
   for (const [language, words] of Object.entries(CANCEL)) {
     test(`${language}: ${words.join(', ')}`, () => {
       for (const w of words) assert.equal(isCancelWord(w), true, w);
@@ -53,7 +53,7 @@ const BUILD: Record<string, string[]> = {
 
 const NOT_BUILD = ['what can you do?', 'hello', 'rebuild the index', 'explain this function', 'he builds houses', 'él cree que sí', 'how are you', 'faz um tempo'];
 
-describe('isBuildRequest (REQ-BDP-005)', () => {
+describe('isBuildRequest', () => {
   for (const [language, texts] of Object.entries(BUILD)) {
     test(language, () => {
       for (const t of texts) assert.equal(isBuildRequest(t), true, t);

@@ -1,14 +1,8 @@
-// The round file: the seed's exact layout after each round (REQ-BDP-001), the ROUND header
-// (REQ-BDP-008's parse tests), safe file names, and texts that try to forge the layout.
+// The round file: its exact layout after each round, reading the ROUND header back, safe file
+// names, and texts that try to forge the layout.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  normalizeText,
-  parseDiscoveryRound,
-  parseRoundFile,
-  roundFileRel,
-  serializeRoundFile,
-} from '../../../src/core/discovery/roundFile';
+import { normalizeText, parseDiscoveryRound, parseRoundFile, roundFileRel, serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import type { RoundFileData } from '../../../src/core/discovery/roundFile';
 
 const Q1 = '1. Who will use it?\n2. What must it do first?';
@@ -40,7 +34,7 @@ const ROUND_2 = `${ROUND_1_ANSWERED.replace('ROUND: 1', 'ROUND: 2')}
 2. Phone or laptop?
 `;
 
-describe('round file layout (REQ-BDP-001)', () => {
+describe('round file layout', () => {
   test('after round 1: the seed header and the first questions', () => {
     const data: RoundFileData = { createdSec: 1735689600, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: Q1 }] };
     assert.equal(serializeRoundFile(data), ROUND_1);
@@ -113,7 +107,7 @@ describe('texts cannot forge the layout', () => {
   });
 });
 
-describe('parseDiscoveryRound (REQ-BDP-008)', () => {
+describe('parseDiscoveryRound', () => {
   test('test_parse_discovery_round_one', () => {
     assert.equal(parseDiscoveryRound(ROUND_1), 1);
   });

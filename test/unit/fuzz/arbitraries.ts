@@ -54,7 +54,11 @@ type Mutation = (text: string) => string;
 
 /** One change to a file's text, at a place chosen by the generator. */
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.double({ min: 0, max: 1, noNaN: true }).map((at): Mutation => (t) => t.slice(0, Math.floor(at * t.length))),
+  fc.double({ min: 0, max: 1, noNaN: true }).map(
+    (at): Mutation =>
+      (t) =>
+        t.slice(0, Math.floor(at * t.length)),
+  ),
   fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), piece).map(([at, p]): Mutation => (t) => {
     const i = Math.floor(at * t.length);
     return t.slice(0, i) + p + t.slice(i);

@@ -87,9 +87,18 @@ describe('fuzz: record parsers', () => {
   for (const c of CASES) {
     test(`${c.name}: any JSON value, and a valid record with any field replaced`, () => {
       assert.ok(c.parser(c.valid).ok, `${c.name}: the sample is valid`);
-      fc.assert(fc.property(anyJson, (value) => assertStable(c, value)), RUNS);
-      fc.assert(fc.property(jsonMutation(c.valid), (text) => assertStable(c, JSON.parse(text))), RUNS);
-      fc.assert(fc.property(hostileText, fc.constantFrom(...Object.keys(c.valid)), (text, key) => assertStable(c, { ...c.valid, [key]: text })), RUNS);
+      fc.assert(
+        fc.property(anyJson, (value) => assertStable(c, value)),
+        RUNS,
+      );
+      fc.assert(
+        fc.property(jsonMutation(c.valid), (text) => assertStable(c, JSON.parse(text))),
+        RUNS,
+      );
+      fc.assert(
+        fc.property(hostileText, fc.constantFrom(...Object.keys(c.valid)), (text, key) => assertStable(c, { ...c.valid, [key]: text })),
+        RUNS,
+      );
     });
   }
 
@@ -109,12 +118,19 @@ describe('fuzz: record parsers', () => {
 
   test('the lock file’s holder: a holder with a whole pid and text fields, or none', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), anyJson.map((v) => JSON.stringify(v) ?? ''), jsonMutation({ pid: 42, host: 'h', token: 't', acquiredAt: Date.parse(T) })), (raw) => {
-        const h = parseHolder(raw);
-        if (h === undefined) return;
-        assert.ok(Number.isSafeInteger(h.pid) && typeof h.host === 'string' && typeof h.token === 'string');
-        assert.ok(h.acquiredAt === undefined || Number.isFinite(h.acquiredAt));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          anyJson.map((v) => JSON.stringify(v) ?? ''),
+          jsonMutation({ pid: 42, host: 'h', token: 't', acquiredAt: Date.parse(T) }),
+        ),
+        (raw) => {
+          const h = parseHolder(raw);
+          if (h === undefined) return;
+          assert.ok(Number.isSafeInteger(h.pid) && typeof h.host === 'string' && typeof h.token === 'string');
+          assert.ok(h.acquiredAt === undefined || Number.isFinite(h.acquiredAt));
+        },
+      ),
       RUNS,
     );
   });
@@ -139,7 +155,9 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
     if (!parsed.ok) return;
     const b = parsed.value;
     assert.ok(b.savedAt === undefined || /^\.groundwork\/plans\/[a-z0-9][a-z0-9-]{0,63}\/idea-brief\.md$/.test(b.savedAt), `savedAt ${b.savedAt}`);
-    assert.ok(Array.isArray(b.transcript) && b.transcript.every((r) => Number.isSafeInteger(r.round) && Array.isArray(r.questions) && r.questions.every((q) => typeof q === 'string')));
+    assert.ok(
+      Array.isArray(b.transcript) && b.transcript.every((r) => Number.isSafeInteger(r.round) && Array.isArray(r.questions) && r.questions.every((q) => typeof q === 'string')),
+    );
     assert.ok(Object.values(b.brief).every((v) => typeof v === 'string'));
     const again = parsePendingBrief(JSON.stringify(b));
     assert.ok(again.ok);
@@ -150,10 +168,22 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
     assert.ok(parsePendingBrief(JSON.stringify(VALID)).ok);
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), check), RUNS);
     fc.assert(fc.property(jsonMutation(VALID), check), RUNS);
-    fc.assert(fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (changes) => check(changes.reduce((t, c) => c(t), JSON.stringify(VALID)))), RUNS);
     fc.assert(
-      fc.property(fc.constantFrom('.groundwork/../../../../etc/passwd', '/etc/passwd', '.groundwork/plans/x/../../../y/idea-brief.md', '.groundwork\\plans\\x\\idea-brief.md', 'C:/x', '.groundwork/plans/%2e%2e/idea-brief.md', `.groundwork/plans/x\u0000/idea-brief.md`), (savedAt) =>
-        check(JSON.stringify({ ...VALID, savedAt })),
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (changes) => check(changes.reduce((t, c) => c(t), JSON.stringify(VALID)))),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          '.groundwork/../../../../etc/passwd',
+          '/etc/passwd',
+          '.groundwork/plans/x/../../../y/idea-brief.md',
+          '.groundwork\\plans\\x\\idea-brief.md',
+          'C:/x',
+          '.groundwork/plans/%2e%2e/idea-brief.md',
+          `.groundwork/plans/x\u0000/idea-brief.md`,
+        ),
+        (savedAt) => check(JSON.stringify({ ...VALID, savedAt })),
       ),
       RUNS,
     );
