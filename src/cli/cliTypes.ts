@@ -1,26 +1,55 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { BrainstormServiceDeps } from '../core/brainstorm/brainstormService';
+import type { BrainstormApi } from '../core/brainstorm/brainstormTypes';
 import type { Clock } from '../core/clock';
-import type { RecordLog, RecordParser } from '../core/storage/recordLog';
+import type { DiscoveryServiceDeps } from '../core/discovery/discoveryService';
+import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
+import type { LlmClient } from '../core/llm/llmClient';
+import type { Role } from '../core/roles/roleSchema';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import type { CliTerminal } from './terminal';
+
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where a command's output goes; the real process in main.ts, strings in tests. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   cwd: string;
 }
 
-/** The part of the workspace store the CLI uses, so tests can hand in their own. */
-export interface CliStore {
-  log<T>(relPathInsideDotGroundwork: string, parser: RecordParser<T>): RecordLog<T>;
+/** The model as the environment configures it (see modelDeps.ts). */
+export interface ModelFromEnv {
+  /** The client, made on first use (the SDK loads then). */
+  llm: () => Promise<LlmClient>;
+  /** The key, for redacting it from anything printed as a last guard. */
+  secrets: string[];
 }
 
-/** What the CLI needs from outside besides I/O; defaults are the real ones. */
+/**
+ * Everything a command reaches besides its I/O, made in one place: `createNodeDeps()` in
+ * nodeDeps.ts for the real world; tests replace what they fake.
+ */
 export interface CliDeps {
   clock: Clock;
-  openStore(workspaceRoot: string): CliStore;
+  /** The store of `<workspaceRoot>/.groundwork`; opening it touches nothing. */
+  openStore(workspaceRoot: string): WorkspaceStore;
   /** Whether `path` is an existing folder; kept here so tests need no real folder. */
   isDirectory(path: string): Promise<boolean>;
+  /** stdin, the terminals and Ctrl-C, for the commands that converse. */
+  terminal: CliTerminal;
+  /**
+   * The model from the environment, checked at once (bad settings are a UsageError with
+   * `helpTopic`); the client is made on first use. `log` gets the SDK's warnings.
+   */
+  model(env: Env, log?: (line: string) => void, helpTopic?: string): ModelFromEnv;
+  /** The role `name`: the bundled file, or the workspace's override; problems go to `warn`. */
+  loadRole(name: string, store: WorkspaceStore, warn: (line: string) => void): Promise<Role>;
+  /** The discovery service over these deps (loaded on first use). */
+  discovery(deps: DiscoveryServiceDeps): Promise<DiscoveryApi>;
+  /** The brainstorm service over these deps (loaded on first use: it brings yaml with it). */
+  brainstorm(deps: BrainstormServiceDeps): Promise<BrainstormApi>;
 }
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -34,7 +63,7 @@ export interface CommandContext {
   args: string[];
   json: boolean;
   /** The workspace folder, checked to exist, and its store; opened on first use. */
-  workspace(): Promise<{ root: string; store: CliStore }>;
+  workspace(): Promise<{ root: string; store: WorkspaceStore }>;
 }
 
 export interface CliCommand {
@@ -69,3 +98,5 @@ export class UsageError extends Error {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+/** 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C. */
+export const EXIT_INTERRUPTED = 130;

@@ -1,7 +1,7 @@
 // The `groundwork` executable (bundled to dist/cli.js, which gets the shebang). Everything is in
 // runCli so tests run it in-process; this file only binds it to the real process.
 import { EXIT_FAILURE } from './cliTypes';
-import { nodeDeps, processIo } from './nodeDeps';
+import { createNodeDeps, processIo } from './nodeDeps';
 import { runCli } from './runCli';
 
 let writeFailed = false;
@@ -12,7 +12,7 @@ const io = processIo({
   },
 });
 
-void runCli(process.argv.slice(2), io, nodeDeps).then((code) => {
+void runCli(process.argv.slice(2), io, createNodeDeps()).then((code) => {
   // exitCode, not exit(): stdout may still be draining into a pipe.
   process.exitCode = writeFailed ? Math.max(code, EXIT_FAILURE) : code;
 });

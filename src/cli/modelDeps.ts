@@ -1,17 +1,18 @@
 // The model and the roles as the CLI gets them: from the environment (never from files or flags,
 // so a key is not left in shell history or a workspace) and from the install the CLI runs from.
-// Shared by every command that talks to a model.
+// nodeDeps.ts makes CliDeps.model and .loadRole of them; the commands that talk to a model share
+// the rest (progress lines, redaction, minutes from the environment).
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { LlmClient, LlmErrorKind, ModelTier } from '../core/llm/llmClient';
+import type { ErrorAdvice } from '../core/llm/errorAdvice';
+import type { LlmClient, ModelTier } from '../core/llm/llmClient';
 import type { ModelSettings } from '../core/llm/models';
 import { LIMIT_SETTINGS, type CallLimits, type LimitRange } from '../core/llm/retryPolicy';
 import type { Role } from '../core/roles/roleSchema';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { visibleText } from '../core/visibleText';
 import { UsageError } from './cliTypes';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import type { Env, ModelFromEnv } from './cliTypes';
 
 export const KEY_VAR = 'ANTHROPIC_API_KEY';
 export const BASE_URL_VAR = 'ANTHROPIC_BASE_URL';
@@ -20,12 +21,16 @@ export const MODEL_VARS: Readonly<Record<ModelTier, string>> = { complex: 'GROUN
 export const FIRST_BYTE_VAR = 'GROUNDWORK_FIRST_BYTE_TIMEOUT_SECONDS';
 export const RETRY_BUDGET_VAR = 'GROUNDWORK_RETRY_BUDGET_SECONDS';
 
-export interface ModelFromEnv {
-  /** The client, made on first use (the SDK loads then). */
-  llm: () => Promise<LlmClient>;
-  /** The key, for redacting it from anything printed as a last guard. */
-  secrets: string[];
-}
+/** What a model error tells the person to change, in the CLI's words: the variables above. */
+export const CLI_ADVICE: ErrorAdvice = {
+  setKey: `Set a valid key in ${KEY_VAR}.`,
+  replaceKey: `Set a valid key in ${KEY_VAR}.`,
+  otherKey: `set a valid key in ${KEY_VAR}`,
+  baseUrl: BASE_URL_VAR,
+  modelIds: `the model ids (${MODEL_VARS.complex}, ${MODEL_VARS.fast})`,
+  firstByteTimeout: FIRST_BYTE_VAR,
+  retryBudget: RETRY_BUDGET_VAR,
+};
 
 /**
  * The Anthropic client from ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and the per-tier overrides.
@@ -50,6 +55,7 @@ export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?:
           ...(baseURL !== undefined ? { baseURL } : {}),
           models: (tier) => resolveModel({ tier }, settings),
           limits,
+          advice: CLI_ADVICE,
           ...(log !== undefined ? { log } : {}),
         });
       })()),
@@ -83,24 +89,6 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/**
- * The provider's message, which says what to do in the words of the VS Code extension, in the
- * CLI's words: where the key, the endpoint and the model ids come from here.
- */
-export function cliModelMessage(message: string, kind?: LlmErrorKind): string {
-  let text = message
-    .replace(/(?:Set a new one|Set one|set another) with 'Groundwork: Set Anthropic API Key'/g, `Set a valid key in ${KEY_VAR}`)
-    .replace(/'Groundwork: Set Anthropic API Key'/g, KEY_VAR)
-    .replace(/the Anthropic base URL/g, BASE_URL_VAR)
-    .replace(/the model ids in the Groundwork model settings/g, `the model ids (${MODEL_VARS.complex}, ${MODEL_VARS.fast})`)
-    .split(LIMIT_SETTINGS.firstByte.setting)
-    .join(FIRST_BYTE_VAR)
-    .split(LIMIT_SETTINGS.budget.setting)
-    .join(RETRY_BUDGET_VAR);
-  if (kind === 'auth' && !text.includes(KEY_VAR)) text += ` (The CLI reads the key from ${KEY_VAR}.)`;
-  return text;
-}
-
 /** `text` with every secret replaced; the last guard before anything is printed. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   return secrets.reduce((t, s) => (s ? t.split(s).join('[redacted]') : t), text);
@@ -124,7 +112,9 @@ export function findExtensionRoot(role: string, from: string = __dirname): strin
 export async function loadCliRole(name: string, store: WorkspaceStore, warn: (line: string) => void, from?: string): Promise<Role> {
   const root = findExtensionRoot(name, from);
   if (root === undefined) {
-    throw new Error(`the bundled role files (roles/${name}.md) were not found beside the groundwork CLI (looked upwards from ${visibleText(from ?? __dirname)}); reinstall Groundwork`);
+    throw new Error(
+      `the bundled role files (roles/${name}.md) were not found beside the groundwork CLI (looked upwards from ${visibleText(from ?? __dirname)}); reinstall Groundwork`,
+    );
   }
   const [{ loadRoles, requireRole }, { bundledRoleSource }, { workspaceRoleSource }] = await Promise.all([
     import('../core/roles/roleLoader'),

@@ -1,16 +1,29 @@
+// The CLI's composition root: the one place the real adapters are made (system time, the workspace
+// store on disk, the process's terminal, the model from the environment, the role files beside the
+// install, the core's services) and the process's streams bound as CliIo.
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { systemClock } from '../core/clock';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
 import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
+import { loadCliRole, modelFromEnv } from './modelDeps';
+import { processTerminal } from './terminal';
 
-/** The real world: system time, the workspace on disk. */
-export const nodeDeps: CliDeps = {
-  clock: systemClock,
-  openStore: (root) => openWorkspaceStore(root),
-  isDirectory: async (path) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false,
-};
+/** The real world, every adapter a command may reach. */
+export function createNodeDeps(): CliDeps {
+  return {
+    clock: systemClock,
+    openStore: (root) => openWorkspaceStore(root),
+    isDirectory: async (path) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false,
+    terminal: processTerminal,
+    model: modelFromEnv,
+    loadRole: (name, store, warn) => loadCliRole(name, store, warn),
+    // Loaded on first use: a usage error or `journal list` never loads a service.
+    discovery: async (deps) => new (await import('../core/discovery/discoveryService')).DiscoveryService(deps),
+    brainstorm: async (deps) => new (await import('../core/brainstorm/brainstormService')).BrainstormService(deps),
+  };
+}
 
 export interface ProcessIoOptions {
   stdout?: Writable;

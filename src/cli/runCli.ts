@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { COMMANDS } from './commandTable';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
-import type { CliCommand, CliDeps, CliIo, CliStore, CommandContext, OptionValues } from './cliTypes';
+import type { CliCommand, CliDeps, CliIo, CommandContext, OptionValues } from './cliTypes';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { VERSION, commandHelp, generalHelp, groupHelp } from './help';
 import { visibleText } from '../core/visibleText';
 import { blockText } from './terminalText';
@@ -70,7 +71,7 @@ async function dispatch(argv: string[], io: CliIo, deps: CliDeps, commands: read
   if (args.length > allowed.max) throw new UsageError(`unexpected argument '${args[allowed.max]}'`, topic);
   if (args.length < allowed.min) throw new UsageError(`${topic} needs ${allowed.name}`, topic);
 
-  let opened: Promise<{ root: string; store: CliStore }> | undefined;
+  let opened: Promise<{ root: string; store: WorkspaceStore }> | undefined;
   const ctx: CommandContext = {
     io,
     deps,
@@ -152,10 +153,7 @@ function dashValueMessage(option: string, argv: readonly string[]): string {
   const chars = [...value];
   const example = chars.length <= SHOWN_VALUE_CHARS ? shellWord(`${option}=${value}`) : `${option}=VALUE`;
   const shown = chars.length <= SHOWN_VALUE_CHARS ? value : `${chars.slice(0, SHOWN_VALUE_CHARS).join('')}…`;
-  return (
-    `option '${option}' is followed by '${shown}', which starts with '-' and so is not taken as its value; ` +
-    `if it is the value, join the two with '=': ${example}`
-  );
+  return `option '${option}' is followed by '${shown}', which starts with '-' and so is not taken as its value; ` + `if it is the value, join the two with '=': ${example}`;
 }
 
 /**

@@ -1,13 +1,11 @@
-// A tool call as one line of the CLI's progress: "read README.md", "search 'auth' failed: …".
+// A tool call as one line of the CLI's progress: "read README.md", "search 'auth' — failed: …".
+// The line itself (one visible line, cut) is core's, shared with the panel.
 import { describeToolActivity } from '../core/tools/toolActivity';
 import type { ToolActivity } from '../core/tools/toolActivity';
-import { visibleText } from '../core/visibleText';
-
-const TARGET_MAX_CHARS = 120;
+import { toolLine as lineOf } from '../core/toolLines';
 
 export function toolLine(activity: ToolActivity): string {
-  const target = visibleText(activity.target);
-  const shown = { tool: activity.tool, target: target.length > TARGET_MAX_CHARS ? `${target.slice(0, TARGET_MAX_CHARS - 1)}…` : target };
-  const what = describeToolActivity(shown);
-  return activity.status === 'error' ? `${what} — failed: ${visibleText(activity.error ?? 'error')}` : what;
+  const line = lineOf(activity);
+  const what = describeToolActivity(line);
+  return line.status === 'error' ? `${what} — failed: ${line.error ?? 'error'}` : what;
 }

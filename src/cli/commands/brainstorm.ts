@@ -1,67 +1,59 @@
 // `groundwork brainstorm`: three inquisitors question a topic, the person answers on stdin one line
 // per question, the coordinator follows up and summarizes; over the core's BrainstormService. The
 // session lives in `.groundwork/plans/<slug>/` between steps, so a stopped, failed or cut-off run
-// continues with `--resume <slug>`. It never waits for answers nobody can give (FR-21, Q-D8):
+// continues with `--resume <slug>`. It never waits for answers nobody can give:
 // `--unattended` and an empty non-terminal stdin are refused with exit 2.
 import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
+import { brainstormView, stepOfPhase } from '../../core/brainstorm/brainstormView';
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
 import { LlmError } from '../../core/llm/llmClient';
 import type { Role } from '../../core/roles/roleSchema';
-import { openWorkspaceStore } from '../../core/node/openWorkspace';
-import { WorkspaceStore } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { BRAINSTORM_HELP } from '../help';
-import { cliModelMessage, loadCliRole, modelFromEnv, redactSecrets, retryLine } from '../modelDeps';
+import { redactSecrets, retryLine } from '../modelDeps';
 import { INTERRUPTED, LineReader } from '../lineReader';
+import type { CliTerminal } from '../terminal';
 import { blockText, shellWord } from '../terminalText';
-import { displayOrder, inquiryRecap, showComplete, showQuestions } from './brainstormOutput';
-import { EXIT_INTERRUPTED, processTerminal } from './discover';
-import type { DiscoverTerminal } from './discover';
+import { displayOrder, inquiryRecap, showComplete, showQuestions, type QuestionsView } from './brainstormOutput';
 import { planDisplayPath } from '../../core/plan/layout';
 import { toolLine } from '../toolLine';
 
 export const TIMEOUT_VAR = 'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS';
 export const CONCURRENCY_VAR = 'GROUNDWORK_BRAINSTORM_CONCURRENCY';
-/** stdin, the terminal and Ctrl-C: the same seams as discover's. */
-export type BrainstormTerminal = DiscoverTerminal;
 const TOPIC = 'brainstorm';
 const ROLES = [...ANGLES.map((a) => INQUISITOR_ROLES[a]), COORDINATOR_ROLE];
 /** How long a non-terminal stdin may take to show data or its end before round 1 starts anyway. */
 const EOF_GRACE_MS = 100;
 export const UNATTENDED_MESSAGE =
-  "a brainstorm needs someone to answer its questions, so it does not run --unattended. Run it without --unattended in a terminal (or pipe the answers on stdin, one line per question), or use 'groundwork discover \"<message>\"', which a script can hold one turn per call";
+  'a brainstorm needs someone to answer its questions, so it does not run --unattended. Run it without --unattended in a terminal (or pipe the answers on stdin, one line per question), or use \'groundwork discover "<message>"\', which a script can hold one turn per call';
 
 export const NO_STDIN_MESSAGE =
   'no answers on stdin: it is not a terminal and it is empty, and a brainstorm needs someone to answer its questions. Run it in a terminal, or pipe the answers on stdin, one line per question';
 
-export function createBrainstormCommand(terminal: BrainstormTerminal = processTerminal): CliCommand {
-  return {
-    path: ['brainstorm'],
-    summary: 'Think a topic through: three inquisitors ask, you answer, a summary is written',
-    usage: 'brainstorm ["<topic>"] [--rounds N] [--max-rounds N] [--slug S] [--resume SLUG [--restart]] [--discard [SLUG]] [--list] [--unattended] [--json]',
-    details: BRAINSTORM_HELP,
-    options: {
-      rounds: { type: 'string' },
-      'max-rounds': { type: 'string' },
-      slug: { type: 'string' },
-      resume: { type: 'string' },
-      restart: { type: 'boolean' },
-      discard: { type: 'boolean' },
-      list: { type: 'boolean' },
-      unattended: { type: 'boolean' },
-    },
-    args: { min: 0, max: Infinity, name: 'a topic' },
-    run: (ctx) => runBrainstorm(ctx, terminal),
-  };
-}
-
-export const brainstorm: CliCommand = createBrainstormCommand();
+export const brainstorm: CliCommand = {
+  path: ['brainstorm'],
+  summary: 'Think a topic through: three inquisitors ask, you answer, a summary is written',
+  usage: 'brainstorm ["<topic>"] [--rounds N] [--max-rounds N] [--slug S] [--resume SLUG [--restart]] [--discard [SLUG]] [--list] [--unattended] [--json]',
+  details: BRAINSTORM_HELP,
+  options: {
+    rounds: { type: 'string' },
+    'max-rounds': { type: 'string' },
+    slug: { type: 'string' },
+    resume: { type: 'string' },
+    restart: { type: 'boolean' },
+    discard: { type: 'boolean' },
+    list: { type: 'boolean' },
+    unattended: { type: 'boolean' },
+  },
+  args: { min: 0, max: Infinity, name: 'a topic' },
+  run: (ctx) => runBrainstorm(ctx),
+};
 
 interface Run {
   ctx: CommandContext;
-  terminal: BrainstormTerminal;
+  terminal: CliTerminal;
   service: BrainstormApi;
   secrets: string[];
   /** Aborted by Ctrl-C: stops the model call or the wait for an answer. */
@@ -71,8 +63,9 @@ interface Run {
   reader?: LineReader;
 }
 
-async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal): Promise<number> {
-  const { io, values, args } = ctx;
+async function runBrainstorm(ctx: CommandContext): Promise<number> {
+  const { io, values, args, deps } = ctx;
+  const { terminal } = deps;
   const has = (name: string) => values[name] !== undefined && values[name] !== false;
   const list = has('list');
   const discard = has('discard');
@@ -81,7 +74,8 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
   const resume = typeof values['resume'] === 'string' ? values['resume'] : undefined;
   const topic = args.join(' ');
   const newOnly = ['rounds', 'max-rounds', 'slug'].filter(has);
-  if (list && (resume !== undefined || discard || has('restart') || args.length > 0 || newOnly.length > 0)) throw new UsageError('--list takes no topic and no other option', TOPIC);
+  if (list && (resume !== undefined || discard || has('restart') || args.length > 0 || newOnly.length > 0))
+    throw new UsageError('--list takes no topic and no other option', TOPIC);
   if (has('restart') && resume === undefined) throw new UsageError('--restart goes with --resume SLUG', TOPIC);
   if (discard && has('restart')) throw new UsageError('--discard and --restart exclude each other', TOPIC);
   if ((resume !== undefined || discard) && newOnly.length > 0) throw new UsageError(`--${newOnly[0]} is for a new brainstorm; a resumed one keeps its own`, TOPIC);
@@ -94,10 +88,9 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
   const timeoutSeconds = numberFromEnv(io.env, TIMEOUT_VAR, false);
   const concurrency = numberFromEnv(io.env, CONCURRENCY_VAR, true);
   const debug = io.env['GROUNDWORK_DEBUG'] ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`) : undefined;
-  const model = list || discard ? undefined : modelFromEnv(io.env, debug, TOPIC);
+  const model = list || discard ? undefined : deps.model(io.env, debug, TOPIC);
 
-  const { root, store: cliStore } = await ctx.workspace();
-  const store = cliStore instanceof WorkspaceStore ? cliStore : openWorkspaceStore(root);
+  const { store } = await ctx.workspace();
   const warned = new Set<string>();
   const warn = (line: string) => {
     if (warned.has(line)) return;
@@ -105,13 +98,12 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
     io.stderr(`groundwork: ${line}\n`);
   };
   const roles = new Map<string, Promise<Role>>();
-  const role = (name: string) => roles.get(name) ?? roles.set(name, loadCliRole(name, store, warn)).get(name)!;
-  // Loaded lazily: the service brings yaml with it, which --unattended and usage errors never need.
-  const { BrainstormService } = await import('../../core/brainstorm/brainstormService');
-  const service = new BrainstormService({
+  const role = (name: string) => roles.get(name) ?? roles.set(name, deps.loadRole(name, store, warn)).get(name)!;
+  // Made only here: the service brings yaml with it, which --unattended and usage errors never need.
+  const service = await deps.brainstorm({
     store,
     llm: model?.llm ?? (async () => Promise.reject(new Error('brainstorm --list and --discard call no model (a bug)'))),
-    clock: ctx.deps.clock,
+    clock: deps.clock,
     role,
     ...(timeoutSeconds !== undefined ? { inquisitorTimeoutMs: timeoutSeconds * 1000 } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
@@ -126,7 +118,8 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
     let known: BrainstormSession | undefined;
     try {
       // A damaged brainstorm cannot be loaded, but --restart sets it aside and starts again.
-      if (resume !== undefined) known = await service.load(resume).catch((err: unknown) => (has('restart') && err instanceof BrainstormError && err.kind === 'corrupt' ? undefined : Promise.reject(err)));
+      if (resume !== undefined)
+        known = await service.load(resume).catch((err: unknown) => (has('restart') && err instanceof BrainstormError && err.kind === 'corrupt' ? undefined : Promise.reject(err)));
       // A broken install fails here, before the plan folder is made; role warnings are said once.
       for (const name of ROLES) await role(name);
     } catch (err) {
@@ -156,7 +149,7 @@ async function runBrainstorm(ctx: CommandContext, terminal: BrainstormTerminal):
 function needsAnswers(session: BrainstormSession | undefined, restart: boolean): boolean {
   const phase = session?.phase;
   if (restart || phase === undefined) return true;
-  return !(phase.kind === 'summarizing' || phase.kind === 'complete' || (phase.kind === 'failed' && phase.during === 'summarize'));
+  return !(phase.kind === 'complete' || stepOfPhase(phase) === 'summary');
 }
 
 function roundsOption(value: string | boolean | undefined, name: string): number | undefined {
@@ -180,21 +173,22 @@ function numberFromEnv(env: CommandContext['io']['env'], name: string, whole: bo
 /** The session's rounds, one after another, until it is complete or cannot go on. */
 async function converse(run: Run, first: BrainstormSession | number): Promise<number> {
   const { io } = run.ctx;
-  for (let session = first; ; ) {
+  for (let session = first; ;) {
     if (typeof session === 'number') return session;
-    const phase = session.phase;
-    switch (phase.kind) {
+    const view = brainstormView(session);
+    switch (view.status) {
       case 'complete':
-        showComplete(run.ctx, session);
+        showComplete(run.ctx, session, view);
         return EXIT_OK;
-      case 'inquiry-failed':
       case 'failed':
-        say(run, phase.error);
+        // The service drives every step to a phase that waits; anything else is a bug to report.
+        if (view.problem.kind !== 'error') break;
+        say(run, view.problem.text);
         keptNote(run, session, 'to retry');
         return EXIT_FAILURE;
-      case 'answering': {
-        showQuestions(run.ctx, session);
-        const input = await readRound(run, session);
+      case 'questions': {
+        showQuestions(run.ctx, view);
+        const input = await readRound(run, view);
         if (input === 'eof') {
           keptNote(run, session, 'to answer it');
           if (run.answered > 0) return EXIT_OK;
@@ -211,10 +205,8 @@ async function converse(run: Run, first: BrainstormSession | number): Promise<nu
         session = await step(run, slug, (s) => run.service.answer(slug, input.answers, input.action, s));
         continue;
       }
-      default:
-        // The service drives every step to a phase that waits; anything else is a bug to report.
-        throw new Error(`the brainstorm ${session.slug} stopped in phase ${phase.kind}; run 'groundwork brainstorm --resume ${session.slug}'`);
     }
+    throw new Error(`the brainstorm ${session.slug} stopped in phase ${session.phase.kind}; run 'groundwork brainstorm --resume ${session.slug}'`);
   }
 }
 
@@ -252,7 +244,7 @@ async function step(run: Run, slug: string | undefined, fn: (options: StepOption
     const session = await fn({ signal: run.signal, onProgress });
     if (midLine) line('');
     // After a failed inquiry its error says what each inquisitor did.
-    if (asked.size > 0 && session.phase.kind !== 'inquiry-failed') line(redactSecrets(cliModelMessage(inquiryRecap(session)), run.secrets));
+    if (asked.size > 0 && session.phase.kind !== 'inquiry-failed') line(redactSecrets(inquiryRecap(session), run.secrets));
     return session;
   } catch (err) {
     if (midLine) line('');
@@ -275,7 +267,7 @@ async function failed(run: Run, err: unknown, slug: string | undefined): Promise
     return err.kind === 'busy' ? EXIT_FAILURE : EXIT_USAGE;
   }
   if (err instanceof LlmError) {
-    say(run, cliModelMessage(err.message, err.kind));
+    say(run, err.message);
     await kept('to retry');
     return EXIT_FAILURE;
   }
@@ -283,7 +275,7 @@ async function failed(run: Run, err: unknown, slug: string | undefined): Promise
 }
 
 function say(run: Run, text: string): void {
-  run.ctx.io.stderr(`groundwork: ${blockText(redactSecrets(cliModelMessage(text), run.secrets).trim(), '')}\n`);
+  run.ctx.io.stderr(`groundwork: ${blockText(redactSecrets(text, run.secrets).trim(), '')}\n`);
 }
 
 function roundOf(session: BrainstormSession): number {
@@ -298,17 +290,15 @@ function keptNote(run: Run, session: BrainstormSession, why: string): void {
   if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'kept', slug: session.slug, round: roundOf(session), phase: session.phase.kind })}\n`);
 }
 
-
 type RoundInput = { answers: Answer[]; action: RoundAction } | 'eof' | 'interrupted';
 
 /** One line per question in the order shown: an answer, `skip` or an empty line, `/summarize` or `/more`. */
-async function readRound(run: Run, session: BrainstormSession): Promise<RoundInput> {
+async function readRound(run: Run, view: QuestionsView): Promise<RoundInput> {
   const { io } = run.ctx;
   const reader = run.reader!;
   const tty = run.terminal.stdinIsTTY();
-  const round = session.rounds.at(-1)!;
-  const order = displayOrder(round.questions);
-  const answers: Answer[] = round.questions.map(() => ({ kind: 'skipped' }));
+  const order = displayOrder(view.questions);
+  const answers: Answer[] = view.questions.map(() => ({ kind: 'skipped' }));
   if (tty) io.stderr('Answer each question on its own line: an empty line or "skip" skips it; /summarize or /more ends the round.\n');
   for (let k = 0; k < order.length; k++) {
     if (tty) io.stderr(`Answer ${k + 1}/${order.length} (skip, /summarize, /more): `);
@@ -318,9 +308,9 @@ async function readRound(run: Run, session: BrainstormSession): Promise<RoundInp
     if (word === '/summarize' || word === '/more') return { answers, action: word === '/more' ? 'more' : 'summarize' };
     if (word !== '' && word !== 'skip') answers[order[k]!] = { kind: 'answered', text: line.trim() };
   }
-  const n = round.round;
-  // Without a terminal no further line is read: the next step follows from the round limits alone.
-  if (!tty || n < session.minRounds || n >= session.maxRounds) return { answers, action: n < session.minRounds ? 'more' : 'summarize' };
+  // What the round limits allow next; without a terminal no further line is read: the summary if allowed.
+  const canSummarize = view.actions.includes('summarize');
+  if (!tty || !canSummarize || !view.actions.includes('more')) return { answers, action: canSummarize ? 'summarize' : 'more' };
   for (;;) {
     io.stderr('Next: /more for follow-up questions, /summarize to finish [/summarize]: ');
     const line = await reader.next(run.signal);
@@ -360,7 +350,9 @@ async function listUnfinished(run: Run): Promise<number> {
     io.stdout(`${u.slug.padEnd(width)}  round ${u.round}  ${u.phase.padEnd(14)}  ${short(u.topic, 70)}\n`);
   }
   if (open.some((u) => u.damaged !== undefined)) {
-    io.stderr("groundwork: a damaged brainstorm can be discarded (--discard SLUG) or restarted (--resume SLUG --restart); its files are kept in a .damaged-<time> folder of its plan\n");
+    io.stderr(
+      'groundwork: a damaged brainstorm can be discarded (--discard SLUG) or restarted (--resume SLUG --restart); its files are kept in a .damaged-<time> folder of its plan\n',
+    );
   }
   return EXIT_OK;
 }

@@ -1,13 +1,20 @@
 // What `groundwork brainstorm` prints of a brainstorm: a round's questions, the recap of round 1
-// and the finished summary, as text for a person or as JSON events for a script. Model and person
-// text is shown with its control characters made visible (blockText, visibleText, visibleJson).
+// and the finished summary, as text for a person or as JSON events for a script. What is shown
+// (the round, its limits, the paths) is the core's view of the session (brainstormView); the words
+// are the CLI's. Model and person text is shown with its control characters made visible
+// (blockText, visibleText, visibleJson).
 import { ANGLE_LABELS } from '../../core/brainstorm/brainstormDocs';
 import { ANGLES } from '../../core/brainstorm/brainstormTypes';
 import type { BrainstormSession, Question } from '../../core/brainstorm/brainstormTypes';
+import type { BrainstormViewModel } from '../../core/brainstorm/brainstormView';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import type { CommandContext } from '../cliTypes';
 import { blockText } from '../terminalText';
-import { PLAN_FILES, planDisplayPath } from '../../core/plan/layout';
+
+/** A round that waits for answers, as the core's view has it. */
+export type QuestionsView = Extract<BrainstormViewModel, { status: 'questions' }>;
+/** A finished brainstorm, as the core's view has it. */
+export type CompleteView = Extract<BrainstormViewModel, { status: 'complete' }>;
 
 /** `round 1: 7 questions (ux 3, technical 4); edge-cases: parse_error (why)`. */
 export function inquiryRecap(session: BrainstormSession): string {
@@ -26,19 +33,18 @@ export function displayOrder(questions: readonly Question[]): number[] {
 }
 
 /** The round's questions on stdout, as text by angle or as one JSON event. */
-export function showQuestions(ctx: CommandContext, session: BrainstormSession): void {
+export function showQuestions(ctx: CommandContext, view: QuestionsView): void {
   const { io } = ctx;
-  const round = session.rounds.at(-1)!;
-  const order = displayOrder(round.questions);
+  const order = displayOrder(view.questions);
   if (ctx.json) {
-    const questions = order.map((i, k) => ({ number: k + 1, angle: round.questions[i]!.angle, priority: round.questions[i]!.priority, text: round.questions[i]!.text }));
-    io.stdout(`${visibleJson({ event: 'questions', slug: session.slug, round: round.round, maxRounds: session.maxRounds, questions })}\n`);
+    const questions = order.map((i, k) => ({ number: k + 1, angle: view.questions[i]!.angle, priority: view.questions[i]!.priority, text: view.questions[i]!.text }));
+    io.stdout(`${visibleJson({ event: 'questions', slug: view.slug, round: view.round, maxRounds: view.maxRounds, questions })}\n`);
     return;
   }
-  const out = [`Round ${round.round} of at most ${session.maxRounds} (${session.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`];
+  const out = [`Round ${view.round} of at most ${view.maxRounds} (${view.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`];
   let angle: string | undefined;
   order.forEach((i, k) => {
-    const q = round.questions[i]!;
+    const q = view.questions[i]!;
     if (q.angle !== angle) out.push('', ANGLE_LABELS[q.angle]);
     angle = q.angle;
     const head = `  ${k + 1}. (priority ${q.priority}) `;
@@ -48,21 +54,23 @@ export function showQuestions(ctx: CommandContext, session: BrainstormSession): 
 }
 
 /** The summary and where the two documents are, on stdout. */
-export function showComplete(ctx: CommandContext, session: BrainstormSession): void {
+export function showComplete(ctx: CommandContext, session: BrainstormSession, view: CompleteView): void {
   const { io } = ctx;
-  const paths = { document: planDisplayPath(session.slug, PLAN_FILES.document), context: planDisplayPath(session.slug, PLAN_FILES.context) };
-  const summary = session.summary ?? { topic: session.topic, keyInsights: [], decisions: [], openQuestions: [] };
+  const paths = { document: view.documentPath, context: view.contextPath };
   if (ctx.json) {
-    io.stdout(`${visibleJson({ event: 'complete', slug: session.slug, rounds: session.rounds.length, summary, paths })}\n`);
+    const summary = session.summary ?? { topic: view.topic, keyInsights: [], decisions: [], openQuestions: [] };
+    io.stdout(`${visibleJson({ event: 'complete', slug: view.slug, rounds: view.rounds, summary, paths })}\n`);
     return;
   }
-  const section = (title: string, items: readonly string[]) => [title, ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`))];
+  // The summary's own title, the brainstorm's topic when it has none.
+  const title = (session.summary?.topic ?? view.topic).replace(/\s+/g, ' ').trim() || view.topic;
+  const section = (heading: string, items: readonly string[]) => [heading, ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`))];
   const out = [
-    `Brainstorm complete after ${session.rounds.length} ${session.rounds.length === 1 ? 'round' : 'rounds'}: ${visibleText(summary.topic.replace(/\s+/g, ' ').trim() || session.topic)}`,
+    `Brainstorm complete after ${view.rounds} ${view.rounds === 1 ? 'round' : 'rounds'}: ${visibleText(title)}`,
     '',
-    ...section('Key insights:', summary.keyInsights),
-    ...section('Decisions:', summary.decisions),
-    ...section('Open questions:', summary.openQuestions),
+    ...(view.summaryText !== undefined
+      ? ["The coordinator's summary was not in the expected format, so its text is kept as written:", '', blockText(view.summaryText || '(empty)', '  ')]
+      : [...section('Key insights:', view.keyInsights), ...section('Decisions:', view.decisions), ...section('Open questions:', view.openQuestions)]),
     '',
     `Saved ${paths.document}`,
     `  and ${paths.context}`,

@@ -4,73 +4,45 @@
 import type { DiscoveryApi, DiscoveryLanguage, DiscoveryView, TurnOptions, TurnResult } from '../../core/discovery/discoveryTypes';
 import { DEFAULT_TTL_MINUTES, DISCOVERY_LANGUAGES, DiscoveryError } from '../../core/discovery/discoveryTypes';
 import { discoveryMessages, isDiscoveryLanguage, toDiscoveryLanguage } from '../../core/discovery/discoveryMessages';
+import { discoveryView } from '../../core/discovery/discoveryView';
 import { isCancelWord } from '../../core/discovery/keywords';
 import { normalizeText, roundFileRel, sessionNameProblem } from '../../core/discovery/roundFile';
 import { LlmError } from '../../core/llm/llmClient';
 import type { Role } from '../../core/roles/roleSchema';
-import { openWorkspaceStore } from '../../core/node/openWorkspace';
-import { WorkspaceStore } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { DISCOVER_HELP } from '../help';
 import { MessageReader } from '../messageReader';
-import { cliModelMessage, loadCliRole, minutesFromEnv, modelFromEnv, redactSecrets, retryLine } from '../modelDeps';
+import { minutesFromEnv, redactSecrets, retryLine } from '../modelDeps';
+import type { CliTerminal } from '../terminal';
 import { blockText, shellWord } from '../terminalText';
+import { toolLine } from '../toolLine';
 
 export const DEFAULT_SESSION = 'cli';
 export const TTL_VAR = 'GROUNDWORK_DISCOVERY_TTL_MINUTES';
-/** 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C. */
-export const EXIT_INTERRUPTED = 130;
 const ROLE = 'build-discovery';
 const TOPIC = 'discover';
 
-/** The parts of the process the command reaches besides CliIo; tests hand in their own. */
-export interface DiscoverTerminal {
-  /** The interactive loop's input; only touched when no message is given. */
-  stdin(): NodeJS.ReadableStream;
-  stdinIsTTY(): boolean;
-  stderrIsTTY(): boolean;
-  /** Calls `handler` on Ctrl-C until the returned function is called. */
-  onInterrupt(handler: () => void): () => void;
-}
-
-export const processTerminal: DiscoverTerminal = {
-  stdin: () => process.stdin,
-  stdinIsTTY: () => process.stdin.isTTY === true,
-  stderrIsTTY: () => process.stderr.isTTY === true,
-  onInterrupt(handler) {
-    let count = 0;
-    // The first Ctrl-C stops the model call cleanly; a second one, if that hangs, does not wait.
-    const listener = () => (++count > 1 ? process.exit(EXIT_INTERRUPTED) : handler());
-    process.on('SIGINT', listener);
-    return () => void process.off('SIGINT', listener);
+export const discover: CliCommand = {
+  path: ['discover'],
+  summary: 'Turn an idea into an Idea Brief through a short conversation',
+  usage: 'discover [--session ID] [--lang L] [--json] ["<message>" | --retry | --cancel]',
+  details: DISCOVER_HELP,
+  options: {
+    session: { type: 'string' },
+    lang: { type: 'string' },
+    cancel: { type: 'boolean' },
+    retry: { type: 'boolean' },
   },
+  args: { min: 0, max: Infinity, name: 'a message' },
+  run: (ctx) => runDiscover(ctx),
 };
-
-export function createDiscoverCommand(terminal: DiscoverTerminal = processTerminal): CliCommand {
-  return {
-    path: ['discover'],
-    summary: 'Turn an idea into an Idea Brief through a short conversation',
-    usage: 'discover [--session ID] [--lang L] [--json] ["<message>" | --retry | --cancel]',
-    details: DISCOVER_HELP,
-    options: {
-      session: { type: 'string' },
-      lang: { type: 'string' },
-      cancel: { type: 'boolean' },
-      retry: { type: 'boolean' },
-    },
-    args: { min: 0, max: Infinity, name: 'a message' },
-    run: (ctx) => runDiscover(ctx, terminal),
-  };
-}
-
-export const discover: CliCommand = createDiscoverCommand();
 
 /** One invocation: what it was asked and what it works with. */
 interface Run {
   ctx: CommandContext;
-  terminal: DiscoverTerminal;
+  terminal: CliTerminal;
   service: DiscoveryApi;
   session: string;
   lang: DiscoveryLanguage;
@@ -82,8 +54,8 @@ interface Run {
 /** What showing a turn's result leads to: the exit code, or on with the conversation. */
 type Next = { done: true; code: number } | { done: false };
 
-async function runDiscover(ctx: CommandContext, terminal: DiscoverTerminal): Promise<number> {
-  const { io, values } = ctx;
+async function runDiscover(ctx: CommandContext): Promise<number> {
+  const { io, values, deps } = ctx;
   const session = typeof values['session'] === 'string' ? values['session'] : DEFAULT_SESSION;
   const badSession = sessionNameProblem(session);
   if (badSession !== undefined) throw new UsageError(`--session: ${badSession}; give a short id of visible characters`, TOPIC);
@@ -96,23 +68,21 @@ async function runDiscover(ctx: CommandContext, terminal: DiscoverTerminal): Pro
   const ttlMinutes = minutesFromEnv(io.env, TTL_VAR, DEFAULT_TTL_MINUTES);
   const debug = io.env['GROUNDWORK_DEBUG'] ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`) : undefined;
   // --cancel needs no model, so no key either.
-  const model = cancel ? undefined : modelFromEnv(io.env, debug, TOPIC);
+  const model = cancel ? undefined : deps.model(io.env, debug, TOPIC);
   const secrets = model?.secrets ?? [];
 
-  const { root, store: cliStore } = await ctx.workspace();
-  const store = cliStore instanceof WorkspaceStore ? cliStore : openWorkspaceStore(root);
+  const { store } = await ctx.workspace();
   const warn = (line: string) => io.stderr(`groundwork: ${line}\n`);
   let role: Promise<Role> | undefined;
-  const loadRole = () => (role ??= loadCliRole(ROLE, store, warn));
-  const { DiscoveryService } = await import('../../core/discovery/discoveryService');
-  const service = new DiscoveryService({
+  const loadRole = () => (role ??= deps.loadRole(ROLE, store, warn));
+  const service = await deps.discovery({
     store,
     llm: model?.llm ?? (async () => Promise.reject(new Error('discover --cancel calls no model (a bug)'))),
-    clock: ctx.deps.clock,
+    clock: deps.clock,
     role: loadRole,
     ttlMinutes,
   });
-  const run: Run = { ctx, terminal, service, session, lang, secrets, sessionShown: visibleText(session) };
+  const run: Run = { ctx, terminal: deps.terminal, service, session, lang, secrets, sessionShown: visibleText(session) };
 
   await reportExpired(run);
   if (cancel) return cancelSession(run);
@@ -170,12 +140,17 @@ async function oneMessage(run: Run, message: string): Promise<TurnResult | numbe
     return failed(run, err);
   }
   if (view === undefined && isCancelWord(message)) return noSession(run);
-  if (view?.state === 'answer-pending' && normalizeText(message) === '') return turn(run, 'retry');
+  if (waitsForModel(view) && normalizeText(message) === '') return turn(run, 'retry');
   if (alreadySaved(view, message)) {
     run.ctx.io.stderr('groundwork: this answer is saved already and waits for the model: asking it again\n');
     return turn(run, 'retry');
   }
   return turn(run, 'handle', message);
+}
+
+/** The session's answer is saved and has no reply yet (the call failed or was stopped): what it can do is retry. */
+function waitsForModel(view: DiscoveryView | undefined): boolean {
+  return view !== undefined && discoveryView({ kind: 'session', view }).actions.includes('retry');
 }
 
 function noSession(run: Run): number {
@@ -190,7 +165,7 @@ function noSession(run: Run): number {
  * is it, or ends with it when it was added to an earlier one. Sending it again would save it twice.
  */
 function alreadySaved(view: DiscoveryView | undefined, message: string): boolean {
-  if (view?.state !== 'answer-pending') return false;
+  if (view === undefined || !waitsForModel(view)) return false;
   const answer = view.rounds[view.rounds.length - 1]?.answer ?? '';
   const text = normalizeText(message);
   return text !== '' && (answer === text || answer.endsWith(`\n\n${text}`));
@@ -207,22 +182,27 @@ async function interactive(run: Run): Promise<number> {
     return failed(run, err);
   }
   let didSomething = false;
-  if (view?.state === 'answer-pending') {
+  const shown = view === undefined ? undefined : discoveryView({ kind: 'session', view });
+  if (shown?.status === 'failed') {
     io.stderr('groundwork: the last answer of this session is waiting for the model: asking it again\n');
     const next = await show(run, await turn(run, 'retry'));
     if (next.done) return next.code;
     if (!run.ctx.json) io.stdout('\n');
     didSomething = true;
-  } else if (view !== undefined) {
+  } else if (view !== undefined && shown?.status === 'questions') {
     const last = view.rounds[view.rounds.length - 1];
-    prompt(`Continuing discovery session ${run.sessionShown}, round ${view.round}/${view.maxRounds}:\n\n${blockText(last?.questionsText ?? '', '')}\n\n`);
+    prompt(`Continuing discovery session ${run.sessionShown}, round ${shown.round}/${shown.maxRounds}:\n\n${blockText(last?.questionsText ?? '', '')}\n\n`);
   }
 
   const reader = new MessageReader(run.terminal.stdin());
   try {
     let inSession = view !== undefined;
     for (;;) {
-      prompt(inSession ? "Your answers (an empty line sends them; 'cancel' ends discovery; Ctrl-D stops):\n> " : 'Describe what you want to build (an empty line sends it; Ctrl-D stops):\n> ');
+      prompt(
+        inSession
+          ? "Your answers (an empty line sends them; 'cancel' ends discovery; Ctrl-D stops):\n> "
+          : 'Describe what you want to build (an empty line sends it; Ctrl-D stops):\n> ',
+      );
       const message = await reader.next();
       if (message === undefined) {
         if (!didSomething && !tty) {
@@ -256,13 +236,23 @@ async function turn(run: Run, kind: 'handle' | 'retry', message = ''): Promise<T
   const stopListening = run.terminal.onInterrupt(() => abort.abort());
   const streaming = !run.ctx.json && run.terminal.stderrIsTTY();
   const dim = streaming && !io.env['NO_COLOR'];
-  let streamedLast = '';
+  let streamed = false;
+  let midLine = false;
+  /** A line of progress on stderr, on a line of its own after streamed text. */
+  const progress = (line: string) => {
+    io.stderr(`${midLine ? '\n' : ''}groundwork: ${redactSecrets(line, run.secrets)}\n`);
+    midLine = false;
+  };
   const options: TurnOptions = {
     lang: run.lang,
     signal: abort.signal,
     force: true,
     // Said whether or not the reply streams to a terminal: a long wait is never silent.
-    onRetry: (retry) => io.stderr(`groundwork: ${redactSecrets(retryLine(retry), run.secrets)}\n`),
+    onRetry: (retry) => progress(retryLine(retry)),
+    // A line per finished call ("groundwork: read README.md"); the model's target made visible by toolLine.
+    onTool: (activity) => {
+      if (activity.status !== 'running') progress(toolLine(activity));
+    },
   };
   if (streaming) {
     options.onText = (chunk) => {
@@ -270,7 +260,8 @@ async function turn(run: Run, kind: 'handle' | 'retry', message = ''): Promise<T
       const shown = blockText(chunk.replace(/\r/g, ''), '');
       if (shown === '') return;
       io.stderr(dim ? `\x1b[2m${shown}\x1b[22m` : shown);
-      streamedLast = shown;
+      streamed = true;
+      midLine = !shown.endsWith('\n');
     };
   }
   try {
@@ -280,7 +271,7 @@ async function turn(run: Run, kind: 'handle' | 'retry', message = ''): Promise<T
   } finally {
     stopListening();
     // The streamed draft ends as a paragraph of its own before the reply.
-    if (streamedLast !== '') io.stderr(streamedLast.endsWith('\n') ? '\n' : '\n\n');
+    if (streamed) io.stderr(midLine ? '\n\n' : '\n');
   }
 }
 
@@ -294,7 +285,7 @@ async function failed(run: Run, err: unknown): Promise<number> {
     return err.kind === 'busy' ? EXIT_FAILURE : EXIT_USAGE;
   }
   if (err instanceof LlmError) {
-    say(cliModelMessage(err.message, err.kind));
+    say(err.message);
     const kept = await run.service.view(run.session).catch(() => undefined);
     say(
       kept !== undefined
@@ -316,7 +307,6 @@ async function finish(run: Run, result: TurnResult | number): Promise<number> {
   }
   return EXIT_OK;
 }
-
 
 /** Prints a turn's result; saves the brief when it is complete. */
 async function show(run: Run, result: TurnResult | number): Promise<Next> {

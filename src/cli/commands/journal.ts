@@ -90,11 +90,7 @@ export const journalList: CliCommand = {
 function formatEntry(entry: JournalEntry): string {
   const lines = [`${displayTime(entry.timestamp)}  ${visibleText(entry.title)}`];
   if (entry.description !== '') lines.push(blockText(entry.description, '    '));
-  const labels = [
-    entry.scope && `scope: ${entry.scope}`,
-    entry.agent && `agent: ${visibleText(entry.agent)}`,
-    entry.task && `task: ${visibleText(entry.task)}`,
-  ].filter(Boolean);
+  const labels = [entry.scope && `scope: ${entry.scope}`, entry.agent && `agent: ${visibleText(entry.agent)}`, entry.task && `task: ${visibleText(entry.task)}`].filter(Boolean);
   if (labels.length > 0) lines.push(`    [${labels.join(', ')}]`);
   return lines.join('\n');
 }

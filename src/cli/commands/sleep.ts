@@ -26,7 +26,12 @@ export const sleepList: CliCommand = {
     const log = new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), ctx.deps.clock);
     const { sleepers, problems } = await log.read(now);
     if (ctx.json) {
-      ctx.io.stdout(`${visibleJson(sleepers.map((s) => toJson(s, now)), 2)}\n`);
+      ctx.io.stdout(
+        `${visibleJson(
+          sleepers.map((s) => toJson(s, now)),
+          2,
+        )}\n`,
+      );
     } else if (sleepers.length === 0) {
       ctx.io.stdout('No agent is asleep.\n');
     } else {

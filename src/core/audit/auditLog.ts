@@ -1,7 +1,7 @@
 // The audit log `.groundwork/audit.jsonl`: one line per session event (a discovery started, a round,
 // a completion, a cancellation, an expiry; later brainstorm rounds and build phases), with the
-// outcome and the tokens it cost. The seed's gateway wrote `[DISCOVERY:<sender>] …` into its audit
-// table's input text (REQ-BDP-014); the same prefix convention holds here for every session kind.
+// outcome and the tokens it cost. Each entry's input text starts with a session tag such as
+// `[DISCOVERY:<session>] …`; the same prefix convention holds here for every session kind.
 import type { Clock } from '../clock';
 import { isPlainObject } from '../inputChecks';
 import type { LlmUsage } from '../llm/llmClient';

@@ -3,23 +3,15 @@
 // (its maxRetries is 0), so that each one can be announced to the caller as a `retry` event and the
 // whole call bounded: a first-byte limit per attempt, an idle limit once the reply streams, and a
 // retry budget for the call (src/core/llm/retryPolicy.ts). What is left after them becomes one
-// LlmError that says what to do (anthropicErrors.ts). The API key is read per call and never
-// written into an error, a log line or an event.
+// LlmError that says what to do, in the words of the front end that made the client
+// (anthropicErrors.ts, core/llm/errorAdvice.ts). The API key is read per call and never written
+// into an error, a log line or an event.
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  LlmError,
-  type LlmClient,
-  type LlmContent,
-  type LlmEvent,
-  type LlmMessage,
-  type LlmRequest,
-  type LlmUsage,
-  type ModelTier,
-  type StopReason,
-} from '../llm/llmClient';
+import { VSCODE_ADVICE, type ErrorAdvice } from '../llm/errorAdvice';
+import { type LlmClient, type LlmContent, type LlmEvent, type LlmMessage, type LlmRequest, type LlmUsage, type ModelTier, type StopReason } from '../llm/llmClient';
 import { decideRetry, resolveLimits, type CallLimits, type RetryDecision } from '../llm/retryPolicy';
 import { Watchdog, sleep } from '../llm/watchdog';
-import { errorText, redactError, redactText, retryability, toLlmError, urlPassword, type Failure } from './anthropicErrors';
+import { errorText, llmError, redactError, redactText, retryability, toLlmError, urlPassword, type Failure } from './anthropicErrors';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
@@ -52,10 +44,14 @@ export interface AnthropicClientOptions {
   onUsage?: (model: string, usage: LlmUsage) => void;
   /** The SDK's warnings and errors, key redacted; without it the SDK stays silent (no stray stdout in the CLI). */
   log?: (line: string) => void;
+  /**
+   * How errors name the key, the endpoint, the model ids and the limits: the words of the front
+   * end that shows them (the CLI passes its environment variables). Default: the extension's.
+   */
+  advice?: ErrorAdvice;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-const SET_KEY = "Set one with 'Groundwork: Set Anthropic API Key'.";
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 type Limit = 'first-byte' | 'idle' | 'reply';
@@ -138,9 +134,13 @@ export class AnthropicClient implements LlmClient {
         }
         stop = next;
       }
-      const ctx = { baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL, attempts: retries + 1, elapsedMs, limits, ...(stop ? { stop } : {}) };
+      const ctx = { baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL, attempts: retries + 1, elapsedMs, limits, advice: this.#advice, ...(stop ? { stop } : {}) };
       throw redactError(toLlmError(failure, sdk, ctx, reply.begun), secrets);
     }
+  }
+
+  get #advice(): ErrorAdvice {
+    return this.#options.advice ?? VSCODE_ADVICE;
   }
 
   #limits(): CallLimits {
@@ -159,9 +159,9 @@ export class AnthropicClient implements LlmClient {
       // A pasted key often brings a newline, which fetch would reject (quoting the key) as a header value.
       key = (await this.#options.apiKey())?.trim();
     } catch (err) {
-      throw new LlmError('auth', `The Anthropic API key could not be read (${errorText(err)}). ${SET_KEY}`);
+      throw llmError('auth', `The Anthropic API key could not be read (${errorText(err)}).`, this.#advice.setKey);
     }
-    if (!key) throw new LlmError('auth', `No Anthropic API key is set. ${SET_KEY}`);
+    if (!key) throw llmError('auth', 'No Anthropic API key is set.', this.#advice.setKey);
     return key;
   }
 
@@ -172,12 +172,15 @@ export class AnthropicClient implements LlmClient {
       sdk = await this.#sdk;
     } catch (err) {
       this.#sdk = undefined;
-      throw new LlmError('no-provider', `The Anthropic SDK could not be loaded (${errorText(err).slice(0, 300)}). Reinstall the Groundwork extension.`);
+      throw llmError('no-provider', `The Anthropic SDK could not be loaded (${errorText(err).slice(0, 300)}).`, 'Reinstall the Groundwork extension.');
     }
     // One SDK client per key keeps its connection pool warm across calls.
     if (this.#client?.key !== key) {
       const { log } = this.#options;
-      const line = (level: string) => (...args: unknown[]) => log?.(redactText(`anthropic-sdk ${level}: ${args.map(errorText).join(' ')}`, [key]));
+      const line =
+        (level: string) =>
+        (...args: unknown[]) =>
+          log?.(redactText(`anthropic-sdk ${level}: ${args.map(errorText).join(' ')}`, [key]));
       const client = new sdk.default({
         apiKey: key,
         baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL,
@@ -324,6 +327,6 @@ function parseToolInput(name: string, json: string, started: unknown): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch (err) {
-    throw new LlmError('server', `The model sent a malformed call of the tool '${name}' (${errorText(err)}). Try again.`);
+    throw llmError('server', `The model sent a malformed call of the tool '${name}' (${errorText(err)}).`, 'Try again.');
   }
 }

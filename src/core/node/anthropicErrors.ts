@@ -1,9 +1,11 @@
 // What AnthropicClient makes of a failed attempt: whether it is worth another, the short reason a
 // progress line shows while it waits, and, when no retry is left, one LlmError that says what
-// happened, how many attempts over how long, and what to do. Nothing here may carry the API key
+// happened, how many attempts over how long, and then what to do, in the words of the front end
+// that made the client (`ErrorAdvice`, core/llm/errorAdvice.ts). Nothing here may carry the API key
 // or a proxy password out: `redactError` and `redactText` are the last step before anything leaves.
-import { LlmError } from '../llm/llmClient';
-import { LIMIT_SETTINGS, duration, isRetryableStatus, requestedDelayMs, type CallLimits, type RetryDecision } from '../llm/retryPolicy';
+import type { ErrorAdvice } from '../llm/errorAdvice';
+import { LlmError, type LlmErrorKind } from '../llm/llmClient';
+import { duration, isRetryableStatus, requestedDelayMs, type CallLimits, type RetryDecision } from '../llm/retryPolicy';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
@@ -22,12 +24,16 @@ export interface FailureContext {
   attempts: number;
   elapsedMs: number;
   limits: CallLimits;
+  /** How the advice names the key, the endpoint, the model ids and the limits. */
+  advice: ErrorAdvice;
   /** Why a retryable failure was not retried. */
   stop?: Extract<RetryDecision, { retry: false }>;
 }
 
-const FIRST_BYTE_SETTING = LIMIT_SETTINGS.firstByte.setting;
-const BUDGET_SETTING = LIMIT_SETTINGS.budget.setting;
+/** What happened, then what to do: the one way a message is put together. */
+export function llmError(kind: LlmErrorKind, what: string, advice: string, status?: number): LlmError {
+  return new LlmError(kind, `${what} ${advice}`, status);
+}
 
 /**
  * Whether another attempt may succeed, and in a few words why this one failed. `begun`: the reply
@@ -65,19 +71,29 @@ export function retryability(failure: Failure, sdk: Sdk, begun: boolean, limits:
 
 /** `begun`: the reply had started streaming, so a broken connection broke it mid-reply. */
 export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begun: boolean): LlmError {
+  const { advice } = ctx;
   const where = safeUrl(ctx.baseURL);
   const tried = `${attempts(ctx)}${stopped(ctx)}`;
   const budgetHint =
-    ctx.stop?.why === 'retry-after' ? ` A larger ${BUDGET_SETTING} lets Groundwork wait that long.` : ctx.stop?.why === 'budget' ? ` A larger ${BUDGET_SETTING} allows more attempts.` : '';
+    ctx.stop?.why === 'retry-after'
+      ? ` A larger ${advice.retryBudget} lets Groundwork wait that long.`
+      : ctx.stop?.why === 'budget'
+        ? ` A larger ${advice.retryBudget} allows more attempts.`
+        : '';
+  const tryAgain = 'Check your network connection and try again.';
   switch (failure.kind) {
     case 'first-byte':
       return firstByteError(where, tried, ctx);
     case 'idle':
-      return new LlmError('network', `The Anthropic API stopped sending mid-reply: nothing came for ${duration(ctx.limits.idleTimeoutMs)}. Check your network connection and try again.`);
+      return llmError('network', `The Anthropic API stopped sending mid-reply: nothing came for ${duration(ctx.limits.idleTimeoutMs)}.`, tryAgain);
     case 'reply':
-      return new LlmError('network', `The Anthropic API's reply was still streaming after ${duration(ctx.limits.replyTimeoutMs)}, so it was cut off. Try again; if it keeps happening, check the Anthropic base URL (a proxy may be trickling the reply).`);
+      return llmError(
+        'network',
+        `The Anthropic API's reply was still streaming after ${duration(ctx.limits.replyTimeoutMs)}, so it was cut off.`,
+        `Try again; if it keeps happening, check ${advice.baseUrl} (a proxy may be trickling the reply).`,
+      );
     case 'ended':
-      return new LlmError('network', `The Anthropic API's reply ended before it was complete${begun ? '' : ` (${tried})`}. Check your network connection and try again.`);
+      return llmError('network', `The Anthropic API's reply ended before it was complete${begun ? '' : ` (${tried})`}.`, tryAgain);
     case 'error':
       break;
   }
@@ -85,42 +101,51 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
   if (err instanceof LlmError) return err;
   if (err instanceof sdk.APIConnectionTimeoutError) return firstByteError(where, tried, ctx);
   if (err instanceof sdk.APIConnectionError) {
-    return new LlmError('network', `Could not reach the Anthropic API at ${where} (${causeOf(err)}; ${tried}). Check your network connection and the Anthropic base URL.`);
+    return llmError('network', `Could not reach the Anthropic API at ${where} (${causeOf(err)}; ${tried}).`, `Check your network connection and ${advice.baseUrl}.`);
   }
   if (!(err instanceof sdk.APIError)) {
     // Undici's "terminated" and the like: the connection broke after the reply began.
-    if (begun) return new LlmError('network', `The connection to the Anthropic API broke off mid-reply (${causeOf(err)}). Check your network connection and try again.`);
-    return new LlmError('network', `The request to the Anthropic API at ${where} failed (${causeOf(err)}). Check the Anthropic base URL and your network connection.`);
+    if (begun) return llmError('network', `The connection to the Anthropic API broke off mid-reply (${causeOf(err)}).`, tryAgain);
+    return llmError('network', `The request to the Anthropic API at ${where} failed (${causeOf(err)}).`, `Check ${advice.baseUrl} and your network connection.`);
   }
   const said = err.apiMessage ?? err.message;
   const ref = err.requestID ? ` [request ${err.requestID}]` : '';
   const status = err.status;
   if (status === undefined) {
     const kind = err.type === 'overloaded_error' ? 'overloaded' : err.type === 'rate_limit_error' ? 'rate-limit' : 'server';
-    if (!begun) {
-      return new LlmError(kind, `The Anthropic API could not start a reply (${err.type ?? 'error'}: ${said}; ${tried}).${ref} Try again in a few minutes.${budgetHint}`);
-    }
-    return new LlmError(kind, `The Anthropic API stopped mid-reply (${err.type ?? 'error'}: ${said}).${ref} Try again${kind === 'server' ? '' : ' in a few minutes'}.`);
+    if (!begun) return llmError(kind, `The Anthropic API could not start a reply (${err.type ?? 'error'}: ${said}; ${tried}).${ref}`, `Try again in a few minutes.${budgetHint}`);
+    return llmError(kind, `The Anthropic API stopped mid-reply (${err.type ?? 'error'}: ${said}).${ref}`, `Try again${kind === 'server' ? '' : ' in a few minutes'}.`);
   }
   const retried = ctx.attempts > 1 || (ctx.stop !== undefined && ctx.stop.why !== 'retries') ? `, still after ${tried}` : '';
   const head = `${status}: ${said}`;
-  if (status === 401) return new LlmError('auth', `The API key was refused by the Anthropic API (${head}).${ref} Set a new one with 'Groundwork: Set Anthropic API Key'.`, status);
-  if (status === 403) return new LlmError('auth', `The API key may not make this request (${head}).${ref} Check its permissions in the Anthropic Console, or set another with 'Groundwork: Set Anthropic API Key'.`, status);
-  if (status === 402) return new LlmError('quota', `The Anthropic account cannot pay for this request (${head}).${ref} Check the plan and billing in the Anthropic Console.`, status);
-  if (status === 429) return new LlmError('rate-limit', `The Anthropic API's rate limit was reached (${head}${retried}).${ref} Wait a minute before trying again, or check your plan's rate limits.${budgetHint}`, status);
-  if (status === 529) return new LlmError('overloaded', `The Anthropic API is overloaded (${head}${retried}).${ref} Try again in a few minutes.${budgetHint}`, status);
-  if (status >= 500 || status === 408 || status === 409) {
-    return new LlmError('server', `The Anthropic API failed (${head}${retried}).${ref} Try again later; status.anthropic.com shows outages.${budgetHint}`, status);
+  if (status === 401) return llmError('auth', `The API key was refused by the Anthropic API (${head}).${ref}`, advice.replaceKey, status);
+  if (status === 403)
+    return llmError('auth', `The API key may not make this request (${head}).${ref}`, `Check its permissions in the Anthropic Console, or ${advice.otherKey}.`, status);
+  if (status === 402)
+    return llmError('quota', `The Anthropic account cannot pay for this request (${head}).${ref}`, 'Check the plan and billing in the Anthropic Console.', status);
+  if (status === 429) {
+    return llmError(
+      'rate-limit',
+      `The Anthropic API's rate limit was reached (${head}${retried}).${ref}`,
+      `Wait a minute before trying again, or check your plan's rate limits.${budgetHint}`,
+      status,
+    );
   }
-  const hint = status === 404 ? 'Check the model ids in the Groundwork model settings.' : 'If it keeps happening, report it with this message.';
-  return new LlmError('bad-request', `The Anthropic API rejected the request (${head}).${ref} ${hint}`, status);
+  if (status === 529) return llmError('overloaded', `The Anthropic API is overloaded (${head}${retried}).${ref}`, `Try again in a few minutes.${budgetHint}`, status);
+  if (status >= 500 || status === 408 || status === 409) {
+    return llmError('server', `The Anthropic API failed (${head}${retried}).${ref}`, `Try again later; status.anthropic.com shows outages.${budgetHint}`, status);
+  }
+  const hint = status === 404 ? `Check ${advice.modelIds}.` : 'If it keeps happening, report it with this message.';
+  return llmError('bad-request', `The Anthropic API rejected the request (${head}).${ref}`, hint, status);
 }
 
 function firstByteError(where: string, tried: string, ctx: FailureContext): LlmError {
-  const budget = ctx.stop?.why === 'budget' ? `, or ${BUDGET_SETTING} for more attempts` : '';
-  return new LlmError(
+  const { advice } = ctx;
+  const budget = ctx.stop?.why === 'budget' ? `, or ${advice.retryBudget} for more attempts` : '';
+  return llmError(
     'network',
-    `The Anthropic API at ${where} did not answer within ${duration(ctx.limits.firstByteTimeoutMs)} (${tried}). Check your network connection and the Anthropic base URL; if the endpoint is only slow to start, raise ${FIRST_BYTE_SETTING}${budget}.`,
+    `The Anthropic API at ${where} did not answer within ${duration(ctx.limits.firstByteTimeoutMs)} (${tried}).`,
+    `Check your network connection and ${advice.baseUrl}; if the endpoint is only slow to start, raise ${advice.firstByteTimeout}${budget}.`,
   );
 }
 

@@ -284,4 +284,3 @@ export async function steal(path: string, seen: Snapshot, s: Settings): Promise<
     await dropSteal(stealPath, token);
   }
 }
-

@@ -63,7 +63,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       let firstLine = 1;
       // The byte before `start`: a newline means `start` begins a line (as the file's start does).
       let before = NEWLINE;
-      for (let pos = 0; pos < start; ) {
+      for (let pos = 0; pos < start;) {
         const buf = Buffer.allocUnsafe(Math.min(CHUNK, start - pos));
         const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) break;
@@ -227,7 +227,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     await handle.read(last, 0, 1, size - 1);
     if (last[0] === NEWLINE) return;
     let cut = 0;
-    for (let end = size; end > 0; ) {
+    for (let end = size; end > 0;) {
       const start = Math.max(0, end - CHUNK);
       const buf = Buffer.alloc(end - start);
       await handle.read(buf, 0, buf.length, start);
@@ -297,7 +297,11 @@ async function openForAppend(path: string): Promise<fsp.FileHandle> {
   const { nlink } = await handle.stat();
   if (nlink > 1) {
     await handle.close();
-    throw new StorageError('io', path, `Refused to append to ${quotePath(path)}: it has ${nlink - 1} other name(s) (a hard link), so appending would change another file too. Copy it to a file of its own, then try again.`);
+    throw new StorageError(
+      'io',
+      path,
+      `Refused to append to ${quotePath(path)}: it has ${nlink - 1} other name(s) (a hard link), so appending would change another file too. Copy it to a file of its own, then try again.`,
+    );
   }
   return handle;
 }
@@ -351,7 +355,7 @@ function notRegularFile(verb: string, path: string, st: Stats): StorageError {
  * written after it, so that the next write() fails with the reason (ENOSPC) or goes through.
  */
 async function writeWhole(handle: fsp.FileHandle, buf: Buffer): Promise<void> {
-  for (let done = 0; done < buf.length; ) {
+  for (let done = 0; done < buf.length;) {
     const { bytesWritten } = await handle.write(buf, done, buf.length - done);
     if (bytesWritten === 0) throw Object.assign(new Error('no bytes were written'), { code: 'ENOSPC' });
     done += bytesWritten;

@@ -108,7 +108,7 @@ function costlyChanges(role: Role, bundled: Role): string[] {
     changes.push(`it uses ${modelText(role.model)} instead of ${modelText(bundled.model)}`);
   }
   if (role.maxTurns > bundled.maxTurns) changes.push(`it allows up to ${role.maxTurns} turns instead of ${bundled.maxTurns}`);
-  if (role.prompt.trim() !== bundled.prompt.trim()) changes.push('it replaces the role\'s prompt');
+  if (role.prompt.trim() !== bundled.prompt.trim()) changes.push("it replaces the role's prompt");
   return changes;
 }
 
@@ -135,17 +135,11 @@ type FileRole = { role: Role; file: string };
  * they are errors (the bundled folder); with it, warnings each followed by what `notUsed` says
  * about the file's name (an override folder).
  */
-async function loadFolder(
-  source: RoleSource,
-  problems: RoleProblem[],
-  options: LoadRolesOptions,
-  notUsed?: (name: string) => string,
-): Promise<FileRole[]> {
+async function loadFolder(source: RoleSource, problems: RoleProblem[], options: LoadRolesOptions, notUsed?: (name: string) => string): Promise<FileRole[]> {
   const severity: RoleProblem['severity'] = notUsed === undefined ? 'error' : 'warning';
   const maxBytes = options.maxFileBytes ?? ROLE_FILE_MAX_BYTES;
   const maxFiles = options.maxFiles ?? ROLE_FILES_MAX;
-  const report = (file: string, message: string, where: { line?: number; field?: string } = {}) =>
-    problems.push(roleProblem(file, message, where, severity));
+  const report = (file: string, message: string, where: { line?: number; field?: string } = {}) => problems.push(roleProblem(file, message, where, severity));
   const overridden = severity === 'warning' ? '; no role from this folder is used, the bundled roles are' : '';
 
   let entries: string[];

@@ -32,16 +32,7 @@ export type RoleName = (typeof BUNDLED_ROLE_NAMES)[number];
  * - report_discovery: record a learning in Groundwork's discoveries journal;
  * - sleep: pause the agent (timer, event or manual wake).
  */
-export const ROLE_TOOLS = [
-  'read_file',
-  'write_file',
-  'edit_file',
-  'list_files',
-  'search',
-  'run_command',
-  'report_discovery',
-  'sleep',
-] as const;
+export const ROLE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_files', 'search', 'run_command', 'report_discovery', 'sleep'] as const;
 export type RoleTool = (typeof ROLE_TOOLS)[number];
 
 /** Tools that change the workspace; a `readOnly` role may not list them. */
@@ -102,12 +93,7 @@ export interface RoleProblem {
   text: string;
 }
 
-export function roleProblem(
-  file: string,
-  message: string,
-  where: { line?: number; field?: string } = {},
-  severity: RoleProblem['severity'] = 'error',
-): RoleProblem {
+export function roleProblem(file: string, message: string, where: { line?: number; field?: string } = {}, severity: RoleProblem['severity'] = 'error'): RoleProblem {
   const shownFile = visibleText(file);
   const location = where.line === undefined ? shownFile : `${shownFile}:${where.line}`;
   const text = where.field === undefined ? `${location}: ${message}` : `${location}: ${where.field}: ${message}`;

@@ -70,10 +70,7 @@ export function parseSleepArgs(args: unknown, maxSeconds: number, context: Sleep
   return { ok: true, state: startSleep(context.agent, mode, context.now, maxDurationMs), clamped };
 }
 
-function readDuration(
-  raw: unknown,
-  required: boolean,
-): { ok: true; seconds: number | undefined } | { ok: false; error: string } {
+function readDuration(raw: unknown, required: boolean): { ok: true; seconds: number | undefined } | { ok: false; error: string } {
   if (raw === undefined || raw === null) {
     return required ? fail('timer mode needs duration_secs, a number of seconds greater than 0') : { ok: true, seconds: undefined };
   }
@@ -85,10 +82,7 @@ function readDuration(
   return { ok: true, seconds: raw };
 }
 
-function readTarget(
-  agentId: unknown,
-  phase: unknown,
-): { ok: true; target: { type: 'agent' | 'phase'; id: string } } | { ok: false; error: string } {
+function readTarget(agentId: unknown, phase: unknown): { ok: true; target: { type: 'agent' | 'phase'; id: string } } | { ok: false; error: string } {
   const hasAgent = agentId !== undefined && agentId !== null;
   const hasPhase = phase !== undefined && phase !== null;
   if (hasAgent && hasPhase) return fail('event mode waits for one thing: give agent_id or phase, not both');

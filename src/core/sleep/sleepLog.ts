@@ -2,15 +2,13 @@ import type { Clock } from '../clock';
 import { describeValue } from '../inputChecks';
 import type { ReadProblem, RecordLog } from '../storage/recordLog';
 import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from './sleepRecord';
-import type { SleepRecord, SleepStarted, SleepWoken } from './sleepRecord';
+import type { SleepRecord, SleepWoken } from './sleepRecord';
 import { elapsedMs, formatDuration, isExpired, remainingDisplay, startSleep } from './sleepState';
 import type { SleepState } from './sleepState';
 
-/** Where sleep events live, relative to the workspace's `.groundwork/` folder. */
-
 /**
- * Thrown by `SleepLog.recordStart` and `recordWake` for a record the log would not read back (an
- * empty agent name, a time out of range...): a bug in the caller, told apart from a storage error.
+ * Thrown by `SleepLog.recordWake` for a record the log would not read back (an empty agent name, a
+ * time out of range...): a bug in the caller, told apart from a storage error.
  */
 export class SleepInputError extends Error {
   override readonly name = 'SleepInputError';
@@ -48,17 +46,6 @@ export class SleepLog {
     private readonly log: RecordLog<SleepRecord>,
     private readonly clock: Clock,
   ) {}
-
-  async recordStart(state: SleepState): Promise<SleepStarted> {
-    const record: SleepStarted = {
-      event: 'started',
-      agent: state.agent,
-      mode: state.mode,
-      startedAt: state.startedAt,
-      maxDurationMs: state.maxDurationMs,
-    };
-    return this.appendChecked(record);
-  }
 
   /**
    * Appends a wake at the clock's time. It does not read the log first: waking an agent that is

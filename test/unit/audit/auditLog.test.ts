@@ -1,4 +1,4 @@
-// The audit log `.groundwork/audit.jsonl` (REQ-BDP-014): stamped entries, the session tag, caps,
+// The audit log `.groundwork/audit.jsonl`: stamped entries, the session tag, caps,
 // and reads that skip damaged lines without dropping good ones.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -79,7 +79,10 @@ describe('groundwork brainstorm (in-process, scripted model server)', () => {
     // Shown in angle order: ux (2), technical, edge-cases.
     const r = await brainstorm([TOPIC], { stdin: 'The accountant, at month end\n  SKIP  \nCSV only\n/summarize\nnever read\n' });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Round 1 of at most 5 \(let-customers-export-their-invoices\): 4 questions\n\nUX\n {2}1\. \(priority 1\) Who exports the invoices, the owner or the accountant\?\n {2}2\. \(priority 2\) Where would someone look/);
+    assert.match(
+      r.stdout,
+      /^Round 1 of at most 5 \(let-customers-export-their-invoices\): 4 questions\n\nUX\n {2}1\. \(priority 1\) Who exports the invoices, the owner or the accountant\?\n {2}2\. \(priority 2\) Where would someone look/,
+    );
     assert.match(r.stdout, /\nTechnical\n {2}3\. \(priority 1\) Which file formats must the export write\?\n\nEdge cases\n {2}4\. \(priority 2\) What should happen/);
     assert.equal(r.stderr.includes('Answer 1/'), false, 'no prompts when stdin is not a terminal');
 
@@ -104,7 +107,10 @@ describe('groundwork brainstorm (in-process, scripted model server)', () => {
     for (const file of ['rounds/round-1.md', '00-brainstorming.md', '00-brainstorming.context.md', '.brainstorm-complete']) {
       assert.ok(existsSync(planPath(ws, SLUG, file)), file);
     }
-    assert.match(r.stdout, /Brainstorm complete after 1 round: Accountants export a period of invoices as CSV\n\nKey insights:\n {2}- Accountants, not owners, do most exports\nDecisions:\n {2}- CSV only/);
+    assert.match(
+      r.stdout,
+      /Brainstorm complete after 1 round: Accountants export a period of invoices as CSV\n\nKey insights:\n {2}- Accountants, not owners, do most exports\nDecisions:\n {2}- CSV only/,
+    );
     assert.match(r.stdout, /Open questions:\n {2}- Which time zone decides the period of an invoice\?\n/);
     assert.ok(r.stdout.endsWith(`Saved .groundwork/plans/${SLUG}/00-brainstorming.md\n  and .groundwork/plans/${SLUG}/00-brainstorming.context.md\n`), r.stdout);
   });
@@ -119,7 +125,13 @@ describe('groundwork brainstorm (in-process, scripted model server)', () => {
     const ctx = await readContext(ws, 'invoices');
     assert.equal(ctx.rounds, 2);
     const round2 = ctx.questions.filter((q) => q.round === 2);
-    assert.deepEqual(round2.map((q) => [q.text, q.answer]), [[FOLLOW_UP[0]![0], 'about 50000'], [FOLLOW_UP[1]![0], 'yes']]);
+    assert.deepEqual(
+      round2.map((q) => [q.text, q.answer]),
+      [
+        [FOLLOW_UP[0]![0], 'about 50000'],
+        [FOLLOW_UP[1]![0], 'yes'],
+      ],
+    );
     assert.ok(bodyText(bodies('summarize')[0]).includes('about 50000'));
 
     // Release-note numbers: the prompt tokens of each round, from the audit log.
@@ -165,26 +177,48 @@ describe('groundwork brainstorm (in-process, scripted model server)', () => {
     assert.equal((await readContext(ws)).inquisitorStatus['edge-cases'], 'timeout');
   });
 
-  test('on a terminal: a prompt per answer and the choice of /more or /summarize on stderr; the coordinator\'s text dimmed', async () => {
+  test("on a terminal: a prompt per answer and the choice of /more or /summarize on stderr; the coordinator's text dimmed", async () => {
     server.add(...inquisitors(), followUp(reply.text(['{"questions":[{"text":"Does the accountant', ' need a login of their own?","angle":"ux","priority":1}]}'])), summarize());
     const r = await brainstorm([TOPIC], { stdin: 'a\nb\nc\nd\nnonsense\n/more\nyes\n\n', stdinIsTTY: true, stderrIsTTY: true });
     assert.equal(r.code, 0, r.stderr);
     for (let k = 1; k <= 4; k++) assert.ok(r.stderr.includes(`Answer ${k}/4 (skip, /summarize, /more): `), `prompt ${k}`);
-    assert.equal(r.stderr.match(/Next: \/more for follow-up questions, \/summarize to finish \[\/summarize\]: /g)?.length, 3, 'asked again after nonsense; after round 2 an empty line summarizes');
+    assert.equal(
+      r.stderr.match(/Next: \/more for follow-up questions, \/summarize to finish \[\/summarize\]: /g)?.length,
+      3,
+      'asked again after nonsense; after round 2 an empty line summarizes',
+    );
     assert.match(r.stderr, /\x1b\[2m\{"questions":\[\{"text":"Does the accountant\x1b\[22m/);
     assert.ok(!r.stdout.includes('\x1b'), 'no escapes on stdout');
     assert.equal((await readContext(ws)).rounds, 2);
   });
 
   test('--json: one object per event; untrusted text escaped', async () => {
-    server.add(inquisitor('ux', JSON.stringify({ questions: [{ text: 'Who exports \u202ethe invoices?', angle: 'ux', priority: 1 }] })), inquisitor('technical'), inquisitor('edge-cases'), summarize());
+    server.add(
+      inquisitor('ux', JSON.stringify({ questions: [{ text: 'Who exports \u202ethe invoices?', angle: 'ux', priority: 1 }] })),
+      inquisitor('technical'),
+      inquisitor('edge-cases'),
+      summarize(),
+    );
     const r = await brainstorm(['--json', TOPIC], { stdin: 'a\nb\nc\n' });
     assert.equal(r.code, 0, r.stderr);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    assert.deepEqual(events.map((e) => e['event']), ['questions', 'complete']);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      events.map((e) => e['event']),
+      ['questions', 'complete'],
+    );
     const q = events[0] as { slug: string; round: number; maxRounds: number; questions: { number: number; angle: string; priority: number; text: string }[] };
     assert.equal(q.slug, SLUG);
-    assert.deepEqual(q.questions.map((x) => [x.number, x.angle]), [[1, 'ux'], [2, 'technical'], [3, 'edge-cases']]);
+    assert.deepEqual(
+      q.questions.map((x) => [x.number, x.angle]),
+      [
+        [1, 'ux'],
+        [2, 'technical'],
+        [3, 'edge-cases'],
+      ],
+    );
     assert.ok(r.stdout.includes('\\u202e'), 'the bidi override is escaped');
     const done = events[1] as { paths: { document: string; context: string }; summary: { decisions: string[] }; rounds: number };
     assert.deepEqual(done.paths, { document: `.groundwork/plans/${SLUG}/00-brainstorming.md`, context: `.groundwork/plans/${SLUG}/00-brainstorming.context.md` });
@@ -195,7 +229,16 @@ describe('groundwork brainstorm (in-process, scripted model server)', () => {
   test('help: the answer words, --json events, the environment and the exit codes', async () => {
     const r = await brainstorm(['--help']);
     assert.equal(r.code, 0);
-    for (const text of ['skip, or an empty line', '/summarize', '/more', '"event": "questions"', 'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS', 'GROUNDWORK_BRAINSTORM_CONCURRENCY', '--unattended', '130 stopped']) {
+    for (const text of [
+      'skip, or an empty line',
+      '/summarize',
+      '/more',
+      '"event": "questions"',
+      'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS',
+      'GROUNDWORK_BRAINSTORM_CONCURRENCY',
+      '--unattended',
+      '130 stopped',
+    ]) {
       assert.ok(r.stdout.includes(text), text);
     }
     assert.equal(server.requests.length, 0);

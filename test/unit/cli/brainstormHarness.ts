@@ -6,13 +6,21 @@ import { afterEach, beforeEach } from 'node:test';
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createBrainstormCommand } from '../../../src/cli/commands/brainstorm';
-import { nodeDeps } from '../../../src/cli/nodeDeps';
+import { brainstorm } from '../../../src/cli/commands/brainstorm';
 import { runCli } from '../../../src/cli/runCli';
 import { parseContextFile } from '../../../src/core/brainstorm/contextFile';
 import type { Angle, BrainstormContext, BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
-import { match, reply, startScriptedModelServer, type MessagesBody, type Reply, type ScriptRule, type ScriptedModelServer, type StreamReply } from '../../support/scriptedModelServer';
-import { repo, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
+import {
+  match,
+  reply,
+  startScriptedModelServer,
+  type MessagesBody,
+  type Reply,
+  type ScriptRule,
+  type ScriptedModelServer,
+  type StreamReply,
+} from '../../support/scriptedModelServer';
+import { repo, scriptedDeps, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
 
 export { terminal, type TerminalOptions };
 
@@ -81,13 +89,12 @@ export function summarize(replyWith: Reply = reply.text(JSON.stringify(SUMMARY))
   return { name: 'summarize', match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')), reply: replyWith, ...extra };
 }
 
-
 /** `groundwork --workspace ws brainstorm …` in-process; the key must never be printed. */
 export async function runBrainstorm(ws: string, env: Record<string, string | undefined>, argv: string[], options: TerminalOptions = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
-  const code = await runCli(['--workspace', ws, 'brainstorm', ...argv], io, nodeDeps, [createBrainstormCommand(terminal(options))]);
+  const code = await runCli(['--workspace', ws, 'brainstorm', ...argv], io, scriptedDeps(options), [brainstorm]);
   assert.ok(!stdout.includes(CANARY) && !stderr.includes(CANARY), 'the key is never printed');
   return { code, stdout, stderr };
 }
@@ -164,7 +171,11 @@ export function useScriptedWorkspace(set: (s: ScriptedWorkspace) => void): void 
   afterEach(async () => {
     const { server, ws } = current!;
     try {
-      assert.deepEqual(server.unmatched.map((r) => r.seq), [], 'every model request was scripted');
+      assert.deepEqual(
+        server.unmatched.map((r) => r.seq),
+        [],
+        'every model request was scripted',
+      );
       for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
     } finally {
       // Closed also when a check fails, or its keep-alive sockets would hold the test process open.

@@ -10,7 +10,8 @@ import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../../src/cli/runCli';
 import type { CliDeps } from '../../../src/cli/cliTypes';
-import type { DiscoverTerminal } from '../../../src/cli/commands/discover';
+import { createNodeDeps } from '../../../src/cli/nodeDeps';
+import type { CliTerminal } from '../../../src/cli/terminal';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
@@ -36,6 +37,8 @@ export function harness(overrides: Partial<CliDeps> = {}, ws = new MemoryWorkspa
   const folders = new Set(['/ws', '/other']);
   const opened: string[] = [];
   const deps: CliDeps = {
+    ...createNodeDeps(),
+    terminal: terminal(),
     clock,
     openStore: (root) => {
       opened.push(root);
@@ -107,8 +110,13 @@ export interface TerminalOptions {
   onInterrupt?: (fire: () => void) => void;
 }
 
+/** The real deps with the process seams of discover and brainstorm (stdin, TTYs, Ctrl-C) scripted. */
+export function scriptedDeps(options: TerminalOptions = {}, overrides: Partial<CliDeps> = {}): CliDeps {
+  return { ...createNodeDeps(), terminal: terminal(options), ...overrides };
+}
+
 /** The process seams of discover and brainstorm (stdin, TTYs, Ctrl-C), scripted. */
-export function terminal(options: TerminalOptions = {}): DiscoverTerminal {
+export function terminal(options: TerminalOptions = {}): CliTerminal {
   return {
     stdin: () => Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     stdinIsTTY: () => options.stdinIsTTY ?? false,

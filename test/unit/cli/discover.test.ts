@@ -1,20 +1,19 @@
 // `groundwork discover` against the scripted model server, through the real SDK: in-process
-// through runCli on real temporary workspaces, and as a child process for what only a real process
-// shows (the environment, Ctrl-C). The API key is a canary that must appear nowhere.
+// through runCli on real temporary workspaces (as a child process, for what only a real process
+// shows: test/stress/cli/discoverProcess.test.ts). The API key is a canary that must appear nowhere.
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDiscoverCommand } from '../../../src/cli/commands/discover';
+import { discover as discoverCommand } from '../../../src/cli/commands/discover';
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
-import { nodeDeps } from '../../../src/cli/nodeDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { repo, runCliProcess, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
+import { repo, scriptedDeps, tempFolder, type CliRun, type TerminalOptions } from './cliHarness';
 
 const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
 const ROLE = match.system("You are Groundwork's discovery agent");
@@ -54,7 +53,6 @@ async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
   return out;
 }
 
-
 /** Everything printed by every run, to check the canary never shows. */
 const printed: string[] = [];
 
@@ -69,7 +67,11 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     env = { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL, LANG: 'C.UTF-8' };
   });
   afterEach(async () => {
-    assert.deepEqual(server.unmatched.map((r) => r.seq), [], 'every model request was scripted');
+    assert.deepEqual(
+      server.unmatched.map((r) => r.seq),
+      [],
+      'every model request was scripted',
+    );
     for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
     await server.close();
   });
@@ -78,7 +80,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: options.env ?? env, cwd: ws };
-    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, nodeDeps, [createDiscoverCommand(terminal(options))]);
+    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(options), [discoverCommand]);
     printed.push(stdout, stderr);
     assert.ok(!stdout.includes(CANARY) && !stderr.includes(CANARY), 'the key is never printed');
     return { code, stdout, stderr };
@@ -99,7 +101,11 @@ describe('groundwork discover (in-process, scripted model server)', () => {
 
   test('a vague request: questions, answers, round 2, answers, then the brief saved with the request verbatim', async () => {
     server.add(
-      { name: 'round 1', match: and(ROLE, round('Discovery round 1/3')), reply: reply.text(['DISCOVERY_QUEST', 'IONS\n1. Who will use', ' the CRM?\n2. Which data must it keep?\n3. Web or desktop?']) },
+      {
+        name: 'round 1',
+        match: and(ROLE, round('Discovery round 1/3')),
+        reply: reply.text(['DISCOVERY_QUEST', 'IONS\n1. Who will use', ' the CRM?\n2. Which data must it keep?\n3. Web or desktop?']),
+      },
       { name: 'round 2', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(QUESTIONS_2) },
       { name: 'brief', match: and(ROLE, round('Discovery round 3/3')), reply: reply.text(BRIEF) },
     );
@@ -136,14 +142,23 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     assert.equal(server.requests.length, 3);
     assert.ok(JSON.stringify(server.requests[1]?.body).includes('My sales team; contacts and deals; web'));
     assert.ok(server.requests.every((q) => q.apiKey.present && q.apiKey.length === CANARY.length));
-    assert.ok(server.requests.every((q) => (q.body as MessagesBody).model === 'claude-sonnet-4-6'), 'discovery runs on the complex tier');
+    assert.ok(
+      server.requests.every((q) => (q.body as MessagesBody).model === 'claude-sonnet-4-6'),
+      'discovery runs on the complex tier',
+    );
   });
 
   test('a specific request: the brief in one turn, no round file left behind; --json has the result and the path', async () => {
     server.add({ match: ROLE, reply: reply.text(SPECIFIC_BRIEF) });
     const r = await discover(['--json', 'A Rust CLI that tracks Bitcoin prices from CoinGecko and alerts on Telegram']);
     assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout) as { session: string; outcome: { kind: string; rounds: number; brief: { summary: string } }; saved: { path: string }; usage: { inputTokens: number }; model: string };
+    const out = JSON.parse(r.stdout) as {
+      session: string;
+      outcome: { kind: string; rounds: number; brief: { summary: string } };
+      saved: { path: string };
+      usage: { inputTokens: number };
+      model: string;
+    };
     assert.equal(out.session, 'cli');
     assert.equal(out.outcome.kind, 'complete');
     assert.equal(out.outcome.rounds, 0);
@@ -335,10 +350,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   });
 
   test('interactive on piped stdin: blocks separated by empty lines are the messages, until the brief', async () => {
-    server.add(
-      { match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
-      { match: round('Discovery round 2/3'), reply: reply.text(BRIEF) },
-    );
+    server.add({ match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) }, { match: round('Discovery round 2/3'), reply: reply.text(BRIEF) });
     const r = await discover([], { stdin: '\n\nBuild me a CRM\n\nMy sales team\r\nContacts and deals\r\n\r\nthis is never read\n' });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\(1\/3\)[\s\S]*One-line summary: A small web CRM[\s\S]*Idea Brief saved to/);
@@ -428,53 +440,6 @@ describe('where the CLI finds its roles', () => {
     assert.equal(findExtensionRoot('build-discovery', join(repo, 'src/cli')), repo);
     assert.equal(findExtensionRoot('build-discovery'), repo, 'from modelDeps.ts itself');
     assert.equal(findExtensionRoot('build-discovery', tmpdir()), undefined);
-  });
-});
-
-describe('groundwork discover as a child process', () => {
-  async function groundwork(args: string[], env: Record<string, string>, onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<CliRun> {
-    const run = await runCliProcess(args, { env: { PATH: process.env['PATH'] ?? '', ...env }, ...(onSpawn ? { onSpawn } : {}) });
-    printed.push(run.stdout, run.stderr);
-    return run;
-  }
-
-  test('the whole conversation: questions, answers, brief; then Ctrl-C mid-call exits 130 and keeps the session', async () => {
-    const server = await startScriptedModelServer([
-      { match: and(ROLE, round('Discovery round 1/3')), times: 2, reply: reply.text(QUESTIONS_1) },
-      { name: 'brief', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF) },
-      { name: 'slow', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF, { firstChunkDelayMs: 20_000 }) },
-    ]);
-    try {
-      const ws = await tempWorkspace();
-      const env = { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL, LANG: 'fr_FR.UTF-8' };
-      const q = await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'Build me a CRM'], env);
-      assert.equal(q.code, 0, q.stderr);
-      assert.match(q.stdout, /^Avant de commencer à construire/);
-      assert.match(q.stderr, /answer with: groundwork discover --session proc "<your answers>"/);
-      const b = await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'My team, web'], env);
-      assert.equal(b.code, 0, b.stderr);
-      assert.match(b.stdout, /Idea Brief saved to \.groundwork\/plans\/a-small-web-crm-for-a-five-person-sales-team\/idea-brief\.md\n$/);
-      assert.equal(existsSync(join(ws, '.groundwork/discovery/proc.md')), false);
-
-      assert.equal((await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'Build me a CRM'], env)).code, 0);
-      const stopped = await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'My team'], env, (kill) => {
-        void until('the slow request', () => (server.requests.length === 4 ? true : undefined)).then(() => kill('SIGINT'));
-      });
-      assert.equal(stopped.code, 130, stopped.stderr);
-      assert.match(stopped.stderr, /Arrêté\. Ta réponse est enregistrée/);
-      const kept = parseRoundFile(await readFile(join(ws, '.groundwork/discovery/proc.md'), 'utf8'));
-      assert.ok(kept.ok && kept.data.rounds[0]?.answer === 'My team');
-      for (const [path, text] of await filesUnder(ws)) assert.ok(!text.includes(CANARY), `the key is in ${path}`);
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('no key: exit 2 with what to set', async () => {
-    const ws = await tempWorkspace();
-    const r = await groundwork(['--workspace', ws, 'discover', 'Build me a CRM'], {});
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /set ANTHROPIC_API_KEY/);
   });
 });
 

@@ -4,11 +4,10 @@
 // refused before any model call.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { createDiscoverCommand } from '../../../src/cli/commands/discover';
-import { nodeDeps } from '../../../src/cli/nodeDeps';
+import { discover as discoverCommand } from '../../../src/cli/commands/discover';
 import { runCli } from '../../../src/cli/runCli';
 import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
-import { tempFolder, terminal, type CliRun } from './cliHarness';
+import { scriptedDeps, tempFolder, type CliRun } from './cliHarness';
 
 const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. Web or phone?';
 
@@ -27,7 +26,7 @@ describe('groundwork discover --session: one conversation per name', () => {
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
-    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, nodeDeps, [createDiscoverCommand(terminal())]);
+    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(), [discoverCommand]);
     return { code, stdout, stderr };
   }
 

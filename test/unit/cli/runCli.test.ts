@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import type { WorkspaceStore } from '../../../src/core/storage/workspaceStore';
 import { T0, harness } from './cliHarness';
 
 const pkgVersion = (JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
@@ -81,8 +82,16 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
 
   // Node refuses an option value that starts with '-' as "ambiguous"; the hint must survive.
   const dashValues: [string, string[], string][] = [
-    ['a description starting with a dash', ['--title', 't', '--description', '- fixed X'], "option '--description' is followed by '- fixed X', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--description=- fixed X'"],
-    ['a title that looks like a short option', ['--description', 'y', '--title', '-h'], "option '--title' is followed by '-h', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--title=-h'"],
+    [
+      'a description starting with a dash',
+      ['--title', 't', '--description', '- fixed X'],
+      "option '--description' is followed by '- fixed X', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--description=- fixed X'",
+    ],
+    [
+      'a title that looks like a short option',
+      ['--description', 'y', '--title', '-h'],
+      "option '--title' is followed by '-h', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--title=-h'",
+    ],
     ['a value that holds a quote', ['--title', "-1 isn't found", '--description', 'd'], `join the two with '=': "--title=-1 isn't found"`],
     ['a forgotten value before a flag', ['--title', 'x', '--description', '--version'], "option '--description' is followed by '--version'"],
   ];
@@ -162,10 +171,7 @@ describe('CLI: journal', () => {
     await h.run('journal', 'append', '--title', 'Second', '--description', '', '--agent', 'qa');
     const r = await h.run('journal', 'list');
     assert.equal(r.code, 0);
-    assert.equal(
-      r.stdout,
-      '2025-01-31 09:15:00 UTC  First\n    line one\n    line two\n\n2025-01-31 09:15:01 UTC  Second\n    [agent: qa]\n',
-    );
+    assert.equal(r.stdout, '2025-01-31 09:15:00 UTC  First\n    line one\n    line two\n\n2025-01-31 09:15:01 UTC  Second\n    [agent: qa]\n');
   });
 
   test('an empty journal says so', async () => {
@@ -180,7 +186,10 @@ describe('CLI: journal', () => {
     h.ws.plant('discoveries.jsonl', [good('a'), '{oops', good('b'), '{"title":"x"}']);
     const r = await h.run('journal', 'list', '--json');
     assert.equal(r.code, 0);
-    assert.deepEqual(JSON.parse(r.stdout).map((e: { title: string }) => e.title), ['a', 'b']);
+    assert.deepEqual(
+      JSON.parse(r.stdout).map((e: { title: string }) => e.title),
+      ['a', 'b'],
+    );
     assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON \(.*\); the line starts: \{oops/);
     assert.match(r.stderr, /discoveries\.jsonl:4: skipped, missing field timestamp;/);
     assert.match(r.stderr, /2 lines of \.groundwork\/discoveries\.jsonl could not be read; every valid record was still used/);
@@ -224,16 +233,16 @@ describe('CLI: journal', () => {
   });
 
   test('a failing store exits 1 with its message', async () => {
-    const h = harness({
-      openStore: () => ({
-        log: () => ({
-          append: async () => {},
-          readAll: async () => {
-            throw new Error("Cannot read '.groundwork/discoveries.jsonl': permission denied.\nFix the permissions.");
-          },
-        }),
+    // Only the part the journal reaches.
+    const failing = {
+      log: () => ({
+        append: async () => {},
+        readAll: async () => {
+          throw new Error("Cannot read '.groundwork/discoveries.jsonl': permission denied.\nFix the permissions.");
+        },
       }),
-    });
+    };
+    const h = harness({ openStore: () => failing as unknown as WorkspaceStore });
     const r = await h.run('journal', 'list');
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
@@ -242,8 +251,7 @@ describe('CLI: journal', () => {
 });
 
 describe('CLI: sleep list', () => {
-  const started = (agent: string, mode: object, at: number, max: number) =>
-    JSON.stringify({ event: 'started', agent, mode, startedAt: at, maxDurationMs: max });
+  const started = (agent: string, mode: object, at: number, max: number) => JSON.stringify({ event: 'started', agent, mode, startedAt: at, maxDurationMs: max });
 
   test('no sleepers', async () => {
     assert.deepEqual(await harness().run('sleep', 'list'), { code: 0, stdout: 'No agent is asleep.\n', stderr: '' });
@@ -261,15 +269,28 @@ describe('CLI: sleep list', () => {
     h.clock.advance(90_000);
     const r = await h.run('sleep', 'list');
     assert.equal(r.code, 0);
-    assert.equal(
-      r.stdout,
-      'builder  3m 30s  (since 2025-01-31 09:15:00 UTC)\n' + 'lead     Overdue by 30s  (since 2025-01-31 09:15:00 UTC)\n',
-    );
+    assert.equal(r.stdout, 'builder  3m 30s  (since 2025-01-31 09:15:00 UTC)\n' + 'lead     Overdue by 30s  (since 2025-01-31 09:15:00 UTC)\n');
     assert.match(r.stderr, /\.groundwork\/sleep\.jsonl:3: skipped, not valid JSON \(.*\); the line starts: garbage/);
     const j = await h.run('sleep', 'list', '--json');
     assert.deepEqual(JSON.parse(j.stdout), [
-      { agent: 'builder', mode: { kind: 'timer', durationMs: 300_000 }, startedAt: '2025-01-31T09:15:00.000Z', maxDurationMs: 300_000, remainingMs: 210_000, expired: false, status: '3m 30s' },
-      { agent: 'lead', mode: { kind: 'event', target: { type: 'agent', id: 'builder' } }, startedAt: '2025-01-31T09:15:00.000Z', maxDurationMs: 60_000, remainingMs: 0, expired: true, status: 'Overdue by 30s' },
+      {
+        agent: 'builder',
+        mode: { kind: 'timer', durationMs: 300_000 },
+        startedAt: '2025-01-31T09:15:00.000Z',
+        maxDurationMs: 300_000,
+        remainingMs: 210_000,
+        expired: false,
+        status: '3m 30s',
+      },
+      {
+        agent: 'lead',
+        mode: { kind: 'event', target: { type: 'agent', id: 'builder' } },
+        startedAt: '2025-01-31T09:15:00.000Z',
+        maxDurationMs: 60_000,
+        remainingMs: 0,
+        expired: true,
+        status: 'Overdue by 30s',
+      },
     ]);
   });
 
@@ -283,7 +304,10 @@ describe('CLI: sleep list', () => {
     assert.match(text.stderr, warning);
     const json = await h.run('sleep', 'list', '--json');
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout).map((s: { agent: string }) => s.agent), ['good']);
+    assert.deepEqual(
+      JSON.parse(json.stdout).map((s: { agent: string }) => s.agent),
+      ['good'],
+    );
     assert.match(json.stderr, warning);
   });
 });

@@ -21,7 +21,10 @@ describe('AnthropicClient', () => {
     try {
       const got = await collect(clientFor(server.baseURL).stream(request(), new AbortController().signal));
       assert.deepEqual(texts(got), chunks);
-      assert.deepEqual(events(got).map((e) => e.type), ['text', 'text', 'text', 'text', 'text', 'usage', 'stop']);
+      assert.deepEqual(
+        events(got).map((e) => e.type),
+        ['text', 'text', 'text', 'text', 'text', 'usage', 'stop'],
+      );
       assert.deepEqual(events(got).at(-1), { type: 'stop', reason: 'end_turn' });
       // Streamed, not buffered: the chunks came apart by about the server's delay.
       const textTimes = got.filter((t) => t.event.type === 'text').map((t) => t.at);
@@ -37,7 +40,11 @@ describe('AnthropicClient', () => {
 
   test('a tool-use round trip: the call arrives whole, the tool_result goes back, the model answers', async () => {
     const server = await startScriptedModelServer([
-      { name: 'ask', match: match.lastUserText('summarise'), reply: reply.toolUse('read_file', { path: 'docs/plan.md', range: { from: 1, to: 40 } }, { text: ['Let me read it.'], id: 'toolu_42' }) },
+      {
+        name: 'ask',
+        match: match.lastUserText('summarise'),
+        reply: reply.toolUse('read_file', { path: 'docs/plan.md', range: { from: 1, to: 40 } }, { text: ['Let me read it.'], id: 'toolu_42' }),
+      },
       { name: 'answer', match: match.toolResult('toolu_42'), reply: reply.text(['It has ', 'two goals.']) },
     ]);
     try {
@@ -46,11 +53,20 @@ describe('AnthropicClient', () => {
       const first = events(await collect(client.stream(request({ messages, tools }), new AbortController().signal)));
       const call = first.find((e) => e.type === 'tool_use');
       assert.deepEqual(call, { type: 'tool_use', id: 'toolu_42', name: 'read_file', input: { path: 'docs/plan.md', range: { from: 1, to: 40 } } });
-      assert.deepEqual(first.map((e) => e.type), ['text', 'tool_use', 'usage', 'stop']);
+      assert.deepEqual(
+        first.map((e) => e.type),
+        ['text', 'tool_use', 'usage', 'stop'],
+      );
       assert.deepEqual(first.at(-1), { type: 'stop', reason: 'tool_use' });
 
       messages.push(
-        { role: 'assistant', content: [{ type: 'text', text: 'Let me read it.' }, { type: 'tool_use', id: 'toolu_42', name: 'read_file', input: { path: 'docs/plan.md' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me read it.' },
+            { type: 'tool_use', id: 'toolu_42', name: 'read_file', input: { path: 'docs/plan.md' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }] },
       );
       const second = await collect(client.stream(request({ messages, tools }), new AbortController().signal));
@@ -58,7 +74,10 @@ describe('AnthropicClient', () => {
 
       const sent = server.requests[1]?.body as MessagesBody;
       assert.deepEqual(sent.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }] });
-      assert.deepEqual(sent.tools?.map((t) => t['name']), ['read_file', 'list_dir']);
+      assert.deepEqual(
+        sent.tools?.map((t) => t['name']),
+        ['read_file', 'list_dir'],
+      );
       assert.deepEqual(sent.tools?.[0]?.['input_schema'], tools[0]?.inputSchema);
       assert.deepEqual(server.pending(), []);
     } finally {
@@ -91,7 +110,10 @@ describe('AnthropicClient', () => {
 
       const body = server.requests[0]?.body as MessagesBody;
       assert.deepEqual(body.system, [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }]);
-      assert.deepEqual(body.tools?.map((t) => t['cache_control']), [undefined, { type: 'ephemeral' }]);
+      assert.deepEqual(
+        body.tools?.map((t) => t['cache_control']),
+        [undefined, { type: 'ephemeral' }],
+      );
       assert.deepEqual(body.messages[1], { role: 'assistant', content: [{ type: 'text', text: 'Understood.', cache_control: { type: 'ephemeral' } }] });
       assert.equal(body.messages[0]?.content, transcript[0]?.content, 'messages outside the breakpoint go as they are');
       const breakpoints = JSON.stringify(body).split('"cache_control"').length - 1;
@@ -104,7 +126,10 @@ describe('AnthropicClient', () => {
       assert.equal(second.usage.cacheReadTokens, first.usage.cacheCreationTokens, 'the second call reads the whole prefix');
       assert.equal(second.usage.cacheCreationTokens, 0);
       assert.ok(second.usage.inputTokens > 0 && second.usage.outputTokens > 0);
-      assert.deepEqual(seen, [{ model: first.model, usage: first.usage }, { model: second.model, usage: second.usage }]);
+      assert.deepEqual(seen, [
+        { model: first.model, usage: first.usage },
+        { model: second.model, usage: second.usage },
+      ]);
       assert.equal(ledger.total().cacheReadTokens, second.usage.cacheReadTokens);
     } finally {
       await server.close();
@@ -116,11 +141,14 @@ describe('AnthropicClient', () => {
     const server = await startScriptedModelServer([{ reply: reply.text('x', { usage, model: 'claude-haiku-4-5-20251001' }) }]);
     try {
       const got = events(await collect(clientFor(server.baseURL).stream(request(), new AbortController().signal)));
-      assert.deepEqual(got.find((e) => e.type === 'usage'), {
-        type: 'usage',
-        model: 'claude-haiku-4-5-20251001',
-        usage: { inputTokens: 12, outputTokens: 345, cacheReadTokens: 6789, cacheCreationTokens: 101 },
-      });
+      assert.deepEqual(
+        got.find((e) => e.type === 'usage'),
+        {
+          type: 'usage',
+          model: 'claude-haiku-4-5-20251001',
+          usage: { inputTokens: 12, outputTokens: 345, cacheReadTokens: 6789, cacheCreationTokens: 101 },
+        },
+      );
     } finally {
       await server.close();
     }
@@ -149,9 +177,15 @@ describe('AnthropicClient', () => {
       const controller = new AbortController();
       // The text comes first, so aborting on it lands while the tool's input is still streaming.
       const got = events(await collect(clientFor(server.baseURL).stream(request({ tools }), controller.signal), (e) => e.type === 'text' && controller.abort()));
-      assert.equal(got.some((e) => e.type === 'tool_use'), false);
+      assert.equal(
+        got.some((e) => e.type === 'tool_use'),
+        false,
+      );
       // The reply had begun (its input was billed, so usage is reported) when the cancel came.
-      assert.deepEqual(got.map((e) => e.type), ['text', 'usage', 'stop']);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['text', 'usage', 'stop'],
+      );
       assert.deepEqual(got.at(-1), { type: 'stop', reason: 'cancelled' });
     } finally {
       await server.close();

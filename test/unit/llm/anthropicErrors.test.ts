@@ -42,7 +42,10 @@ describe('AnthropicClient failures', () => {
     withServer([{ reply: reply.error(529, { retryAfter: 0.1 }) }, { reply: reply.text(['back ', 'again']) }], async (server) => {
       const got = await collect(clientFor(server.baseURL).stream(request(), new AbortController().signal));
       assert.equal(texts(got).join(''), 'back again');
-      assert.deepEqual(server.requests.map((r) => r.status), [529, 200]);
+      assert.deepEqual(
+        server.requests.map((r) => r.status),
+        [529, 200],
+      );
       const [first, second] = server.requests;
       const waited = second!.receivedAt - first!.finishedAt!;
       assert.ok(waited >= 90, `the client waited ${waited.toFixed(0)} ms of the 100 ms retry-after`);
@@ -79,7 +82,10 @@ describe('AnthropicClient failures', () => {
     withServer([{ times: Infinity, reply: reply.error(401, { message: 'invalid x-api-key' }) }], async (server) => {
       const o = await failing(server);
       assert.equal(o.error.kind, 'auth');
-      assert.equal(o.error.message, "The API key was refused by the Anthropic API (401: invalid x-api-key). [request req_scripted_1] Set a new one with 'Groundwork: Set Anthropic API Key'.");
+      assert.equal(
+        o.error.message,
+        "The API key was refused by the Anthropic API (401: invalid x-api-key). [request req_scripted_1] Set a new one with 'Groundwork: Set Anthropic API Key'.",
+      );
       assert.equal(server.requests.length, 1);
       assert.equal(server.requests[0]?.apiKey.length, CANARY_KEY.length, 'the key was sent, in its header');
       assertNoKey(o);
@@ -107,7 +113,10 @@ describe('AnthropicClient failures', () => {
     withServer([{ reply: reply.text(['a', 'b', 'c', 'd'], { fail: { afterDeltas: 2, mode: 'error-event' } }) }], async (server) => {
       const o = await failing(server);
       assert.deepEqual(texts(o.got.map((event) => ({ event, at: 0 }))), ['a', 'b']);
-      assert.equal(o.got.some((e) => e.type === 'stop'), false);
+      assert.equal(
+        o.got.some((e) => e.type === 'stop'),
+        false,
+      );
       assert.equal(o.error.kind, 'overloaded');
       assert.match(o.error.message, /stopped mid-reply \(overloaded_error: Overloaded\)/);
       assert.equal(server.requests.length, 1, 'a stream that began is not retried');

@@ -61,7 +61,10 @@ describe('AnthropicClient retries and time limits', () => {
       );
       assert.equal(error.kind, 'network');
       assert.match(error.message, /^The Anthropic API at http:\/\/127\.0\.0\.1:\d+ did not answer within 300 ms \(3 attempts( over [\d.]+ s)?\)\. /);
-      assert.match(error.message, /Check your network connection and the Anthropic base URL; if the endpoint is only slow to start, raise groundwork\.model\.firstByteTimeoutSeconds\.$/);
+      assert.match(
+        error.message,
+        /Check your network connection and the Anthropic base URL; if the endpoint is only slow to start, raise groundwork\.model\.firstByteTimeoutSeconds\.$/,
+      );
     }));
 
   test('the retry budget stops the retries before they are used up, and the message says so', () =>
@@ -70,7 +73,10 @@ describe('AnthropicClient retries and time limits', () => {
       // about 810 ms, when less than the 400 ms it needs is left of the 1.2 s budget (a slower machine only makes that later).
       const { got, error } = await failing(server.baseURL, quick({ firstByteTimeoutMs: 400, maxRetries: 5, retryBudgetMs: 1_200 }));
       assert.equal(server.requests.length, 2);
-      assert.deepEqual(retries(got).map((e) => [e.attempt, e.of]), [[1, 5]]);
+      assert.deepEqual(
+        retries(got).map((e) => [e.attempt, e.of]),
+        [[1, 5]],
+      );
       assert.match(error.message, /did not answer within 400 ms \(2 attempts( over [\d.]+ s)?; the retry budget of 1\.2 s is spent\)/);
       assert.match(error.message, /raise groundwork\.model\.firstByteTimeoutSeconds, or groundwork\.model\.retryBudgetSeconds for more attempts\.$/);
     }));
@@ -78,7 +84,10 @@ describe('AnthropicClient retries and time limits', () => {
   test('headers without a first event count as no answer: the first byte is the first stream event', () =>
     withServer([{ times: Infinity, reply: reply.blackHole('after-headers') }], async (server) => {
       const { got, error } = await failing(server.baseURL, quick({ firstByteTimeoutMs: 300, maxRetries: 1 }));
-      assert.deepEqual(server.requests.map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        server.requests.map((r) => r.status),
+        [200, 200],
+      );
       assert.equal(retries(got).length, 1);
       assert.match(error.message, /did not answer within 300 ms \(2 attempts[ )]/);
     }));
@@ -86,22 +95,34 @@ describe('AnthropicClient retries and time limits', () => {
   test('fails twice, then answers: two retry events, in order, before the reply', () =>
     withServer(failThenSucceed(2, reply.error(529), reply.text(['at ', 'last'])), async (server) => {
       const got = events(await collect(clientFor(server.baseURL, quick({ maxRetries: 3 })).stream(request(), new AbortController().signal)));
-      assert.deepEqual(got.map((e) => e.type), ['retry', 'retry', 'text', 'text', 'usage', 'stop']);
-      assert.deepEqual(retries(got).map((e) => [e.attempt, e.of, e.reason]), [
-        [1, 3, 'status 529 (overloaded_error)'],
-        [2, 3, 'status 529 (overloaded_error)'],
-      ]);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['retry', 'retry', 'text', 'text', 'usage', 'stop'],
+      );
+      assert.deepEqual(
+        retries(got).map((e) => [e.attempt, e.of, e.reason]),
+        [
+          [1, 3, 'status 529 (overloaded_error)'],
+          [2, 3, 'status 529 (overloaded_error)'],
+        ],
+      );
       for (const e of retries(got)) assert.ok(e.delayMs > 0 && e.delayMs <= 20, `a backoff within the limits: ${e.delayMs}`);
       assert.equal(texts(got.map((event) => ({ event, at: 0 }))).join(''), 'at last');
       assert.deepEqual(server.pending(), []);
       // The header the SDK sends on its own retries, so the API sees these as retries too.
-      assert.deepEqual(server.requests.map((r) => r.headers['x-stainless-retry-count']), ['0', '1', '2']);
+      assert.deepEqual(
+        server.requests.map((r) => r.headers['x-stainless-retry-count']),
+        ['0', '1', '2'],
+      );
     }));
 
   test('a black hole, then a hang-up, then an answer: both are retried and the call succeeds', () =>
     withServer([{ reply: reply.blackHole() }, { reply: reply.hangUp() }, { reply: reply.text('fine') }], async (server) => {
       const got = events(await collect(clientFor(server.baseURL, quick({ firstByteTimeoutMs: 500, maxRetries: 3 })).stream(request(), new AbortController().signal)));
-      assert.deepEqual(got.map((e) => e.type), ['retry', 'retry', 'text', 'usage', 'stop']);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['retry', 'retry', 'text', 'usage', 'stop'],
+      );
       const [timeout, hangUp] = retries(got);
       assert.equal(timeout?.reason, 'no answer within 500 ms');
       assert.match(hangUp?.reason ?? '', /^could not connect \(.+\)$/);
@@ -111,7 +132,10 @@ describe('AnthropicClient retries and time limits', () => {
   test('retry-after is honoured: the retry waits what the server asked for', () =>
     withServer(failThenSucceed(1, reply.error(429, { retryAfterMs: 150 }), reply.text('ok')), async (server) => {
       const got = events(await collect(clientFor(server.baseURL, quick()).stream(request(), new AbortController().signal)));
-      assert.deepEqual(retries(got).map((e) => e.delayMs), [150]);
+      assert.deepEqual(
+        retries(got).map((e) => e.delayMs),
+        [150],
+      );
       const [first, second] = server.requests;
       const waited = second!.receivedAt - first!.finishedAt!;
       assert.ok(waited >= 140, `the client waited ${waited.toFixed(0)} ms of the 150 ms retry-after`);
@@ -129,7 +153,10 @@ describe('AnthropicClient retries and time limits', () => {
         assert.deepEqual(got, []);
         assert.equal(error.kind, 'rate-limit');
         assert.match(error.message, new RegExp(`still after 1 attempt; the API asked to wait ${shown.replace('.', '\\.')}, longer than the retry budget of 1 s allows\\)`));
-        assert.match(error.message, /Wait a minute before trying again, or check your plan's rate limits\. A larger groundwork\.model\.retryBudgetSeconds lets Groundwork wait that long\.$/);
+        assert.match(
+          error.message,
+          /Wait a minute before trying again, or check your plan's rate limits\. A larger groundwork\.model\.retryBudgetSeconds lets Groundwork wait that long\.$/,
+        );
       }));
   }
 
@@ -156,7 +183,10 @@ describe('AnthropicClient retries and time limits', () => {
         assert.equal(error.kind, 'overloaded');
         assert.doesNotMatch(error.message, /still after/, 'one attempt, and the message does not pretend otherwise');
         const second = events(await collect(clientFor(server.baseURL, quick()).stream(request(), new AbortController().signal)));
-        assert.deepEqual(second.map((e) => e.type), ['retry', 'text', 'usage', 'stop']);
+        assert.deepEqual(
+          second.map((e) => e.type),
+          ['retry', 'text', 'usage', 'stop'],
+        );
       },
     ));
 
@@ -178,13 +208,23 @@ describe('AnthropicClient retries and time limits', () => {
     }));
 
   test('a reply that trickles in under the idle limit is still cut when it has streamed for too long', () =>
-    withServer([{ reply: reply.text(Array.from({ length: 40 }, (_, i) => `drop ${i} `), { chunkDelayMs: 100 }) }], async (server) => {
-      const { got, error } = await failing(server.baseURL, quick({ idleTimeoutMs: 1_000, replyTimeoutMs: 500 }));
-      assert.ok(got.length > 0 && got.length < 40, `some text came first (${got.length} events)`);
-      assert.equal(error.kind, 'network');
-      assert.match(error.message, /^The Anthropic API's reply was still streaming after 500 ms, so it was cut off\./);
-      assert.equal(server.requests.length, 1, 'a reply that began is never sent again');
-    }));
+    withServer(
+      [
+        {
+          reply: reply.text(
+            Array.from({ length: 40 }, (_, i) => `drop ${i} `),
+            { chunkDelayMs: 100 },
+          ),
+        },
+      ],
+      async (server) => {
+        const { got, error } = await failing(server.baseURL, quick({ idleTimeoutMs: 1_000, replyTimeoutMs: 500 }));
+        assert.ok(got.length > 0 && got.length < 40, `some text came first (${got.length} events)`);
+        assert.equal(error.kind, 'network');
+        assert.match(error.message, /^The Anthropic API's reply was still streaming after 500 ms, so it was cut off\./);
+        assert.equal(server.requests.length, 1, 'a reply that began is never sent again');
+      },
+    ));
 
   test('a slow consumer is not a silent server: time spent on an event does not count as idle', () =>
     withServer([{ reply: reply.text(['a', 'b', 'c']) }], async (server) => {
@@ -201,7 +241,10 @@ describe('AnthropicClient retries and time limits', () => {
     withServer([{ times: Infinity, reply: reply.error(529) }], async (server) => {
       const controller = new AbortController();
       const got = events(await collect(clientFor(server.baseURL, quick()).stream(request(), controller.signal), (e) => e.type === 'retry' && controller.abort()));
-      assert.deepEqual(got.map((e) => e.type), ['retry', 'stop']);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['retry', 'stop'],
+      );
       assert.deepEqual(got.at(-1), { type: 'stop', reason: 'cancelled' });
       assert.equal(server.requests.length, 1);
     }));
@@ -219,11 +262,15 @@ describe('AnthropicClient retries and time limits', () => {
       const controller = new AbortController();
       const stream = clientFor(server.baseURL, quick({ retryBudgetMs: 7_200_000 })).stream(request(), controller.signal);
       const got = events(await collect(stream, (e) => e.type === 'retry' && setTimeout(() => controller.abort(), 30)));
-      assert.deepEqual(got.map((e) => e.type), ['retry', 'stop']);
+      assert.deepEqual(
+        got.map((e) => e.type),
+        ['retry', 'stop'],
+      );
       assert.equal(got[0]?.type === 'retry' && got[0].delayMs, 3_600_000);
       assert.deepEqual(got.at(-1), { type: 'stop', reason: 'cancelled' });
       assert.equal(server.requests.length, 1);
-    }));
+    }),
+  );
 
   test('limits given as a function are read at every call, so a changed setting applies to the next call', () =>
     withServer([{ times: Infinity, reply: reply.text('late', { headerDelayMs: 300 }) }], async (server) => {

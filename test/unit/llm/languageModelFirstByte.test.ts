@@ -97,7 +97,10 @@ describe('LanguageModelClient first-byte limit', () => {
   test('once the first part has come, slow parts are not cut', async () => {
     const { vs } = fake({ hang: 'none', parts: ['one ', 'two ', 'three'], gapMs: 120 });
     const got = await all(client(vs, 50).stream(request, new AbortController().signal));
-    assert.deepEqual(got.map((e) => (e.type === 'text' ? e.text : e.type)), ['one ', 'two ', 'three', 'usage', 'stop']);
+    assert.deepEqual(
+      got.map((e) => (e.type === 'text' ? e.text : e.type)),
+      ['one ', 'two ', 'three', 'usage', 'stop'],
+    );
   });
 
   test('cancelling while a model hangs ends as cancelled, even if the model ignores the cancellation', async () => {

@@ -1,5 +1,5 @@
 // The SDK is loaded on the first model call, not when the client module is imported or the
-// client constructed (ARCHITECTURE.md: nothing slow in activate()). A resolve hook registered
+// client constructed (so that activate() stays fast). A resolve hook registered
 // before the client module is imported logs every module this process resolves from then on.
 // A require() of the SDK (how the bundled extension loads it) shows in require.cache instead.
 // In its own file, importing nothing that imports the client: the test runner gives each file its

@@ -1,15 +1,15 @@
 // The CLI's names for the call limits: GROUNDWORK_FIRST_BYTE_TIMEOUT_SECONDS and
 // GROUNDWORK_RETRY_BUDGET_SECONDS are read with the key, a bad value is a usage error naming the
-// variable (exit 2 before any session changes), and the core's messages, which name the VS Code
-// settings, name the variables instead when the CLI prints them.
+// variable (exit 2 before any session changes), and the errors of the CLI's client name the
+// variables where the extension's name its settings (CLI_ADVICE, core/llm/errorAdvice.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../../src/cli/cliTypes';
-import { FIRST_BYTE_VAR, KEY_VAR, RETRY_BUDGET_VAR, cliModelMessage, limitsFromEnv, modelFromEnv } from '../../../src/cli/modelDeps';
+import { BASE_URL_VAR, CLI_ADVICE, FIRST_BYTE_VAR, KEY_VAR, MODEL_VARS, RETRY_BUDGET_VAR, limitsFromEnv, modelFromEnv } from '../../../src/cli/modelDeps';
 import { LIMIT_SETTINGS } from '../../../src/core/llm/retryPolicy';
 import { LlmError } from '../../../src/core/llm/llmClient';
 import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
-import { CANARY_KEY, collect, rejection, request } from './llmHarness';
+import { CANARY_KEY, clientFor, collect, rejection, request } from './llmHarness';
 
 describe('call limits from the environment', () => {
   test('unset, the defaults apply; set, they are seconds', () => {
@@ -48,7 +48,8 @@ describe('call limits from the environment', () => {
       assert.ok(error instanceof LlmError);
       // An 8 s wait leaves less than the 5 s first-byte limit of the 10 s budget (the default 180 s would retry).
       assert.match(error.message, /still after 1 attempt; the API asked to wait 8 s, longer than the retry budget of 10 s allows\)/);
-      assert.match(cliModelMessage(error.message, error.kind), new RegExp(`A larger ${RETRY_BUDGET_VAR} lets Groundwork wait that long\\.$`));
+      assert.match(error.message, new RegExp(`A larger ${RETRY_BUDGET_VAR} lets Groundwork wait that long\\.$`));
+      assert.ok(!error.message.includes('groundwork.model.'), error.message);
       assert.equal(server.requests.length, 1);
       // The SDK tells the API the attempt's time limit, in whole seconds.
       assert.equal(server.requests[0]?.headers['x-stainless-timeout'], '5');
@@ -57,8 +58,35 @@ describe('call limits from the environment', () => {
     }
   });
 
-  test("the core's messages name the variables, not the VS Code settings", () => {
-    const message = `… raise ${LIMIT_SETTINGS.firstByte.setting}, or ${LIMIT_SETTINGS.budget.setting} for more attempts. A larger ${LIMIT_SETTINGS.budget.setting} lets Groundwork wait that long.`;
-    assert.equal(cliModelMessage(message), `… raise ${FIRST_BYTE_VAR}, or ${RETRY_BUDGET_VAR} for more attempts. A larger ${RETRY_BUDGET_VAR} lets Groundwork wait that long.`);
+  test("the CLI's errors name the variables, not the VS Code settings and command", async () => {
+    const server = await startScriptedModelServer([
+      { reply: reply.blackHole() },
+      { reply: reply.error(401, { message: 'invalid x-api-key' }) },
+      { reply: reply.error(403, { message: 'forbidden' }) },
+      { reply: reply.error(404, { message: 'model: claude-nope' }) },
+    ]);
+    try {
+      const client = clientFor(server.baseURL, { advice: CLI_ADVICE, limits: { firstByteTimeoutMs: 200, maxRetries: 5, retryBudgetMs: 300 } });
+      const failure = async () => {
+        const error = await rejection(collect(client.stream(request(), new AbortController().signal)));
+        assert.ok(error instanceof LlmError);
+        assert.ok(!/groundwork\.model\.|Groundwork: Set|base URL|model settings/.test(error.message), error.message);
+        return error.message;
+      };
+      assert.match(
+        await failure(),
+        new RegExp(
+          `Check your network connection and ${BASE_URL_VAR}; if the endpoint is only slow to start, raise ${FIRST_BYTE_VAR}, or ${RETRY_BUDGET_VAR} for more attempts\\.$`,
+        ),
+      );
+      assert.match(await failure(), new RegExp(`\\[request req_scripted_\\d+\\] Set a valid key in ${KEY_VAR}\\.$`));
+      assert.match(await failure(), new RegExp(`Check its permissions in the Anthropic Console, or set a valid key in ${KEY_VAR}\\.$`));
+      assert.match(await failure(), new RegExp(`Check the model ids \\(${MODEL_VARS.complex}, ${MODEL_VARS.fast}\\)\\.$`));
+      const noKey = await rejection(collect(clientFor(server.baseURL, { advice: CLI_ADVICE, apiKey: async () => undefined }).stream(request(), new AbortController().signal)));
+      assert.ok(noKey instanceof LlmError);
+      assert.equal(noKey.message, `No Anthropic API key is set. Set a valid key in ${KEY_VAR}.`);
+    } finally {
+      await server.close();
+    }
   });
 });

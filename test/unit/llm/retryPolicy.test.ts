@@ -66,8 +66,14 @@ describe('retry policy', () => {
 
   test('the backoff doubles from the initial delay up to the cap, less at most a quarter', () => {
     const l = limits();
-    assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffMs(n, l, () => 0)), [500, 1000, 2000, 4000, 8000, 8000]);
-    assert.deepEqual([1, 2, 5].map((n) => backoffMs(n, l, () => 0.999_999)), [375, 750, 6000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => backoffMs(n, l, () => 0)),
+      [500, 1000, 2000, 4000, 8000, 8000],
+    );
+    assert.deepEqual(
+      [1, 2, 5].map((n) => backoffMs(n, l, () => 0.999_999)),
+      [375, 750, 6000],
+    );
   });
 
   test('a retry is made while retries are left and its wait leaves the budget room for a first byte', () => {
@@ -130,7 +136,10 @@ describe('the settings in the manifest', () => {
     const props = pkg.contributes.configuration.properties;
     const firstByte = props[LIMIT_SETTINGS.firstByte.setting];
     const budget = props[LIMIT_SETTINGS.budget.setting];
-    assert.deepEqual([firstByte?.default, firstByte?.minimum, firstByte?.maximum], [DEFAULT_CALL_LIMITS.firstByteTimeoutMs / 1000, LIMIT_SETTINGS.firstByte.min, LIMIT_SETTINGS.firstByte.max]);
+    assert.deepEqual(
+      [firstByte?.default, firstByte?.minimum, firstByte?.maximum],
+      [DEFAULT_CALL_LIMITS.firstByteTimeoutMs / 1000, LIMIT_SETTINGS.firstByte.min, LIMIT_SETTINGS.firstByte.max],
+    );
     assert.deepEqual([budget?.default, budget?.minimum, budget?.maximum], [DEFAULT_CALL_LIMITS.retryBudgetMs / 1000, LIMIT_SETTINGS.budget.min, LIMIT_SETTINGS.budget.max]);
   });
 });

@@ -49,9 +49,19 @@ describe('scripted model server', () => {
         frames.map((f) => f.event),
         [
           'message_start',
-          'content_block_start', 'ping', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-          'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-          'message_delta', 'message_stop',
+          'content_block_start',
+          'ping',
+          'content_block_delta',
+          'content_block_delta',
+          'content_block_stop',
+          'content_block_start',
+          'content_block_delta',
+          'content_block_delta',
+          'content_block_delta',
+          'content_block_delta',
+          'content_block_stop',
+          'message_delta',
+          'message_stop',
         ],
       );
       const start = frames[0]?.data['message'] as Record<string, unknown>;
@@ -90,7 +100,10 @@ describe('scripted model server', () => {
       assert.equal(res.headers.get('x-should-retry'), 'false');
       const error = ((await res.json()) as { error: { type: string; message: string } }).error;
       assert.equal(error.type, 'invalid_request_error');
-      assert.match(error.message, /no rule matches request #1 \(POST \/v1\/messages, model claude-haiku-4-5, last user text "what time is it"\); rules with answers left: greeting/);
+      assert.match(
+        error.message,
+        /no rule matches request #1 \(POST \/v1\/messages, model claude-haiku-4-5, last user text "what time is it"\); rules with answers left: greeting/,
+      );
       assert.equal(server.unmatched.length, 1);
       assert.deepEqual(server.pending(), ['greeting']);
 
@@ -111,7 +124,10 @@ describe('scripted model server', () => {
       const answers: unknown[] = [];
       for (let i = 0; i < 3; i++) answers.push(((await (await post(server, body())).json()) as { content: unknown[] }).content);
       assert.deepEqual(answers, [[{ type: 'text', text: 'one' }], [{ type: 'text', text: 'echo 1' }], [{ type: 'text', text: 'echo 1' }]]);
-      assert.deepEqual(server.requests.map((r) => r.rule), ['first', 'always', 'always']);
+      assert.deepEqual(
+        server.requests.map((r) => r.rule),
+        ['first', 'always', 'always'],
+      );
       assert.deepEqual(server.pending(), []);
     } finally {
       await server.close();

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { LlmUsage } from '../../../src/core/llm/llmClient';
 import { DEFAULT_PRICES, UsageLedger, addUsage, costOf, formatTokens, formatUsd, priceFor, totalTokens, ZERO_USAGE } from '../../../src/core/llm/usage';
 
-const u = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheCreationTokens = 0): LlmUsage => ({ inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens });
+const u = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheCreationTokens = 0): LlmUsage => ({
+  inputTokens,
+  outputTokens,
+  cacheReadTokens,
+  cacheCreationTokens,
+});
 const close = (actual: number | undefined, expected: number) => assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-12, `${String(actual)} ≈ ${expected}`);
 
 describe('usage', () => {
@@ -42,10 +47,13 @@ describe('usage', () => {
     ledger.record('claude-sonnet-4-5-20250929', u(200, 60, 1000, 300));
     assert.equal(ledger.calls().length, 3);
     assert.deepEqual(ledger.total(), u(310, 115, 2000, 300));
-    assert.deepEqual([...ledger.byModel()], [
-      ['claude-sonnet-4-5-20250929', u(300, 110, 2000, 300)],
-      ['claude-haiku-4-5', u(10, 5)],
-    ]);
+    assert.deepEqual(
+      [...ledger.byModel()],
+      [
+        ['claude-sonnet-4-5-20250929', u(300, 110, 2000, 300)],
+        ['claude-haiku-4-5', u(10, 5)],
+      ],
+    );
     close(ledger.cost(), (300 * 3 + 110 * 15 + 2000 * 0.3 + 300 * 3.75 + 10 * 1 + 5 * 5) / 1e6);
     ledger.record('mystery', u(1, 1));
     assert.equal(ledger.cost(), undefined);

@@ -3,19 +3,26 @@ import assert from 'node:assert/strict';
 import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
 import { SleepInputError, SleepLog, sleeperStatus } from '../../../src/core/sleep/sleepLog';
 import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
+import type { SleepStarted } from '../../../src/core/sleep/sleepRecord';
 import { startSleep, wake } from '../../../src/core/sleep/sleepState';
+import type { SleepState } from '../../../src/core/sleep/sleepState';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { SLEEP_FILE } from '../../../src/core/plan/layout';
 
 const T0 = 1_700_000_000_000;
 
-/** A sleep log on the real JSONL log over an in-memory workspace. */
+/** The line an agent's start of sleep is (the sleep tool will write it; SleepLog only wakes). */
+const started = (state: SleepState): SleepStarted => ({ event: 'started', agent: state.agent, mode: state.mode, startedAt: state.startedAt, maxDurationMs: state.maxDurationMs });
+
+/** A sleep log on the real JSONL log over an in-memory workspace; `start` appends a start of sleep to it. */
 function setup() {
   const ws = new MemoryWorkspace();
   const clock = new FakeClock(T0);
-  const open = (c = clock) => new SleepLog(ws.store.log(SLEEP_FILE, SleepLog.parseRecord), c);
-  return { ws, clock, open, sleep: open(), lines: () => ws.lines(SLEEP_FILE) };
+  const log = ws.store.log(SLEEP_FILE, SleepLog.parseRecord);
+  const open = (c = clock) => new SleepLog(log, c);
+  const start = async (state: SleepState) => void (await log.append(started(state)));
+  return { ws, clock, open, start, sleep: open(), lines: () => ws.lines(SLEEP_FILE) };
 }
 
 const timer = (agent: string, secs: number, at: number) => startSleep(agent, { kind: 'timer', durationMs: secs * 1000 }, at, secs * 1000);
@@ -27,11 +34,11 @@ describe('SleepLog', () => {
     assert.deepEqual(await sleep.read(), { sleepers: [], problems: [] });
   });
 
-  test('records start and wake as the documented lines', async () => {
-    const { sleep, lines, clock } = setup();
+  test('records a wake as the documented line, after a start', async () => {
+    const { sleep, start, lines, clock } = setup();
     const parsed = parseSleepArgs({ mode: 'event', phase: '2' }, 600, { agent: 'lead', now: T0 });
     assert.ok(parsed.ok);
-    await sleep.recordStart(parsed.state);
+    await start(parsed.state);
     clock.advance(5000);
     const woken = await sleep.recordWake('lead', 'phase 2 finished');
     assert.deepEqual(woken, { event: 'woken', agent: 'lead', reason: 'phase 2 finished', at: T0 + 5000 });
@@ -43,8 +50,8 @@ describe('SleepLog', () => {
 
   test('after a reload the sleepers are known from the log alone', async () => {
     const first = setup();
-    await first.sleep.recordStart(timer('builder', 300, T0));
-    await first.sleep.recordStart(startSleep('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0 + 1000, 3_600_000));
+    await first.start(timer('builder', 300, T0));
+    await first.start(startSleep('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0 + 1000, 3_600_000));
     // A new SleepLog over the same file: what a reloaded window does.
     const reloaded = first.open(new FakeClock(T0 + 26_000));
     const sleepers = await reloaded.sleepers();
@@ -59,104 +66,138 @@ describe('SleepLog', () => {
   });
 
   test('a wake ends only that agent’s sleep', async () => {
-    const { sleep } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
-    await sleep.recordStart(timer('b', 60, T0));
+    const { sleep, start } = setup();
+    await start(timer('a', 60, T0));
+    await start(timer('b', 60, T0));
     await sleep.recordWake('a', 'user');
-    assert.deepEqual((await sleep.sleepers(T0 + 1000)).map((s) => s.agent), ['b']);
+    assert.deepEqual(
+      (await sleep.sleepers(T0 + 1000)).map((s) => s.agent),
+      ['b'],
+    );
   });
 
   test('a restart replaces the earlier sleep and moves the agent to the end', async () => {
-    const { sleep } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
-    await sleep.recordStart(timer('b', 60, T0 + 1000));
-    await sleep.recordStart(startSleep('a', { kind: 'manual' }, T0 + 2000, 600_000));
+    const { sleep, start } = setup();
+    await start(timer('a', 60, T0));
+    await start(timer('b', 60, T0 + 1000));
+    await start(startSleep('a', { kind: 'manual' }, T0 + 2000, 600_000));
     const sleepers = await sleep.sleepers(T0 + 3000);
-    assert.deepEqual(sleepers.map((s) => [s.agent, s.status]), [
-      ['b', '58s'],
-      ['a', 'Manual pause'],
-    ]);
+    assert.deepEqual(
+      sleepers.map((s) => [s.agent, s.status]),
+      [
+        ['b', '58s'],
+        ['a', 'Manual pause'],
+      ],
+    );
   });
 
   test('sleeping again after a wake makes the agent a sleeper again', async () => {
-    const { sleep } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
+    const { sleep, start } = setup();
+    await start(timer('a', 60, T0));
     await sleep.recordWake('a', 'timer');
-    await sleep.recordStart(timer('a', 30, T0 + 60_000));
-    assert.deepEqual((await sleep.sleepers(T0 + 61_000)).map((s) => [s.agent, s.status]), [['a', '29s']]);
+    await start(timer('a', 30, T0 + 60_000));
+    assert.deepEqual(
+      (await sleep.sleepers(T0 + 61_000)).map((s) => [s.agent, s.status]),
+      [['a', '29s']],
+    );
   });
 
   test('a double wake, and a wake of an agent that never slept, are harmless', async () => {
-    const { sleep } = setup();
+    const { sleep, start } = setup();
     await sleep.recordWake('ghost', 'user');
-    await sleep.recordStart(timer('a', 60, T0));
+    await start(timer('a', 60, T0));
     await sleep.recordWake('a', 'user');
     await sleep.recordWake('a', 'user again');
-    await sleep.recordStart(timer('b', 60, T0));
-    assert.deepEqual((await sleep.read(T0)).sleepers.map((s) => s.agent), ['b']);
+    await start(timer('b', 60, T0));
+    assert.deepEqual(
+      (await sleep.read(T0)).sleepers.map((s) => s.agent),
+      ['b'],
+    );
     assert.deepEqual((await sleep.read(T0)).problems, []);
   });
 
   test('a corrupt line in the middle is reported and the lines around it still count', async () => {
-    const { sleep, ws } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
+    const { sleep, start, ws } = setup();
+    await start(timer('a', 60, T0));
     // A crash mid-write, then a line another program appended after it.
     ws.appendRaw(SLEEP_FILE, '{"event":"woken","agent":"a","rea\n{"event":"started","agent":"c"}\n');
-    await sleep.recordStart(timer('b', 60, T0));
+    await start(timer('b', 60, T0));
     const { sleepers, problems } = await sleep.read(T0 + 1000);
     // The wake of "a" was lost to the corruption, so "a" still counts as asleep: the safe side,
     // since the UI offers Wake for it.
-    assert.deepEqual(sleepers.map((s) => s.agent), ['a', 'b']);
-    assert.deepEqual(problems.map((p) => [p.line, p.reason.split(' (')[0]]), [
-      [2, 'not valid JSON'],
-      [3, 'missing field mode'],
-    ]);
-    assert.deepEqual((await sleep.sleepers(T0 + 1000)).map((s) => s.agent), ['a', 'b']);
+    assert.deepEqual(
+      sleepers.map((s) => s.agent),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.reason.split(' (')[0]]),
+      [
+        [2, 'not valid JSON'],
+        [3, 'missing field mode'],
+      ],
+    );
+    assert.deepEqual(
+      (await sleep.sleepers(T0 + 1000)).map((s) => s.agent),
+      ['a', 'b'],
+    );
   });
 
   test('a line whose time is out of the Date range is reported, and the other sleepers still show', async () => {
-    const { sleep, ws } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
+    const { sleep, start, ws } = setup();
+    await start(timer('a', 60, T0));
     ws.appendRaw(SLEEP_FILE, `${JSON.stringify({ event: 'started', agent: 'far', mode: { kind: 'manual' }, startedAt: 1e16, maxDurationMs: 1 })}\n`);
-    await sleep.recordStart(timer('b', 60, T0));
+    await start(timer('b', 60, T0));
     const { sleepers, problems } = await sleep.read(T0);
-    assert.deepEqual(sleepers.map((s) => s.agent), ['a', 'b']);
-    assert.deepEqual(problems.map((p) => [p.line, p.reason]), [[2, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15']]);
+    assert.deepEqual(
+      sleepers.map((s) => s.agent),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.line, p.reason]),
+      [[2, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15']],
+    );
   });
 
   test('expired sleepers are still listed, marked overdue', async () => {
-    const { sleep } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
-    await sleep.recordStart(startSleep('lead', { kind: 'event', target: { type: 'phase', id: '1' } }, T0, 120_000));
+    const { sleep, start } = setup();
+    await start(timer('a', 60, T0));
+    await start(startSleep('lead', { kind: 'event', target: { type: 'phase', id: '1' } }, T0, 120_000));
     const at = (ms: number) => sleep.sleepers(T0 + ms);
-    assert.deepEqual((await at(59_000)).map((s) => [s.agent, s.expired, s.status]), [
-      ['a', false, '1s'],
-      ['lead', false, 'Waiting: phase 1'],
-    ]);
-    assert.deepEqual((await at(60_000)).map((s) => [s.agent, s.expired, s.status]), [
-      ['a', true, 'Overdue by 0s'],
-      ['lead', false, 'Waiting: phase 1'],
-    ]);
-    assert.deepEqual((await at(190_000)).map((s) => [s.agent, s.expired, s.status]), [
-      ['a', true, 'Overdue by 2m 10s'],
-      ['lead', true, 'Overdue by 1m 10s'],
-    ]);
+    assert.deepEqual(
+      (await at(59_000)).map((s) => [s.agent, s.expired, s.status]),
+      [
+        ['a', false, '1s'],
+        ['lead', false, 'Waiting: phase 1'],
+      ],
+    );
+    assert.deepEqual(
+      (await at(60_000)).map((s) => [s.agent, s.expired, s.status]),
+      [
+        ['a', true, 'Overdue by 0s'],
+        ['lead', false, 'Waiting: phase 1'],
+      ],
+    );
+    assert.deepEqual(
+      (await at(190_000)).map((s) => [s.agent, s.expired, s.status]),
+      [
+        ['a', true, 'Overdue by 2m 10s'],
+        ['lead', true, 'Overdue by 1m 10s'],
+      ],
+    );
   });
 
   test('refuses to record what it could not read back, as a SleepInputError', async () => {
     const { sleep, lines } = setup();
     const refused = (pattern: RegExp) => (err: unknown) => err instanceof SleepInputError && pattern.test(err.message);
-    await assert.rejects(sleep.recordStart(timer('', 60, T0)), refused(/agent must be non-empty text/));
+    await assert.rejects(sleep.recordWake('', 'user'), refused(/agent must be non-empty text/));
     await assert.rejects(sleep.recordWake('a', ''), refused(/reason must be non-empty text/));
-    await assert.rejects(sleep.recordStart(startSleep('a', { kind: 'timer', durationMs: Number.NaN }, T0, 1)), refused(/durationMs/));
-    await assert.rejects(sleep.recordStart(timer('a'.repeat(201), 60, T0)), refused(/agent is 201 characters; the limit is 200/));
-    await assert.rejects(sleep.recordStart(startSleep('a', { kind: 'manual' }, 1e16, 1)), refused(/startedAt/));
+    await assert.rejects(sleep.recordWake('a'.repeat(201), 'user'), refused(/agent is 201 characters; the limit is 200/));
     assert.equal(lines(), undefined);
   });
 
   test('a wake reason over the limit is shortened, not refused: the wake must happen', async () => {
-    const { sleep, open } = setup();
-    await sleep.recordStart(timer('a', 60, T0));
+    const { sleep, start, open } = setup();
+    await start(timer('a', 60, T0));
     const woken = await sleep.recordWake('a', `${'r'.repeat(WAKE_REASON_MAX_CHARS)}and more`);
     assert.equal([...woken.reason].length, WAKE_REASON_MAX_CHARS);
     assert.ok(woken.reason.endsWith('r…'));
@@ -192,7 +233,11 @@ describe('parseSleepRecord', () => {
     ['a start time past the Date range', { ...started, startedAt: 1e16 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
     ['a fractional start time', { ...started, startedAt: T0 + 0.5 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
     ['a wake time past the Date range', { event: 'woken', agent: 'a', reason: 'r', at: 8.64e15 + 1 }, 'at must be a whole number of milliseconds from 0 to 8.64e15'],
-    ['a timer duration past the Date range', { ...started, mode: { kind: 'timer', durationMs: 2 ** 60 } }, 'mode: durationMs must be a whole number of milliseconds from 0 to 8.64e15'],
+    [
+      'a timer duration past the Date range',
+      { ...started, mode: { kind: 'timer', durationMs: 2 ** 60 } },
+      'mode: durationMs must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
     ['an agent name over 200 characters', { ...started, agent: 'a'.repeat(201) }, 'agent is 201 characters; the limit is 200'],
     ['a wake without reason', { event: 'woken', agent: 'a', at: T0 }, 'missing field reason'],
     ['a wake without time', { event: 'woken', agent: 'a', reason: 'r' }, 'missing field at'],
