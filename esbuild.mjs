@@ -1,8 +1,10 @@
-// Builds the three bundles Groundwork ships: the extension host bundle, the webview bundle
-// and the headless CLI. `--production` minifies and drops source maps; `--watch` rebuilds.
+// Builds the bundles Groundwork ships: the extension host bundle, the feature bundles it loads on
+// first use, the webview bundle and the headless CLI. `--production` minifies and drops source
+// maps; `--watch` rebuilds. Prints every bundle's size.
 import * as esbuild from 'esbuild';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -17,6 +19,7 @@ const common = {
   legalComments: production ? 'none' : 'inline',
   logLevel: 'warning',
   metafile: true,
+  absWorkingDir: root,
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
@@ -36,6 +39,58 @@ const sdkAsSeparateBundle = {
   },
 };
 
+/**
+ * Features whose code the extension loads the first time they are used (the panel shows them or a
+ * command needs them), each a bundle of its own: `import('./discoveryFeature')` in the extension's
+ * sources becomes `require('./discovery.js')`, so activation neither evaluates nor parses them.
+ */
+const LAZY_FEATURES = { 'src/vscode/discoveryFeature.ts': 'discovery.js', 'src/vscode/brainstormFeature.ts': 'brainstorm.js' };
+
+/**
+ * The modules a feature bundle takes from the extension's bundle instead of a copy of its own (a
+ * class told apart with `instanceof` must be one class): listed in src/vscode/mainModules.ts.
+ */
+const MAIN_MODULES = [...readFileSync(join(root, 'src/vscode/mainModules.ts'), 'utf8').matchAll(/^\s*'(src\/[^']+\.ts)':/gm)].map((m) => m[1]);
+
+/** The file a relative import names, as the TypeScript sources write it (no extension). */
+function sourceFile(dir, path) {
+  const base = resolve(dir, path);
+  for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate).split('\\').join('/');
+  }
+  return undefined;
+}
+
+const featuresAsSeparateBundles = {
+  name: 'lazy-features-as-separate-bundles',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const file = LAZY_FEATURES[sourceFile(args.resolveDir, args.path)];
+      return file ? { path: `./${file}`, external: true } : undefined;
+    });
+  },
+};
+
+const modulesFromTheExtensionBundle = {
+  name: 'modules-from-the-extension-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'extension-module' }, () => ({ path: './extension.js', external: true }));
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const file = sourceFile(args.resolveDir, args.path);
+      return file && MAIN_MODULES.includes(file) ? { path: file, namespace: 'extension-module' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'extension-module' }, (args) => ({
+      contents: [
+        `const extension = require('./extension.js');`,
+        `if (!extension.__mainModules) throw new Error('Groundwork: a feature bundle was loaded without dist/extension.js, which it takes ${args.path} from');`,
+        `module.exports = extension.__mainModules[${JSON.stringify(args.path)}];`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: join(root, 'dist'),
+    }));
+  },
+};
+
 const bundles = [
   {
     name: 'extension',
@@ -45,8 +100,19 @@ const bundles = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [sdkAsSeparateBundle],
+    plugins: [sdkAsSeparateBundle, featuresAsSeparateBundles],
   },
+  ...Object.entries(LAZY_FEATURES).map(([entry, file]) => ({
+    name: file.replace(/\.js$/, ''),
+    lazyFeature: true,
+    entryPoints: [join(root, entry)],
+    outfile: join(root, 'dist', file),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [sdkAsSeparateBundle, modulesFromTheExtensionBundle],
+  })),
   {
     name: 'webview',
     entryPoints: [join(root, 'webview/main.ts')],
@@ -66,7 +132,7 @@ const bundles = [
     plugins: [sdkAsSeparateBundle],
   },
   ...Object.entries(LAZY_BUNDLES).map(([pkg, file]) => ({
-    name: file.replace(/\.js$/, ""),
+    name: file.replace(/\.js$/, ''),
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
     outfile: join(root, 'dist', file),
     platform: 'node',
@@ -87,28 +153,63 @@ function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+/** Every bundle's size; the extension's is what activation loads and parses. */
 async function report() {
   const rows = [];
   for (const b of bundles) {
-    rows.push([b.name, b.outfile.slice(root.length + 1), (await stat(b.outfile)).size]);
+    rows.push([
+      b.name,
+      b.outfile.slice(root.length + 1),
+      (await stat(b.outfile)).size,
+      b.lazyFeature ? 'loaded on first use' : b.name === 'extension' ? 'loaded at activation' : '',
+    ]);
   }
   const width = Math.max(...rows.map((r) => r[1].length));
   console.log(`bundles (${production ? 'production' : 'development'}):`);
-  for (const [name, file, size] of rows) {
-    console.log(`  ${name.padEnd(13)} ${file.padEnd(width)}  ${kb(size).padStart(9)}`);
+  for (const [name, file, size, note] of rows) {
+    console.log(`  ${name.padEnd(13)} ${file.padEnd(width)}  ${kb(size).padStart(9)}  ${note}`.trimEnd());
   }
+}
+
+/**
+ * A module bundled both in the extension and in a feature bundle is two modules at run time: an
+ * error class it declares is then two classes, and `instanceof` fails across them (a StorageError
+ * of the window's store would not be one to the core in a feature bundle). Such a module must be
+ * taken from the extension's bundle (src/vscode/mainModules.ts); the build stops when it is not.
+ */
+function checkFeatureBundles(results) {
+  const inputs = (i) => new Set(Object.keys(results[i].metafile.inputs));
+  const main = inputs(bundles.findIndex((b) => b.name === 'extension'));
+  const problems = [];
+  for (const entry of Object.keys(LAZY_FEATURES)) if (main.has(entry)) problems.push(`${entry} is in dist/extension.js: it must be loaded lazily`);
+  bundles.forEach((b, i) => {
+    if (!b.lazyFeature) return;
+    for (const file of inputs(i)) {
+      if (!main.has(file) || !file.startsWith('src/')) continue;
+      if (/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(readFileSync(join(root, file), 'utf8'))) {
+        problems.push(`${file} declares an error class and is bundled in both dist/extension.js and dist/${basenameOf(b.outfile)}: list it in src/vscode/mainModules.ts`);
+      }
+    }
+  });
+  if (problems.length) throw new Error(`the feature bundles would break instanceof:\n  ${problems.join('\n  ')}`);
+}
+
+function basenameOf(path) {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 async function main() {
   if (!watch) await rm(join(root, 'dist'), { recursive: true, force: true });
   await copyCodicons();
+  const options = bundles.map(({ name, lazyFeature, ...o }) => ({ ...common, ...o }));
   if (watch) {
-    const contexts = await Promise.all(bundles.map(({ name, ...o }) => esbuild.context({ ...common, ...o })));
+    const contexts = await Promise.all(options.map((o) => esbuild.context(o)));
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('watching for changes…');
     return;
   }
-  await Promise.all(bundles.map(({ name, ...o }) => esbuild.build({ ...common, ...o })));
+  const results = await Promise.all(options.map((o) => esbuild.build(o)));
+  checkFeatureBundles(results);
   await report();
 }
 

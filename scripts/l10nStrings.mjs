@@ -15,9 +15,7 @@ export const SOURCE_DIR = 'src/vscode';
 export const PANEL_STRINGS_FILE = 'src/shared/panelStrings.ts';
 export const BUNDLE_DIR = 'l10n';
 
-const KEYWORDS_BEFORE_EXPRESSION = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await',
-]);
+const KEYWORDS_BEFORE_EXPRESSION = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
 
 /**
  * Tokens of a TypeScript text, comments dropped. String tokens carry their decoded value.

@@ -37,14 +37,7 @@ function checkContents(file) {
 
 run(process.execPath, ['esbuild.mjs', '--production']);
 const node = await nodeForVsce();
-run(node, [
-  join(root, 'node_modules/@vscode/vsce/vsce'),
-  'package',
-  '--no-dependencies',
-  '--allow-missing-repository',
-  '--out',
-  vsix,
-]);
+run(node, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix]);
 const files = checkContents(join(root, vsix));
 console.log(`\n${vsix}: ${(statSync(join(root, vsix)).size / 1024).toFixed(1)} KB, ${files} files`);
 

@@ -18,7 +18,8 @@ const extensionPath = resolve(opts.extension ?? process.env.GROUNDWORK_EXTENSION
 const t0 = Date.now();
 const say = (m) => console.log(`[electron] ${m}`);
 
-const NETWORK_ERROR = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|getaddrinfo|fetch failed|socket hang up|network|timed? ?out|status code|Failed to get|download/i;
+const NETWORK_ERROR =
+  /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|getaddrinfo|fetch failed|socket hang up|network|timed? ?out|status code|Failed to get|download/i;
 
 async function main() {
   const main = JSON.parse(readFileSync(join(extensionPath, 'package.json'), 'utf8')).main ?? 'extension.js';
@@ -32,10 +33,7 @@ async function main() {
   const workspace = prepareWorkspace(join(tmp, 'workspace'));
   const resultsFile = join(tmp, 'results.json');
   // no gate here: there is no runner-side UI driving (test/e2e needs code-server's workbench)
-  writeFileSync(
-    join(bundle.integrationDir, 'run-config.json'),
-    JSON.stringify({ files: bundle.testFiles, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2),
-  );
+  writeFileSync(join(bundle.integrationDir, 'run-config.json'), JSON.stringify({ files: bundle.testFiles, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2));
 
   let code = 1;
   try {

@@ -1,11 +1,18 @@
-// The brainstorm in the panel: what the inquisitors or the coordinator are doing, a round's
-// questions as a form grouped by angle, earlier rounds folded away, and the result card. Answer
-// drafts and Skip ticks live here across the host's snapshots (keyed by slug, round and the
-// question's place in the round) and are saved with the webview's state so a reload keeps them.
-import type { BrainstormAngle, BrainstormPanelView, BrainstormRoundView, WebviewMessage } from '../src/shared/protocol';
+// The brainstorm in the panel: what the inquisitors or the coordinator are doing (with their tool
+// calls, each in its agent's stream), a round's questions as a form grouped by angle, earlier
+// rounds folded away, and the result card. Answer drafts and Skip ticks live here across the
+// host's messages (keyed by slug, round and the question's place in the round) and are saved with
+// the webview's state so a reload keeps them.
 import { fill, type PanelStrings } from '../src/shared/panelStrings';
-import { ANGLE, inquisitors, progress } from './brainstormProgress';
+import { brainstormStreamOf, type BrainstormAngle, type BrainstormPanelView, type BrainstormRoundView } from '../src/shared/protocol/brainstorm';
+import type { StreamId } from '../src/shared/protocol/common';
+import type { ToolLine } from '../src/shared/protocol/discovery';
+import type { WebviewMessage } from '../src/shared/protocol/panel';
+import { ANGLE, inquisitors, problemText, progress, type ToolLists } from './brainstormProgress';
 import { h, icon } from './dom';
+import type { PanelContext, PanelPart } from './part';
+import { actionButton, completeCard } from './brainstormCard';
+import { fillToolList, upsertLine } from './toolLines';
 
 export interface BrainstormDrafts {
   /** Answers by "slug:round:index". */
@@ -25,41 +32,83 @@ type Checkbox = HTMLElement & { checked: boolean };
 
 /** The angles in the order the form shows them. */
 const ANGLES: readonly BrainstormAngle[] = ['ux', 'technical', 'edge-cases'];
-export class BrainstormUi {
-  readonly element: HTMLElement = h('section', { id: 'brainstorm', 'aria-labelledby': 'brainstorm-heading' });
-  private view: BrainstormPanelView = { status: 'none' };
+export class BrainstormUi implements PanelPart {
+  readonly feature = 'brainstorm';
+  readonly element: HTMLElement = h('div', { class: 'part', 'data-part': 'brainstorm' });
+  private readonly section: HTMLElement = h('section', { id: 'brainstorm', 'aria-labelledby': 'brainstorm-heading' });
+  private view: BrainstormPanelView = { status: 'none', actions: [] };
   private stream: HTMLElement | undefined;
+  private readonly toolLists: ToolLists = new Map();
   private S!: PanelStrings;
-  /** Earlier rounds the person unfolded, so that the next snapshot leaves them open. */
+  private post: (message: WebviewMessage) => void = () => undefined;
+  /** Earlier rounds the person unfolded, so that the next redraw leaves them open. */
   private readonly openRounds = new Set<string>();
 
   constructor(
     private readonly drafts: BrainstormDrafts,
-    private readonly post: (message: WebviewMessage) => void,
     private readonly saveDrafts: () => void,
   ) {}
 
-  /** Streamed model text; true when it could be shown (a running step is on screen). */
-  append(text: string): boolean {
-    if (this.view.status !== 'running' || !this.stream) return false;
-    this.view = { ...this.view, streamed: this.view.streamed + text };
+  /** The coordinator's text; false when it cannot be shown (not this brainstorm's running step, or text is missing). */
+  append(stream: StreamId, at: number, text: string): boolean {
+    const running = this.running$(stream);
+    if (!running || !this.stream || brainstormStreamOf(stream)?.agent !== 'coordinator') return false;
+    const have = running.streamed;
+    if (at > have.length) return false;
+    const fresh = text.slice(have.length - at);
+    if (!fresh) return true;
+    this.view = { ...running, streamed: have + fresh };
     this.stream.textContent = this.view.streamed;
     this.stream.scrollTop = this.stream.scrollHeight;
     return true;
   }
 
-  render(view: BrainstormPanelView, S: PanelStrings): void {
+  /** A tool call of the coordinator or of one inquisitor: its line in that agent's list. */
+  tool(stream: StreamId, line: ToolLine): boolean {
+    const running = this.running$(stream);
+    const agent = brainstormStreamOf(stream)?.agent;
+    const list = agent === undefined ? undefined : this.toolLists.get(agent);
+    if (!running || !list || agent === undefined) return false;
+    if (agent === 'coordinator') {
+      this.view = { ...running, tools: upsertLine(running.tools, line) };
+      fillToolList(list, this.S, this.view.tools);
+      return true;
+    }
+    const inquisitor = running.inquisitors?.find((q) => q.angle === agent);
+    if (!inquisitor) return false;
+    const updated = { ...inquisitor, tools: upsertLine(inquisitor.tools, line) };
+    this.view = { ...running, inquisitors: running.inquisitors!.map((q) => (q === inquisitor ? updated : q)) };
+    fillToolList(list, this.S, updated.tools);
+    return true;
+  }
+
+  /** The running step on screen, when `stream` is one of its brainstorm's. */
+  private running$(stream: StreamId): Running | undefined {
+    const view = this.view;
+    return view.status === 'running' && brainstormStreamOf(stream)?.slug === view.slug ? view : undefined;
+  }
+
+  render(ctx: PanelContext): void {
+    const view = ctx.slices.brainstorm!;
     this.view = view;
-    this.S = S;
+    this.S = ctx.S;
+    this.post = ctx.post;
     this.stream = undefined;
+    this.toolLists.clear();
+    const S = this.S;
     const body: Node[] = [];
+    // Restricted Mode shows no brainstorm: the panel offers no model work there.
+    if (!ctx.trusted) {
+      this.element.replaceChildren();
+      return;
+    }
     switch (view.status) {
       case 'none':
         this.element.replaceChildren();
         return;
       case 'complete':
         this.forget(view.slug, Infinity);
-        body.push(this.completeCard(view));
+        body.push(completeCard(view, S, this.post));
         break;
       case 'running':
         body.push(this.header(view), ...this.history(view), ...this.running(view));
@@ -78,18 +127,25 @@ export class BrainstormUi {
         body.push(this.header(view), ...this.history(view), ...this.failed(view));
         break;
     }
-    this.element.replaceChildren(h('h2', { id: 'brainstorm-heading' }, S.brainstormHeading), ...body);
+    this.section.replaceChildren(h('h2', { id: 'brainstorm-heading' }, S.brainstormHeading), ...body);
+    if (this.section.parentNode !== this.element) {
+      this.element.replaceChildren(this.section);
+      // A brainstorm started from the palette or the brief card appears above where the person
+      // may have scrolled to: bring it into view.
+      (this.section as Partial<Pick<HTMLElement, 'scrollIntoView'>>).scrollIntoView?.({ block: 'start' });
+    }
   }
 
   /** The idle panel's ways in, shown beside the composer: start a brainstorm, or resume one. */
-  entryActions(S: PanelStrings): Node[] {
-    const start = this.button(S.brainstormStart, 'comment-discussion', () => this.post({ type: 'command', command: 'brainstorm' }), {
+  entryActions(ctx: PanelContext): Node[] {
+    const S = ctx.S;
+    const start = actionButton(S.brainstormStart, 'comment-discussion', () => ctx.post({ type: 'brainstorm.new' }), {
       secondary: true,
       id: 'brainstorm-start',
       title: S.brainstormStartTitle,
     });
     const resume = h('button', { type: 'button', class: 'link-button', id: 'brainstorm-resume' }, S.resumeBrainstorm);
-    resume.addEventListener('click', () => this.post({ type: 'command', command: 'resumeBrainstorm' }));
+    resume.addEventListener('click', () => ctx.post({ type: 'brainstorm.resume' }));
     return [start, resume];
   }
 
@@ -113,12 +169,16 @@ export class BrainstormUi {
 
   private running(view: Running): Node[] {
     const S = this.S;
-    const nodes = progress(view, S);
+    const nodes = progress(view, S, this.toolLists);
     // Not a live region: a screen reader would read every streamed token. The status row says what runs.
     this.stream = h('div', { class: 'stream', id: 'brainstorm-stream', 'aria-label': S.brainstormStreamLabel }, view.streamed);
     nodes.push(
       this.stream,
-      h('div', { class: 'actions' }, this.button(S.stop, 'debug-stop', () => this.post({ type: 'brainstorm.stop' }), { secondary: true, id: 'brainstorm-stop', once: true })),
+      h(
+        'div',
+        { class: 'actions' },
+        actionButton(S.stop, 'debug-stop', () => this.post({ type: 'brainstorm.stop' }), { secondary: true, id: 'brainstorm-stop', once: true }),
+      ),
     );
     return nodes;
   }
@@ -127,13 +187,13 @@ export class BrainstormUi {
     const S = this.S;
     return [
       view.inquisitors?.length ? inquisitors(view.inquisitors, this.S) : null,
-      notice(view.error, true, 'brainstorm-error'),
+      notice(problemText(S, view.problem), true, 'brainstorm-error'),
       view.rounds.length ? h('p', { class: 'muted' }, S.answersKept) : null,
       h(
         'div',
         { class: 'actions' },
-        this.button(S.retry, 'refresh', () => this.post({ type: 'brainstorm.retry' }), { id: 'brainstorm-retry', once: true }),
-        this.button(S.close, 'close', () => this.post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close', once: true }),
+        actionButton(S.retry, 'refresh', () => this.post({ type: 'brainstorm.retry' }), { id: 'brainstorm-retry', once: true }),
+        actionButton(S.close, 'close', () => this.post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close', once: true }),
       ),
     ].filter((n): n is HTMLElement => n !== null);
   }
@@ -147,15 +207,12 @@ export class BrainstormUi {
       const items = r.questions.map((q, i) => {
         const a = r.answers[i];
         const answer =
-          a === null ? h('div', { class: 'transcript-a muted' }, icon('debug-step-over'), h('span', {}, S.skippedAnswer))
-          : a?.trim() ? h('div', { class: 'transcript-a' }, h('span', { class: 'transcript-text' }, a))
-          : h('div', { class: 'transcript-a muted' }, h('span', {}, S.noAnswer));
-        return h(
-          'li',
-          {},
-          h('div', { class: 'transcript-q' }, icon(ANGLE[q.angle]?.icon ?? 'question'), h('span', {}, q.text)),
-          answer,
-        );
+          a === null
+            ? h('div', { class: 'transcript-a muted' }, icon('debug-step-over'), h('span', {}, S.skippedAnswer))
+            : a?.trim()
+              ? h('div', { class: 'transcript-a' }, h('span', { class: 'transcript-text' }, a))
+              : h('div', { class: 'transcript-a muted' }, h('span', {}, S.noAnswer));
+        return h('li', {}, h('div', { class: 'transcript-q' }, icon(ANGLE[q.angle]?.icon ?? 'question'), h('span', {}, q.text)), answer);
       });
       const details = h(
         'details',
@@ -171,8 +228,8 @@ export class BrainstormUi {
   private questionForm(view: Questions): HTMLElement {
     const S = this.S;
     const key = (i: number) => `${view.slug}:${view.round}:${i}`;
-    const canMore = view.round < view.maxRounds;
-    const canSummarize = view.round >= view.minRounds;
+    const canMore = view.actions.includes('more');
+    const canSummarize = view.actions.includes('summarize');
     const primary: Action = canSummarize || !canMore ? 'summarize' : 'more';
     const status = h('div', { class: 'form-status error', id: 'brainstorm-form-status', role: 'status', 'aria-live': 'polite' });
     const boxes: TextArea[] = [];
@@ -252,17 +309,17 @@ export class BrainstormUi {
       for (const b of buttons) b.setAttribute('disabled', '');
       this.post({ type: 'brainstorm.answer', answers, action });
     };
-    const more = this.button(S.keepGrilling, 'comment-discussion', () => submit('more'), {
+    const more = actionButton(S.keepGrilling, 'comment-discussion', () => submit('more'), {
       secondary: primary !== 'more',
       id: 'brainstorm-more',
       disabledBecause: canMore ? undefined : fill(S.brainstormMaxRounds, view.maxRounds),
     });
-    const summarize = this.button(S.summarizeNow, 'check-all', () => submit('summarize'), {
+    const summarize = actionButton(S.summarizeNow, 'check-all', () => submit('summarize'), {
       secondary: primary !== 'summarize',
       id: 'brainstorm-summarize',
       disabledBecause: canSummarize ? undefined : fill(S.brainstormMinRounds, view.minRounds),
     });
-    const close = this.button(S.close, 'close', () => this.post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close' });
+    const close = actionButton(S.close, 'close', () => this.post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close' });
     buttons.push(more, summarize, close);
 
     const form = h(
@@ -282,42 +339,6 @@ export class BrainstormUi {
     return form;
   }
 
-  private completeCard(view: Complete): HTMLElement {
-    const S = this.S;
-    const list = (id: string, heading: string, items: string[]) =>
-      h(
-        'div',
-        { class: 'bs-list', id },
-        h('h4', {}, heading),
-        items.length ? h('ul', {}, ...items.map((t) => h('li', {}, t))) : h('p', { class: 'muted' }, S.none),
-      );
-    return h(
-      'div',
-      { class: 'bs-card', id: 'brainstorm-complete' },
-      h(
-        'div',
-        { class: 'bs-card-title check ok', role: 'status' },
-        icon('pass'),
-        h('strong', {}, view.rounds === 1 ? S.brainstormCompleteOne : fill(S.brainstormComplete, view.rounds)),
-      ),
-      h('h3', { class: 'bs-topic', id: 'brainstorm-topic' }, icon('lightbulb'), h('span', {}, view.topic)),
-      list('brainstorm-insights', S.keyInsights, view.keyInsights),
-      list('brainstorm-decisions', S.decisions, view.decisions),
-      list('brainstorm-open-questions', S.openQuestions, view.openQuestions),
-      h(
-        'div',
-        { class: 'actions' },
-        this.button(S.openDocument, 'go-to-file', () => this.post({ type: 'brainstorm.open', file: 'document' }), { id: 'brainstorm-open-doc', title: view.documentPath }),
-        this.button(S.openContextFile, 'file-code', () => this.post({ type: 'brainstorm.open', file: 'context' }), {
-          secondary: true,
-          id: 'brainstorm-open-context',
-          title: view.contextPath,
-        }),
-        this.button(S.close, 'close', () => this.post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close', once: true }),
-      ),
-    );
-  }
-
   /** Drops the drafts of the slug's rounds before `round`: they have been answered. */
   private forget(slug: string, round: number): void {
     let changed = false;
@@ -331,27 +352,6 @@ export class BrainstormUi {
       }
     }
     if (changed) this.saveDrafts();
-  }
-
-  /**
-   * A codicon button. `once` disables it after a click until the next snapshot redraws it, so a
-   * double click posts once. A disabled button takes no pointer events, so the reason it is
-   * disabled is the tooltip of a wrapper around it.
-   */
-  private button(
-    label: string,
-    iconName: string,
-    onClick: () => void,
-    opts: { secondary?: boolean; id?: string; title?: string; once?: boolean; disabledBecause?: string } = {},
-  ): HTMLElement {
-    const el = h('vscode-button', { icon: iconName, secondary: opts.secondary, id: opts.id, title: opts.title, disabled: opts.disabledBecause !== undefined }, label);
-    el.addEventListener('click', () => {
-      if (el.hasAttribute('disabled')) return;
-      if (opts.once) el.setAttribute('disabled', '');
-      onClick();
-    });
-    if (opts.disabledBecause === undefined) return el;
-    return h('span', { class: 'disabled-reason', title: opts.disabledBecause }, el);
   }
 }
 

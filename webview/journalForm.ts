@@ -1,7 +1,8 @@
-// The "add to journal" form. It lives across snapshots so that typing, focus and the draft
-// survive while the host re-sends the panel's state.
-import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../src/shared/protocol';
+// The "add to journal" form. It lives across redraws so that typing, focus and the draft survive
+// while the host re-sends the journal. Adding is a request: the host answers whether it worked.
 import type { PanelStrings } from '../src/shared/panelStrings';
+import type { Settled } from '../src/shared/protocol/common';
+import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../src/shared/protocol/journal';
 import { h } from './dom';
 
 export interface Draft {
@@ -11,7 +12,8 @@ export interface Draft {
 
 interface FormEvents {
   onDraft(draft: Draft): void;
-  onSubmit(requestId: string, title: string, description: string): void;
+  /** Sends the entry; settles with the host's answer. */
+  onSubmit(title: string, description: string): Promise<Settled>;
 }
 
 /** The value of a vscode-elements text control (they expose `value` like native inputs). */
@@ -23,14 +25,16 @@ export class JournalForm {
   private readonly description: ValueElement;
   private readonly button: HTMLElement;
   private readonly status: HTMLElement;
-  private pending: string | undefined;
-  private counter = 0;
+  private pending = false;
 
   private S: PanelStrings | undefined;
   private readonly titleLabel = h('label', { for: 'journal-title', class: 'field-label' });
   private readonly descriptionLabel = h('label', { for: 'journal-description', class: 'field-label' });
 
-  constructor(draft: Draft, private readonly events: FormEvents) {
+  constructor(
+    draft: Draft,
+    private readonly events: FormEvents,
+  ) {
     this.title = h('vscode-textfield', { id: 'journal-title', maxlength: String(MAX_TITLE_CHARS) }) as ValueElement;
     this.description = h('vscode-textarea', {
       id: 'journal-description',
@@ -80,10 +84,9 @@ export class JournalForm {
     this.element.setAttribute('aria-label', S.journalAdd);
   }
 
-  /** Called with the host's answer to the request this form made. */
-  settle(requestId: string, error: string | undefined): void {
-    if (requestId !== this.pending) return;
-    this.pending = undefined;
+  /** The host's answer to the entry this form sent. */
+  private settle(error: string | undefined): void {
+    this.pending = false;
     this.button.removeAttribute('disabled');
     if (error) {
       this.showStatus(error, true);
@@ -105,10 +108,10 @@ export class JournalForm {
     const { title, description } = this.draft();
     if (!title.trim()) return this.invalid(this.title, this.S?.journalNeedTitle ?? '');
     if (!description.trim()) return this.invalid(this.description, this.S?.journalNeedDescription ?? '');
-    this.pending = `journal-${Date.now()}-${++this.counter}`;
+    this.pending = true;
     this.button.setAttribute('disabled', '');
     this.showStatus(this.S?.journalAdding ?? '', false);
-    this.events.onSubmit(this.pending, title, description);
+    void this.events.onSubmit(title, description).then((outcome) => this.settle(outcome.error));
   }
 
   private invalid(field: HTMLElement, message: string): void {

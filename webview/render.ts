@@ -1,11 +1,14 @@
 // Pure functions from the host's state to DOM. Event handlers are passed in; nothing here
 // talks to the host directly. Every string comes from the host's translated table.
-import type { DismissibleNotice, HostCommand, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../src/shared/protocol';
 import { fill, type PanelStrings } from '../src/shared/panelStrings';
+import type { JournalEntryView, JournalSlice } from '../src/shared/protocol/journal';
+import type { ModelCommand, ModelView } from '../src/shared/protocol/model';
+import type { DismissibleNotice, Notice } from '../src/shared/protocol/panel';
+import { sleeperStatus, type SleeperView } from '../src/shared/protocol/sleep';
 import { h, icon } from './dom';
 import { formatTime } from './format';
 
-function section(id: string, heading: string, ...body: Array<Node | null>): HTMLElement {
+function sectionOf(id: string, heading: string, ...body: Array<Node | null>): HTMLElement {
   return h('section', { id, 'aria-labelledby': `${id}-heading` }, h('h2', { id: `${id}-heading` }, heading), ...body);
 }
 
@@ -70,19 +73,46 @@ export function renderNoWorkspace(S: PanelStrings, onOpenFolder: () => void): HT
   return h('div', { class: 'empty', id: 'no-workspace' }, h('p', {}, S.noWorkspace), button(S.openFolder, 'folder-opened', onOpenFolder));
 }
 
-/** `onWake` undefined: Restricted Mode, where Wake is shown disabled with why. */
-export function renderSleepers(S: PanelStrings, sleepers: SleeperView[], onWake: ((agent: string) => void) | undefined): HTMLElement {
-  const items = sleepers.map((s) =>
-    h(
+/**
+ * `onWake` undefined: Restricted Mode, where Wake is shown disabled with why. `tick` is called with
+ * the countdown's text of each sleeper, in order, to draw them again as time passes (sleep.ts).
+ */
+export function renderSleepers(
+  S: PanelStrings,
+  sleepers: SleeperView[],
+  now: number,
+  onWake: ((agent: string) => void) | undefined,
+): { section: HTMLElement; tick(now: number): void } {
+  const rows = sleepers.map((s) => {
+    const status = sleeperStatus(s, now);
+    const remaining = h('span', { class: 'muted sleeper-remaining' }, status.text);
+    const stateIcon = icon(status.overdue ? 'warning' : 'clock');
+    const row = h(
       'li',
       { class: 'sleeper' },
-      icon(s.overdue ? 'warning' : 'clock'),
+      stateIcon,
       h('span', { class: 'sleeper-agent' }, s.agent),
-      h('span', { class: 'muted' }, s.remaining),
+      remaining,
       onWake ? button(S.wake, 'debug-continue', () => onWake(s.agent), true) : disabledButton(S.wake, 'debug-continue', S.restrictedWake, { secondary: true }),
-    ),
+    );
+    return { s, row, remaining, stateIcon };
+  });
+  const section = sectionOf(
+    'sleepers',
+    S.sleepersHeading,
+    h('ul', { class: 'plain-list' }, ...rows.map((r) => r.row)),
+    onWake ? null : restrictedNote(S, S.restrictedWake, undefined, 'sleepers-restricted'),
   );
-  return section('sleepers', S.sleepersHeading, h('ul', { class: 'plain-list' }, ...items), onWake ? null : restrictedNote(S, S.restrictedWake, undefined, 'sleepers-restricted'));
+  return {
+    section,
+    tick(at: number) {
+      for (const r of rows) {
+        const status = sleeperStatus(r.s, at);
+        if (r.remaining.textContent !== status.text) r.remaining.textContent = status.text;
+        r.stateIcon.setAttribute('name', status.overdue ? 'warning' : 'clock');
+      }
+    },
+  };
 }
 
 function renderEntry(entry: JournalEntryView): HTMLElement {
@@ -97,7 +127,7 @@ function renderEntry(entry: JournalEntryView): HTMLElement {
 }
 
 /** `trusted` false: `form` is Restricted Mode's note in its place, and the empty text says no "add it above". */
-export function renderJournal(S: PanelStrings, journal: PanelState['journal'], form: HTMLElement, onOpen: () => void, trusted = true): HTMLElement {
+export function renderJournal(S: PanelStrings, journal: JournalSlice, form: HTMLElement, onOpen: () => void, trusted = true): HTMLElement {
   const body: Node[] = [form, h('vscode-divider', {})];
   if (journal.error) {
     body.push(renderNotice({ kind: 'error', text: journal.error }));
@@ -118,11 +148,11 @@ export function renderJournal(S: PanelStrings, journal: PanelState['journal'], f
   }
   if (journal.partial) body.push(renderNotice({ kind: 'info', text: journal.partial }));
   if (journal.skipped > 0) body.push(renderNotice({ kind: 'error', text: fill(S.journalSkipped, journal.skipped) }));
-  return section('journal', S.journalHeading, ...body);
+  return sectionOf('journal', S.journalHeading, ...body);
 }
 
 /** The model the agents use, or, before there is one, how to connect one. */
-export function renderModel(S: PanelStrings, model: ModelView, run: (command: HostCommand) => void): HTMLElement {
+export function renderModel(S: PanelStrings, model: ModelView, run: (command: ModelCommand) => void): HTMLElement {
   const body: Node[] = [];
   if (model.status === 'onboarding') {
     const text = model.need === 'key' ? S.modelNeedKey : model.need === 'language-model' ? S.modelNeedLanguageModel : S.modelNeedEither;
@@ -149,13 +179,8 @@ export function renderModel(S: PanelStrings, model: ModelView, run: (command: Ho
   }
   if (model.check) {
     body.push(
-      h(
-        'div',
-        { class: `check ${model.check.ok ? 'ok' : 'failed'}`, id: 'model-check', role: 'status' },
-        icon(model.check.ok ? 'pass' : 'error'),
-        h('span', {}, model.check.text),
-      ),
+      h('div', { class: `check ${model.check.ok ? 'ok' : 'failed'}`, id: 'model-check', role: 'status' }, icon(model.check.ok ? 'pass' : 'error'), h('span', {}, model.check.text)),
     );
   }
-  return section('model', S.modelHeading, ...body);
+  return sectionOf('model', S.modelHeading, ...body);
 }

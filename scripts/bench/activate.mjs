@@ -8,10 +8,12 @@ import { performance } from 'node:perf_hooks';
 const root = join(import.meta.dirname, '../..');
 const calls = [];
 const disposable = { dispose() {} };
-const record = (name) => (...args) => {
-  calls.push(name + (typeof args[0] === 'string' ? ` ${args[0]}` : ''));
-  return disposable;
-};
+const record =
+  (name) =>
+  (...args) => {
+    calls.push(name + (typeof args[0] === 'string' ? ` ${args[0]}` : ''));
+    return disposable;
+  };
 class EventEmitter {
   event = () => disposable;
   fire() {}
@@ -23,7 +25,7 @@ const stub = {
   window: {
     createOutputChannel: record('createOutputChannel'),
     registerWebviewViewProvider: record('registerWebviewViewProvider'),
-    createTreeView: record('createTreeView'),
+    createTreeView: (...args) => ({ ...record('createTreeView')(...args), visible: false, onDidChangeVisibility: () => disposable }),
   },
   commands: { registerCommand: record('registerCommand') },
   workspace: {
@@ -51,7 +53,7 @@ for (let i = 0; i < runs; i++) {
   const ext = Module.createRequire(import.meta.url)(file);
   requireTimes.push(performance.now() - t);
   t = performance.now();
-  ext.activate({ subscriptions: [], extensionUri: {}, secrets: { onDidChange: () => disposable }, workspaceState: { get: () => undefined } });
+  ext.activate({ subscriptions: [], extensionUri: { fsPath: root }, secrets: { onDidChange: () => disposable }, workspaceState: { get: () => undefined } });
   activateTimes.push(performance.now() - t);
 }
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -88,7 +88,16 @@ const cold = await timed((o) => service.handle(`cold-${n++}`, 'Build me a CRM', 
 const latency = { first: [], answer: [], firstOnce: [], answerOnce: [] };
 for (let i = 0; i < WARMUP + RUNS; i++) {
   // Alternate which service goes first, so neither always runs on the connection the other warmed.
-  const order = i % 2 === 0 ? [[service, ''], [serviceRoleOnce, 'Once']] : [[serviceRoleOnce, 'Once'], [service, '']];
+  const order =
+    i % 2 === 0
+      ? [
+          [service, ''],
+          [serviceRoleOnce, 'Once'],
+        ]
+      : [
+          [serviceRoleOnce, 'Once'],
+          [service, ''],
+        ];
   for (const [svc, suffix] of order) {
     const session = `latency-${suffix}-${i}`;
     const a = await timed((o) => svc.handle(session, 'Build me a CRM', o));
@@ -126,7 +135,12 @@ const pct = (xs, p) => sorted(xs)[Math.max(0, Math.ceil(p * xs.length) - 1)];
 const ms = (x) => `${x.toFixed(2).padStart(8)} ms`;
 const latencyRow = (label, rs) => {
   const f = rs.map((r) => r.first);
-  return `${label.padEnd(44)} ${ms(pct(f, 0.5))} ${ms(pct(f, 0.9))} ${ms(sorted(f)[0])} ${ms(pct(rs.map((r) => r.total), 0.5))}`;
+  return `${label.padEnd(44)} ${ms(pct(f, 0.5))} ${ms(pct(f, 0.9))} ${ms(sorted(f)[0])} ${ms(
+    pct(
+      rs.map((r) => r.total),
+      0.5,
+    ),
+  )}`;
 };
 
 console.log(`(a) send → first streamed character, DiscoveryService + AnthropicClient + SDK, scripted server on 127.0.0.1`);
@@ -155,7 +169,9 @@ for (const [label, calls] of [
   console.log(`call  reply       total   input  cache read  cache write`);
   calls.forEach((c, i) => console.log(tokenRow(i, c)));
   const total = sum(calls, (u) => u.inputTokens + u.cacheReadTokens + u.cacheCreationTokens);
-  console.log(`sum              ${String(total).padStart(7)} ${String(sum(calls, (u) => u.inputTokens)).padStart(7)} ${String(sum(calls, (u) => u.cacheReadTokens)).padStart(11)} ${String(sum(calls, (u) => u.cacheCreationTokens)).padStart(12)}\n`);
+  console.log(
+    `sum              ${String(total).padStart(7)} ${String(sum(calls, (u) => u.inputTokens)).padStart(7)} ${String(sum(calls, (u) => u.cacheReadTokens)).padStart(11)} ${String(sum(calls, (u) => u.cacheCreationTokens)).padStart(12)}\n`,
+  );
 }
-console.log('Tokens are the stand-in\'s estimate (4 characters a token, the real tokenizer differs); it caches any');
+console.log("Tokens are the stand-in's estimate (4 characters a token, the real tokenizer differs); it caches any");
 console.log('prefix, where the API caches only prefixes of at least 1,024 tokens (Sonnet).');

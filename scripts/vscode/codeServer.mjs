@@ -46,11 +46,10 @@ function profileDirs(tmp) {
 export function installExtension({ node24, codeServerEntry, tmp, vsix, onOutput }) {
   const dirs = profileDirs(tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const r = spawnSync(
-    node24,
-    [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix],
-    { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache } },
-  );
+  const r = spawnSync(node24, [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache },
+  });
   onOutput?.(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout ?? '')) {
     throw new Error(`installing ${vsix} into code-server failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
@@ -93,16 +92,22 @@ export async function startCodeServer(o) {
   const port = await freePort();
   const args = [
     o.codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--config', config,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--config',
+    config,
     '--disable-telemetry',
     '--disable-update-check',
     ...(o.restricted ? [] : ['--disable-workspace-trust']),
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
     // REQUIRED: without it extensionDevelopmentPath / extensionTestsPath are silently ignored
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
     o.workspace,
   ];
   const child = spawn(o.node24, args, {

@@ -499,10 +499,7 @@ async function runRestricted(tools, files) {
   untrusted.on('console', (msg) => toLog(`console.${msg.type()}:restricted`, msg.text()));
   const remote = (p) => `vscode-remote://127.0.0.1:${restrictedServer.port}${p}`;
   const payload = vsix ? '' : `&payload=${encodeURIComponent(JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]))}`;
-  await untrusted.goto(
-    `${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}${payload}`,
-    { waitUntil: 'domcontentloaded', timeout: 60_000 },
-  );
+  await untrusted.goto(`${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}${payload}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
   await untrusted.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
   say(`restricted window ready (${Date.now() - t} ms)`);
   t = Date.now();

@@ -309,8 +309,7 @@ export async function setupTools({ apt = true } = {}) {
   log(`tools folder ${p.toolsDir}${process.env.GROUNDWORK_TOOLS_DIR ? ' (GROUNDWORK_TOOLS_DIR)' : ''}`);
   if (apt) await ensureAptPackages();
   checkChromium();
-  const complete = () =>
-    [p.marker, p.node24Marker, p.codeServerMarker].every((m) => existsSync(m)) && node24Works(p) && codeServerMissing(p).length === 0;
+  const complete = () => [p.marker, p.node24Marker, p.codeServerMarker].every((m) => existsSync(m)) && node24Works(p) && codeServerMissing(p).length === 0;
   if (complete()) {
     log(`node ${NODE_VERSION} and code-server ${CODE_SERVER_VERSION}: reused`);
   } else {

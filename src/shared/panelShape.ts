@@ -1,9 +1,10 @@
 // The panel's side of the boundary: it does not trust the shape of what the host sends either (a
-// host of another version, a bug, a file that slipped through). Each section's data is checked
-// before it is drawn, and a section whose data is wrong is drawn as an error in place while the
+// host of another version, a bug, a file that slipped through). Each feature's slice is checked
+// before it is drawn, and a slice whose data is wrong is drawn as an error in its section while the
 // rest of the panel works. Cheap structural checks only: types and lists, not contents.
-import { BRIEF_FIELDS } from './protocol';
 import { PANEL_STRINGS, type PanelStringKey, type PanelStrings } from './panelStrings';
+import type { FeatureId } from './protocol/common';
+import { BRIEF_FIELDS } from './protocol/discovery';
 
 /** Undefined when `value` fits; else what does not, e.g. `discovery.rounds[0].questions is not a list`. */
 type Check = (value: unknown, at: string) => string | undefined;
@@ -15,9 +16,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const str: Check = (v, at) => (typeof v === 'string' ? undefined : `${at} is not text`);
 const num: Check = (v, at) => (typeof v === 'number' && Number.isFinite(v) ? undefined : `${at} is not a number`);
 const bool: Check = (v, at) => (typeof v === 'boolean' ? undefined : `${at} is not true or false`);
-const opt = (check: Check): Check => (v, at) => (v === undefined ? undefined : check(v, at));
-const nullable = (check: Check): Check => (v, at) => (v === null ? undefined : check(v, at));
-const oneOf = (...values: string[]): Check => (v, at) => (typeof v === 'string' && values.includes(v) ? undefined : `${at} is not one of ${values.join(', ')}`);
+const opt =
+  (check: Check): Check =>
+  (v, at) =>
+    v === undefined ? undefined : check(v, at);
+const nullable =
+  (check: Check): Check =>
+  (v, at) =>
+    v === null ? undefined : check(v, at);
+const oneOf =
+  (...values: string[]): Check =>
+  (v, at) =>
+    typeof v === 'string' && values.includes(v) ? undefined : `${at} is not one of ${values.join(', ')}`;
 
 function list(item: Check): Check {
   return (v, at) => {
@@ -52,16 +62,27 @@ function byStatus(cases: Record<string, Record<string, Check>>): Check {
   };
 }
 
+const toolLine = obj({ id: str, kind: oneOf('read', 'list', 'search', 'other'), tool: str, target: str, status: oneOf('running', 'done', 'error'), error: opt(str) });
+const actions = list(str);
+
 const discoveryRound = obj({ round: num, questions: list(str), answer: opt(str) });
-const conversation = { request: str, round: num, maxRounds: num, rounds: list(discoveryRound) };
+const conversation = { request: str, round: num, maxRounds: num, rounds: list(discoveryRound), actions };
 
 const discovery = byStatus({
-  idle: { hint: opt(bool) },
-  running: { ...conversation, streamed: str, notice: opt(str), retry: opt(obj({ attempt: num, of: num })) },
+  idle: { hint: opt(bool), actions },
+  running: { ...conversation, streamed: str, tools: list(toolLine), retry: opt(obj({ attempt: num, of: num })) },
   questions: { ...conversation, questions: list(str), message: str, notice: opt(str) },
-  failed: { ...conversation, error: str },
-  brief: { request: str, brief: obj(Object.fromEntries(BRIEF_FIELDS.map((f) => [f, str]))), raw: opt(str), transcript: list(discoveryRound), message: str, savedAt: opt(str) },
-  damaged: { file: str, reason: str },
+  failed: { ...conversation, failure: obj({ reason: oneOf('error', 'interrupted'), error: opt(str) }) },
+  brief: {
+    request: str,
+    brief: obj(Object.fromEntries(BRIEF_FIELDS.map((f) => [f, str]))),
+    raw: opt(str),
+    transcript: list(discoveryRound),
+    message: str,
+    savedAt: opt(str),
+    actions,
+  },
+  damaged: { file: str, reason: str, actions },
 });
 
 const angle = oneOf('ux', 'technical', 'edge-cases');
@@ -73,15 +94,33 @@ const header = {
   minRounds: num,
   maxRounds: num,
   rounds: list(obj({ round: num, questions: list(question), answers: list(nullable(str)) })),
-  inquisitors: opt(list(obj({ angle, state: oneOf('running', 'success', 'parse_error', 'timeout', 'empty'), detail: opt(str) }))),
+  inquisitors: opt(list(obj({ angle, state: oneOf('running', 'success', 'parse_error', 'timeout', 'empty'), detail: opt(str), tools: list(toolLine) }))),
+  actions,
 };
 
 const brainstorm = byStatus({
-  none: {},
-  running: { ...header, step: oneOf('inquisitors', 'follow-up', 'summary'), streamed: str, retry: opt(obj({ who: oneOf('ux', 'technical', 'edge-cases', 'coordinator'), attempt: num, of: num })) },
+  none: { actions },
+  running: {
+    ...header,
+    step: oneOf('inquisitors', 'follow-up', 'summary'),
+    streamed: str,
+    tools: list(toolLine),
+    retry: opt(obj({ who: oneOf('ux', 'technical', 'edge-cases', 'coordinator'), attempt: num, of: num })),
+  },
   questions: { ...header, questions: list(question), notice: opt(str) },
-  failed: { ...header, error: str },
-  complete: { slug: str, topic: str, rounds: num, keyInsights: list(str), decisions: list(str), openQuestions: list(str), documentPath: str, contextPath: str },
+  failed: { ...header, problem: obj({ kind: oneOf('error', 'unexpected', 'stopped', 'interrupted', 'unfinished'), text: opt(str) }) },
+  complete: {
+    slug: str,
+    topic: str,
+    rounds: num,
+    keyInsights: list(str),
+    decisions: list(str),
+    openQuestions: list(str),
+    summaryText: opt(str),
+    documentPath: str,
+    contextPath: str,
+    actions,
+  },
 });
 
 const modelCheck = opt(obj({ ok: bool, text: str }));
@@ -98,25 +137,31 @@ const journal = obj({
   error: opt(str),
 });
 
-const SECTIONS = {
+const sleep = obj({
+  sleepers: list(obj({ agent: str, mode: oneOf('timer', 'event', 'manual'), waitingFor: opt(str), startedAt: num, maxDurationMs: num })),
+  error: opt(str),
+});
+
+const panel = obj({
+  trusted: bool,
+  hasWorkspace: bool,
   notice: opt(obj({ kind: oneOf('info', 'error'), text: str })),
   notices: list(obj({ id: str, text: str })),
-  discovery,
-  brainstorm,
-  model,
-  journal,
-  sleepers: list(obj({ agent: str, remaining: str, overdue: bool })),
-} satisfies Record<string, Check>;
+});
 
-export type PanelSection = keyof typeof SECTIONS;
+const SLICES = { panel, discovery, brainstorm, model, journal, sleep } satisfies Record<FeatureId, Check>;
 
-/** What is wrong with one section of a snapshot's state, or undefined when it can be drawn. */
-export function sectionProblem(state: unknown, section: PanelSection): string | undefined {
-  if (!isRecord(state)) return 'the panel state is not an object';
-  return SECTIONS[section](state[section], section);
+/** What is wrong with one feature's slice, or undefined when it can be drawn. */
+export function sliceProblem(feature: FeatureId, value: unknown): string | undefined {
+  return SLICES[feature](value, feature);
 }
 
-/** The strings of a snapshot, any missing or wrong one replaced by its English text. */
+/** A tool call's line as the host sends it in a `tool` message, checked the same way. */
+export function toolLineProblem(value: unknown): string | undefined {
+  return toolLine(value, 'line');
+}
+
+/** The string table the host sent, any missing or wrong one replaced by its English text. */
 export function panelStringsOf(value: unknown): PanelStrings {
   const given = isRecord(value) ? value : {};
   const out = {} as PanelStrings;

@@ -1,6 +1,6 @@
 // Every string the agent panel shows, in English. The host translates each through vscode.l10n
-// (the English text is the key in l10n/bundle.l10n.<lang>.json) and sends the table with each
-// snapshot; "{0}" marks a value the panel fills in.
+// (the English text is the key in l10n/bundle.l10n.<lang>.json) and sends the table once, when the
+// panel says it is ready; "{0}" marks a value the panel fills in.
 
 export const PANEL_STRINGS = {
   loading: 'Loading…',
@@ -20,10 +20,8 @@ export const PANEL_STRINGS = {
 
   modelHeading: 'Model',
   modelNeedKey: 'Groundwork is set to use the Anthropic API. Add your API key to let its agents think.',
-  modelNeedLanguageModel:
-    'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.',
-  modelNeedEither:
-    "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
+  modelNeedLanguageModel: 'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.',
+  modelNeedEither: "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
   setApiKey: 'Set Anthropic API Key…',
   findChatModel: 'Find a Chat Model',
   provider: 'Provider',
@@ -56,6 +54,21 @@ export const PANEL_STRINGS = {
   sendAnswers: 'Send Answers',
   answerSomething: 'Answer at least one question, or write something in the last box.',
   modelFailed: 'The model call failed. Your answers are kept: retry when the problem is fixed.',
+  discoveryInterrupted: 'The window closed before the model answered.',
+
+  toolCalls: 'Tool calls',
+  toolReading: 'Reading {0}',
+  toolRead: 'Read {0}',
+  toolReadFailed: 'Could not read {0}',
+  toolListing: 'Listing {0}',
+  toolListed: 'Listed {0}',
+  toolListFailed: 'Could not list {0}',
+  toolSearching: "Searching '{0}'",
+  toolSearched: "Searched '{0}'",
+  toolSearchFailed: "Could not search '{0}'",
+  toolUsing: 'Using {0}: {1}',
+  toolUsed: 'Used {0}: {1}',
+  toolUseFailed: 'Could not use {0}: {1}',
 
   briefHeading: 'Idea Brief',
   briefSummary: 'One-line summary',
@@ -104,12 +117,17 @@ export const PANEL_STRINGS = {
   skippedAnswer: 'Skipped',
   noAnswer: '(no answer)',
   answersKept: 'Your answers are kept: Retry runs the step again.',
+  brainstormStopped: 'Stopped. Nothing is lost: Retry runs the step again.',
+  brainstormInterrupted: 'The window closed before the model answered. Your answers are kept: Retry asks again.',
+  brainstormUnfinished: 'The step did not finish. Retry runs it again.',
+  somethingWentWrong: 'Something went wrong: {0}',
   close: 'Close',
   brainstormComplete: 'Brainstorm complete · {0} rounds',
   brainstormCompleteOne: 'Brainstorm complete · 1 round',
   keyInsights: 'Key insights',
   decisions: 'Decisions',
   openQuestions: 'Open questions',
+  summaryAsText: "The coordinator's summary was not in the expected format, so its text is kept as written:",
   none: 'None',
   openDocument: 'Open Document',
   openContextFile: 'Open Context File',
@@ -132,8 +150,7 @@ export const PANEL_STRINGS = {
   journalAdded: 'Added to the journal.',
   journalNeedTitle: 'Give the discovery a title.',
   journalNeedDescription: 'Describe what was learned.',
-  journalEmpty:
-    'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
+  journalEmpty: 'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
   journalEmptyRestricted: 'No discoveries yet. The journal is kept in .groundwork/discoveries.jsonl.',
   journalCount: '{0} discoveries',
   journalCountOne: '1 discovery',

@@ -1,16 +1,21 @@
-// Activation only registers: no file reads, no secrets, no SDK. Views read the workspace when
-// they are first shown.
+// The composition root: every adapter is made here, once (the workspace's file system and store,
+// the model clients, the bundled roles), and handed to the features, which register themselves
+// (contributions.ts). Activation only registers: no file reads, no secrets, no SDK, and the
+// discovery and brainstorm code is not even loaded until first used.
 import * as vscode from 'vscode';
-import { AgentPanel, AGENT_PANEL_ID } from './agentPanel';
-import { registerCommands } from './commands';
-import { registerBrainstormCommands } from './brainstormCommands';
-import { createBrainstorm } from './brainstormSetup';
-import { createDiscovery } from './discoverySetup';
-import { registerModelCommands } from './llm/modelCommands';
+import { bundledRoleSource } from '../core/node/roleFiles';
+import { NodeWorkspaceFs } from '../core/node/nodeWorkspaceFs';
+import { WorkspaceStore } from '../core/storage/workspaceStore';
+import { AgentPanel } from './agentPanel';
+import { CONTRIBUTIONS, type Host } from './contributions';
+import { LanguageModelClient } from './llm/languageModelClient';
 import { ModelService } from './llm/modelService';
-import { PlanExplorer, PLAN_EXPLORER_ID } from './planExplorer';
-import { createRoleCache } from './roleCache';
+import { RoleCache } from './roleCache';
+import { isTrusted } from './trust';
 import { WorkspaceModel } from './workspaceModel';
+import { writeGuardedFs } from './writeGuard';
+
+export { MAIN_MODULES as __mainModules } from './mainModules';
 
 /** What `activate` returns: a handle for the in-VS Code tests, nothing a user relies on. */
 export interface GroundworkApi {
@@ -22,30 +27,32 @@ export interface GroundworkApi {
 export function activate(context: vscode.ExtensionContext): GroundworkApi {
   const log = vscode.window.createOutputChannel('Groundwork', { log: true });
   context.subscriptions.push(log);
-  const model = new WorkspaceModel(vscode.workspace.workspaceFolders?.[0]);
-  context.subscriptions.push(model);
-  const models = new ModelService(context.secrets);
-  context.subscriptions.push(models);
-  let panel: AgentPanel | undefined;
-  const roles = createRoleCache(context, model, log, (text) => panel?.showNotice(text));
-  const discovery = createDiscovery(roles, model, models, log, () => panel);
-  context.subscriptions.push(discovery);
-  const brainstorm = createBrainstorm(roles, model, models, log, () => panel);
-  context.subscriptions.push(brainstorm);
-  panel = new AgentPanel(context.extensionUri, model, models, discovery, brainstorm, log);
-  context.subscriptions.push(panel);
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(AGENT_PANEL_ID, panel));
-  const explorer = new PlanExplorer(model);
-  context.subscriptions.push(explorer);
-  context.subscriptions.push(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
-  context.subscriptions.push(...registerCommands(model, discovery));
-  context.subscriptions.push(...registerBrainstormCommands(model, brainstorm));
-  context.subscriptions.push(...registerModelCommands(models, (check) => panel.showCheck(check)));
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  // The window's store refuses every write while the folder is not trusted (writeGuard.ts).
+  const store = folder?.uri.scheme === 'file' ? new WorkspaceStore(writeGuardedFs(new NodeWorkspaceFs(), isTrusted), folder.uri.fsPath) : undefined;
+  const workspace = own(context, new WorkspaceModel(folder, store));
+  const models = own(
+    context,
+    new ModelService(context.secrets, {
+      // The SDK and the client around it load on the first call.
+      anthropic: async (options) => new (await import('../core/node/anthropicClient')).AnthropicClient(options),
+      languageModel: (options) => new LanguageModelClient(vscode, options),
+    }),
+  );
+  const panel = own(context, new AgentPanel(context.extensionUri, store !== undefined, log));
+  const roles = own(context, new RoleCache({ bundled: bundledRoleSource(context.extensionUri.fsPath), workspace, log, notify: (text) => panel.showNotice(text) }));
+  const host: Host = { context, log, workspace, models, roles: roles.lookup, panel, services: {} };
+  for (const contribution of CONTRIBUTIONS) context.subscriptions.push(contribution.register(host) as vscode.Disposable);
   return {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },
-    model: { refresh: () => model.refresh(), read: () => model.read() },
+    model: { refresh: () => workspace.refresh(), read: () => workspace.read() },
     models: { status: () => models.status(), client: () => models.client() },
   };
 }
 
 export function deactivate(): void {}
+
+function own<T extends vscode.Disposable | { dispose(): unknown }>(context: vscode.ExtensionContext, item: T): T {
+  context.subscriptions.push(item as vscode.Disposable);
+  return item;
+}

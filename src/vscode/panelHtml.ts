@@ -16,13 +16,7 @@ function attr(value: string): string {
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    `style-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
+  return ["default-src 'none'", `img-src ${cspSource} data:`, `font-src ${cspSource}`, `style-src ${cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
 }
 
 export function panelHtml(input: PanelHtmlInput): string {
@@ -46,5 +40,7 @@ export function panelHtml(input: PanelHtmlInput): string {
 
 /** 32 characters from a CSPRNG, fresh for every document. */
 export function makeNonce(randomBytes: (n: number) => Uint8Array): string {
-  return Array.from(randomBytes(24), (b) => b.toString(16).padStart(2, '0')).join('').slice(0, 32);
+  return Array.from(randomBytes(24), (b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 32);
 }

@@ -1,56 +1,52 @@
-// From what the workspace holds to what the panel shows. No vscode import: unit-tested.
-import type { BrainstormPanelView, DiscoveryPanelView, DismissibleNotice, JournalEntryView, ModelView, Notice, PanelState, SleeperView } from '../shared/protocol';
-import { sleeperStatus } from '../core/sleep/sleepLog';
-import type { WorkspaceView } from './workspaceModel';
+// From what the workspace holds to the journal's and the sleepers' slices of the panel. No vscode
+// import: unit-tested (test/unit/vscode/panelState.test.ts).
+import type { JournalEntry } from '../core/journal/journalEntry';
+import type { Sleeper } from '../core/sleep/sleepLog';
+import type { ReadResult } from '../core/storage/recordLog';
+import type { JournalEntryView, JournalSlice } from '../shared/protocol/journal';
+import type { SleeperView, SleepSlice } from '../shared/protocol/sleep';
 
 /** How many journal entries the panel lists; the rest are a click away in the file. */
 export const JOURNAL_PAGE = 50;
 
-export interface PanelContext {
-  trusted: boolean;
-  hasWorkspace: boolean;
-  now: number;
-  model: ModelView;
-  discovery: DiscoveryPanelView;
-  /** Defaults to none. */
-  brainstorm?: BrainstormPanelView;
-  notice?: Notice;
-  /** Defaults to none. */
-  notices?: DismissibleNotice[];
+export function journalSlice(journal: ReadResult<JournalEntry> | { error: string }): JournalSlice {
+  if ('error' in journal) return { entries: [], total: 0, skipped: 0, error: journal.error };
+  const { records, problems } = journal;
+  const entries: JournalEntryView[] = records
+    .slice(-JOURNAL_PAGE)
+    .reverse()
+    .map((r) => ({
+      timestamp: r.timestamp,
+      title: r.title,
+      description: r.description,
+      ...(r.scope ? { scope: r.scope } : {}),
+      ...(r.agent ? { agent: r.agent } : {}),
+    }));
+  const unread = problems.find((p) => p.unreadLines !== undefined);
+  return {
+    entries,
+    total: records.length,
+    skipped: problems.filter((p) => p !== unread).length,
+    ...(unread ? { partial: `The journal is large: ${unread.reason}.` } : {}),
+  };
 }
 
-export function toPanelState(view: WorkspaceView, ctx: PanelContext): PanelState {
-  let journal: PanelState['journal'];
-  if ('error' in view.journal) {
-    journal = { entries: [], total: 0, skipped: 0, error: view.journal.error };
-  } else {
-    const { records, problems } = view.journal;
-    const entries: JournalEntryView[] = records
-      .slice(-JOURNAL_PAGE)
-      .reverse()
-      .map((r) => ({
-        timestamp: r.timestamp,
-        title: r.title,
-        description: r.description,
-        ...(r.scope ? { scope: r.scope } : {}),
-        ...(r.agent ? { agent: r.agent } : {}),
-      }));
-    const unread = problems.find((p) => p.unreadLines !== undefined);
-    journal = {
-      entries,
-      total: records.length,
-      skipped: problems.filter((p) => p !== unread).length,
-      ...(unread ? { partial: `The journal is large: ${unread.reason}.` } : {}),
-    };
-  }
-  const sleepers: SleeperView[] =
-    'error' in view.sleepers
-      ? []
-      : view.sleepers.map((s) => {
-          const { expired, status } = sleeperStatus(s.state, ctx.now);
-          return { agent: s.agent, remaining: status, overdue: expired };
-        });
-  const notice =
-    ctx.notice ?? ('error' in view.sleepers ? { kind: 'error' as const, text: view.sleepers.error } : undefined);
-  return { trusted: ctx.trusted, hasWorkspace: ctx.hasWorkspace, journal, sleepers, model: ctx.model, discovery: ctx.discovery, brainstorm: ctx.brainstorm ?? { status: 'none' }, notices: ctx.notices ?? [], ...(notice ? { notice } : {}) };
+/**
+ * Who sleeps, with when each sleep started and how long it may last: the panel counts down from
+ * these itself, so the slice does not change as time passes.
+ */
+export function sleepSlice(sleepers: Sleeper[] | { error: string }): SleepSlice {
+  if ('error' in sleepers) return { sleepers: [], error: sleepers.error };
+  return {
+    sleepers: sleepers.map(({ state }): SleeperView => {
+      const mode = state.mode;
+      return {
+        agent: state.agent,
+        mode: mode.kind,
+        ...(mode.kind === 'event' ? { waitingFor: `${mode.target.type} ${mode.target.id}` } : {}),
+        startedAt: state.startedAt,
+        maxDurationMs: state.maxDurationMs,
+      };
+    }),
+  };
 }

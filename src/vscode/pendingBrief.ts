@@ -4,15 +4,15 @@
 // refused with a reason the panel shows. Above all `savedAt`, which "Open Plan" opens and
 // "Brainstorm Deeper" takes its plan from: only `.groundwork/plans/<slug>/idea-brief.md`.
 // No vscode import: unit-tested, fuzzed (test/unit/vscode/pendingBrief.test.ts).
-import { MAX_ROUNDS } from '../core/discovery/discoveryTypes';
+import { BRIEF_FIELDS, MAX_ROUNDS, type BriefFields } from '../core/discovery/discoveryTypes';
+import type { BriefCard, RoundTranscript } from '../core/discovery/discoveryView';
 import { DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES } from '../core/discovery/roundFile';
 import { isSlug } from '../core/storage/safeNames';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
-import { BRIEF_FIELDS, type BriefFields, type DiscoveryPanelView, type RoundTranscript } from '../shared/protocol';
 import { GROUNDWORK_DIR, PENDING_BRIEF_FILE, PLAN_FILES, planFile, planPathParts } from '../core/plan/layout';
 
-/** The brief card as it is kept between windows: the panel's view of it, less its status. */
-export type PendingBrief = Omit<Extract<DiscoveryPanelView, { status: 'brief' }>, 'status'>;
+/** The brief card as it is kept between windows (the core's BriefCard). */
+export type PendingBrief = BriefCard;
 
 /** Relative to `.groundwork/`. */
 /** Far above what the panel writes (a request, a brief and three rounds); the read cap of the file. */
@@ -121,7 +121,10 @@ function transcript(value: unknown): RoundTranscript[] {
     if (!Array.isArray(questions) || questions.length > LIMITS.questions || questions.some((q) => typeof q !== 'string')) {
       throw new Refused(`${where}.questions must be a list of at most ${LIMITS.questions} texts`);
     }
-    const out: RoundTranscript = { round, questions: questions.map((_, j) => str(questions as unknown as Record<string, unknown>, String(j), LIMITS.question, `${where}.questions[`, ']')) };
+    const out: RoundTranscript = {
+      round,
+      questions: questions.map((_, j) => str(questions as unknown as Record<string, unknown>, String(j), LIMITS.question, `${where}.questions[`, ']')),
+    };
     if (obj['answer'] !== undefined) out.answer = str(obj, 'answer', LIMITS.answer, `${where}.`);
     return out;
   });

@@ -1,8 +1,10 @@
 // The plan explorer: plans, the discoveries journal and sleeping agents, as the workspace holds
-// them. An empty workspace yields no nodes, so VS Code shows the view's welcome content.
+// them. An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
+// agents sleep and the view is visible, their countdowns are redrawn every second (only that group).
 import * as vscode from 'vscode';
 import type { JournalEntry } from '../core/journal/journalEntry';
 import { sleeperStatus, type Sleeper } from '../core/sleep/sleepLog';
+import { Disposable, Emitter, toDisposable } from './lifecycle';
 import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
@@ -17,22 +19,39 @@ export type ExplorerNode =
   | { kind: 'sleeper'; sleeper: Sleeper }
   | { kind: 'error'; text: string };
 
-export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ExplorerNode | undefined>();
+export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
+  private readonly changed = this._register(new Emitter<ExplorerNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscriptions: vscode.Disposable[];
   /** One object per group for the life of the view: VS Code refreshes a node by identity. */
   private readonly groups = new Map<GroupName, Extract<ExplorerNode, { kind: 'group' }>>();
+  private view: vscode.TreeView<ExplorerNode> | undefined;
+  private sleeping = false;
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly model: WorkspaceModel) {
-    this.subscriptions = [
-      this.changed,
-      model.onDidChange(() => this.changed.fire(undefined)),
-      model.onDidTick(() => {
-        const sleepers = this.groups.get('sleepers');
-        if (sleepers) this.changed.fire(sleepers);
-      }),
-    ];
+    super();
+    this._register(model.onDidChange(() => this.changed.fire(undefined)));
+    this._register(toDisposable(() => clearInterval(this.ticker)));
+  }
+
+  /** The tree view that shows this provider: its countdowns tick only while it is visible. */
+  attach(view: vscode.TreeView<ExplorerNode>): void {
+    this.view = view;
+    this._register(view.onDidChangeVisibility(() => this.tick()));
+  }
+
+  /** Starts or stops the countdowns' ticker as sleepers come and go and the view shows or hides. */
+  private tick(): void {
+    const run = this.sleeping && (this.view?.visible ?? false);
+    if (run && !this.ticker) {
+      this.ticker = setInterval(() => {
+        const group = this.groups.get('sleepers');
+        if (group) this.changed.fire(group);
+      }, 1000);
+    } else if (!run && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
   }
 
   private group(group: GroupName, count: number): ExplorerNode {
@@ -45,13 +64,11 @@ export class PlanExplorer implements vscode.TreeDataProvider<ExplorerNode>, vsco
     return node;
   }
 
-  dispose(): void {
-    for (const d of this.subscriptions) d.dispose();
-  }
-
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
     if (!this.model.hasWorkspace) return [];
     const view = await this.model.read();
+    this.sleeping = !('error' in view.sleepers) && view.sleepers.length > 0;
+    this.tick();
     if (!node) {
       const groups: ExplorerNode[] = [];
       const add = (group: GroupName, value: unknown[] | { error: string }) => {

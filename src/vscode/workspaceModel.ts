@@ -1,17 +1,16 @@
 // What the workspace's .groundwork folder holds, read lazily and shared by the panel and the
 // plan explorer. Nothing is read until a view asks; a file watcher (made on first read) says
-// when to read again.
+// when to read again. The store it reads through is made by the composition root (extension.ts).
+// Countdowns are not its business: the panel and the explorer tick their own.
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
 import { Journal } from '../core/journal/journal';
 import { parseJournalEntry, type JournalEntry } from '../core/journal/journalEntry';
 import { SleepLog, type Sleeper } from '../core/sleep/sleepLog';
-import { NodeWorkspaceFs } from '../core/node/nodeWorkspaceFs';
 import type { ReadResult } from '../core/storage/recordLog';
 import { isSlug } from '../core/storage/safeNames';
-import { WorkspaceStore } from '../core/storage/workspaceStore';
-import { isTrusted } from './trust';
-import { writeGuardedFs } from './writeGuard';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { Disposable, Emitter } from './lifecycle';
 import { JOURNAL_FILE, PLAN_MAIN_FILES, PLANS_DIR, planFile, planStateOf, SLEEP_FILE } from '../core/plan/layout';
 
 export interface PlanSummary {
@@ -33,23 +32,24 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export class WorkspaceModel implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class WorkspaceModel extends Disposable {
+  private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
-  /** Every second while an agent sleeps, so countdowns shown to the user keep moving. */
-  private readonly ticked = new vscode.EventEmitter<void>();
-  readonly onDidTick = this.ticked.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed, this.ticked];
-  private ticker: ReturnType<typeof setInterval> | undefined;
-  private store: WorkspaceStore | undefined;
   private cached: Promise<WorkspaceView> | undefined;
   private watching = false;
   private debounce: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly folder: vscode.WorkspaceFolder | undefined) {}
+  constructor(
+    private readonly folder: vscode.WorkspaceFolder | undefined,
+    /** Over the folder's .groundwork/, when the folder is on disk. */
+    private readonly store: WorkspaceStore | undefined,
+  ) {
+    super();
+    this._register({ dispose: () => clearTimeout(this.debounce) });
+  }
 
   get hasWorkspace(): boolean {
-    return this.folder !== undefined && this.folder.uri.scheme === 'file';
+    return this.store !== undefined;
   }
 
   /** The workspace folder's URI, when there is one on disk. */
@@ -58,11 +58,12 @@ export class WorkspaceModel implements vscode.Disposable {
   }
 
   /**
-   * The store over .groundwork/, opened on first use; throws when no folder is open. In Restricted
-   * Mode it reads but refuses every write (writeGuard.ts).
+   * The store over .groundwork/; throws when no folder is open. In Restricted Mode it reads but
+   * refuses every write (writeGuard.ts).
    */
   workspaceStore(): WorkspaceStore {
-    return this.openStore();
+    if (!this.store) throw new Error('Open a folder first: Groundwork keeps its state in the workspace.');
+    return this.store;
   }
 
   /** The journal file, for "Open file" actions. */
@@ -97,47 +98,30 @@ export class WorkspaceModel implements vscode.Disposable {
     this.refresh();
   }
 
-  dispose(): void {
-    clearTimeout(this.debounce);
-    clearInterval(this.ticker);
-    for (const d of this.disposables) d.dispose();
-  }
-
-  private openStore(): WorkspaceStore {
-    if (!this.folder || !this.hasWorkspace) {
-      throw new Error('Open a folder first: Groundwork keeps its state in the workspace.');
-    }
-    this.store ??= new WorkspaceStore(writeGuardedFs(new NodeWorkspaceFs(), isTrusted), this.folder.uri.fsPath);
-    return this.store;
-  }
-
   private journal(): Journal {
-    return new Journal(this.openStore().log(JOURNAL_FILE, parseJournalEntry), systemClock);
+    return new Journal(this.workspaceStore().log(JOURNAL_FILE, parseJournalEntry), systemClock);
   }
 
   private sleepLog(): SleepLog {
-    return new SleepLog(this.openStore().log(SLEEP_FILE, SleepLog.parseRecord), systemClock);
+    return new SleepLog(this.workspaceStore().log(SLEEP_FILE, SleepLog.parseRecord), systemClock);
   }
 
   private async load(): Promise<WorkspaceView> {
     if (!this.hasWorkspace) return { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
     const [journal, sleepers, plans] = await Promise.all([
-      this.journal().load().catch((e: unknown) => ({ error: describe(e) })),
-      this.sleepLog().sleepers(systemClock.now()).catch((e: unknown) => ({ error: describe(e) })),
+      this.journal()
+        .load()
+        .catch((e: unknown) => ({ error: describe(e) })),
+      this.sleepLog()
+        .sleepers(systemClock.now())
+        .catch((e: unknown) => ({ error: describe(e) })),
       this.listPlans().catch((e: unknown) => ({ error: describe(e) })),
     ]);
-    const asleep = !('error' in sleepers) && sleepers.length > 0;
-    if (asleep && !this.ticker) {
-      this.ticker = setInterval(() => this.ticked.fire(), 1000);
-    } else if (!asleep && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
-    }
     return { journal, sleepers, plans };
   }
 
   private async listPlans(): Promise<PlanSummary[]> {
-    const store = this.openStore();
+    const store = this.workspaceStore();
     const names = await store.list(PLANS_DIR);
     const plans: PlanSummary[] = [];
     for (const slug of names.sort()) {
@@ -157,7 +141,9 @@ export class WorkspaceModel implements vscode.Disposable {
    */
   private async openable(rels: string[]): Promise<string | undefined> {
     for (const rel of rels) {
-      const info = await this.openStore().info(rel).catch(() => undefined);
+      const info = await this.workspaceStore()
+        .info(rel)
+        .catch(() => undefined);
       if (info?.kind === 'file') return rel;
     }
     return undefined;
@@ -172,6 +158,9 @@ export class WorkspaceModel implements vscode.Disposable {
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => this.refresh(), 150);
     };
-    this.disposables.push(watcher, watcher.onDidChange(onChange), watcher.onDidCreate(onChange), watcher.onDidDelete(onChange));
+    this._register(watcher);
+    this._register(watcher.onDidChange(onChange));
+    this._register(watcher.onDidCreate(onChange));
+    this._register(watcher.onDidDelete(onChange));
   }
 }

@@ -17,7 +17,10 @@ describe('Groundwork container (UI)', function () {
     const bar = sideBar(page);
     await bar.locator('.composite.title', { hasText: /groundwork/i }).waitFor({ state: 'visible', timeout: 30_000 });
     for (const name of ['Agent', 'Plans']) {
-      await bar.locator('.pane-header', { hasText: new RegExp(`^\\s*${name}`, 'i') }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await bar
+        .locator('.pane-header', { hasText: new RegExp(`^\\s*${name}`, 'i') })
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 });
     }
   });
 
@@ -40,9 +43,13 @@ describe('Groundwork container (UI)', function () {
     const { page } = workbench();
     // leave the container first, as a person who was in the Explorer would be
     await activityBarItem(page, 'Explorer').click();
-    await sideBar(page).locator('.composite.title', { hasText: /explorer/i }).waitFor({ state: 'visible', timeout: 15_000 });
+    await sideBar(page)
+      .locator('.composite.title', { hasText: /explorer/i })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await runCommand(page, commandTitle('groundwork.openPanel'));
-    await sideBar(page).locator('.composite.title', { hasText: /groundwork/i }).waitFor({ state: 'visible', timeout: 30_000 });
+    await sideBar(page)
+      .locator('.composite.title', { hasText: /groundwork/i })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await webviewContent(page).locator('body').filter({ hasText: /\S/ }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 });

@@ -88,7 +88,10 @@ describe('Discoveries journal (UI)', function () {
 
     await sleeper.locator('vscode-button').click();
     await sleeper.waitFor({ state: 'detached', timeout: 15_000 });
-    const lines = readFileSync(join(dir, 'sleep.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'sleep.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     assert.equal(lines.at(-1).event, 'woken');
     assert.equal(lines.at(-1).agent, 'build-qa');
     await treeRow(page, 'Sleeping agents').waitFor({ state: 'detached', timeout: 15_000 });

@@ -23,7 +23,7 @@ describe('Connecting a model (UI)', function () {
     await panel.locator('#model vscode-button', { hasText: 'Find a Chat Model' }).waitFor({ state: 'visible' });
   });
 
-  it('stores a key typed into VS Code\'s password box and shows the models of each tier', async () => {
+  it("stores a key typed into VS Code's password box and shows the models of each tier", async () => {
     const { page } = workbench();
     const panel = await openGroundwork(page);
     await panel.locator('#model vscode-button', { hasText: 'Set Anthropic API Key…' }).click();
@@ -40,7 +40,7 @@ describe('Connecting a model (UI)', function () {
     assert.match(text, /claude-haiku-4-5/);
   });
 
-  it('checks the connection with that key, at the base URL of the user settings (not the workspace\'s)', async () => {
+  it("checks the connection with that key, at the base URL of the user settings (not the workspace's)", async () => {
     const { page, modelServer } = workbench();
     modelServer.add({ name: 'connection check', match: match.model('claude-haiku-4-5'), reply: reply.text(['O', 'K']) });
     const before = modelServer.requests.length;
@@ -61,11 +61,11 @@ describe('Connecting a model (UI)', function () {
     await screenshot(page, 'groundwork-model.png');
   });
 
-  it('never writes the key to the workspace, the profile, the extension\'s storage, the logs or the panel', async () => {
+  it("never writes the key to the workspace, the profile, the extension's storage, the logs or the panel", async () => {
     const { page, workspace, userDataDir, logPath } = workbench();
     const panel = webviewContent(page);
-    assert.ok(!(await panel.locator('html').innerHTML()).includes(canary), 'the key is in the panel\'s document');
-    assert.ok(!(await page.content()).includes(canary), 'the key is in the workbench\'s document');
+    assert.ok(!(await panel.locator('html').innerHTML()).includes(canary), "the key is in the panel's document");
+    assert.ok(!(await page.content()).includes(canary), "the key is in the workbench's document");
     assert.deepEqual(filesContaining(workspace, canary), [], 'the key is in a workspace file');
     assert.deepEqual(filesContaining(userDataDir, canary), [], 'the key is in a file of the profile (logs, storage, settings)');
     assert.ok(!readFileSync(logPath, 'utf8').includes(canary), 'the key is in the run log (console output)');

@@ -31,9 +31,21 @@ describe('Brainstorm in the panel (UI)', function () {
     const { modelServer } = workbench();
     // each inquisitor waits 300 ms, so the three calls visibly overlap
     modelServer.add(
-      { name: 'inquisitor ux', match: match.system('# UX inquisitor'), reply: reply.text(questions('ux', 'Who exports invoices: the owner, the accountant, or both?', 'Where would someone look for the export first?'), { headerDelayMs: 300 }) },
-      { name: 'inquisitor technical', match: match.system('# Technical inquisitor'), reply: reply.text(['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'], { headerDelayMs: 300 }) },
-      { name: 'inquisitor edge-cases', match: match.system('# Edge-cases inquisitor'), reply: reply.text(questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'), { headerDelayMs: 300 }) },
+      {
+        name: 'inquisitor ux',
+        match: match.system('# UX inquisitor'),
+        reply: reply.text(questions('ux', 'Who exports invoices: the owner, the accountant, or both?', 'Where would someone look for the export first?'), { headerDelayMs: 300 }),
+      },
+      {
+        name: 'inquisitor technical',
+        match: match.system('# Technical inquisitor'),
+        reply: reply.text(['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'], { headerDelayMs: 300 }),
+      },
+      {
+        name: 'inquisitor edge-cases',
+        match: match.system('# Edge-cases inquisitor'),
+        reply: reply.text(questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'), { headerDelayMs: 300 }),
+      },
       { name: 'follow-up', match: isTask('follow-up'), reply: reply.text(questions('ux', 'Should accountants get a login of their own?')) },
       { name: 'summary', match: isTask('summarize'), reply: reply.text(SUMMARY.match(/[\s\S]{1,60}/g)!, { chunkDelayMs: 10 }) },
     );

@@ -140,7 +140,7 @@ describe('Discovery in the panel (UI)', function () {
     assert.match(sent, new RegExp(`plan ${saved[1]}/idea-brief.md`), 'the brief reaches the inquisitors as data');
     const plans = join(workspace, '.groundwork', 'plans');
     const pointer = join(plans, saved[1]!, 'brainstorms.md');
-    await until('the pointer in the brief\'s plan', () => (existsSync(pointer) ? true : undefined));
+    await until("the pointer in the brief's plan", () => (existsSync(pointer) ? true : undefined));
     const deeper = readFileSync(pointer, 'utf8').match(/\.\.\/([a-z0-9-]+)\/00-brainstorming\.md/)![1]!;
     assert.match(readFileSync(join(plans, deeper, 'seeded-from.md'), 'utf8'), new RegExp(`\\.\\./${saved[1]}/idea-brief\\.md`));
     assert.ok(!existsSync(join(plans, deeper, 'idea-brief.md')), 'nothing is copied between the plans');

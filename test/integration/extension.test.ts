@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PanelState } from '../../src/shared/protocol';
+import type { PanelSlices } from '../../src/shared/protocol/panel';
 import { until } from '../support/until';
 import { requireTrust } from '../../src/vscode/trust';
 
@@ -13,7 +13,7 @@ const EXTENSION_ID = 'groundwork.groundwork';
 interface GroundworkTestApi {
   panel: {
     whenReady(): Promise<void>;
-    lastSnapshot(): PanelState | undefined;
+    lastSnapshot(): PanelSlices | undefined;
     ping(text: string): Promise<string>;
   };
 }
@@ -51,12 +51,12 @@ describe('Groundwork extension', () => {
   it('contributes the Groundwork container with the Agent and Plans views', () => {
     const contributes = extension().packageJSON.contributes;
     const containers: { id: string }[] = contributes?.viewsContainers?.activitybar ?? [];
-    assert.ok(containers.some((c) => c.id === 'groundwork'), 'no activity-bar container "groundwork"');
-    const views: { id: string; type?: string }[] = contributes?.views?.groundwork ?? [];
-    assert.deepEqual(
-      views.map((v) => v.id).sort(),
-      ['groundwork.agentPanel', 'groundwork.planExplorer'],
+    assert.ok(
+      containers.some((c) => c.id === 'groundwork'),
+      'no activity-bar container "groundwork"',
     );
+    const views: { id: string; type?: string }[] = contributes?.views?.groundwork ?? [];
+    assert.deepEqual(views.map((v) => v.id).sort(), ['groundwork.agentPanel', 'groundwork.planExplorer']);
     assert.equal(views.find((v) => v.id === 'groundwork.agentPanel')?.type, 'webview');
   });
 
@@ -72,7 +72,11 @@ describe('Groundwork extension', () => {
       'groundwork.agentPanel.focus',
       'groundwork.planExplorer.focus',
     ];
-    assert.deepEqual(expected.filter((c) => !all.has(c)), [], 'commands missing');
+    assert.deepEqual(
+      expected.filter((c) => !all.has(c)),
+      [],
+      'commands missing',
+    );
   });
 
   it('groundwork.refreshExplorer runs without error', async () => {
@@ -97,8 +101,8 @@ describe('Groundwork extension', () => {
     await vscode.commands.executeCommand('groundwork.openPanel');
     await withTimeout(api.panel.whenReady(), 30_000, 'panel.whenReady()');
     const state = await until('a snapshot', () => api.panel.lastSnapshot());
-    assert.equal(state.trusted, true);
-    assert.equal(state.hasWorkspace, true);
+    assert.equal(state.panel.trusted, true);
+    assert.equal(state.panel.hasWorkspace, true);
   });
 
   it('shows the panel a discovery another process appended to the journal', async () => {

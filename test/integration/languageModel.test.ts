@@ -56,7 +56,13 @@ describe('VS Code Language Model provider', () => {
       ...first,
       messages: [
         ...first.messages,
-        { role: 'assistant', content: [{ type: 'text', text: 'Let me look. ' }, { type: 'tool_use', id: 'call-1', name: 'read_file', input: { path: 'README.md' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Let me look. ' },
+            { type: 'tool_use', id: 'call-1', name: 'read_file', input: { path: 'README.md' } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', toolUseId: 'call-1', content: '# Sample' }] },
       ],
     };
@@ -80,7 +86,9 @@ describe('VS Code Language Model provider', () => {
       return s.kind === 'ready' && s.provider === 'vscode-lm' ? s : undefined;
     });
     assert.equal(status.kind === 'ready' && status.models.complex, 'Scripted Model');
-    const events = await collect((await api.models.client()).stream({ system: 'S', messages: [{ role: 'user', content: 'hi' }], model: { tier: 'fast' }, maxTokens: 50 }, new AbortController().signal));
+    const events = await collect(
+      (await api.models.client()).stream({ system: 'S', messages: [{ role: 'user', content: 'hi' }], model: { tier: 'fast' }, maxTokens: 50 }, new AbortController().signal),
+    );
     assert.match(text(events), /roles=user/);
   });
 });

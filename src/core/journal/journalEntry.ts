@@ -91,10 +91,7 @@ function checkTitle(raw: unknown): Checked<string> {
   if (isBlankText(raw)) return fail(`title is ${emptiness(raw)}; give a short summary of the discovery`);
   const chars = countChars(raw);
   if (chars > TITLE_MAX_CHARS) {
-    return fail(
-      `title is ${chars} characters; the limit is ${TITLE_MAX_CHARS}. ` +
-        'Keep the title to one short summary and move the detail into the description',
-    );
+    return fail(`title is ${chars} characters; the limit is ${TITLE_MAX_CHARS}. ` + 'Keep the title to one short summary and move the detail into the description');
   }
   return { ok: true, value: raw };
 }

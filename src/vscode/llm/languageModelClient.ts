@@ -3,28 +3,14 @@
 // retry: the model's own extension decides about those). The vscode module is passed in
 // (type-only import here) so a unit test can hold the adapter to its contract with a fake module.
 import type * as vscode from 'vscode';
-import {
-  LlmError,
-  type LlmClient,
-  type LlmContent,
-  type LlmEvent,
-  type LlmMessage,
-  type LlmRequest,
-  type ModelTier,
-} from '../../core/llm/llmClient';
+import { LlmError, type LlmClient, type LlmContent, type LlmEvent, type LlmMessage, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
 import { LIMIT_SETTINGS, duration } from '../../core/llm/retryPolicy';
 import { Watchdog } from '../../core/llm/watchdog';
 
 /** The parts of the vscode module this adapter uses. */
 export type LmModule = Pick<
   typeof vscode,
-  | 'lm'
-  | 'LanguageModelChatMessage'
-  | 'LanguageModelTextPart'
-  | 'LanguageModelToolCallPart'
-  | 'LanguageModelToolResultPart'
-  | 'LanguageModelError'
-  | 'CancellationTokenSource'
+  'lm' | 'LanguageModelChatMessage' | 'LanguageModelTextPart' | 'LanguageModelToolCallPart' | 'LanguageModelToolResultPart' | 'LanguageModelError' | 'CancellationTokenSource'
 >;
 
 export interface LanguageModelClientOptions {
@@ -70,9 +56,7 @@ export class LanguageModelClient implements LlmClient {
             {
               justification: this.options.justification,
               modelOptions: { max_tokens: request.maxTokens },
-              ...(request.tools?.length
-                ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) }
-                : {}),
+              ...(request.tools?.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) } : {}),
             },
             cancel.token,
           ),
@@ -182,7 +166,10 @@ export class LanguageModelClient implements LlmClient {
         case this.vs.LanguageModelError.NoPermissions().code:
           return new LlmError('consent', `Groundwork may not use ${label}: the request to use it was declined. Allow it when VS Code asks, or set an Anthropic API key.`);
         case this.vs.LanguageModelError.Blocked().code:
-          return new LlmError('quota', `${label} refused the request (quota or rate limit reached): ${text}. Try again later, pick another model with "Groundwork: Select Model…", or set an Anthropic API key.`);
+          return new LlmError(
+            'quota',
+            `${label} refused the request (quota or rate limit reached): ${text}. Try again later, pick another model with "Groundwork: Select Model…", or set an Anthropic API key.`,
+          );
         case this.vs.LanguageModelError.NotFound().code:
           return new LlmError('no-provider', `${label} is no longer available: pick another with "Groundwork: Select Model…".`);
       }

@@ -17,7 +17,7 @@ export function registerModelCommands(service: ModelService, onCheck: (check: Mo
     vscode.commands.registerCommand('groundwork.setApiKey', async () => {
       const key = await vscode.window.showInputBox({
         title: vscode.l10n.t('Anthropic API Key'),
-        prompt: vscode.l10n.t('Stored in VS Code\'s secret storage, never in settings or files. Create one in the Anthropic Console.'),
+        prompt: vscode.l10n.t("Stored in VS Code's secret storage, never in settings or files. Create one in the Anthropic Console."),
         placeHolder: 'sk-ant-…',
         password: true,
         ignoreFocusOut: true,

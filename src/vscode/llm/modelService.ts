@@ -1,51 +1,60 @@
-// Decides which provider serves the agents, builds its LlmClient on demand and keeps this
-// window's token and cost totals. Nothing here runs at activation: the SDK is loaded on the
-// first call, and the key is read only when a client is needed.
+// Decides which provider serves the agents, gets its LlmClient on demand (from the factories the
+// composition root passes in: this module makes no adapter itself) and keeps this window's token
+// and cost totals. Nothing here runs at activation: the SDK is loaded on the first call, and the
+// key is read only when a client is needed.
 import * as vscode from 'vscode';
+import type { AnthropicClientOptions } from '../../core/node/anthropicClient';
 import { LlmError, type LlmClient, type LlmEvent, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
 import { resolveModel } from '../../core/llm/models';
 import { DEFAULT_CALL_LIMITS, userLimits, type CallLimits } from '../../core/llm/retryPolicy';
 import { DEFAULT_PRICES, UsageLedger, formatTokens, formatUsd, totalTokens, type ModelPrice, type PriceTable } from '../../core/llm/usage';
+import { Disposable, Emitter } from '../lifecycle';
 import { ApiKeyStore } from './apiKey';
-import { LanguageModelClient } from './languageModelClient';
+import type { LanguageModelClientOptions } from './languageModelClient';
 import { chooseProvider, type ProviderChoice } from './providerChoice';
 
-export type ModelStatus =
-  | { kind: 'ready'; provider: 'anthropic' | 'vscode-lm'; models: Record<ModelTier, string> }
-  | { kind: 'onboarding'; need: 'key' | 'language-model' | 'either' };
+/** How a client of each provider is made (extension.ts): the Anthropic one loads its SDK lazily. */
+export interface ModelClients {
+  anthropic(options: AnthropicClientOptions): Promise<LlmClient>;
+  languageModel(options: LanguageModelClientOptions): LlmClient;
+}
 
-export class ModelService implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+export type ModelStatus =
+  { kind: 'ready'; provider: 'anthropic' | 'vscode-lm'; models: Record<ModelTier, string> } | { kind: 'onboarding'; need: 'key' | 'language-model' | 'either' };
+
+export class ModelService extends Disposable {
+  private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
   readonly keys: ApiKeyStore;
   /** Tokens and cost of every call made from this window. */
   readonly ledger = new UsageLedger();
-  private readonly disposables: vscode.Disposable[];
-  /** The last status, until a key, a setting or the available models change (every snapshot asks). */
+  /** The last status, until a key, a setting or the available models change. */
   private cachedStatus: Promise<ModelStatus> | undefined;
 
-  constructor(secrets: vscode.SecretStorage) {
-    this.keys = new ApiKeyStore(secrets);
+  constructor(
+    secrets: vscode.SecretStorage,
+    private readonly clients: ModelClients,
+  ) {
+    super();
+    this.keys = this._register(new ApiKeyStore(secrets));
     const invalidate = () => {
       this.cachedStatus = undefined;
       this.changed.fire();
     };
-    this.disposables = [
-      this.changed,
-      this.keys,
-      this.keys.onDidChange(invalidate),
-      vscode.lm.onDidChangeChatModels(invalidate),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && invalidate()),
-    ];
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this._register(this.keys.onDidChange(invalidate));
+    this._register(vscode.lm.onDidChangeChatModels(invalidate));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && invalidate()));
   }
 
   async choice(): Promise<ProviderChoice> {
     const setting = vscode.workspace.getConfiguration('groundwork').get('provider');
-    const [hasKey, models] = await Promise.all([this.keys.has(), vscode.lm.selectChatModels().then((m) => m.length, () => 0)]);
+    const [hasKey, models] = await Promise.all([
+      this.keys.has(),
+      vscode.lm.selectChatModels().then(
+        (m) => m.length,
+        () => 0,
+      ),
+    ]);
     return chooseProvider(setting, hasKey, models);
   }
 
@@ -75,23 +84,21 @@ export class ModelService implements vscode.Disposable {
         throw new LlmError('no-provider', onboardingMessage(choice.need));
       case 'vscode-lm':
         return this.recording(
-          new LanguageModelClient(vscode, {
+          this.clients.languageModel({
             modelFor: languageModelSetting,
             justification: vscode.l10n.t('Groundwork asks the model clarifying questions and runs build phases for you.'),
             firstByteTimeoutMs: () => callLimits().firstByteTimeoutMs ?? DEFAULT_CALL_LIMITS.firstByteTimeoutMs,
           }),
         );
-      case 'anthropic': {
-        const { AnthropicClient } = await import('../../core/node/anthropicClient');
+      case 'anthropic':
         return this.recording(
-          new AnthropicClient({
+          await this.clients.anthropic({
             apiKey: () => this.keys.get(),
             baseURL: userBaseUrl(),
             models: (tier) => resolveModel({ tier }, anthropicModels()),
             limits: callLimits,
           }),
         );
-      }
     }
   }
 
@@ -158,8 +165,16 @@ function languageModelSetting(tier: ModelTier): string {
 
 async function languageModelName(tier: ModelTier): Promise<string | undefined> {
   const id = languageModelSetting(tier);
-  const models = await vscode.lm.selectChatModels(id ? { id } : undefined).then((m) => m, () => []);
-  const model = models[0] ?? (await vscode.lm.selectChatModels().then((m) => m[0], () => undefined));
+  const models = await vscode.lm.selectChatModels(id ? { id } : undefined).then(
+    (m) => m,
+    () => [],
+  );
+  const model =
+    models[0] ??
+    (await vscode.lm.selectChatModels().then(
+      (m) => m[0],
+      () => undefined,
+    ));
   return model?.name;
 }
 
@@ -177,8 +192,12 @@ export function onboardingMessage(need: 'key' | 'language-model' | 'either'): st
     case 'key':
       return vscode.l10n.t('Groundwork needs an Anthropic API key: run "Groundwork: Set Anthropic API Key…", or set "groundwork.provider" to "auto".');
     case 'language-model':
-      return vscode.l10n.t('No VS Code language model is available: install and sign in to a chat-model extension, or set "groundwork.provider" to "auto" and add an Anthropic API key.');
+      return vscode.l10n.t(
+        'No VS Code language model is available: install and sign in to a chat-model extension, or set "groundwork.provider" to "auto" and add an Anthropic API key.',
+      );
     case 'either':
-      return vscode.l10n.t('Groundwork needs a model: set an Anthropic API key ("Groundwork: Set Anthropic API Key…"), or install and sign in to a chat-model extension for VS Code.');
+      return vscode.l10n.t(
+        'Groundwork needs a model: set an Anthropic API key ("Groundwork: Set Anthropic API Key…"), or install and sign in to a chat-model extension for VS Code.',
+      );
   }
 }

@@ -62,7 +62,12 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     await runCommand(page, commandTitle('groundwork.brainstorm'));
     // the refusal is a notification: a toast, or (once it hid) an entry of the notification center
     const refusal = page.getByText('cannot start a brainstorm in Restricted Mode').first();
-    if (!(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false))) {
+    if (
+      !(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await runCommand(page, 'Notifications: Show Notifications');
       await refusal.waitFor({ state: 'visible', timeout: 10_000 });
     }

@@ -1,15 +1,30 @@
+// Every message from the webview is untrusted: each feature's parser (src/shared/protocol/*.ts)
+// accepts only what its message says, and the host finds the parser by the message's type.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_DESCRIPTION_CHARS, MAX_MESSAGE_CHARS, MAX_TITLE_CHARS, parseWebviewMessage } from '../../../src/shared/protocol';
+import { BRIEF_FIELDS as CORE_BRIEF_FIELDS } from '../../../src/core/discovery/discoveryTypes';
 import { fill } from '../../../src/shared/panelStrings';
+import { BRAINSTORM_INBOUND, brainstormStream, brainstormStreamOf } from '../../../src/shared/protocol/brainstorm';
+import { MAX_MESSAGE_CHARS, PendingRequests, parseInbound, streamFeature, type InboundSet } from '../../../src/shared/protocol/common';
+import { BRIEF_FIELDS, DISCOVERY_INBOUND, discoveryStream } from '../../../src/shared/protocol/discovery';
+import { JOURNAL_INBOUND, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../src/shared/protocol/journal';
+import { MODEL_INBOUND } from '../../../src/shared/protocol/model';
+import { PANEL_INBOUND } from '../../../src/shared/protocol/panel';
+import { SLEEP_INBOUND } from '../../../src/shared/protocol/sleep';
+
+const SETS = [PANEL_INBOUND, DISCOVERY_INBOUND, BRAINSTORM_INBOUND, JOURNAL_INBOUND, SLEEP_INBOUND, MODEL_INBOUND] as InboundSet<{ type: string }>[];
+const parseWebviewMessage = (value: unknown) => {
+  const { feature: _feature, ...parsed } = parseInbound(SETS, value);
+  return parsed;
+};
 
 const brief = { summary: 'A CRM', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
 
 const accepted: Array<[string, unknown, unknown]> = [
   ['ready', { type: 'ready' }, { type: 'ready' }],
   ['ready drops extra fields', { type: 'ready', extra: '<script>' }, { type: 'ready' }],
-  ['pong', { type: 'pong', id: 'p1', text: 'hello' }, { type: 'pong', id: 'p1', text: 'hello' }],
-  ['pong with empty text', { type: 'pong', id: 'p1', text: '' }, { type: 'pong', id: 'p1', text: '' }],
+  ['a response to the host', { type: 'response', requestId: 'host-1', result: 'hello' }, { type: 'response', requestId: 'host-1', result: 'hello' }],
+  ['a response with an empty result', { type: 'response', requestId: 'host-1', result: '' }, { type: 'response', requestId: 'host-1', result: '' }],
   [
     'journal.add trims',
     { type: 'journal.add', requestId: 'r1', title: '  Cache keys  ', description: ' use the path\n' },
@@ -21,7 +36,9 @@ const accepted: Array<[string, unknown, unknown]> = [
     { type: 'journal.add', requestId: 'r', title: 't'.repeat(MAX_TITLE_CHARS), description: 'd'.repeat(MAX_DESCRIPTION_CHARS) },
   ],
   ['sleep.wake', { type: 'sleep.wake', agent: 'build-qa' }, { type: 'sleep.wake', agent: 'build-qa' }],
-  ['command', { type: 'command', command: 'manageTrust' }, { type: 'command', command: 'manageTrust' }],
+  ['panel.command', { type: 'panel.command', command: 'manageTrust' }, { type: 'panel.command', command: 'manageTrust' }],
+  ['model.command', { type: 'model.command', command: 'checkModel' }, { type: 'model.command', command: 'checkModel' }],
+  ['journal.open', { type: 'journal.open' }, { type: 'journal.open' }],
   ['discovery.send', { type: 'discovery.send', text: 'build me a CRM' }, { type: 'discovery.send', text: 'build me a CRM' }],
   ['a 100 KB paste', { type: 'discovery.send', text: 'x'.repeat(100_000) }, { type: 'discovery.send', text: 'x'.repeat(100_000) }],
   ['discovery.start', { type: 'discovery.start', text: 'a note app' }, { type: 'discovery.start', text: 'a note app' }],
@@ -31,8 +48,8 @@ const accepted: Array<[string, unknown, unknown]> = [
   ['discovery.retry', { type: 'discovery.retry' }, { type: 'discovery.retry' }],
   ['brief.save', { type: 'brief.save', brief }, { type: 'brief.save', brief }],
   ['resync', { type: 'resync' }, { type: 'resync' }],
-  ['command brainstorm', { type: 'command', command: 'brainstorm' }, { type: 'command', command: 'brainstorm' }],
-  ['command resumeBrainstorm', { type: 'command', command: 'resumeBrainstorm' }, { type: 'command', command: 'resumeBrainstorm' }],
+  ['brainstorm.new', { type: 'brainstorm.new' }, { type: 'brainstorm.new' }],
+  ['brainstorm.resume', { type: 'brainstorm.resume' }, { type: 'brainstorm.resume' }],
   [
     'brainstorm answers with skipped (null) and blank ones',
     { type: 'brainstorm.answer', answers: ['Bakers', null, ''], action: 'more' },
@@ -58,7 +75,7 @@ const accepted: Array<[string, unknown, unknown]> = [
   ['brainstorm.retry', { type: 'brainstorm.retry' }, { type: 'brainstorm.retry' }],
   ['brainstorm.stop', { type: 'brainstorm.stop' }, { type: 'brainstorm.stop' }],
   ['brainstorm.close', { type: 'brainstorm.close' }, { type: 'brainstorm.close' }],
-  ['brainstorm.deeper', { type: 'brainstorm.deeper' }, { type: 'brainstorm.deeper' }],
+  ['brief.brainstorm', { type: 'brief.brainstorm' }, { type: 'brief.brainstorm' }],
   ['notice.dismiss', { type: 'notice.dismiss', id: 'notice-1', extra: true }, { type: 'notice.dismiss', id: 'notice-1' }],
 ];
 
@@ -69,15 +86,24 @@ const rejected: Array<[string, unknown, RegExp]> = [
   ['no type', { title: 'x' }, /not an object/],
   ['numeric type', { type: 7 }, /not an object/],
   ['unknown type', { type: 'runCommand', command: 'rm -rf /' }, /unknown message type "runCommand"/],
-  ['pong without id', { type: 'pong', text: 'x' }, /"id" must be a string/],
+  ['a response without its id', { type: 'response', result: 'x' }, /"requestId" must be a string/],
+  ['a response with a result that is not text', { type: 'response', requestId: 'r', result: 5 }, /"result" must be a string/],
+  ['an old-style command', { type: 'command', command: 'manageTrust' }, /unknown message type "command"/],
+  ['a model command for the panel', { type: 'panel.command', command: 'setApiKey' }, /unknown command/],
+  ['a panel command for the model', { type: 'model.command', command: 'manageTrust' }, /unknown command/],
   ['journal.add empty title', { type: 'journal.add', requestId: 'r', title: '   ', description: 'd' }, /"title" must not be empty/],
   ['journal.add title too long', { type: 'journal.add', requestId: 'r', title: 't'.repeat(MAX_TITLE_CHARS + 1), description: 'd' }, /"title" is 201 characters; the limit is 200/],
-  ['journal.add description too long', { type: 'journal.add', requestId: 'r', title: 't', description: 'd'.repeat(MAX_DESCRIPTION_CHARS + 1) }, /"description" is 8193 characters; the limit is 8192/],
+  [
+    'journal.add description too long',
+    { type: 'journal.add', requestId: 'r', title: 't', description: 'd'.repeat(MAX_DESCRIPTION_CHARS + 1) },
+    /"description" is 8193 characters; the limit is 8192/,
+  ],
   ['journal.add numeric title', { type: 'journal.add', requestId: 'r', title: 5, description: 'd' }, /"title" must be a string/],
   ['journal.add without request id', { type: 'journal.add', title: 't', description: 'd' }, /"requestId" must be a string/],
   ['sleep.wake without agent', { type: 'sleep.wake' }, /"agent" must be a string/],
-  ['command not on the list', { type: 'command', command: 'workbench.action.terminal.sendSequence' }, /unknown command/],
-  ['command prototype key', { type: 'command', command: 'toString' }, /unknown command/],
+  ['command not on the list', { type: 'panel.command', command: 'workbench.action.terminal.sendSequence' }, /unknown command/],
+  ['command prototype key', { type: 'model.command', command: 'toString' }, /unknown command/],
+  ['a type that is a prototype key', { type: 'toString' }, /unknown message type/],
   ['an empty message', { type: 'discovery.send', text: '  ' }, /"text" must not be empty/],
   ['a message over the limit', { type: 'discovery.send', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) }, /the limit is 1000000/],
   ['all answers empty', { type: 'discovery.answer', answers: ['', ' '], extra: '' }, /the answers are empty/],
@@ -120,6 +146,53 @@ describe('messages from the webview are validated', () => {
       if (!parsed.ok) assert.match(parsed.error, reason);
     });
   }
+});
+
+describe('each feature owns its messages', () => {
+  test('no type belongs to two features', () => {
+    const all = SETS.flatMap((set) => set.types);
+    assert.deepEqual(all, [...new Set(all)]);
+  });
+
+  test('a message is routed to its feature', () => {
+    assert.equal(parseInbound(SETS, { type: 'brief.save', brief: { ...brief } }).feature, 'discovery');
+    assert.equal(parseInbound(SETS, { type: 'sleep.wake', agent: 'a' }).feature, 'sleep');
+    assert.equal(parseInbound(SETS, { type: 'ready' }).feature, 'panel');
+  });
+
+  test('the panel’s copy of the brief’s fields is the core’s list, in its order', () => {
+    assert.deepEqual([...BRIEF_FIELDS], [...CORE_BRIEF_FIELDS]);
+  });
+});
+
+describe('requests and their answers (one helper on both sides)', () => {
+  test('each request has its own id; its answer settles it once', async () => {
+    const pending = new PendingRequests('panel');
+    const a = pending.open();
+    const b = pending.open();
+    assert.notEqual(a.requestId, b.requestId);
+    assert.equal(pending.settle(b.requestId, { error: 'refused' }), true);
+    assert.equal(pending.settle(b.requestId, { result: 'again' }), false, 'an answer comes once');
+    assert.equal(pending.settle('panel-forged', {}), false, 'an answer nobody waits for is ignored');
+    assert.equal(pending.settle(a.requestId, { result: 'ok' }), true);
+    assert.deepEqual(await a.settled, { result: 'ok' });
+    assert.deepEqual(await b.settled, { error: 'refused' });
+    assert.equal(pending.size, 0);
+  });
+});
+
+describe('stream ids', () => {
+  test('name their feature, session and agent', () => {
+    assert.equal(discoveryStream('panel'), 'discovery:panel');
+    assert.equal(brainstormStream('invoices', 'coordinator'), 'brainstorm:invoices:coordinator');
+    assert.deepEqual(brainstormStreamOf(brainstormStream('invoices', 'edge-cases')), { slug: 'invoices', agent: 'edge-cases' });
+    assert.deepEqual(brainstormStreamOf(brainstormStream('', 'ux')), { slug: '', agent: 'ux' });
+    assert.equal(brainstormStreamOf('discovery:panel'), undefined);
+    assert.equal(streamFeature('discovery:panel'), 'discovery');
+    assert.equal(streamFeature('brainstorm:a:ux'), 'brainstorm');
+    assert.equal(streamFeature('terminal:1'), undefined);
+    assert.equal(streamFeature('nocolon'), undefined);
+  });
 });
 
 describe('panel string templates', () => {

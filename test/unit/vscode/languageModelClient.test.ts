@@ -10,18 +10,34 @@ class TextPart {
   constructor(public value: string) {}
 }
 class ToolCallPart {
-  constructor(public callId: string, public name: string, public input: object) {}
+  constructor(
+    public callId: string,
+    public name: string,
+    public input: object,
+  ) {}
 }
 class ToolResultPart {
-  constructor(public callId: string, public content: unknown[]) {}
+  constructor(
+    public callId: string,
+    public content: unknown[],
+  ) {}
 }
 class FakeLmError extends Error {
-  constructor(message: string, public code: string) {
+  constructor(
+    message: string,
+    public code: string,
+  ) {
     super(message);
   }
-  static NoPermissions(m = '') { return new FakeLmError(m, 'NoPermissions'); }
-  static Blocked(m = '') { return new FakeLmError(m, 'Blocked'); }
-  static NotFound(m = '') { return new FakeLmError(m, 'NotFound'); }
+  static NoPermissions(m = '') {
+    return new FakeLmError(m, 'NoPermissions');
+  }
+  static Blocked(m = '') {
+    return new FakeLmError(m, 'Blocked');
+  }
+  static NotFound(m = '') {
+    return new FakeLmError(m, 'NotFound');
+  }
 }
 class TokenSource {
   listeners: Array<() => void> = [];
@@ -33,7 +49,11 @@ class TokenSource {
   dispose() {}
 }
 
-interface Sent { messages: Array<{ role: string; content: unknown[] }>; options: Record<string, unknown>; token: TokenSource['token'] }
+interface Sent {
+  messages: Array<{ role: string; content: unknown[] }>;
+  options: Record<string, unknown>;
+  token: TokenSource['token'];
+}
 
 function fakeVscode(script: { parts?: unknown[]; error?: Error; streamError?: Error; models?: string[]; gate?: Promise<void> }) {
   const sent: Sent[] = [];
@@ -106,10 +126,13 @@ describe('VS Code language model provider (recorded contract)', () => {
     await collect(client(vs).stream(request, new AbortController().signal));
     const first = sent[0]!.messages[0]!;
     assert.equal(first.role, 'user');
-    assert.deepEqual((first.content as TextPart[]).map((p) => p.value), ['You are the analyst.\n\n', 'Build a CRM']);
+    assert.deepEqual(
+      (first.content as TextPart[]).map((p) => p.value),
+      ['You are the analyst.\n\n', 'Build a CRM'],
+    );
   });
 
-  test('passes tools, tool calls and tool results in the API\'s own parts', async () => {
+  test("passes tools, tool calls and tool results in the API's own parts", async () => {
     const { vs, sent } = fakeVscode({ parts: [new TextPart('ok')] });
     await collect(client(vs).stream(request, new AbortController().signal));
     const { messages, options } = sent[0]!;
@@ -159,7 +182,10 @@ describe('VS Code language model provider (recorded contract)', () => {
     release();
     await run;
     assert.equal(sent[0]!.token.isCancellationRequested, true);
-    assert.deepEqual(events, [{ type: 'text', text: 'a' }, { type: 'stop', reason: 'cancelled' }]);
+    assert.deepEqual(events, [
+      { type: 'text', text: 'a' },
+      { type: 'stop', reason: 'cancelled' },
+    ]);
   });
 
   test('consent refusal, quota and a missing model become clear errors', async () => {

@@ -37,10 +37,7 @@ describe('agent panel document', () => {
     const policy = csp(html);
     for (const [name, value] of policy) {
       for (const source of value.split(' ')) {
-        assert.ok(
-          ["'none'", 'data:', input.cspSource].includes(source) || source.startsWith("'nonce-"),
-          `${name} allows ${source}`,
-        );
+        assert.ok(["'none'", 'data:', input.cspSource].includes(source) || source.startsWith("'nonce-"), `${name} allows ${source}`);
       }
     }
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);

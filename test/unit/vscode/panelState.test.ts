@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JournalEntry } from '../../../src/core/journal/journalEntry';
 import { replaySleepRecords } from '../../../src/core/sleep/sleepLog';
-import { JOURNAL_PAGE, toPanelState } from '../../../src/vscode/panelState';
-import type { WorkspaceView } from '../../../src/vscode/workspaceModel';
+import { JOURNAL_PAGE, journalSlice, sleepSlice } from '../../../src/vscode/panelState';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const entry = (i: number): JournalEntry => ({
@@ -11,15 +10,11 @@ const entry = (i: number): JournalEntry => ({
   title: `Discovery ${i}`,
   description: `What was learned, number ${i}`,
 });
-const model = { status: 'onboarding', need: 'either' } as const;
-const discovery = { status: 'idle' } as const;
-const ctx = { trusted: true, hasWorkspace: true, now: T0, model, discovery };
-const empty: WorkspaceView = { journal: { records: [], problems: [] }, sleepers: [], plans: [] };
 
 describe('panel state', () => {
   test('lists the newest journal entries first and counts them all', () => {
     const records = Array.from({ length: JOURNAL_PAGE + 7 }, (_, i) => entry(i));
-    const state = toPanelState({ ...empty, journal: { records, problems: [] } }, ctx);
+    const state = { journal: journalSlice({ records, problems: [] }) };
     assert.equal(state.journal.total, JOURNAL_PAGE + 7);
     assert.equal(state.journal.entries.length, JOURNAL_PAGE);
     assert.equal(state.journal.entries[0]!.title, `Discovery ${JOURNAL_PAGE + 6}`);
@@ -28,7 +23,7 @@ describe('panel state', () => {
 
   test('counts the journal lines that could not be read', () => {
     const problems = [{ line: 2, reason: 'not valid JSON', excerpt: '{"ti' }];
-    const state = toPanelState({ ...empty, journal: { records: [entry(1)], problems } }, ctx);
+    const state = { journal: journalSlice({ records: [entry(1)], problems }) };
     assert.equal(state.journal.skipped, 1);
     assert.equal(state.journal.entries.length, 1);
   });
@@ -38,18 +33,18 @@ describe('panel state', () => {
       { line: 1, reason: 'the file is 40.2 MiB; only its newest 16 MiB were read (its first 9000 lines are kept in the file but not shown)', excerpt: '', unreadLines: 9000 },
       { line: 9002, reason: 'not valid JSON', excerpt: '{' },
     ];
-    const state = toPanelState({ ...empty, journal: { records: [entry(1)], problems } }, ctx);
+    const state = { journal: journalSlice({ records: [entry(1)], problems }) };
     assert.equal(state.journal.skipped, 1);
     assert.match(state.journal.partial ?? '', /^The journal is large: the file is 40\.2 MiB; only its newest 16 MiB were read/);
   });
 
   test('a journal that cannot be read becomes an error the panel shows', () => {
-    const state = toPanelState({ ...empty, journal: { error: 'discoveries.jsonl is 40 MB; the limit is 16 MB' } }, ctx);
+    const state = { journal: journalSlice({ error: 'discoveries.jsonl is 40 MB; the limit is 16 MB' }) };
     assert.equal(state.journal.error, 'discoveries.jsonl is 40 MB; the limit is 16 MB');
     assert.deepEqual(state.journal.entries, []);
   });
 
-  test('sleepers show their countdown at the time of the snapshot, and overdue ones say so', () => {
+  test('sleepers are sent with when they fell asleep and for how long, for the panel to count down', () => {
     const sleepers = replaySleepRecords(
       [
         { event: 'started', agent: 'build-qa', mode: { kind: 'timer', durationMs: 150_000 }, startedAt: T0, maxDurationMs: 150_000 },
@@ -57,17 +52,11 @@ describe('panel state', () => {
       ],
       T0,
     );
-    const state = toPanelState({ ...empty, sleepers }, { ...ctx, now: T0 + 16_000 });
-    assert.deepEqual(state.sleepers, [
-      { agent: 'build-qa', remaining: '2m 14s', overdue: false },
-      { agent: 'build-dev', remaining: 'Overdue by 1h 00m', overdue: true },
-    ]);
-  });
-
-  test('trust and workspace flags pass through, and a notice is shown', () => {
-    const state = toPanelState(empty, { trusted: false, hasWorkspace: false, now: T0, model, discovery, notice: { kind: 'error', text: 'x' } });
-    assert.equal(state.trusted, false);
-    assert.equal(state.hasWorkspace, false);
-    assert.deepEqual(state.notice, { kind: 'error', text: 'x' });
+    assert.deepEqual(sleepSlice(sleepers), {
+      sleepers: [
+        { agent: 'build-qa', mode: 'timer', startedAt: T0, maxDurationMs: 150_000 },
+        { agent: 'build-dev', mode: 'manual', startedAt: T0 - 7_200_000, maxDurationMs: 3_600_000 },
+      ],
+    });
   });
 });

@@ -116,7 +116,14 @@ describe('parsePendingBrief: wrong shapes', () => {
     ['raw a list', withField('raw', ['x']), /field "raw" must be text/],
     ['transcript missing', (({ transcript: _t, ...rest }) => rest)(VALID), /field "transcript" must be a list/],
     ['transcript an object', withField('transcript', { 0: {} }), /field "transcript" must be a list/],
-    ['too many rounds', withField('transcript', Array.from({ length: 10 }, () => VALID.transcript[1])), /at most 9 rounds/],
+    [
+      'too many rounds',
+      withField(
+        'transcript',
+        Array.from({ length: 10 }, () => VALID.transcript[1]),
+      ),
+      /at most 9 rounds/,
+    ],
     ['a round that is a string', withRound('round 1'), /transcript\[0\] must be an object/],
     ['a round that is null', withRound(null), /transcript\[0\] must be an object/],
     ['questions not a list', withRound({ round: 1, questions: 'not-an-array' }), /transcript\[0\]\.questions must be a list/],
@@ -221,7 +228,7 @@ describe('parsePendingBrief: fuzzing', () => {
       (v) => (copy[pick(['request', 'brief', 'raw', 'transcript', 'message', 'savedAt', 'extra'])] = v),
       (v) => ((copy['brief'] as Record<string, unknown>)[pick(['summary', 'users', 'constraints', 'other'])] = v),
       (v) => ((copy['transcript'] as unknown[])[Math.floor(rand() * 3)] = v),
-      (v) => (((copy['transcript'] as Array<Record<string, unknown>>)[0]!)[pick(['round', 'questions', 'answer', 'x'])] = v),
+      (v) => ((copy['transcript'] as Array<Record<string, unknown>>)[0]![pick(['round', 'questions', 'answer', 'x'])] = v),
     ];
     pick(paths)(value(3));
     return JSON.stringify(copy);

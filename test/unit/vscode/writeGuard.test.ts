@@ -25,9 +25,15 @@ const BRIEF = { summary: 'A CRM', problem: 'p', users: 'u', mvpScope: 'm', techn
 function setup() {
   const fs = new MemoryWorkspaceFs();
   let trusted = false;
-  const store = new WorkspaceStore(writeGuardedFs(fs, () => trusted), '/ws');
+  const store = new WorkspaceStore(
+    writeGuardedFs(fs, () => trusted),
+    '/ws',
+  );
   // What a trusted session left: an expired round file, the journal, a sleeper, a pending brief.
-  fs.writeRaw('/ws/.groundwork/discovery/panel.md', serializeRoundFile({ createdSec: 1_000_000, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: '1. Who uses it?' }] }));
+  fs.writeRaw(
+    '/ws/.groundwork/discovery/panel.md',
+    serializeRoundFile({ createdSec: 1_000_000, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: '1. Who uses it?' }] }),
+  );
   fs.writeRaw(`/ws/.groundwork/${JOURNAL_FILE}`, `${JSON.stringify({ timestamp: '2026-11-20T10:00:00.000Z', title: 'Retry uploads', description: 'Once.' })}\n`);
   fs.writeRaw(`/ws/.groundwork/${SLEEP_FILE}`, `${JSON.stringify({ event: 'started', agent: 'build-qa', mode: { kind: 'manual' }, startedAt: T0, maxDurationMs: 600_000 })}\n`);
   fs.writeRaw('/ws/.groundwork/panel/brief.json', '{"request":"x"}\n');
@@ -54,7 +60,6 @@ describe('writeGuardedFs: Restricted Mode changes nothing', () => {
       ['write the pending brief', () => store.writeText('panel/brief.json', '{}')],
       ['discard the pending brief', () => store.remove('panel/brief.json')],
       ['take the lock', () => store.withLock(async () => undefined)],
-      ['bump a counter', () => store.counters.next('discovery', 0)],
     ];
     for (const [name, attempt] of attempts) {
       await assert.rejects(attempt(), RestrictedModeError, name);
@@ -68,7 +73,10 @@ describe('writeGuardedFs: Restricted Mode changes nothing', () => {
     assert.deepEqual(await store.list('discovery'), ['panel.md']);
     assert.equal((await store.info('panel/brief.json'))?.kind, 'file');
     assert.equal((await journal.load()).records[0]?.title, 'Retry uploads');
-    assert.deepEqual((await sleep.sleepers(T0)).map((s) => s.agent), ['build-qa']);
+    assert.deepEqual(
+      (await sleep.sleepers(T0)).map((s) => s.agent),
+      ['build-qa'],
+    );
   });
 
   test('the refusal says what happened and what to do', async () => {

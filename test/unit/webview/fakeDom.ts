@@ -7,6 +7,10 @@ export class FakeNode {
   parent: FakeElement | undefined;
   readonly childNodes: FakeNode[] = [];
 
+  get parentNode(): FakeElement | null {
+    return this.parent ?? null;
+  }
+
   get textContent(): string {
     return this.childNodes.map((c) => c.textContent).join('');
   }
@@ -108,6 +112,13 @@ export class FakeElement extends FakeNode {
   }
 
   focus(): void {}
+
+  /** How many times it was scrolled into view. */
+  scrolledIntoView = 0;
+
+  scrollIntoView(): void {
+    this.scrolledIntoView++;
+  }
 
   /** `#id`, `.class`, `tag`, or `tag.class` / `tag#id`: the first match in document order. */
   find(selector: string): FakeElement | undefined {

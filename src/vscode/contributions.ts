@@ -1,0 +1,51 @@
+// The features of the extension, each registering itself (its commands, views and part of the agent
+// panel) with what the composition root (extension.ts) made: no feature is wired by hand in
+// activate(), and none knows another's internals.
+import type * as vscode from 'vscode';
+import type { AgentPanel } from './agentPanel';
+import type { ModelService } from './llm/modelService';
+import type { DisposableLike } from './lifecycle';
+import type { RoleLookup } from './roleCache';
+import type { WorkspaceModel } from './workspaceModel';
+import { brainstormContribution } from './brainstormContribution';
+import { discoveryContribution } from './discoveryContribution';
+import { explorerContribution } from './explorerContribution';
+import { journalContribution } from './journalContribution';
+import { modelContribution } from './modelContribution';
+import { panelContribution } from './panelContribution';
+import { sleepContribution } from './sleepContribution';
+
+/** What every feature is given: the adapters, made once, in one place. */
+export interface Host {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  /** The workspace's .groundwork/ (its store, the journal, the sleepers, the plans). */
+  readonly workspace: WorkspaceModel;
+  readonly models: ModelService;
+  readonly roles: RoleLookup;
+  readonly panel: AgentPanel;
+  /** What one feature offers the others, set by the feature that offers it (none imports another). */
+  readonly services: FeatureServices;
+}
+
+export interface FeatureServices {
+  /** A brainstorm of a saved plan, seeded from it ("Brainstorm Deeper" on the Idea Brief card). */
+  brainstormPlan?(plan: { slug: string; topic: string }): Promise<void>;
+}
+
+export interface Contribution {
+  readonly id: string;
+  /** Registers the feature; everything it registered goes when the returned disposable does. Nothing slow. */
+  register(host: Host): DisposableLike;
+}
+
+/** In the order the panel's parts were registered; the webview lays them out itself. */
+export const CONTRIBUTIONS: readonly Contribution[] = [
+  panelContribution,
+  modelContribution,
+  journalContribution,
+  sleepContribution,
+  discoveryContribution,
+  brainstormContribution,
+  explorerContribution,
+];

@@ -1,0 +1,43 @@
+// Sleeping agents: their part of the agent panel (each sleep's start and length: the panel counts
+// down itself) and the Wake command of the plan explorer.
+import * as vscode from 'vscode';
+import { SLEEP_INBOUND, type SleepMessage } from '../shared/protocol/sleep';
+import type { Contribution } from './contributions';
+import { DisposableStore } from './lifecycle';
+import { ComputedFeature } from './panelFeature';
+import { sleepSlice } from './panelState';
+import type { ExplorerNode } from './planExplorer';
+import { requireTrust } from './trust';
+
+export const sleepContribution: Contribution = {
+  id: 'sleep',
+  register({ workspace, panel, log }) {
+    const store = new DisposableStore();
+    const feature = store.add(
+      new ComputedFeature(
+        'sleep',
+        SLEEP_INBOUND,
+        async () => sleepSlice((await workspace.read()).sleepers),
+        [workspace.onDidChange],
+        async (m: SleepMessage) => {
+          if (!requireTrust(vscode.l10n.t('wake an agent'))) return;
+          await workspace.wake(m.agent, 'woken from the agent panel');
+        },
+        (err) => log.warn('sleepers: could not be read for the panel', err),
+      ),
+    );
+    store.add(panel.register(feature));
+    store.add(
+      vscode.commands.registerCommand('groundwork.sleep.wake', async (node?: ExplorerNode) => {
+        const agent = node?.kind === 'sleeper' ? node.sleeper.state.agent : undefined;
+        if (!agent || !requireTrust(vscode.l10n.t('wake an agent'))) return;
+        try {
+          await workspace.wake(agent, 'woken from the plan explorer');
+        } catch (err) {
+          void vscode.window.showErrorMessage(vscode.l10n.t('Could not wake {0}: {1}', agent, err instanceof Error ? err.message : String(err)));
+        }
+      }),
+    );
+    return store;
+  },
+};

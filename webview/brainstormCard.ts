@@ -1,0 +1,63 @@
+// The brainstorm's result card (the summary and its two files), and the codicon button every
+// brainstorm control is.
+import { fill, type PanelStrings } from '../src/shared/panelStrings';
+import type { BrainstormPanelView } from '../src/shared/protocol/brainstorm';
+import type { WebviewMessage } from '../src/shared/protocol/panel';
+import { h, icon } from './dom';
+
+type Complete = Extract<BrainstormPanelView, { status: 'complete' }>;
+
+/**
+ * A codicon button. `once` disables it after a click until the next snapshot redraws it, so a
+ * double click posts once. A disabled button takes no pointer events, so the reason it is
+ * disabled is the tooltip of a wrapper around it.
+ */
+export function actionButton(
+  label: string,
+  iconName: string,
+  onClick: () => void,
+  opts: { secondary?: boolean; id?: string; title?: string; once?: boolean; disabledBecause?: string } = {},
+): HTMLElement {
+  const el = h('vscode-button', { icon: iconName, secondary: opts.secondary, id: opts.id, title: opts.title, disabled: opts.disabledBecause !== undefined }, label);
+  el.addEventListener('click', () => {
+    if (el.hasAttribute('disabled')) return;
+    if (opts.once) el.setAttribute('disabled', '');
+    onClick();
+  });
+  if (opts.disabledBecause === undefined) return el;
+  return h('span', { class: 'disabled-reason', title: opts.disabledBecause }, el);
+}
+
+export function completeCard(view: Complete, S: PanelStrings, post: (message: WebviewMessage) => void): HTMLElement {
+  const list = (id: string, heading: string, items: string[]) =>
+    h('div', { class: 'bs-list', id }, h('h4', {}, heading), items.length ? h('ul', {}, ...items.map((t) => h('li', {}, t))) : h('p', { class: 'muted' }, S.none));
+  return h(
+    'div',
+    { class: 'bs-card', id: 'brainstorm-complete' },
+    h(
+      'div',
+      { class: 'bs-card-title check ok', role: 'status' },
+      icon('pass'),
+      h('strong', {}, view.rounds === 1 ? S.brainstormCompleteOne : fill(S.brainstormComplete, view.rounds)),
+    ),
+    h('h3', { class: 'bs-topic', id: 'brainstorm-topic' }, icon('lightbulb'), h('span', {}, view.topic)),
+    ...(view.summaryText !== undefined
+      ? [h('p', { class: 'muted', id: 'brainstorm-summary-note' }, S.summaryAsText), h('p', { class: 'bs-summary-text', id: 'brainstorm-summary-text' }, view.summaryText)]
+      : [
+          list('brainstorm-insights', S.keyInsights, view.keyInsights),
+          list('brainstorm-decisions', S.decisions, view.decisions),
+          list('brainstorm-open-questions', S.openQuestions, view.openQuestions),
+        ]),
+    h(
+      'div',
+      { class: 'actions' },
+      actionButton(S.openDocument, 'go-to-file', () => post({ type: 'brainstorm.open', file: 'document' }), { id: 'brainstorm-open-doc', title: view.documentPath }),
+      actionButton(S.openContextFile, 'file-code', () => post({ type: 'brainstorm.open', file: 'context' }), {
+        secondary: true,
+        id: 'brainstorm-open-context',
+        title: view.contextPath,
+      }),
+      actionButton(S.close, 'close', () => post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close', once: true }),
+    ),
+  );
+}
