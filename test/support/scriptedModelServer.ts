@@ -140,10 +140,7 @@ export const reply = {
  * hang-up), the next one `success`. Named `<name> failure` and `<name>`, for `pending()`.
  */
 export function failThenSucceed(n: number, failure: Reply, success: Reply, name = 'flaky'): ScriptRule[] {
-  return [
-    ...(n > 0 ? [{ name: `${name} failure`, times: n, reply: failure }] : []),
-    { name, reply: success },
-  ];
+  return [...(n > 0 ? [{ name: `${name} failure`, times: n, reply: failure }] : []), { name, reply: success }];
 }
 
 function textOf(content: MessagesBody['messages'][number]['content'] | undefined): string {

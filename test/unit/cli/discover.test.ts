@@ -99,6 +99,27 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     return { path, text: await readFile(join(ws, path), 'utf8') };
   }
 
+  test('the model reads README.md first: the read is shown on stderr and the file reaches it fenced as data; ../ is refused', async () => {
+    await writeFile(join(ws, 'README.md'), '# Ledger\nA budgeting CLI tested with vitest.\n');
+    const readmeDone = match.toolResult('toolu_cli_readme');
+    const escapeDone = match.toolResult('toolu_cli_escape');
+    server.add(
+      { name: 'read README', match: (b) => ROLE(b) && !match.toolResult()(b), reply: reply.toolUse('read_file', { path: 'README.md' }, { id: 'toolu_cli_readme' }) },
+      { name: 'escape', match: readmeDone, reply: reply.toolUse('read_file', { path: '../outside.txt' }, { id: 'toolu_cli_escape' }) },
+      { name: 'ask', match: escapeDone, reply: reply.text(QUESTIONS_1) },
+    );
+    const r = await discover(['Build a phone app for this project']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^groundwork: read README\.md$/m);
+    assert.match(r.stderr, /^groundwork: read \.\.\/outside\.txt — failed: .+$/m);
+    assert.match(r.stdout, /1\. Who will use the CRM\?/);
+    const bodies = server.requests.map((q) => q.body as MessagesBody);
+    const result = (bodies[1]!.messages.at(-1)!.content as Record<string, unknown>[])[0]!;
+    assert.equal(result['tool_use_id'], 'toolu_cli_readme');
+    assert.match(String(result['content']), /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*A budgeting CLI tested with vitest/);
+    assert.equal((bodies[2]!.messages.at(-1)!.content as Record<string, unknown>[])[0]!['is_error'], true);
+  });
+
   test('a vague request: questions, answers, round 2, answers, then the brief saved with the request verbatim', async () => {
     server.add(
       {

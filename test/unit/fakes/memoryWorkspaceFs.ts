@@ -5,10 +5,7 @@ import { systemClock, type Clock } from '../../../src/core/clock';
 import { StorageError, ioStorageError, quotePath, tooLargeError } from '../../../src/core/storage/storageError';
 import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 
-type Entry =
-  | { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number }
-  | { kind: 'directory'; mtimeMs: number }
-  | { kind: 'symlink'; target: string; mtimeMs: number };
+type Entry = { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number } | { kind: 'directory'; mtimeMs: number } | { kind: 'symlink'; target: string; mtimeMs: number };
 
 export type FsOperation = 'read' | 'readNewestLines' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'rename' | 'withLock';
 
@@ -234,7 +231,7 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
   private realSegments(path: string, followLast: boolean): string[] {
     const pending = segmentsOf(path);
     const done: string[] = [];
-    for (let hops = 0; pending.length > 0; ) {
+    for (let hops = 0; pending.length > 0;) {
       const name = pending.shift() as string;
       if (name === '.') continue;
       if (name === '..') {

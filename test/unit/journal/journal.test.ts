@@ -39,7 +39,10 @@ describe('Journal (seed behaviour)', () => {
     const good = (n: number) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `t${n}`, description: `d${n}` });
     const { journal } = setup([good(1), '{"timestamp": "2025-01-31T09', good(3), '[1,2]', good(5), '{"title":"no time","description":""}']);
     const { records, problems } = await journal.load();
-    assert.deepEqual(records.map((r) => r.title), ['t1', 't3', 't5']);
+    assert.deepEqual(
+      records.map((r) => r.title),
+      ['t1', 't3', 't5'],
+    );
     assert.deepEqual(
       problems.map((p) => [p.line, p.reason.split(' (')[0]]),
       [
@@ -64,7 +67,10 @@ describe('Journal (seed behaviour)', () => {
         '{"timestamp":"2025-01-31T09:15:01.500Z","title":"second","description":"b","scope":"global"}\n' +
         '{"timestamp":"2025-01-31T09:15:01.501Z","title":"third","description":"c"}\n',
     );
-    assert.deepEqual((await journal.load()).records.map((r) => r.title), ['first', 'second', 'third']);
+    assert.deepEqual(
+      (await journal.load()).records.map((r) => r.title),
+      ['first', 'second', 'third'],
+    );
   });
 });
 

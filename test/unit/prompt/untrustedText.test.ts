@@ -143,7 +143,11 @@ describe('stripHiddenCharacters', () => {
   test('removes every character visibleText escapes for people (the two lists cannot drift apart)', () => {
     const kept = new Set(['\t', '\n', '\r', '\u2028', '\u2029']);
     const missed: string[] = [];
-    const ranges: [number, number][] = [[0, 0xd7ff], [0xe000, 0xffff], [0xe0000, 0xe01ef]];
+    const ranges: [number, number][] = [
+      [0, 0xd7ff],
+      [0xe000, 0xffff],
+      [0xe0000, 0xe01ef],
+    ];
     for (const [from, to] of ranges) {
       for (let cp = from; cp <= to; cp++) {
         const c = String.fromCodePoint(cp);
@@ -157,7 +161,22 @@ describe('stripHiddenCharacters', () => {
 
 describe('isBlankText: input that holds nothing visible counts as empty', () => {
   test('zero-width, direction, tag and filler characters alone are blank; any visible character is not', () => {
-    const blank = ['', ' \n\t', '\u200b', '\u202e\u2066\u2069', '\ufeff\u200d', '\u{e0041}\u{e0042}', '\u3164', '\u2800', '\u115f\u1160', '\uffa0', '\u034f', '\u17b4\u17b5', '\ufe0f', '\u00ad'];
+    const blank = [
+      '',
+      ' \n\t',
+      '\u200b',
+      '\u202e\u2066\u2069',
+      '\ufeff\u200d',
+      '\u{e0041}\u{e0042}',
+      '\u3164',
+      '\u2800',
+      '\u115f\u1160',
+      '\uffa0',
+      '\u034f',
+      '\u17b4\u17b5',
+      '\ufe0f',
+      '\u00ad',
+    ];
     for (const text of blank) assert.equal(isBlankText(text), true, JSON.stringify(text));
     for (const text of ['a', '\u200bx', '한', '⠁', '👩‍👩‍👧', '\u3164b', '.']) assert.equal(isBlankText(text), false, JSON.stringify(text));
   });

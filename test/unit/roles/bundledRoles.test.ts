@@ -50,7 +50,10 @@ describe('bundled roles', () => {
   test('roles/ holds exactly the bundled roles (and its README), and every one loads without a problem', () => {
     const files = readdirSync(join(root, 'roles')).sort();
     assert.deepEqual(files, [...BUNDLED_ROLE_NAMES.map((n) => `${n}.md`), 'README.md'].sort());
-    assert.deepEqual(loaded.problems.map((p) => p.text), []);
+    assert.deepEqual(
+      loaded.problems.map((p) => p.text),
+      [],
+    );
     assert.deepEqual([...loaded.roles.keys()].sort(), [...BUNDLED_ROLE_NAMES].sort());
     for (const l of loaded.roles.values()) assert.equal(l.origin, 'bundled');
   });
@@ -64,7 +67,11 @@ describe('bundled roles', () => {
   test('inquisitors, discovery, coordinator, analyst and reviewer are read-only, with no write tool', () => {
     for (const name of [...INQUISITORS, 'build-discovery', 'brainstorm-coordinator', 'build-analyst', 'build-reviewer'] as RoleName[]) {
       assert.equal(role(name).permissionMode, 'readOnly', name);
-      assert.deepEqual(role(name).tools.filter((t) => WRITE_TOOLS.includes(t)), [], name);
+      assert.deepEqual(
+        role(name).tools.filter((t) => WRITE_TOOLS.includes(t)),
+        [],
+        name,
+      );
     }
     for (const name of INQUISITORS) assert.deepEqual(role(name).tools, ['read_file', 'list_files', 'search'], name);
   });
@@ -115,7 +122,10 @@ describe('bundled roles', () => {
     const complete = examples.filter((e) => e.startsWith('DISCOVERY_COMPLETE\nIDEA_BRIEF:\n'));
     assert.ok(complete.length >= 2, 'the format and an example');
     for (const e of complete) {
-      const labels = e.split('\n').slice(2, -1).map((l) => l.slice(0, l.indexOf(':') + 1));
+      const labels = e
+        .split('\n')
+        .slice(2, -1)
+        .map((l) => l.slice(0, l.indexOf(':') + 1));
       assert.deepEqual(labels, BRIEF_FIELDS);
     }
     const questions = examples.filter((e) => e.startsWith('DISCOVERY_QUESTIONS\n') && !e.includes('<question>'));
@@ -142,7 +152,11 @@ describe('bundled roles', () => {
         assert.ok(q.text.endsWith('?') && q.text.length <= 300, q.text);
       }
       const priorities = reply.questions.map((q) => q.priority);
-      assert.deepEqual(priorities, [...priorities].sort((a, b) => a - b), `${name}: listed in priority order`);
+      assert.deepEqual(
+        priorities,
+        [...priorities].sort((a, b) => a - b),
+        `${name}: listed in priority order`,
+      );
       assert.ok(priorities.filter((p) => p === 1).length <= 2, `${name}: at most two at priority 1`);
     }
   });

@@ -5,8 +5,7 @@ import { roleText } from './roleFixtures';
 
 const FILE = 'roles/build-qa.md';
 const KNOWN_TOOLS = 'known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep';
-const SHAPE =
-  "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
+const SHAPE = "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
 
 function errorsOf(text: string, file = FILE): string[] {
   const parsed = parseRoleFile(file, text);
@@ -17,13 +16,21 @@ function errorsOf(text: string, file = FILE): string[] {
 /** Three levels of nine aliases each: 729 strings if expanded, far more with a fourth level. */
 function billionLaughs(levels: number): string {
   const lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i <= levels; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(',')}]`,
+    );
   return roleText('build-qa', { extra: lines.join('\n') });
 }
 
 describe('parseRoleFile: a valid file', () => {
   test('gives the role with its prompt', () => {
-    const parsed = parseRoleFile(FILE, roleText('build-qa', { tools: '\n  - read_file\n  - run_command', permissionMode: 'workspaceWrite', maxTurns: '80', prompt: '# QA\n\nVerify.' }));
+    const parsed = parseRoleFile(
+      FILE,
+      roleText('build-qa', { tools: '\n  - read_file\n  - run_command', permissionMode: 'workspaceWrite', maxTurns: '80', prompt: '# QA\n\nVerify.' }),
+    );
     assert.deepEqual(parsed.role, {
       name: 'build-qa',
       description: 'The build-qa role for tests.',
@@ -181,17 +188,12 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
 
   test('each problem carries its parts as well as its text', () => {
     const [problem] = parseRoleFile(FILE, roleText('build-qa', { tools: '[rm_rf]' })).errors ?? [];
-    assert.deepEqual(
-      { severity: problem?.severity, file: problem?.file, line: problem?.line, field: problem?.field },
-      { severity: 'error', file: FILE, line: 4, field: 'tools' },
-    );
+    assert.deepEqual({ severity: problem?.severity, file: problem?.file, line: problem?.line, field: problem?.field }, { severity: 'error', file: FILE, line: 4, field: 'tools' });
   });
 
   test('a billion-laughs file fails fast, naming the field with the first alias', () => {
     const started = performance.now();
-    assert.deepEqual(errorsOf(billionLaughs(8)), [
-      `${FILE}:9: a1: YAML aliases expand too much (more than 10 uses); a role file needs no aliases — write the values out`,
-    ]);
+    assert.deepEqual(errorsOf(billionLaughs(8)), [`${FILE}:9: a1: YAML aliases expand too much (more than 10 uses); a role file needs no aliases — write the values out`]);
     assert.ok(performance.now() - started < 1000, 'the alias cap must stop the expansion early');
   });
 });

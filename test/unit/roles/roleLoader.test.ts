@@ -38,10 +38,13 @@ describe('loadRoles: bundled roles', () => {
       roles: { 'build-qa': 'bundled roles/build-qa.md: Bundled QA.', 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
       problems: [],
     });
-    assert.deepEqual(source.reads.map((r) => r), [
-      { fileName: 'build-qa.md', maxBytes: ROLE_FILE_MAX_BYTES },
-      { fileName: 'inquisitor-ux.md', maxBytes: ROLE_FILE_MAX_BYTES },
-    ]);
+    assert.deepEqual(
+      source.reads.map((r) => r),
+      [
+        { fileName: 'build-qa.md', maxBytes: ROLE_FILE_MAX_BYTES },
+        { fileName: 'inquisitor-ux.md', maxBytes: ROLE_FILE_MAX_BYTES },
+      ],
+    );
   });
 
   test('a broken bundled role is an error and is missing; requireRole says why', async () => {
@@ -53,7 +56,8 @@ describe('loadRoles: bundled roles', () => {
     ]);
     assert.equal(loaded.roles.has('build-qa'), false);
     assert.throws(() => requireRole(loaded, 'build-qa'), {
-      message: 'The role build-qa is not available:\nroles/build-qa.md:4: tools: unknown tool "rm_rf" (known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep)',
+      message:
+        'The role build-qa is not available:\nroles/build-qa.md:4: tools: unknown tool "rm_rf" (known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep)',
     });
     assert.throws(() => requireRole(loaded, 'build-architect'), {
       message: 'The role build-architect is not available; no role file defines it. Reinstall Groundwork to restore its roles.',
@@ -109,9 +113,7 @@ describe('loadRoles: workspace overrides', () => {
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(summary(loaded), {
       roles: { 'build-qa': `workspace ${WS}/build-qa.md: Our QA.`, 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
-      problems: [
-        `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it uses model claude-opus-4-1 instead of the fast tier; it replaces the role's prompt`,
-      ],
+      problems: [`notice ${WS}/build-qa.md: overrides the bundled build-qa role: it uses model claude-opus-4-1 instead of the fast tier; it replaces the role's prompt`],
     });
     assert.deepEqual(loaded.roles.get('build-qa')?.role.model, { id: 'claude-opus-4-1' });
   });
@@ -124,7 +126,13 @@ describe('loadRoles: workspace overrides', () => {
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(
       loaded.problems.map((p) => [p.severity, p.file, p.text]),
-      [['notice', `${WS}/build-qa.md`, `${WS}/build-qa.md: overrides the bundled build-qa role: it uses the complex tier instead of the fast tier; it allows up to 50 turns instead of 5`]],
+      [
+        [
+          'notice',
+          `${WS}/build-qa.md`,
+          `${WS}/build-qa.md: overrides the bundled build-qa role: it uses the complex tier instead of the fast tier; it allows up to 50 turns instead of 5`,
+        ],
+      ],
       'the inquisitor-ux override keeps the model, the turns and (but for surrounding blank space) the prompt: no notice',
     );
     assert.equal(loaded.roles.get('build-qa')?.origin, 'workspace', 'a notice does not stop the override from being used');
@@ -193,9 +201,7 @@ describe('loadRoles: workspace overrides', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i <= 3; i++) files[`role-${i}.md`] = roleText(`role-${i}`);
     const loaded = await loadRoles(bundled(), new MemoryRoleSource(WS, files), { maxFiles: 3 });
-    assert.deepEqual(summary(loaded).problems, [
-      `warning ${WS}: 4 role files; at most 3 are read from one folder; no role from this folder is used, the bundled roles are`,
-    ]);
+    assert.deepEqual(summary(loaded).problems, [`warning ${WS}: 4 role files; at most 3 are read from one folder; no role from this folder is used, the bundled roles are`]);
     assert.equal(loaded.roles.size, 2);
     const unreadable = new MemoryRoleSource(WS);
     unreadable.listError = new Error('Refused to use the folder');
