@@ -46,6 +46,8 @@ export interface BrainstormAgentsDeps {
 interface Reply {
   text: string;
   stopped: boolean;
+  /** It still asked for tools when its turns were used up: its text is no answer. */
+  outOfTurns: boolean;
   usage?: LlmUsage;
   model?: string;
 }
@@ -112,6 +114,7 @@ export class BrainstormAgents {
       );
       if (timedOut) outcome = timeout;
       else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
+      else if (reply.outOfTurns) outcome = { status: 'empty', detail: `used all its ${role.maxTurns} turns on tools without asking` };
       else {
         const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${roleName}.ndjson`));
         outcome = harvest.detail !== undefined ? { status: harvest.status, detail: harvest.detail } : { status: harvest.status };
@@ -154,6 +157,14 @@ export class BrainstormAgents {
       }
       if (run.signal.aborted || reply.stopped) throw stopped(session);
       const last = attempt === 2;
+      if (reply.outOfTurns) {
+        const why = 'you used all your turns on tools without answering';
+        await this.audit(session.slug, `brainstorm.${task}`, 'error', `the coordinator ${why}${last ? '' : '; asked again'}`, reply);
+        if (last)
+          return { type: 'call-failed', during: task, error: `The coordinator used all its turns reading the workspace without answering, twice. Retry; your answers are kept.` };
+        messages.push(...reask(reply.text, why, task === 'follow-up' ? 'the questions JSON' : 'the summary JSON'));
+        continue;
+      }
       if (task === 'follow-up') {
         const harvest = harvestQuestions(reply.text, 'edge-cases', keptIn);
         const broken = harvest.status === 'parse_error';
@@ -209,7 +220,13 @@ export class BrainstormAgents {
     };
     if (streams) observer.onText = (text) => run.onProgress?.({ kind: 'text', text });
     const reply = await this.deps.runner.call(role, { messages, maxTokens }, signal, observer, { kind: 'brainstorm', what: 'BRAINSTORM', name: session.slug });
-    return { text: reply.text, stopped: reply.outcome === 'stopped', ...(reply.usage ? { usage: reply.usage } : {}), ...(reply.model ? { model: reply.model } : {}) };
+    return {
+      text: reply.text,
+      stopped: reply.outcome === 'stopped',
+      outOfTurns: reply.outcome === 'max-turns',
+      ...(reply.usage ? { usage: reply.usage } : {}),
+      ...(reply.model ? { model: reply.model } : {}),
+    };
   }
 
   private async keep(slug: string, agent: string, entry: Pick<WorkerRecord, 'round' | 'task' | 'status'>, reply: Reply | undefined): Promise<void> {

@@ -250,7 +250,8 @@ export class DiscoveryService implements DiscoveryApi {
       if (reply.outcome === 'answered' && isBlankText(reply.text)) {
         throw new LlmError('bad-request', 'The model sent an empty reply. Retry; if it happens again, rephrase the request or the answer.');
       }
-      if (reply.outcome === 'max-turns' && reply.text.trim() === '') {
+      // The last turn's text then is a preamble to a tool call that never ran, not an answer.
+      if (reply.outcome === 'max-turns') {
         throw new LlmError(
           'bad-request',
           `The discovery agent used all its ${role.maxTurns} turns reading the workspace without asking its questions. Retry, or name in your message the files that matter.`,

@@ -67,11 +67,21 @@ export interface AgentReply {
 }
 
 /** Said with the last turn's tool results, so the model answers instead of reading on. */
+/** Calls past this many in one turn get an error result instead of running. */
+export const MAX_CALLS_PER_TURN = 8;
+/**
+ * What one agent call may read through its tools in all (each turn sends the whole history again):
+ * past it, calls get an error result and the next turn is the last.
+ */
+export const MAX_RESULT_BYTES = 256 * 1024;
+
 export const LAST_TURN_NOTE = 'This is your last turn: no more tool calls. Answer now with what you have.';
 
 export async function callAgent(llm: LlmClient, request: AgentRequest, signal: AbortSignal, observer: AgentObserver = {}): Promise<AgentReply> {
   const { role } = request;
-  const maxTurns = Math.max(1, Math.floor(role.maxTurns));
+  let maxTurns = Math.max(1, Math.floor(role.maxTurns));
+  /** What the tools have sent back so far, in UTF-16 units (a close enough measure of bytes). */
+  let resultBytes = 0;
   const tools = request.tools;
   const definitions = tools ? tools.box.definitionsFor(role.tools) : [];
   const offered = new Set(definitions.map((d) => d.name));
@@ -117,18 +127,28 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
     if (reply.turns >= maxTurns || tools === undefined) return { ...reply, outcome: tools === undefined ? 'answered' : 'max-turns' };
 
     const results: LlmContent[] = [];
-    for (const call of calls) {
+    for (const [i, call] of calls.entries()) {
       if (signal.aborted) return { ...reply, outcome: 'stopped' };
       const target = safeTarget(tools.box, call.name, call.input);
       const activity: ToolActivity = { id: call.id, tool: call.name, target, status: 'running' };
       observer.onTool?.(activity);
-      const result: ToolResult = offered.has(call.name) ? await runTool(tools, call, signal) : { isError: true, content: notOffered(call.name, [...offered]) };
+      const result: ToolResult = !offered.has(call.name)
+        ? { isError: true, content: notOffered(call.name, [...offered]) }
+        : i >= MAX_CALLS_PER_TURN
+          ? { isError: true, content: `Not run: at most ${MAX_CALLS_PER_TURN} tool calls are run per turn. Ask for fewer at a time.` }
+          : resultBytes >= MAX_RESULT_BYTES
+            ? { isError: true, content: 'Not run: this call has read as much as it may. Answer now with what you have.' }
+            : await runTool(tools, call, signal);
+      resultBytes += result.content.length;
       reply.toolCalls.push({ tool: call.name, target, isError: result.isError });
       observer.onTool?.({ ...activity, status: result.isError ? 'error' : 'done', ...(result.isError ? { error: result.content } : {}) });
       results.push({ type: 'tool_result', toolUseId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
     }
+    // The next turn is the last when the turns or the reading budget are used up.
+    if (resultBytes >= MAX_RESULT_BYTES) maxTurns = Math.min(maxTurns, reply.turns + 1);
     if (reply.turns + 1 >= maxTurns) results.push({ type: 'text', text: LAST_TURN_NOTE });
-    const said: LlmContent[] = text === '' ? [] : [{ type: 'text', text }];
+    // A text block of only white space is refused by the API: such a preamble is left out.
+    const said: LlmContent[] = text.trim() === '' ? [] : [{ type: 'text', text }];
     messages.push({ role: 'assistant', content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))] });
     messages.push({ role: 'user', content: results });
   }

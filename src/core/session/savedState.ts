@@ -1,4 +1,4 @@
-// A session's state file is saved with a compare: under the workspace lock, and only when the
+// A session's state file is saved with a compare: under the lock of its area (its top folder), and only when the
 // file is still what this step read or last wrote. Another window, the CLI or a hand edit that
 // changed it meanwhile wins, and the step is refused with `conflict()` instead of overwriting it.
 import type { WorkspaceStore } from '../storage/workspaceStore';

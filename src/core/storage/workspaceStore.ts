@@ -167,8 +167,8 @@ export class WorkspaceStore {
    * Runs `fn` holding the lock of one session (`.groundwork/locks/<name>.lock`) for a whole step,
    * its model calls included, so that a second window or CLI run on the same session is refused
    * before it sends anything, rather than paying for the same call again. Never waits: a held lock
-   * is StorageError 'busy' at once (a holder that died is taken over). The workspace lock is not
-   * held meanwhile; `fn` takes it for each write as usual.
+   * is StorageError 'busy' at once (a holder that died is taken over). No other lock is held
+   * meanwhile; `fn` takes an area's or a log's lock for each write, as any writer does.
    */
   async withSessionLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const rel = `${SESSION_LOCKS_DIR}/${safeFileName(name)}.lock`;

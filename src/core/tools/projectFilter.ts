@@ -4,7 +4,7 @@
 // its way is; the tools test both the path as given and its real path, so a link inside the
 // workspace cannot lead to a skipped file.
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch/posix';
+import { compileGlob } from './safeGlob';
 import { formatBytes, StorageError } from '../storage/storageError';
 import { isWindowsRoot, joinUnder, quoted, realRoot, relativeInside } from './projectPaths';
 import { ToolInputError, type ToolContext, type ToolRunCache } from './toolTypes';
@@ -18,6 +18,17 @@ export interface ProjectFilter {
    * undefined when they may see it. `isDirectory` says what the last name is.
    */
   skipReason(segments: readonly string[], isDirectory: boolean): string | undefined;
+}
+
+/**
+ * Secrets are kept from agents even when no .gitignore names them (only the root .gitignore is
+ * read): environment files, private keys and the credential folders of common tools.
+ */
+const SECRET_FILES = /^(\.env(\..*)?|.*\.(pem|key|p12|pfx)|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
+const SECRET_FOLDERS = new Set(['.ssh', '.aws', '.gnupg', '.docker']);
+
+function isSecretName(folded: string, isFolder: boolean): boolean {
+  return isFolder ? SECRET_FOLDERS.has(folded) : SECRET_FILES.test(folded);
 }
 
 /** Compared as Windows and macOS file systems would: case-insensitively, after NFC normalisation. */
@@ -34,9 +45,10 @@ function compileExcludes(patterns: readonly string[]): Matcher[] {
     // VS Code writes them relative to the folder; a leading './' or '/' means the same there.
     const relative = pattern.replace(/^\.?\//, '');
     try {
-      matchers.push({ pattern, test: picomatch(relative, { dot: true }) });
+      matchers.push({ pattern, test: compileGlob(relative) });
     } catch {
-      // A pattern picomatch cannot read matches nothing, as in VS Code.
+      // A pattern picomatch cannot read matches nothing, as in VS Code; so does one too complex to
+      // match safely (see safeGlob.ts).
     }
   }
   return matchers;
@@ -86,6 +98,7 @@ export async function loadProjectFilter(context: ToolContext, cache: ToolRunCach
         const f = folded(name);
         if (f === '.git') return "it is inside .git, Git's internal data";
         if (i === 0 && f === '.groundwork') return "it is inside .groundwork, Groundwork's own internal folder";
+        if (isSecretName(f, i < segments.length - 1 || isDirectory)) return 'files that usually hold credentials (private keys, tokens, .env files) are never read by agents';
       }
       for (let depth = 1; depth <= segments.length; depth++) {
         const rel = segments.slice(0, depth).join('/');
@@ -97,7 +110,7 @@ export async function loadProjectFilter(context: ToolContext, cache: ToolRunCach
           // A name the ignore rules cannot take (such as '...') is kept out rather than guessed at.
           return `the name ${quoted(rel)} cannot be checked against the workspace's .gitignore`;
         }
-        if (ignored.ignored) return `the workspace's .gitignore ignores it (rule ${quoted(ignored.rule?.pattern ?? rel)})`;
+        if (ignored.ignored) return `the workspace's .gitignore ignores it (rule ${quoted((ignored.rule?.pattern ?? rel).slice(0, 60))})`;
         const excluded = excludes.find((m) => m.test(rel) || (folder && m.test(`${rel}/`)));
         if (excluded !== undefined) return `it matches the excluded pattern ${quoted(excluded.pattern)} (files.exclude)`;
       }

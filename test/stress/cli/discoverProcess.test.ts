@@ -2,54 +2,16 @@
 // against the scripted model server, for what only a real process shows: the environment, the
 // language from LANG, Ctrl-C. The API key is a canary that must appear nowhere. Moved out of
 // test/unit/cli/discover.test.ts (the in-process suites) since each child costs a Node start.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRoundFile } from '../../../src/core/discovery/roundFile';
-import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody } from '../../support/scriptedModelServer';
+import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { runCliProcess, tempFolder, type CliRun } from '../../unit/cli/cliHarness';
-
-const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
-const ROLE = match.system("You are Groundwork's discovery agent");
-
-const QUESTIONS_1 = 'DISCOVERY_QUESTIONS\n1. Who will use the CRM?\n2. Which data must it keep?\n3. Web or desktop?';
-const BRIEF = [
-  'DISCOVERY_COMPLETE',
-  'IDEA_BRIEF:',
-  'One-line summary: A small web CRM for a five-person sales team',
-  'Problem: Leads are lost in spreadsheets.',
-  'Users: The sales team.',
-  'MVP scope: Contacts, deals, reminders.',
-  'Technology: TypeScript, SQLite.',
-  'Out of scope: Invoicing.',
-  'Key decisions: Web only.',
-  'Constraints: Two weeks.',
-].join('\n');
-
-const round = (n: string) => (body: MessagesBody) => lastUserText(body).includes(n);
-const and =
-  (...ms: ((b: MessagesBody) => boolean)[]) =>
-  (b: MessagesBody) =>
-    ms.every((m) => m(b));
-
-const tempWorkspace = () => tempFolder('groundwork-discover-');
-
-/** Every file under `dir`, as [relative path, text]. */
-async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, path)));
-    else out.push([path, await readFile(join(dir, path), 'utf8')]);
-  }
-  return out;
-}
-
-/** Everything printed by every run, to check the canary never shows. */
-const printed: string[] = [];
+import { filesUnder, runCliProcess, type CliRun } from '../../unit/cli/cliHarness';
+import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from '../../unit/cli/discoverScript';
 
 describe('groundwork discover as a child process', () => {
   async function groundwork(args: string[], env: Record<string, string>, onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<CliRun> {
@@ -96,8 +58,4 @@ describe('groundwork discover as a child process', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /set ANTHROPIC_API_KEY/);
   });
-});
-
-after(() => {
-  for (const text of printed) assert.ok(!text.includes(CANARY), 'the key was printed');
 });

@@ -200,40 +200,12 @@ describe('untrusted text cannot shape the markdown', () => {
       },
     });
 
+  /** The headings of round 1's first two questions, in the document and in the digest. */
+  const qaHeadings = ['## Questions and answers', '### Round 1', '#### UX', '##### Question 1 (priority 1)', '#### Technical', '##### Question 2 (priority 2)'];
   const docs: [string, (s: BrainstormSession) => string, string[]][] = [
     ['the round file', (s) => renderRoundFile(s, 1), ['# Brainstorm round 1: ', '## Inquisitors', '## Questions', '### 1. UX, priority 1', '### 2. Technical, priority 2']],
-    [
-      'the document',
-      renderBrainstormDocument,
-      [
-        '# Brainstorm: ',
-        '## Key insights',
-        '## Decisions',
-        '## Open questions',
-        '## Questions and answers',
-        '### Round 1',
-        '#### UX',
-        '##### Question 1 (priority 1)',
-        '#### Technical',
-        '##### Question 2 (priority 2)',
-      ],
-    ],
-    [
-      'the digest',
-      (s) => brainstormDigest(toContext(s)),
-      [
-        '# Brainstorm digest: ',
-        '## Vision',
-        '## Constraints',
-        '## Open questions',
-        '## Questions and answers',
-        '### Round 1',
-        '#### UX',
-        '##### Question 1 (priority 1)',
-        '#### Technical',
-        '##### Question 2 (priority 2)',
-      ],
-    ],
+    ['the document', renderBrainstormDocument, ['# Brainstorm: ', '## Key insights', '## Decisions', '## Open questions', ...qaHeadings]],
+    ['the digest', (s) => brainstormDigest(toContext(s)), ['# Brainstorm digest: ', '## Vision', '## Constraints', '## Open questions', ...qaHeadings]],
   ];
   for (const [name, render, expected] of docs) {
     test(`${name}: only its own headings, every fence closed, each question and answer verbatim in one`, () => {

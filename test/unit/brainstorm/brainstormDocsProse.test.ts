@@ -4,32 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PROSE_SUMMARY_NOTE, proseBlock, renderBrainstormDocument } from '../../../src/core/brainstorm/brainstormDocs';
-import type { BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
-import { proseSummary } from '../../../src/core/brainstorm/harvest';
-
-function session(prose: string, over: Partial<BrainstormSession> = {}): BrainstormSession {
-  return {
-    slug: 'crm',
-    topic: 'A CRM for realtors',
-    createdAt: Date.UTC(2025, 0, 2, 9, 30),
-    minRounds: 1,
-    maxRounds: 5,
-    inquisitors: { ux: { status: 'success' }, technical: { status: 'success' }, 'edge-cases': { status: 'success' } },
-    rounds: [
-      {
-        round: 1,
-        questions: [
-          { text: 'Who will use it day to day?', angle: 'ux', priority: 1 },
-          { text: 'Which database?', angle: 'technical', priority: 2 },
-        ],
-        answers: [{ kind: 'answered', text: 'Five agents, on phones.' }, { kind: 'skipped' }],
-      },
-    ],
-    summary: proseSummary('A CRM for realtors', prose),
-    phase: { kind: 'complete' },
-    ...over,
-  };
-}
+import { proseSession, QA_HEADINGS } from './proseSession';
 
 /** The text between `## <title>` and the next `## ` heading of the document. */
 function section(md: string, title: string): string {
@@ -55,28 +30,19 @@ const HOSTILE = [
 
 describe('renderBrainstormDocument: a summary kept as prose', () => {
   test('the note and the prose under "## Summary" instead of the three lists; questions and answers as ever', () => {
-    const md = renderBrainstormDocument(session('The agents work from phones.\n\n- Postgres\n- *offline* first'));
+    const md = renderBrainstormDocument(proseSession('The agents work from phones.\n\n- Postgres\n- *offline* first'));
     const headings = md.split('\n').filter((l) => /^#{1,6} /.test(l));
-    assert.deepEqual(headings, [
-      '# Brainstorm: A CRM for realtors',
-      '## Summary',
-      '## Questions and answers',
-      '### Round 1',
-      '#### UX',
-      '##### Question 1 (priority 1)',
-      '#### Technical',
-      '##### Question 2 (priority 2)',
-    ]);
+    assert.deepEqual(headings, ['# Brainstorm: A CRM for realtors', '## Summary', ...QA_HEADINGS]);
     assert.equal(section(md, 'Summary'), `## Summary\n\n${PROSE_SUMMARY_NOTE}\n\n> The agents work from phones.\n>\n> - Postgres\n> - *offline* first\n`);
     assert.equal(PROSE_SUMMARY_NOTE, "The coordinator's summary was not in the expected format, so its text is kept as written.");
     const qa = section(md, 'Questions and answers');
-    assert.match(qa, /Who will use it day to day\?\n```\n\n\*\*Answer\*\*\n\n```text\nFive agents, on phones\.\n```/);
-    assert.match(qa, /Which database\?\n```\n\n\*\*Answer:\*\* \[skipped by user\]/);
-    assert.equal(renderBrainstormDocument(session('x')).match(/^- /gm)?.length, 2, 'only the Created and Rounds facts: no "Topic as understood"');
+    assert.match(qa, /Who will use it\?\n```\n\n\*\*Answer\*\*\n\n```text\nFive agents\.\n```/);
+    assert.match(qa, /What if two agents edit one contact\?\n```\n\n\*\*Answer:\*\* \[skipped by user\]/);
+    assert.equal(renderBrainstormDocument(proseSession('x')).match(/^- /gm)?.length, 2, 'only the Created and Rounds facts: no "Topic as understood"');
   });
 
   test('hostile prose stays inside its quote: no heading, image or HTML of it reaches the document', () => {
-    const md = renderBrainstormDocument(session(HOSTILE));
+    const md = renderBrainstormDocument(proseSession(HOSTILE));
     const summary = section(md, 'Summary');
     const quoted = summary.split('\n').slice(4, -1);
     assert.ok(quoted.length > 10 && quoted.every((l) => l === '>' || l.startsWith('> ')), 'every line of the prose is quoted');
@@ -102,7 +68,7 @@ describe('renderBrainstormDocument: a summary kept as prose', () => {
 
   test('an empty reply says so', () => {
     assert.match(
-      renderBrainstormDocument(session('')),
+      renderBrainstormDocument(proseSession('')),
       /## Summary\n\nThe coordinator's summary was not in the expected format, so its text is kept as written\.\n\n_The reply was empty\._\n/,
     );
     assert.equal(proseBlock(' \n\t\n'), '_The reply was empty._');
@@ -113,7 +79,7 @@ describe('renderBrainstormDocument: a summary kept as prose', () => {
   });
 
   test('a summary of lists is rendered as before', () => {
-    const md = renderBrainstormDocument(session('x', { summary: { topic: 'A CRM', keyInsights: ['k'], decisions: [], openQuestions: [] } }));
+    const md = renderBrainstormDocument(proseSession('x', { summary: { topic: 'A CRM', keyInsights: ['k'], decisions: [], openQuestions: [] } }));
     assert.ok(md.includes('## Key insights\n\n- k\n\n## Decisions\n\nNone.\n\n## Open questions\n\nNone.\n\n## Questions and answers'));
     assert.doesNotMatch(md, /## Summary|kept as written/);
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach } from 'node:test';
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brainstorm } from '../../../src/cli/commands/brainstorm';
 import { runCli } from '../../../src/cli/runCli';
@@ -20,7 +20,7 @@ import {
   type ScriptedModelServer,
   type StreamReply,
 } from '../../support/scriptedModelServer';
-import { repo, scriptedDeps, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
+import { filesUnder, repo, scriptedDeps, tempFolder, terminal, type CliRun, type TerminalOptions } from './cliHarness';
 
 export { terminal, type TerminalOptions };
 
@@ -108,17 +108,6 @@ export async function readContext(ws: string, slug = SLUG): Promise<BrainstormCo
 
 export async function readSession(ws: string, slug = SLUG): Promise<BrainstormSession> {
   return JSON.parse(await readFile(planPath(ws, slug, '.brainstorm.json'), 'utf8')) as BrainstormSession;
-}
-
-/** Every file under `dir`, as [relative path, text]. */
-export async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, path)));
-    else if (e.isFile()) out.push([path, await readFile(join(dir, path), 'utf8')]);
-  }
-  return out;
 }
 
 /** The prompt tokens of the audit log's brainstorm model calls, by kind. */

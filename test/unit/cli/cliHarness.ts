@@ -1,7 +1,7 @@
 // Runs the CLI in-process with captured output. The store is the real one over an in-memory
 // file system (`ws`, where tests plant damage); pass `openStore` to use another.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +74,17 @@ export async function tempFolder(prefix = 'groundwork-cli-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   temps.push(dir);
   return dir;
+}
+
+/** Every file under `dir`, as [relative path, text]. */
+export async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
+    const path = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await filesUnder(dir, path)));
+    else if (e.isFile()) out.push([path, await readFile(join(dir, path), 'utf8')]);
+  }
+  return out;
 }
 
 export interface ProcessOptions {

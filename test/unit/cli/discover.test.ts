@@ -1,7 +1,7 @@
 // `groundwork discover` against the scripted model server, through the real SDK: in-process
 // through runCli on real temporary workspaces (as a child process, for what only a real process
 // shows: test/stress/cli/discoverProcess.test.ts). The API key is a canary that must appear nowhere.
-import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -11,50 +11,13 @@ import { discover as discoverCommand } from '../../../src/cli/commands/discover'
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
-import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import { match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { repo, scriptedDeps, tempFolder, type CliRun, type TerminalOptions } from './cliHarness';
+import { filesUnder, repo, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
+import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
 
-const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
-const ROLE = match.system("You are Groundwork's discovery agent");
-
-const QUESTIONS_1 = 'DISCOVERY_QUESTIONS\n1. Who will use the CRM?\n2. Which data must it keep?\n3. Web or desktop?';
 const QUESTIONS_2 = 'DISCOVERY_QUESTIONS\n1. Which mail provider do you use?\n2. How many contacts?\n3. Any deadline?';
-const BRIEF = [
-  'DISCOVERY_COMPLETE',
-  'IDEA_BRIEF:',
-  'One-line summary: A small web CRM for a five-person sales team',
-  'Problem: Leads are lost in spreadsheets.',
-  'Users: The sales team.',
-  'MVP scope: Contacts, deals, reminders.',
-  'Technology: TypeScript, SQLite.',
-  'Out of scope: Invoicing.',
-  'Key decisions: Web only.',
-  'Constraints: Two weeks.',
-].join('\n');
 const SPECIFIC_BRIEF = BRIEF.replace('A small web CRM for a five-person sales team', 'A Rust CLI that tracks Bitcoin prices');
-
-const round = (n: string) => (body: MessagesBody) => lastUserText(body).includes(n);
-const and =
-  (...ms: ((b: MessagesBody) => boolean)[]) =>
-  (b: MessagesBody) =>
-    ms.every((m) => m(b));
-
-const tempWorkspace = () => tempFolder('groundwork-discover-');
-
-/** Every file under `dir`, as [relative path, text]. */
-async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, path)));
-    else out.push([path, await readFile(join(dir, path), 'utf8')]);
-  }
-  return out;
-}
-
-/** Everything printed by every run, to check the canary never shows. */
-const printed: string[] = [];
 
 describe('groundwork discover (in-process, scripted model server)', () => {
   let server: ScriptedModelServer;
@@ -462,8 +425,4 @@ describe('where the CLI finds its roles', () => {
     assert.equal(findExtensionRoot('build-discovery'), repo, 'from modelDeps.ts itself');
     assert.equal(findExtensionRoot('build-discovery', tmpdir()), undefined);
   });
-});
-
-after(() => {
-  for (const text of printed) assert.ok(!text.includes(CANARY), 'the key was printed');
 });

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { DiscoveryView } from '../../../src/core/discovery/discoveryTypes';
 import { discoveryView, type BriefCard, type DiscoveryLive, type DiscoverySource, type DiscoveryViewModel } from '../../../src/core/discovery/discoveryView';
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
+import { FIELDS, sessionView } from './sessionView';
 
 const round = (n: number, answer?: string) => ({
   round: n,
@@ -13,22 +14,8 @@ const round = (n: number, answer?: string) => ({
   ...(answer !== undefined ? { answer } : {}),
 });
 
-function session(over: Partial<DiscoveryView> = {}): DiscoveryView {
-  return {
-    session: 'panel',
-    createdAt: 0,
-    expiresAt: 1_800_000,
-    originalRequest: 'build me a CRM',
-    round: 1,
-    maxRounds: 3,
-    rounds: [round(1)],
-    state: 'awaiting-answers',
-    file: '.groundwork/discovery/panel.md',
-    ...over,
-  };
-}
+const session = (over: Partial<DiscoveryView> = {}) => sessionView({ expiresAt: 1_800_000, rounds: [round(1)], ...over });
 
-const FIELDS = { summary: 'A CRM for a bakery', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
 const card = (over: Partial<BriefCard> = {}): BriefCard => ({
   request: 'build me a CRM',
   brief: FIELDS,

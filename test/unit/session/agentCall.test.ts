@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LlmContent } from '../../../src/core/llm/llmClient';
-import { callAgent, LAST_TURN_NOTE } from '../../../src/core/session/agentCall';
+import { callAgent, LAST_TURN_NOTE, MAX_CALLS_PER_TURN, MAX_RESULT_BYTES } from '../../../src/core/session/agentCall';
 import type { AgentRequest, AgentRole } from '../../../src/core/session/agentCall';
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
 import type { ToolContext } from '../../../src/core/tools/toolTypes';
@@ -148,6 +148,52 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
   it('maxTurns 1: one call, and a tool call ends it', async () => {
     const { reply, calls } = await run([{ text: 'hm', tools: [{ name: 'search', input: { path: 'q' } }] }], { maxTurns: 1 });
     assert.deepEqual([reply.outcome, reply.turns, calls.length], ['max-turns', 1, 0]);
+  });
+
+  it(`at most ${MAX_CALLS_PER_TURN} tool calls run per turn; the rest get an error result`, async () => {
+    const many = Array.from({ length: MAX_CALLS_PER_TURN + 3 }, (_v, i) => ({ name: 'search', input: { path: `q${i}` } }));
+    const { reply, llm, calls } = await run([{ tools: many }, { text: 'ok' }]);
+    assert.equal(reply.outcome, 'answered');
+    assert.equal(calls.length, MAX_CALLS_PER_TURN);
+    const results = lastResults(llm, 1) as Extract<LlmContent, { type: 'tool_result' }>[];
+    assert.equal(results.length, many.length, 'every tool_use gets its tool_result');
+    assert.deepEqual(
+      results.slice(MAX_CALLS_PER_TURN).map((r) => [r.isError, /at most \d+ tool calls/.test(r.content)]),
+      [
+        [true, true],
+        [true, true],
+        [true, true],
+      ],
+    );
+  });
+
+  it('past the reading budget, calls are not run and the next turn is the last', async () => {
+    const big = 'x'.repeat(MAX_RESULT_BYTES);
+    const llm = new ToolScript([
+      {
+        tools: [
+          { name: 'read_file', input: { path: 'big' } },
+          { name: 'read_file', input: { path: 'more' } },
+        ],
+      },
+      { text: 'answer' },
+    ]);
+    const req = request({ maxTurns: 10 });
+    req.tools!.box = { ...req.tools!.box, run: async () => ({ isError: false, content: big }) };
+    const reply = await callAgent(llm, req, new AbortController().signal);
+    const results = lastResults(llm, 1);
+    assert.equal((results[1] as { isError?: boolean }).isError, true);
+    assert.deepEqual(results.at(-1), { type: 'text', text: LAST_TURN_NOTE });
+    assert.equal(reply.text, 'answer');
+  });
+
+  it('a preamble of only white space is left out of the transcript', async () => {
+    const { llm } = await run([{ text: '\n\n', tools: [{ name: 'search', input: { path: 'q' } }] }, { text: 'ok' }]);
+    const assistant = llm.requests[1]!.messages[1]!.content as LlmContent[];
+    assert.deepEqual(
+      assistant.map((c) => c.type),
+      ['tool_use'],
+    );
   });
 
   it('cancel mid-stream: stopped, no tool runs, no further call', async () => {

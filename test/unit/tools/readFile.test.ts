@@ -95,12 +95,15 @@ describe('read_file: refusals', () => {
 
 describe('read_file: what agents may not read', () => {
   const fs = memoryWorkspace({
-    '.gitignore': '.env\ndist/\n*.pem\n!keep.pem\n',
+    '.gitignore': 'dist/\n*.log\n!keep.log\n',
     '.env': 'API_KEY=secret-env',
     'dist/app.js': 'secret-dist',
     'certs/server.pem': 'secret-pem',
-    'keep.pem': 'public',
+    'logs/server.log': 'secret-log',
+    'keep.log': 'public',
+    '.ssh/config': 'secret-ssh',
     'node_modules/x/index.js': 'secret-nm',
+    'node_modules/x/keys.txt': 'secret-nm-keys',
     'id.key': 'secret-key',
     '.git/config': 'secret-git',
     'sub/.git/HEAD': 'secret-subgit',
@@ -114,18 +117,21 @@ describe('read_file: what agents may not read', () => {
   const context = contextFor(fs, { exclude: ['**/node_modules', '**/*.key'] });
 
   const cases: { path: string; reason: RegExp }[] = [
-    { path: '.env', reason: /\.gitignore ignores it \(rule '\.env'\)/ },
+    { path: '.env', reason: /usually hold credentials/ },
+    { path: 'logs/server.log', reason: /\.gitignore ignores it \(rule '\*\.log'\)/ },
+    { path: '.ssh/config', reason: /usually hold credentials/ },
     { path: 'dist/app.js', reason: /\.gitignore ignores it \(rule 'dist\/'\)/ },
-    { path: 'certs/server.pem', reason: /\.gitignore ignores it/ },
+    { path: 'certs/server.pem', reason: /usually hold credentials/ },
     { path: 'node_modules/x/index.js', reason: /matches the excluded pattern '\*\*\/node_modules' \(files\.exclude\)/ },
-    { path: 'id.key', reason: /excluded pattern '\*\*\/\*\.key'/ },
+    { path: 'id.key', reason: /usually hold credentials/ },
+    { path: 'node_modules/x/keys.txt', reason: /excluded pattern '\*\*\/node_modules'/ },
     { path: '.git/config', reason: /inside \.git, Git's internal data/ },
     { path: 'sub/.git/HEAD', reason: /inside \.git/ },
     { path: '.GIT/config', reason: /inside \.git/ },
     { path: '.groundwork/plans/p/plan.md', reason: /Groundwork's own internal folder/ },
     { path: '.Groundwork/x.md', reason: /Groundwork's own internal folder/ },
     { path: 'peek/plans/p/plan.md', reason: /Groundwork's own internal folder/ },
-    { path: 'env-link', reason: /\.gitignore ignores it/ },
+    { path: 'env-link', reason: /usually hold credentials/ },
   ];
   for (const { path, reason } of cases) {
     test(`${path} is refused`, async () => {
@@ -136,7 +142,7 @@ describe('read_file: what agents may not read', () => {
   }
 
   test('a re-included file, and .groundwork below the root, can be read', async () => {
-    assert.match(await ok('read_file', { path: 'keep.pem' }, context), /public/);
+    assert.match(await ok('read_file', { path: 'keep.log' }, context), /public/);
     assert.match(await ok('read_file', { path: 'sub/.groundwork/notes.md' }, context), /nested is fine/);
   });
 

@@ -5,12 +5,13 @@
 // two state messages, however often the workspace's files change under it.
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
-import type { DiscoveryApi, DiscoveryView, TurnResult } from '../../../src/core/discovery/discoveryTypes';
+import type { DiscoveryApi, TurnResult } from '../../../src/core/discovery/discoveryTypes';
 import { JOURNAL_INBOUND, type JournalMessage } from '../../../src/shared/protocol/journal';
 import { DISCOVERY_INBOUND, type DiscoveryMessage } from '../../../src/shared/protocol/discovery';
 import { DiscoveryController } from '../../../src/vscode/discoveryController';
 import { Emitter } from '../../../src/vscode/lifecycle';
 import { ComputedFeature, LazyFeature } from '../../../src/vscode/panelFeature';
+import { sessionView } from '../discovery/sessionView';
 import { FakeView, installFakeVscode, settle } from './fakeVscode';
 
 const fake = installFakeVscode();
@@ -143,17 +144,7 @@ describe('AgentPanel: messages from the panel', () => {
 });
 
 describe('AgentPanel: one discovery turn', () => {
-  const view: DiscoveryView = {
-    session: 'panel',
-    createdAt: 0,
-    expiresAt: 1,
-    originalRequest: 'build me a CRM',
-    round: 1,
-    maxRounds: 3,
-    rounds: [{ round: 1, questionsText: '1. Who?', intro: '', questions: ['Who?'] }],
-    state: 'awaiting-answers',
-    file: '.groundwork/discovery/panel.md',
-  };
+  const view = sessionView();
 
   test('costs two state messages (running, then the questions) and its stream, whatever the file watcher sees', async () => {
     const workspaceWrites = s.changes;

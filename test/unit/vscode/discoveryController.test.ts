@@ -10,23 +10,7 @@ import { DiscoveryController, type DiscoveryGate, type DiscoveryPorts } from '..
 import { Emitter } from '../../../src/vscode/lifecycle';
 import type { StreamChunk } from '../../../src/vscode/panelFeature';
 import type { PendingBrief, PendingRead } from '../../../src/vscode/pendingBrief';
-
-const FIELDS = { summary: 'A CRM for a bakery', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
-
-function view(over: Partial<DiscoveryView> = {}): DiscoveryView {
-  return {
-    session: 'panel',
-    createdAt: 0,
-    expiresAt: 1,
-    originalRequest: 'build me a CRM',
-    round: 1,
-    maxRounds: 3,
-    rounds: [{ round: 1, questionsText: '1. Who?\n2. Where?', intro: '', questions: ['Who?', 'Where?'] }],
-    state: 'awaiting-answers',
-    file: '.groundwork/discovery/panel.md',
-    ...over,
-  };
-}
+import { FIELDS, sessionView } from '../discovery/sessionView';
 
 type Turn = (text: string | undefined, options: TurnOptions) => Promise<TurnResult>;
 
@@ -112,7 +96,7 @@ describe('DiscoveryController: a turn', () => {
       options.onText?.('Who ');
       options.onText?.('uses it?');
       options.onTool?.({ id: 't1', tool: 'read_file', target: 'README.md', status: 'done' });
-      f.saved = view();
+      f.saved = sessionView();
       return questions(f.saved);
     });
     await f.controller.handle({ type: 'discovery.send', text: 'build me a CRM' });
@@ -135,21 +119,21 @@ describe('DiscoveryController: a turn', () => {
 
   test('"Discover This Idea" forces a start; the answers go as one message, a skipped one said as such', async () => {
     const f = new Fixture();
-    f.turns.push(async () => questions((f.saved = view())));
+    f.turns.push(async () => questions((f.saved = sessionView())));
     await f.controller.handle({ type: 'discovery.start', text: 'a note app' });
-    f.turns.push(async () => questions((f.saved = view({ round: 2 }))));
+    f.turns.push(async () => questions((f.saved = sessionView({ round: 2 }))));
     await f.controller.handle({ type: 'discovery.answer', answers: ['Bakers', ' '], extra: 'On a phone' });
     assert.deepEqual(f.calls, ['handle panel force "a note app"', 'handle panel "1. Bakers\\n2. (no answer)\\n\\nOn a phone"']);
   });
 
   test('the running view shows the next round while the answers are read', async () => {
     const f = new Fixture();
-    f.saved = view();
+    f.saved = sessionView();
     await f.controller.restore();
     let round: number | undefined;
     f.turns.push(async () => {
       round = f.state.status === 'running' ? f.state.round : undefined;
-      return questions((f.saved = view({ round: 2 })));
+      return questions((f.saved = sessionView({ round: 2 })));
     });
     await f.controller.handle({ type: 'discovery.answer', answers: ['a', 'b'], extra: '' });
     assert.equal(round, 2);
@@ -163,7 +147,7 @@ describe('DiscoveryController: a turn', () => {
       seen.push(f.state.status === 'running' ? f.state.retry : 'not running');
       options.onText?.('x');
       seen.push(f.state.status === 'running' ? f.state.retry : 'not running');
-      return questions((f.saved = view()));
+      return questions((f.saved = sessionView()));
     });
     await f.controller.send('build me a CRM', false);
     assert.deepEqual(seen, [{ attempt: 2, of: 3 }, undefined]);
@@ -171,16 +155,16 @@ describe('DiscoveryController: a turn', () => {
 
   test('a model failure after the answer was saved: the error, and Retry runs the saved answer again', async () => {
     const f = new Fixture();
-    f.saved = view();
+    f.saved = sessionView();
     await f.controller.restore();
     f.turns.push(async () => {
-      f.saved = view({ state: 'answer-pending' });
+      f.saved = sessionView({ state: 'answer-pending' });
       throw new Error('The model is overloaded.');
     });
     await f.controller.handle({ type: 'discovery.answer', answers: ['a'], extra: '' });
     assert.equal(f.state.status, 'failed');
     if (f.state.status === 'failed') assert.deepEqual(f.state.failure, { reason: 'error', error: 'The model is overloaded.' });
-    f.turns.push(async () => questions((f.saved = view({ round: 2 }))));
+    f.turns.push(async () => questions((f.saved = sessionView({ round: 2 }))));
     await f.controller.handle({ type: 'discovery.retry' });
     assert.equal(f.calls.at(-1), 'retry panel');
     assert.equal(f.state.status, 'questions');
@@ -231,7 +215,7 @@ describe('DiscoveryController: the brief', () => {
       kind: 'complete',
       brief: { ...FIELDS, text: 'One-line summary: A CRM for a bakery' },
       originalRequest: 'build me a CRM',
-      transcript: view().rounds,
+      transcript: sessionView().rounds,
       rounds: 1,
       message: 'Here is the brief.',
     },
@@ -267,11 +251,11 @@ describe('DiscoveryController: the brief', () => {
 describe('DiscoveryController: after a reload, and Restricted Mode', () => {
   test('restores questions, or a failed turn the window closed on, or the brief on the card', async () => {
     const a = new Fixture();
-    a.saved = view();
+    a.saved = sessionView();
     await a.controller.restore();
     assert.equal(a.state.status, 'questions');
     const b = new Fixture();
-    b.saved = view({ state: 'answer-pending' });
+    b.saved = sessionView({ state: 'answer-pending' });
     await b.controller.restore();
     assert.deepEqual(b.state.status === 'failed' && b.state.failure, { reason: 'interrupted' });
     const c = new Fixture();
@@ -283,7 +267,7 @@ describe('DiscoveryController: after a reload, and Restricted Mode', () => {
   test('refuses every change where it starts, and calls nothing', async () => {
     const f = new Fixture();
     f.trusted = false;
-    f.saved = view();
+    f.saved = sessionView();
     await f.controller.restore();
     assert.equal(f.state.status, 'questions', 'what the workspace holds is shown');
     await f.controller.handle({ type: 'discovery.answer', answers: ['a'], extra: '' });
@@ -297,7 +281,7 @@ describe('DiscoveryController: after a reload, and Restricted Mode', () => {
     const f = new Fixture();
     await f.controller.restore();
     assert.equal(f.state.status, 'idle');
-    f.saved = view();
+    f.saved = sessionView();
     f.trust.fire();
     await f.controller.restore();
     assert.equal(f.state.status, 'questions');

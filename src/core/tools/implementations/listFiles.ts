@@ -1,6 +1,6 @@
 // list_files: a folder's entries, or with a glob every path below it that matches. Folders end in
 // '/', symbolic links in '@' (and are never followed); what agents may not see is left out.
-import picomatch from 'picomatch/posix';
+import { compileGlob, globProblem } from '../safeGlob';
 import { formatBytes } from '../../storage/storageError';
 import { visibleText } from '../../visibleText';
 import { entrySkipReason, excludedError, loadProjectFilter, type ProjectFilter } from '../projectFilter';
@@ -50,9 +50,11 @@ async function listFolder(start: ProjectEntry, context: ToolContext, filter: Pro
 }
 
 async function listMatching(start: ProjectEntry, pattern: string, context: ToolContext, filter: ProjectFilter): Promise<string> {
+  const problem = globProblem(pattern);
+  if (problem !== undefined) throw new ToolInputError(`The pattern ${quoted(pattern)} is refused: ${problem}. Use a simpler one, such as '**/*.ts', or list a folder.`);
   let matches: (path: string) => boolean;
   try {
-    matches = picomatch(pattern.replace(/^\.?\/+/, ''), { dot: true });
+    matches = compileGlob(pattern.replace(/^\.?\/+/, ''));
   } catch {
     throw new ToolInputError(`The pattern ${quoted(pattern)} is not a glob list_files can read; use one such as '**/*.ts' or 'src/**/test*'.`);
   }

@@ -1,0 +1,39 @@
+// What the `groundwork discover` tests share, in-process (discover.test.ts) and as a child process
+// (test/stress/cli/discoverProcess.test.ts): the canary key, the scripted discovery replies, the
+// request matchers and a check that nothing printed ever shows the key.
+import assert from 'node:assert/strict';
+import { after } from 'node:test';
+import { lastUserText, match, type MessagesBody } from '../../support/scriptedModelServer';
+import { tempFolder } from './cliHarness';
+
+export const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
+export const ROLE = match.system("You are Groundwork's discovery agent");
+
+export const QUESTIONS_1 = 'DISCOVERY_QUESTIONS\n1. Who will use the CRM?\n2. Which data must it keep?\n3. Web or desktop?';
+export const BRIEF = [
+  'DISCOVERY_COMPLETE',
+  'IDEA_BRIEF:',
+  'One-line summary: A small web CRM for a five-person sales team',
+  'Problem: Leads are lost in spreadsheets.',
+  'Users: The sales team.',
+  'MVP scope: Contacts, deals, reminders.',
+  'Technology: TypeScript, SQLite.',
+  'Out of scope: Invoicing.',
+  'Key decisions: Web only.',
+  'Constraints: Two weeks.',
+].join('\n');
+
+/** A request whose last user text names the round, e.g. `round('Discovery round 2/3')`. */
+export const round = (n: string) => (body: MessagesBody) => lastUserText(body).includes(n);
+export const and =
+  (...ms: ((b: MessagesBody) => boolean)[]) =>
+  (b: MessagesBody) =>
+    ms.every((m) => m(b));
+
+export const tempWorkspace = () => tempFolder('groundwork-discover-');
+
+/** Everything printed by every run of the test file, to check the canary never shows. */
+export const printed: string[] = [];
+after(() => {
+  for (const text of printed) assert.ok(!text.includes(CANARY), 'the key was printed');
+});
