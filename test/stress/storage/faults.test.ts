@@ -120,7 +120,7 @@ describe('SIGKILL', () => {
     const file = join(ws, '.groundwork/records.jsonl');
     const torn: string[] = [];
     for (let run = 1; run <= kills; run++) {
-      const staleLock = await stat(join(ws, '.groundwork/.lock')).then(
+      const staleLock = await stat(join(ws, '.groundwork/locks/log-records.jsonl.lock')).then(
         () => true,
         () => false,
       );
@@ -180,7 +180,8 @@ describe('SIGKILL', () => {
     const missing = torn.filter((tail) => !setAside.includes(tail));
     assert.deepEqual(missing, [], 'every torn record is set aside by a later append');
     for (const tail of setAside) assert.ok(tail.startsWith('{"id":"r') || '{"id":"r'.startsWith(tail), tail.slice(0, 40));
-    assert.deepEqual(await store.list(), ['records.jsonl', 'records.jsonl.corrupt'], 'no lock or temp file is left listed');
+    assert.deepEqual(await store.list(), ['locks', 'records.jsonl', 'records.jsonl.corrupt'], 'no temp file is left listed');
+    assert.deepEqual(await store.list('locks'), [], 'no lock is left');
     t.diagnostic(`left in .groundwork: ${(await readdir(join(ws, '.groundwork'))).join(', ')}`);
     t.diagnostic(
       `${kills} kills in ${(elapsed / 1000).toFixed(1)} s; ${acked.size} acknowledged, ${result.records.length} on disk; ` +

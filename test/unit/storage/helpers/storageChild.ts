@@ -1,6 +1,6 @@
 // The other process in multi-process tests, bundled once per test file and run with plain
 // `node` (fast to start). It prints one line to stdout after each operation resolves.
-import { closeSync, fstatSync, ftruncateSync, openSync, readdirSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync, closeSync, fstatSync, ftruncateSync, openSync, readdirSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileLock } from '../../../../src/core/node/fileLock';
 import { withFileLock } from '../../../../src/core/node/lockQueue';
@@ -76,11 +76,9 @@ async function main(): Promise<void> {
       const step = async (name: string, fn: () => Promise<unknown>) => {
         let error: string | undefined;
         await fn().catch((err: unknown) => (error = err instanceof Error ? err.message : String(err)));
-        const left = Object.fromEntries(
-          readdirSync(gw)
-            .sort()
-            .map((n) => [n, statSync(join(gw, n)).size]),
-        );
+        // The top of .groundwork and its locks folder (a log's lock lives in locks/).
+        const names = [...readdirSync(gw).filter((n) => n !== 'locks'), ...(existsSync(join(gw, 'locks')) ? readdirSync(join(gw, 'locks')).map((n) => `locks/${n}`) : [])];
+        const left = Object.fromEntries(names.sort().map((n) => [n, statSync(join(gw, n)).size]));
         say(JSON.stringify({ step: name, error, left }));
       };
       await step('append', () => log.append(makeRecord('w', 1, 10)));
