@@ -1,39 +1,31 @@
 // What agents may not see of the workspace, whichever tool asks: Git's and Groundwork's own
-// internals, what the root .gitignore ignores (build output, but also secrets such as .env), and
-// what the user excluded in VS Code (`files.exclude`). A path is skipped when it or any folder on
-// its way is; the tools test both the path as given and its real path, so a link inside the
-// workspace cannot lead to a skipped file.
-import ignore, { type Ignore } from 'ignore';
+// internals, what Git ignores (every .gitignore on the way, and .git/info/exclude: build output,
+// but also secrets such as .env), and what the user excluded in VS Code (`files.exclude`). A path
+// is skipped when it or any folder on its way is; the tools test both the path as given and its
+// real path, so a link inside the workspace cannot lead to a skipped file.
 import { compileGlob } from './safeGlob';
-import { formatBytes, StorageError } from '../storage/storageError';
-import { isWindowsRoot, joinUnder, quoted, realRoot, relativeInside } from './projectPaths';
+import { formatBytes } from '../storage/storageError';
+import { folderGitignore, GITIGNORE_MAX_BYTES, infoExclude, type IgnoreFile } from './gitignoreFiles';
+import { folded, hiddenNameReason } from './hiddenNames';
+import { quoted, showSegments } from './projectPaths';
 import { ToolInputError, type ToolContext, type ToolRunCache } from './toolTypes';
 
-/** The root .gitignore is read whole up to this size. */
-export const GITIGNORE_MAX_BYTES = 256 * 1024;
+export { GITIGNORE_MAX_BYTES } from './gitignoreFiles';
 
 export interface ProjectFilter {
   /**
-   * Why the entry at `segments` (names relative to the workspace root) is hidden from agents, or
-   * undefined when they may see it. `isDirectory` says what the last name is.
+   * Loads what skipReason needs for the entries of the folder at `folder` (names relative to the
+   * workspace root): the .gitignore of that folder and of each folder above it, each read once per
+   * run, down from the root. Stops at a folder that is itself skipped: Git reads nothing inside an
+   * ignored folder, and skipReason never needs it. `mayHaveGitignore` false (the folder's listing
+   * has no .gitignore) spares a look. ToolInputError when one is too large to be read.
+   */
+  prepare(folder: readonly string[], mayHaveGitignore?: boolean): Promise<void>;
+  /**
+   * Why the entry at `segments` is hidden from agents, or undefined when they may see it.
+   * `isDirectory` says what the last name is. The folders above it must have been prepared.
    */
   skipReason(segments: readonly string[], isDirectory: boolean): string | undefined;
-}
-
-/**
- * Secrets are kept from agents even when no .gitignore names them (only the root .gitignore is
- * read): environment files, private keys and the credential folders of common tools.
- */
-const SECRET_FILES = /^(\.env(\..*)?|.*\.(pem|key|p12|pfx)|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
-const SECRET_FOLDERS = new Set(['.ssh', '.aws', '.gnupg', '.docker']);
-
-function isSecretName(folded: string, isFolder: boolean): boolean {
-  return isFolder ? SECRET_FOLDERS.has(folded) : SECRET_FILES.test(folded);
-}
-
-/** Compared as Windows and macOS file systems would: case-insensitively, after NFC normalisation. */
-function folded(name: string): string {
-  return name.normalize('NFC').toLowerCase();
 }
 
 type Matcher = { pattern: string; test: (path: string) => boolean };
@@ -54,75 +46,113 @@ function compileExcludes(patterns: readonly string[]): Matcher[] {
   return matchers;
 }
 
-/**
- * The root .gitignore's rules, read once per run. Through a link only when the link stays inside
- * the workspace; too large a file refuses every call rather than show what it would hide.
- */
-async function loadGitignore(context: ToolContext, cache: ToolRunCache): Promise<Ignore> {
-  const rules = ignore();
-  const path = joinUnder(context.root, ['.gitignore']);
-  const info = await context.fs.info(path);
-  if (info === undefined) return rules;
-  let target = path;
-  if (info.kind === 'symlink') {
-    const real = await context.fs.realpath(path).catch(() => undefined);
-    if (real === undefined || relativeInside(real, await realRoot(context, cache), isWindowsRoot(context.root)) === undefined) return rules;
-    if ((await context.fs.info(real))?.kind !== 'file') return rules;
-    target = real;
-  } else if (info.kind !== 'file') {
-    return rules;
-  }
-  let data: Uint8Array | undefined;
-  try {
-    data = await context.fs.read(target, GITIGNORE_MAX_BYTES);
-  } catch (err) {
-    if (err instanceof StorageError && err.code === 'too-large') {
-      throw new ToolInputError(
-        `The workspace's .gitignore is over ${formatBytes(GITIGNORE_MAX_BYTES)}, so the tools cannot tell which files it hides ` +
-          'and refuse to read anything. Tell the user; it needs to be made smaller.',
-      );
-    }
-    throw err;
-  }
-  if (data !== undefined) rules.add(new TextDecoder().decode(data));
-  return rules;
+/** Too large a file refuses the calls it concerns rather than show what it would hide. */
+function tooLargeError(what: string, where: string): ToolInputError {
+  return new ToolInputError(
+    `${what} is over ${formatBytes(GITIGNORE_MAX_BYTES)}, so the tools cannot tell which files it hides ` +
+      `and refuse to read ${where}. Tell the user; it needs to be made smaller.`,
+  );
 }
 
-/** The filter for this call: the .gitignore's rules from the run cache, the excludes as given. */
+/** Who ignores a path: the ignore file of the folder `depth` names deep (-1: .git/info/exclude). */
+function ignoreFileName(segments: readonly string[], depth: number): string {
+  if (depth < 0) return "the workspace's .git/info/exclude";
+  if (depth === 0) return "the workspace's .gitignore";
+  return `the .gitignore in ${quoted(showSegments(segments.slice(0, depth)))}`;
+}
+
+/**
+ * The filter for this call: the ignore files from the run cache (the root's .gitignore and
+ * .git/info/exclude loaded now, so that too large a one refuses every call), the excludes as given.
+ */
 export async function loadProjectFilter(context: ToolContext, cache: ToolRunCache): Promise<ProjectFilter> {
-  const gitignore = await cache.get(`gitignore:${context.root}`, () => loadGitignore(context, cache));
   const excludes = await cache.get(`exclude:${JSON.stringify(context.exclude)}`, async () => compileExcludes(context.exclude));
-  return {
-    skipReason(segments, isDirectory) {
-      for (const [i, name] of segments.entries()) {
-        const f = folded(name);
-        if (f === '.git') return "it is inside .git, Git's internal data";
-        if (i === 0 && f === '.groundwork') return "it is inside .groundwork, Groundwork's own internal folder";
-        if (isSecretName(f, i < segments.length - 1 || isDirectory)) return 'files that usually hold credentials (private keys, tokens, .env files) are never read by agents';
+  const exclude = await infoExclude(context, cache);
+  if (exclude.kind === 'too-large') throw tooLargeError("The workspace's .git/info/exclude", 'anything');
+  // Each prepared folder's .gitignore; a folder is here only when it and those above it are not skipped.
+  const folders = new Map<string, IgnoreFile>();
+  const key = (segments: readonly string[]) => segments.join('/');
+
+  /**
+   * What Git's ignore files say of the first `depth` names of `segments`: the deepest file with a
+   * rule for that path decides (.git/info/exclude last), and within a file its last matching rule,
+   * so a deeper '!' rule re-includes what a shallower file ignores. (The ignore package also counts
+   * a folder a file's own rules ignore for the paths below it; should a deeper file have
+   * re-included that folder, those paths stay hidden, which errs on the side of hiding.)
+   */
+  function ignoredReason(segments: readonly string[], depth: number, folder: boolean): string | undefined {
+    for (let from = depth - 1; from >= -1; from--) {
+      const file = from < 0 ? exclude : folders.get(key(segments.slice(0, from)));
+      if (file === undefined) throw new Error(`The ignore rules of ${showSegments(segments.slice(0, from))} were used before they were loaded.`);
+      if (file.kind !== 'rules') continue;
+      const rel = segments.slice(Math.max(from, 0), depth).join('/');
+      let result: ReturnType<typeof file.rules.test>;
+      try {
+        result = file.rules.test(folder ? `${rel}/` : rel);
+      } catch {
+        // A name the ignore rules cannot take (such as '...') is kept out rather than guessed at.
+        return `the name ${quoted(showSegments(segments.slice(0, depth)))} cannot be checked against the workspace's .gitignore files`;
       }
-      for (let depth = 1; depth <= segments.length; depth++) {
-        const rel = segments.slice(0, depth).join('/');
-        const folder = depth < segments.length || isDirectory;
-        let ignored: ReturnType<Ignore['test']>;
-        try {
-          ignored = gitignore.test(folder ? `${rel}/` : rel);
-        } catch {
-          // A name the ignore rules cannot take (such as '...') is kept out rather than guessed at.
-          return `the name ${quoted(rel)} cannot be checked against the workspace's .gitignore`;
+      if (result.ignored) return `${ignoreFileName(segments, from)} ignores it (rule ${quoted((result.rule?.pattern ?? rel).slice(0, 60))})`;
+      if (result.unignored) return undefined;
+    }
+    return undefined;
+  }
+
+  const filter: ProjectFilter = {
+    async prepare(folder, mayHaveGitignore = true) {
+      for (let depth = 0; depth <= folder.length; depth++) {
+        const here = folder.slice(0, depth);
+        if (folders.has(key(here))) continue;
+        if (depth > 0 && filter.skipReason(here, true) !== undefined) return;
+        const file = await folderGitignore(here, context, cache, depth < folder.length || mayHaveGitignore);
+        if (file.kind === 'too-large') {
+          if (depth === 0) throw tooLargeError("The workspace's .gitignore", 'anything');
+          throw tooLargeError(`The .gitignore in ${quoted(showSegments(here))}`, `anything in that folder`);
         }
-        if (ignored.ignored) return `the workspace's .gitignore ignores it (rule ${quoted((ignored.rule?.pattern ?? rel).slice(0, 60))})`;
+        folders.set(key(here), file);
+      }
+    },
+    skipReason(segments, isDirectory) {
+      const hidden = hiddenNameReason(segments, isDirectory);
+      if (hidden !== undefined) return hidden;
+      for (let depth = 1; depth <= segments.length; depth++) {
+        const folder = depth < segments.length || isDirectory;
+        const ignored = ignoredReason(segments, depth, folder);
+        if (ignored !== undefined) return ignored;
+        const rel = segments.slice(0, depth).join('/');
         const excluded = excludes.find((m) => m.test(rel) || (folder && m.test(`${rel}/`)));
         if (excluded !== undefined) return `it matches the excluded pattern ${quoted(excluded.pattern)} (files.exclude)`;
       }
       return undefined;
     },
   };
+  await filter.prepare([]);
+  return filter;
 }
 
-/** Why `entry` is hidden, by its path as given or by its real path; undefined when it is not. */
-export function entrySkipReason(filter: ProjectFilter, entry: { segments: readonly string[]; realSegments: readonly string[]; kind: string }): string | undefined {
+interface Entry {
+  segments: readonly string[];
+  realSegments: readonly string[];
+  kind: string;
+}
+
+/** Why `entry` is hidden, by its path as given or by its real path; both paths' folders must be prepared. */
+export function entrySkipReason(filter: ProjectFilter, entry: Entry): string | undefined {
   const isDirectory = entry.kind === 'directory';
   return filter.skipReason(entry.segments, isDirectory) ?? filter.skipReason(entry.realSegments, isDirectory);
+}
+
+/** entrySkipReason for an entry a tool was asked for by name: the folders above it prepared first. */
+export async function namedEntrySkipReason(filter: ProjectFilter, entry: Entry): Promise<string | undefined> {
+  await filter.prepare(entry.segments.slice(0, -1));
+  await filter.prepare(entry.realSegments.slice(0, -1));
+  return entrySkipReason(filter, entry);
+}
+
+/** Whether a folder's listing has a .gitignore (as the file system may match the name). */
+export function listsGitignore(names: readonly string[]): boolean {
+  return names.some((name) => folded(name) === '.gitignore');
 }
 
 /** The refusal for a skipped path the model asked for by name. */

@@ -3,7 +3,7 @@
 import { cutText, utf8Length } from '../../prompt/cap';
 import { wrapUntrusted } from '../../prompt/untrustedText';
 import type { EntryInfo } from '../../storage/workspaceFs';
-import { entrySkipReason, type ProjectFilter } from '../projectFilter';
+import { entrySkipReason, listsGitignore, type ProjectFilter } from '../projectFilter';
 import { joinUnder, type ProjectEntry } from '../projectPaths';
 import type { ToolContext } from '../toolTypes';
 
@@ -106,8 +106,9 @@ export interface WalkStats {
 
 /**
  * Visits the entries of the folder `start` (and, when `recursive`, of every folder below it that
- * agents may see), breadth first, in name order. Never follows a symbolic link: a link is an entry
- * of kind 'symlink'. `visit` returns false to stop.
+ * agents may see), breadth first, in name order, loading each folder's .gitignore as it enters
+ * it. Never follows a symbolic link: a link is an entry of kind 'symlink'. `visit` returns false
+ * to stop.
  */
 export async function walkFolder(
   start: ProjectEntry,
@@ -129,6 +130,10 @@ export async function walkFolder(
       stats.unreadable++;
       continue;
     }
+    // The folder's own .gitignore rules its entries: loaded as the walk enters it, once per run.
+    const mayHaveGitignore = listsGitignore(names);
+    await filter.prepare([...start.segments, ...below], mayHaveGitignore);
+    await filter.prepare([...start.realSegments, ...below], mayHaveGitignore);
     for (const name of [...names].sort()) {
       if (stats.visited >= MAX_VISITED) return { ...stats, cut: true };
       stats.visited++;

@@ -3,7 +3,7 @@
 import { compileGlob, globProblem } from '../safeGlob';
 import { formatBytes } from '../../storage/storageError';
 import { visibleText } from '../../visibleText';
-import { entrySkipReason, excludedError, loadProjectFilter, type ProjectFilter } from '../projectFilter';
+import { excludedError, loadProjectFilter, namedEntrySkipReason, type ProjectFilter } from '../projectFilter';
 import { quoted, resolveProjectPath, type ProjectEntry } from '../projectPaths';
 import { ToolInputError, type ToolContext, type ToolImplementation, type ToolRunCache } from '../toolTypes';
 import { fitFenced, lineSafe, MAX_OUTPUT_BYTES, optionalString, plural, walkFolder, walkNotes, type WalkEntry } from './common';
@@ -82,7 +82,7 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
   if (start.kind === 'file') throw new ToolInputError(`${quoted(start.shown)} is a file, not a folder: use read_file to read it.`);
   if (start.kind !== 'directory') throw new ToolInputError(`${quoted(start.shown)} is not a folder.`);
   const filter = await loadProjectFilter(context, cache);
-  const reason = entrySkipReason(filter, start);
+  const reason = await namedEntrySkipReason(filter, start);
   if (reason !== undefined) throw excludedError(start.shown, reason);
   const pattern = typeof input.pattern === 'string' ? input.pattern : undefined;
   const listing = await (pattern === undefined ? listFolder(start, context, filter) : listMatching(start, pattern, context, filter));

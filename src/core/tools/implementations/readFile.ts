@@ -3,7 +3,7 @@
 import { formatBytes, StorageError } from '../../storage/storageError';
 import { visibleText } from '../../visibleText';
 import { READ_DEFAULT_LINES } from '../definitions';
-import { entrySkipReason, excludedError, loadProjectFilter } from '../projectFilter';
+import { excludedError, loadProjectFilter, namedEntrySkipReason } from '../projectFilter';
 import { quoted, resolveProjectPath } from '../projectPaths';
 import { ToolInputError, type ToolContext, type ToolImplementation, type ToolRunCache } from '../toolTypes';
 import { decodeText, fitFenced, isBinary, MAX_OUTPUT_BYTES, optionalString, splitLines } from './common';
@@ -28,7 +28,7 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
   const { shown } = entry;
   if (entry.kind === 'directory') throw new ToolInputError(`${quoted(shown)} is a folder: use list_files to see what is in it.`);
   if (entry.kind !== 'file') throw new ToolInputError(`${quoted(shown)} is not a regular file (a device, a socket or a pipe), so it cannot be read.`);
-  const reason = entrySkipReason(await loadProjectFilter(context, cache), entry);
+  const reason = await namedEntrySkipReason(await loadProjectFilter(context, cache), entry);
   if (reason !== undefined) throw excludedError(shown, reason);
   if (entry.size > READ_MAX_FILE_BYTES) throw tooLarge(shown, entry.size);
 

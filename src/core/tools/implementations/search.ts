@@ -3,7 +3,7 @@
 // run is cancelled.
 import { formatBytes, StorageError } from '../../storage/storageError';
 import { visibleText } from '../../visibleText';
-import { entrySkipReason, excludedError, loadProjectFilter } from '../projectFilter';
+import { excludedError, loadProjectFilter, namedEntrySkipReason } from '../projectFilter';
 import { quoted, resolveProjectPath, showSegments } from '../projectPaths';
 import { ToolInputError, type ToolContext, type ToolImplementation, type ToolRunCache } from '../toolTypes';
 import { decodeText, fitFenced, isBinary, lineSafe, MAX_OUTPUT_BYTES, optionalString, plural, splitLines, walkFolder, walkNotes, type WalkStats } from './common';
@@ -105,7 +105,7 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
   const needle = query.toLowerCase();
   const start = await resolveProjectPath(optionalString(input, 'path', ''), context, cache);
   const filter = await loadProjectFilter(context, cache);
-  const reason = entrySkipReason(filter, start);
+  const reason = await namedEntrySkipReason(filter, start);
   if (reason !== undefined) throw excludedError(start.shown, reason);
   if (start.kind !== 'file' && start.kind !== 'directory') throw new ToolInputError(`${quoted(start.shown)} is neither a file nor a folder.`);
 
