@@ -2,7 +2,7 @@
 // The line itself (one visible line, cut) is core's, shared with the panel.
 import { describeToolActivity } from '../core/tools/toolActivity';
 import type { ToolActivity } from '../core/tools/toolActivity';
-import { toolLine as lineOf } from '../core/toolLines';
+import { toolLine as lineOf } from '../core/tools/toolLines';
 
 export function toolLine(activity: ToolActivity): string {
   const line = lineOf(activity);

@@ -10,7 +10,7 @@ import { BrainstormError } from '../core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StartOptions, StepOptions } from '../core/brainstorm/brainstormTypes';
 import { brainstormView, newStep, type BrainstormLive, type BrainstormStepLive } from '../core/brainstorm/brainstormView';
 import { LlmError } from '../core/llm/llmClient';
-import { toolLine } from '../core/toolLines';
+import { toolLine } from '../core/tools/toolLines';
 import { brainstormStream, type BrainstormMessage, type BrainstormPanelView } from '../shared/protocol/brainstorm';
 import { Disposable, Emitter } from './lifecycle';
 import type { FeatureController, StreamChunk } from './panelFeature';

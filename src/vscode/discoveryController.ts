@@ -10,7 +10,7 @@ import type { BriefFields, DiscoveryApi, DiscoveryLanguage, TurnOptions, TurnRes
 import { discoveryView, transcriptOf, type DiscoveryLive, type DiscoverySource } from '../core/discovery/discoveryView';
 import { PENDING_BRIEF_FILE } from '../core/plan/layout';
 import { displayPath } from '../core/storage/workspaceStore';
-import { toolLine } from '../core/toolLines';
+import { toolLine } from '../core/tools/toolLines';
 import { discoveryStream, type DiscoveryMessage, type DiscoveryPanelView } from '../shared/protocol/discovery';
 import type { DiscoveryPeek } from './discoveryPeek';
 import { Disposable, Emitter } from './lifecycle';

@@ -2,7 +2,7 @@
 // state slice and when it changes, its streams. Features register themselves with the panel; the
 // panel knows none of them by name. No vscode import (only its types): unit-tested.
 import type * as vscode from 'vscode';
-import type { ToolLine } from '../core/toolLines';
+import type { ToolLine } from '../core/tools/toolLines';
 import type { FeatureId, InboundSet, StreamId } from '../shared/protocol/common';
 import type { PanelSlices } from '../shared/protocol/panel';
 import { Disposable, Emitter, type DisposableLike } from './lifecycle';

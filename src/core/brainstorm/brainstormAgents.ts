@@ -11,7 +11,7 @@ import type { LlmErrorKind, LlmMessage, LlmUsage } from '../llm/llmClient';
 import { cutText } from '../prompt/cap';
 import { secureRandomBytes } from '../prompt/untrustedText';
 import type { RandomBytes } from '../prompt/untrustedText';
-import { planDisplayPath, PLAN_FILES } from '../plan/layout';
+import { planDisplayPath, PLAN_FILES, workerLogName } from '../plan/layout';
 import type { Role } from '../roles/roleSchema';
 import type { AgentObserver } from '../session/agentCall';
 import type { SessionRunner } from '../session/sessionRunner';
@@ -116,7 +116,7 @@ export class BrainstormAgents {
       else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
       else if (reply.outOfTurns) outcome = { status: 'empty', detail: `used all its ${role.maxTurns} turns on tools without asking` };
       else {
-        const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${roleName}.ndjson`));
+        const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, workerLogName(roleName)));
         outcome = harvest.detail !== undefined ? { status: harvest.status, detail: harvest.detail } : { status: harvest.status };
         questions = harvest.questions;
       }
@@ -144,7 +144,7 @@ export class BrainstormAgents {
     if (run.signal.aborted) throw stopped(session);
     run.onProgress?.({ kind: 'coordinator', task });
     const round = currentRound(session);
-    const keptIn = planDisplayPath(session.slug, `${PLAN_FILES.workersDir}/${COORDINATOR_ROLE}.ndjson`);
+    const keptIn = planDisplayPath(session.slug, workerLogName(COORDINATOR_ROLE));
     const messages: LlmMessage[] = [{ role: 'user', content: coordinatorPrompt(session, task, this.places(session.slug), this.random()) }];
     for (let attempt = 1; ; attempt++) {
       let reply: Reply;
@@ -245,7 +245,7 @@ export class BrainstormAgents {
   }
 
   private places(slug: string): PromptPlaces {
-    return { state: planDisplayPath(slug, PLAN_FILES.state), answers: planDisplayPath(slug, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`) };
+    return { state: planDisplayPath(slug, PLAN_FILES.state), answers: planDisplayPath(slug, workerLogName(USER_LOG)) };
   }
 
   private random(): RandomBytes {

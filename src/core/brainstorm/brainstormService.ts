@@ -46,7 +46,7 @@ import { checkSlug, isComplete, planFolderExists } from './planFolder';
 import { SESSION_FILE_MAX_BYTES } from './sessionFile';
 import { ARTIFACT_MODE, PlanStore, SlugTaken, USER_LOG } from './planStore';
 import type { Loaded } from './planStore';
-import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, roundFileName } from '../plan/layout';
+import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, roundFileName, workerLogName } from '../plan/layout';
 
 const INQUISITOR_MAX_TOKENS = 2048;
 const COORDINATOR_MAX_TOKENS = 4096;
@@ -150,7 +150,7 @@ export class BrainstormService implements BrainstormApi {
     checkSlug(slug);
     const typed = answers.map((a) => (a.kind === 'answered' && !isBlankText(a.text) ? a.text.replace(/\r\n?/g, '\n').trim() : undefined));
     const whole = typed.map((t) => (t === undefined ? undefined : cutText(t, ANSWER_KEPT_MAX_BYTES)));
-    const userLog = planDisplayPath(slug, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`);
+    const userLog = planDisplayPath(slug, workerLogName(USER_LOG));
     let kept = false;
     const keep = async (round: number | undefined) => {
       // Whatever becomes of the step, what the person typed is kept first: a capped answer's marker

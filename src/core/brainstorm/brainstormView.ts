@@ -5,7 +5,7 @@
 // machine's own rules (brainstormMachine.ts), not from a front end's guess. Plain data, no words
 // of its own: the panel and the CLI say it in their language.
 import type { ToolActivity } from '../tools/toolActivity';
-import { toolLines, type ToolLine } from '../toolLines';
+import { toolLines, type ToolLine } from '../tools/toolLines';
 import { step as machineStep, nextTask } from './brainstormMachine';
 import type { CoordinatorTask } from './brainstormMachine';
 import { ANGLES } from './brainstormTypes';

@@ -15,7 +15,7 @@ import { isComplete, planFolderExists, planSlugs } from './planFolder';
 import { parseSession, serializeSession, SESSION_FILE_MAX_BYTES } from './sessionFile';
 import { parseWorkerRecord } from './workerLog';
 import type { WorkerRecord } from './workerLog';
-import { AUDIT_FILE, PLANS_DIR, PLAN_FILES, planDisplayPath, planFile } from '../plan/layout';
+import { AUDIT_FILE, PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, workerLogName } from '../plan/layout';
 import { replaceIfUnchanged } from '../session/savedState';
 
 /** The files Groundwork writes in a plan folder besides the session file are world-readable. */
@@ -82,7 +82,7 @@ export class PlanStore {
     await store.checkWritable(PLANS_DIR, 'directory');
     if (seedSlug !== undefined) await store.checkWritable(planFile(seedSlug, PLAN_FILES.brainstorms), 'file');
     if (slug === undefined) return;
-    for (const file of [PLAN_FILES.state, PLAN_FILES.seededFrom, `${PLAN_FILES.workersDir}/${USER_LOG}.ndjson`]) await store.checkWritable(planFile(slug, file), 'file');
+    for (const file of [PLAN_FILES.state, PLAN_FILES.seededFrom, workerLogName(USER_LOG)]) await store.checkWritable(planFile(slug, file), 'file');
   }
 
   async unfinished(): Promise<UnfinishedBrainstorm[]> {
@@ -177,6 +177,6 @@ export class PlanStore {
   }
 
   workerLog(slug: string, agent: string) {
-    return this.store.log<WorkerRecord>(planFile(slug, `${PLAN_FILES.workersDir}/${agent}.ndjson`), parseWorkerRecord);
+    return this.store.log<WorkerRecord>(planFile(slug, workerLogName(agent)), parseWorkerRecord);
   }
 }

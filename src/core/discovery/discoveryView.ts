@@ -3,7 +3,7 @@
 // running front end knows (the text streaming in, the tool calls, a retry, the last failure).
 // Plain data, no words of its own: the panel and the CLI say it in their language.
 import type { ToolActivity } from '../tools/toolActivity';
-import { toolLines, type ToolLine } from '../toolLines';
+import { toolLines, type ToolLine } from '../tools/toolLines';
 import { MAX_ROUNDS, type BriefFields, type DiscoveryView } from './discoveryTypes';
 
 /** One round as the transcript shows it: its questions and, once given, the answer. */

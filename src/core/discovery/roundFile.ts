@@ -29,7 +29,7 @@ import { NAME_MAX_CHARS, countChars } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
 import { isBlankText, stripHiddenCharacters } from '../prompt/untrustedText';
 import { safeFileName } from '../storage/safeNames';
-import { DISCOVERY_DIR } from '../plan/layout';
+import { discoveryFile } from '../plan/layout';
 
 /**
  * The largest text of the person's a round file keeps (the request, each answer). Four of them and
@@ -67,7 +67,7 @@ export interface RoundFileData {
  * hex>.md`), so that names which sanitise alike still get files of their own.
  */
 export function roundFileRel(session: string): string {
-  return `${DISCOVERY_DIR}/${fileStem(session)}.md`;
+  return discoveryFile(fileStem(session));
 }
 
 /**

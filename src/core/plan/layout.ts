@@ -59,9 +59,9 @@ export function planDisplayPath(slug: string, file?: string): string {
   return displayPath(planFile(slug, file));
 }
 
-/** A plan worker's log (`.workers/<agent>.ndjson`), `.groundwork`-relative. */
-export function workerLogFile(slug: string, agent: string): string {
-  return planFile(slug, `${PLAN_FILES.workersDir}/${agent}.ndjson`);
+/** A plan worker's log (`.workers/<agent>.ndjson`), relative to the plan folder. */
+export function workerLogName(agent: string): string {
+  return `${PLAN_FILES.workersDir}/${agent}.ndjson`;
 }
 
 /**

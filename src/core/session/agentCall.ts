@@ -47,12 +47,6 @@ export interface AgentObserver {
  */
 export type AgentOutcome = 'answered' | 'stopped' | 'refused' | 'max-turns';
 
-export interface ToolCallRecord {
-  tool: string;
-  target: string;
-  isError: boolean;
-}
-
 export interface AgentReply {
   outcome: AgentOutcome;
   /** The text of the last turn: the answer (earlier turns' text, "let me look", is only streamed). */
@@ -63,7 +57,6 @@ export interface AgentReply {
   model?: string;
   /** Model calls made. */
   turns: number;
-  toolCalls: ToolCallRecord[];
 }
 
 /** Said with the last turn's tool results, so the model answers instead of reading on. */
@@ -86,7 +79,7 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
   const definitions = tools ? tools.box.definitionsFor(role.tools) : [];
   const offered = new Set(definitions.map((d) => d.name));
   const messages = [...request.messages];
-  const reply: AgentReply = { outcome: 'answered', text: '', turns: 0, toolCalls: [] };
+  const reply: AgentReply = { outcome: 'answered', text: '', turns: 0 };
   /** The last chunk streamed, of any turn. */
   let streamed = '';
 
@@ -140,7 +133,6 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
             ? { isError: true, content: 'Not run: this call has read as much as it may. Answer now with what you have.' }
             : await runTool(tools, call, signal);
       resultBytes += result.content.length;
-      reply.toolCalls.push({ tool: call.name, target, isError: result.isError });
       observer.onTool?.({ ...activity, status: result.isError ? 'error' : 'done', ...(result.isError ? { error: result.content } : {}) });
       results.push({ type: 'tool_result', toolUseId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
     }

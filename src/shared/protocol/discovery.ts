@@ -2,7 +2,7 @@
 // stream, and the messages the panel sends about it, each validated here before the host acts.
 import type { BriefField, BriefFields } from '../../core/discovery/discoveryTypes';
 import type { DiscoveryViewModel } from '../../core/discovery/discoveryView';
-import type { ToolLine } from '../../core/toolLines';
+import type { ToolLine } from '../../core/tools/toolLines';
 import { MAX_ANSWERS, MAX_MESSAGE_CHARS, bare, isProblem, isRecord, rejected, textField, type InboundSet, type Parsed, type StreamId } from './common';
 
 export type { BriefField, BriefFields, ToolLine };

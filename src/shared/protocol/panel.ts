@@ -3,7 +3,7 @@
 // feature's messages. The host posts nothing before `ready`; then the string table once, a complete
 // snapshot, and afterwards one feature's slice each time that feature changes.
 import type { PanelStrings } from '../panelStrings';
-import type { ToolLine } from '../../core/toolLines';
+import type { ToolLine } from '../../core/tools/toolLines';
 import type { BrainstormMessage, BrainstormPanelView } from './brainstorm';
 import { MAX_ID_CHARS, bare, isProblem, parseResponse, rejected, textField, type FeatureId, type InboundSet, type Parsed, type ResponseMessage, type StreamId } from './common';
 import type { DiscoveryMessage, DiscoveryPanelView } from './discovery';

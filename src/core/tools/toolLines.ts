@@ -1,7 +1,7 @@
 // The tool calls of an agent as a front end lists them: one line per call, in the order the calls
 // began, each with its latest status. Shared by the discovery and brainstorm views (and the CLI).
-import type { ToolActivity } from './tools/toolActivity';
-import { visibleText } from './visibleText';
+import type { ToolActivity } from './toolActivity';
+import { visibleText } from '../visibleText';
 
 /** How long a target (a path, a query) may be on its line; the rest is cut with an ellipsis. */
 export const TOOL_TARGET_MAX_CHARS = 80;
