@@ -5,7 +5,7 @@ import { fill, type PanelStrings } from '../src/shared/panelStrings';
 import type { ToolLine } from '../src/shared/protocol/discovery';
 import { h } from './dom';
 
-const ICON: Record<ToolLine['kind'], string> = { read: 'file', list: 'list-tree', search: 'search', other: 'tools' };
+const ICON: Record<ToolLine['kind'], string> = { read: 'file', list: 'list-tree', search: 'search', write: 'edit', command: 'terminal', other: 'tools' };
 
 /** The words of a line, in the person's language. */
 export function toolWords(S: PanelStrings, line: ToolLine): string {
@@ -17,6 +17,9 @@ export function toolWords(S: PanelStrings, line: ToolLine): string {
       return fill([S.toolListing, S.toolListed, S.toolListFailed][phase]!, line.target);
     case 'search':
       return fill([S.toolSearching, S.toolSearched, S.toolSearchFailed][phase]!, line.target);
+    // Writes and commands have no words of their own yet: the tool's name says what it did.
+    case 'write':
+    case 'command':
     case 'other':
       return fill([S.toolUsing, S.toolUsed, S.toolUseFailed][phase]!, line.tool, line.target);
   }

@@ -2,6 +2,8 @@ import type { ParseArgsConfig } from 'node:util';
 import type { BrainstormServiceDeps } from '../core/brainstorm/brainstormService';
 import type { BrainstormApi } from '../core/brainstorm/brainstormTypes';
 import type { Clock } from '../core/clock';
+import type { CommandRunner } from '../core/commands/commandRunner';
+import type { AgentRunDeps, AgentRunner } from '../core/run/agentRun';
 import type { DiscoveryServiceDeps } from '../core/discovery/discoveryService';
 import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
 import type { LlmClient } from '../core/llm/llmClient';
@@ -50,6 +52,12 @@ export interface CliDeps {
   discovery(deps: DiscoveryServiceDeps): Promise<DiscoveryApi>;
   /** The brainstorm service over these deps (loaded on first use: it brings yaml with it). */
   brainstorm(deps: BrainstormServiceDeps): Promise<BrainstormApi>;
+  /** The agent runtime over these deps (loaded on first use). */
+  agentRunner(deps: AgentRunDeps): Promise<AgentRunner>;
+  /** Where an agent's approved commands run: child processes in their own process group. */
+  commands: CommandRunner;
+  /** SHA-256 of bytes, hex. */
+  hash(bytes: Uint8Array): string;
 }
 
 export type OptionValues = Record<string, string | boolean | undefined>;

@@ -1,11 +1,13 @@
 import { brainstorm } from './commands/brainstorm';
 import { discover } from './commands/discover';
 import { journalAppend, journalList } from './commands/journal';
-import { sleepList } from './commands/sleep';
+import { agent } from './commands/agent';
+import { runsList, runsResume, runsRevert, runsShow } from './commands/runs';
+import { sleepList, sleepWake } from './commands/sleep';
 import type { CliCommand } from './cliTypes';
 
 /**
  * Every command, in the order help lists them. A new command is a file under commands/ and a
  * line here; the dispatcher needs no change.
  */
-export const COMMANDS: readonly CliCommand[] = [discover, brainstorm, journalAppend, journalList, sleepList];
+export const COMMANDS: readonly CliCommand[] = [discover, brainstorm, agent, runsList, runsShow, runsRevert, runsResume, journalAppend, journalList, sleepList, sleepWake];

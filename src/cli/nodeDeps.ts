@@ -1,9 +1,11 @@
 // The CLI's composition root: the one place the real adapters are made (system time, the workspace
 // store on disk, the process's terminal, the model from the environment, the role files beside the
 // install, the core's services) and the process's streams bound as CliIo.
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { systemClock } from '../core/clock';
+import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
 import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
@@ -22,6 +24,9 @@ export function createNodeDeps(): CliDeps {
     // Loaded on first use: a usage error or `journal list` never loads a service.
     discovery: async (deps) => new (await import('../core/discovery/discoveryService')).DiscoveryService(deps),
     brainstorm: async (deps) => new (await import('../core/brainstorm/brainstormService')).BrainstormService(deps),
+    agentRunner: async (deps) => new (await import('../core/run/agentRun')).AgentRunner(deps),
+    commands: new NodeCommandRunner(),
+    hash: (bytes) => createHash('sha256').update(bytes).digest('hex'),
   };
 }
 

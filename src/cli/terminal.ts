@@ -10,6 +10,8 @@ export interface CliTerminal {
   stderrIsTTY(): boolean;
   /** Calls `handler` on Ctrl-C until the returned function is called. */
   onInterrupt(handler: () => void): () => void;
+  /** Calls `handler` on SIGTERM (and SIGHUP: the terminal closed) until the returned function is called. */
+  onTerminate(handler: () => void): () => void;
 }
 
 export const processTerminal: CliTerminal = {
@@ -22,5 +24,14 @@ export const processTerminal: CliTerminal = {
     const listener = () => (++count > 1 ? process.exit(EXIT_INTERRUPTED) : handler());
     process.on('SIGINT', listener);
     return () => void process.off('SIGINT', listener);
+  },
+  onTerminate(handler) {
+    const listener = () => handler();
+    process.on('SIGTERM', listener);
+    process.on('SIGHUP', listener);
+    return () => {
+      process.off('SIGTERM', listener);
+      process.off('SIGHUP', listener);
+    };
   },
 };

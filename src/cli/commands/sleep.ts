@@ -1,7 +1,7 @@
 import { SleepLog } from '../../core/sleep/sleepLog';
 import type { Sleeper } from '../../core/sleep/sleepLog';
 import { remainingMs } from '../../core/sleep/sleepState';
-import { EXIT_OK } from '../cliTypes';
+import { EXIT_OK, UsageError } from '../cliTypes';
 import type { CliCommand } from '../cliTypes';
 import { displayPath } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
@@ -58,3 +58,23 @@ function toJson(s: Sleeper, now: number) {
     status: s.status,
   };
 }
+
+export const sleepWake: CliCommand = {
+  path: ['sleep', 'wake'],
+  summary: 'Wake a sleeping agent',
+  usage: 'sleep wake AGENT [--reason TEXT]',
+  details: [`Records a wake in ${FILE_SHOWN}; a sleeping agent run notices it within a second and goes on.`, "AGENT is the name 'sleep list' shows (an agent run's id)."],
+  options: { reason: { type: 'string' } },
+  args: { min: 1, max: 1, name: 'the agent to wake (see groundwork sleep list)' },
+  async run(ctx) {
+    const { store } = await ctx.workspace();
+    const agent = ctx.args[0] ?? '';
+    const log = new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), ctx.deps.clock);
+    const { sleepers } = await log.read();
+    if (!sleepers.some((s) => s.agent === agent)) throw new UsageError(`'${visibleText(agent)}' is not asleep; 'groundwork sleep list' shows who is`, 'sleep wake');
+    const reason = typeof ctx.values['reason'] === 'string' && ctx.values['reason'].trim() !== '' ? ctx.values['reason'] : 'Woken from the command line.';
+    await log.recordWake(agent, reason);
+    ctx.io.stderr(`groundwork: woke ${visibleText(agent)}\n`);
+    return EXIT_OK;
+  },
+};

@@ -98,3 +98,28 @@ export function planStateOf(names: readonly string[]): PlanState {
 export function discoveryFile(stem: string): string {
   return `${DISCOVERY_DIR}/${stem}.md`;
 }
+
+/** One folder per agent run: `runs/<run-id>/`. */
+export const RUNS_DIR = 'runs';
+
+/** The files of a run folder. */
+export const RUN_FILES = {
+  /** What the run is: role, task, root, status, turns, tokens, cost, times. */
+  record: 'run.json',
+  /** Every message and tool call, one JSON record per line, appended as it happens. */
+  transcript: 'transcript.jsonl',
+  /** Every file the run created or changed, with its content before the run's first change. */
+  changes: 'changes.json',
+  /** The full output of each command: `commands/<n>.log`. */
+  commandsDir: 'commands',
+} as const;
+
+/** `.groundwork`-relative path of a run folder, or of a file in it. */
+export function runFile(runId: string, file?: string): string {
+  return file === undefined ? `${RUNS_DIR}/${runId}` : `${RUNS_DIR}/${runId}/${file}`;
+}
+
+/** A command's full output, relative to the run folder: `commands/001.log`. */
+export function commandLogName(n: number): string {
+  return `${RUN_FILES.commandsDir}/${String(n).padStart(3, '0')}.log`;
+}

@@ -31,12 +31,29 @@ export interface AgentRequest {
   stablePrefix?: number;
   /** How the role's tools reach the workspace; without it the model is offered no tools. */
   tools?: { box: ToolBox; context: Omit<ToolContext, 'signal'>; cache: ToolRunCache };
+  /** What the tools may send back in all (default MAX_RESULT_BYTES); an agent run that acts allows more. */
+  maxResultBytes?: number;
+}
+
+/** Where a call stands after a message was added to its conversation. */
+export interface AgentProgress {
+  /** Model calls made so far. */
+  turns: number;
+  usage?: LlmUsage;
+  model?: string;
 }
 
 export interface AgentObserver {
   onText?: (text: string) => void;
   onRetry?: (retry: LlmRetry) => void;
   onTool?: (activity: ToolActivity) => void;
+  /**
+   * Each message as it joins the conversation, awaited before the call goes on: the assistant's
+   * turn as soon as it has streamed (before its tools run), the turn's tool results once they have
+   * all run, and the final answer. Replayed in order, they are the conversation (an agent run's
+   * transcript, from which Resume continues).
+   */
+  onMessage?: (message: LlmMessage, progress: AgentProgress) => Promise<void> | void;
 }
 
 /**
@@ -73,6 +90,7 @@ export const LAST_TURN_NOTE = 'This is your last turn: no more tool calls. Answe
 export async function callAgent(llm: LlmClient, request: AgentRequest, signal: AbortSignal, observer: AgentObserver = {}): Promise<AgentReply> {
   const { role } = request;
   let maxTurns = Math.max(1, Math.floor(role.maxTurns));
+  const maxResultBytes = request.maxResultBytes ?? MAX_RESULT_BYTES;
   /** What the tools have sent back so far, in UTF-16 units (a close enough measure of bytes). */
   let resultBytes = 0;
   const tools = request.tools;
@@ -116,6 +134,11 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
     reply.text = text;
     if (stop === 'cancelled' || signal.aborted) return { ...reply, outcome: 'stopped' };
     if (stop === 'refusal') return { ...reply, outcome: 'refused' };
+    // A text block of only white space is refused by the API: such a preamble is left out.
+    const said: LlmContent[] = text.trim() === '' ? [] : [{ type: 'text', text }];
+    const assistant: LlmMessage = { role: 'assistant', content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))] };
+    const progress = (): AgentProgress => ({ turns: reply.turns, ...(reply.usage ? { usage: reply.usage } : {}), ...(reply.model ? { model: reply.model } : {}) });
+    if (observer.onMessage && (calls.length > 0 || said.length > 0)) await observer.onMessage(assistant, progress());
     if (calls.length === 0) return reply;
     if (reply.turns >= maxTurns || tools === undefined) return { ...reply, outcome: tools === undefined ? 'answered' : 'max-turns' };
 
@@ -129,7 +152,7 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
         ? { isError: true, content: notOffered(call.name, [...offered]) }
         : i >= MAX_CALLS_PER_TURN
           ? { isError: true, content: `Not run: at most ${MAX_CALLS_PER_TURN} tool calls are run per turn. Ask for fewer at a time.` }
-          : resultBytes >= MAX_RESULT_BYTES
+          : resultBytes >= maxResultBytes
             ? { isError: true, content: 'Not run: this call has read as much as it may. Answer now with what you have.' }
             : await runTool(tools, call, signal);
       resultBytes += result.content.length;
@@ -137,12 +160,11 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
       results.push({ type: 'tool_result', toolUseId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
     }
     // The next turn is the last when the turns or the reading budget are used up.
-    if (resultBytes >= MAX_RESULT_BYTES) maxTurns = Math.min(maxTurns, reply.turns + 1);
+    if (resultBytes >= maxResultBytes) maxTurns = Math.min(maxTurns, reply.turns + 1);
     if (reply.turns + 1 >= maxTurns) results.push({ type: 'text', text: LAST_TURN_NOTE });
-    // A text block of only white space is refused by the API: such a preamble is left out.
-    const said: LlmContent[] = text.trim() === '' ? [] : [{ type: 'text', text }];
-    messages.push({ role: 'assistant', content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))] });
-    messages.push({ role: 'user', content: results });
+    const answer: LlmMessage = { role: 'user', content: results };
+    messages.push(assistant, answer);
+    if (observer.onMessage) await observer.onMessage(answer, progress());
   }
 }
 

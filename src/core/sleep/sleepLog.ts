@@ -2,12 +2,12 @@ import type { Clock } from '../clock';
 import { describeValue } from '../inputChecks';
 import type { ReadProblem, RecordLog } from '../storage/recordLog';
 import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from './sleepRecord';
-import type { SleepRecord, SleepWoken } from './sleepRecord';
+import type { SleepRecord, SleepStarted, SleepWoken } from './sleepRecord';
 import { elapsedMs, formatDuration, isExpired, remainingDisplay, startSleep } from './sleepState';
 import type { SleepState } from './sleepState';
 
 /**
- * Thrown by `SleepLog.recordWake` for a record the log would not read back (an empty agent name, a
+ * Thrown by `SleepLog.recordStart` and `recordWake` for a record the log would not read back (an empty agent name, a
  * time out of range...): a bug in the caller, told apart from a storage error.
  */
 export class SleepInputError extends Error {
@@ -47,6 +47,11 @@ export class SleepLog {
     private readonly clock: Clock,
   ) {}
 
+  /** Appends the start of a sleep (an agent run's sleep tool). */
+  async recordStart(state: SleepState): Promise<SleepStarted> {
+    return this.appendChecked<SleepStarted>({ event: 'started', agent: state.agent, mode: state.mode, startedAt: state.startedAt, maxDurationMs: state.maxDurationMs });
+  }
+
   /**
    * Appends a wake at the clock's time. It does not read the log first: waking an agent that is
    * already awake is harmless on replay, and a read-then-write would race another window. A
@@ -69,6 +74,27 @@ export class SleepLog {
   async read(now: number = this.clock.now()): Promise<SleepersResult> {
     const { records, problems } = await this.log.readAll();
     return { sleepers: replaySleepRecords(records, now), problems };
+  }
+
+  /**
+   * The reason of a wake of `agent` written after its sleep that started at or after `since`, or
+   * undefined while it sleeps: how a sleeping run learns that someone else woke it.
+   */
+  async wakeAfter(agent: string, since: number): Promise<string | undefined> {
+    const { records } = await this.log.readAll();
+    let sleeping = false;
+    let reason: string | undefined;
+    for (const r of records) {
+      if (r.agent !== agent) continue;
+      if (r.event === 'started') {
+        sleeping = r.startedAt >= since;
+        reason = undefined;
+      } else if (sleeping) {
+        sleeping = false;
+        reason = r.reason;
+      }
+    }
+    return reason;
   }
 
   // The same parser the reader uses, so nothing is written that could not be read back.

@@ -4,10 +4,14 @@
 import { describeValue, isPlainObject } from '../inputChecks';
 import { relabelStorageError, StorageError } from '../storage/storageError';
 import { visibleText } from '../visibleText';
+import { ACTING_TOOL_DEFINITIONS } from './actingDefinitions';
 import { READ_TOOL_DEFINITIONS } from './definitions';
+import { reportDiscovery, runCommand, sleep } from './implementations/acting';
+import { editFile } from './implementations/editFile';
 import { listFiles } from './implementations/listFiles';
 import { readFile } from './implementations/readFile';
 import { search } from './implementations/search';
+import { writeFile } from './implementations/writeFile';
 import { realRoot } from './projectPaths';
 import { ToolInputError, type ToolContext, type ToolDefinition, type ToolImplementation, type ToolResult, type ToolRunCache } from './toolTypes';
 
@@ -23,6 +27,8 @@ interface PropertySchema {
   maxLength?: number;
   minimum?: number;
   maximum?: number;
+  /** For a string: the only values it may take. */
+  enum?: readonly string[];
 }
 
 const MAX_MESSAGE_CHARS = 2000;
@@ -62,6 +68,7 @@ function fieldProblem(name: string, p: PropertySchema, value: unknown): string |
     return ok ? undefined : `'${name}' must be a whole number${rangeText(p)}, got ${describeValue(value)}`;
   }
   if (typeof value !== 'string') return `'${name}' must be a string, got ${describeValue(value)}`;
+  if (p.enum !== undefined && !p.enum.includes(value)) return `'${name}' must be one of ${p.enum.map((v) => `'${v}'`).join(', ')}, got ${describeValue(value)}`;
   const chars = [...value].length;
   if (p.minLength !== undefined && chars < p.minLength) return `'${name}' must be at least ${p.minLength} character${p.minLength === 1 ? '' : 's'} long`;
   if (p.maxLength !== undefined && chars > p.maxLength) return `'${name}' must be at most ${p.maxLength} characters long, got ${chars}`;
@@ -169,7 +176,27 @@ export class ToolRegistry {
   }
 }
 
-const IMPLEMENTATIONS: Record<string, ToolImplementation> = { read_file: readFile, list_files: listFiles, search };
+const IMPLEMENTATIONS: Record<string, ToolImplementation> = {
+  read_file: readFile,
+  list_files: listFiles,
+  search,
+  write_file: writeFile,
+  edit_file: editFile,
+  run_command: runCommand,
+  sleep,
+  report_discovery: reportDiscovery,
+};
 
-/** read_file, list_files and search. */
-export const readTools = new ToolRegistry(READ_TOOL_DEFINITIONS.map((definition) => ({ definition, implementation: IMPLEMENTATIONS[definition.name] as ToolImplementation })));
+function toolsOf(definitions: readonly ToolDefinition[]): Tool[] {
+  return definitions.map((definition) => {
+    const implementation = IMPLEMENTATIONS[definition.name];
+    if (implementation === undefined) throw new RangeError(`The tool ${definition.name} has no implementation.`);
+    return { definition, implementation };
+  });
+}
+
+/** read_file, list_files and search: what discovery and the brainstorm may use. */
+export const readTools = new ToolRegistry(toolsOf(READ_TOOL_DEFINITIONS));
+
+/** The read tools, then write_file, edit_file, run_command, sleep and report_discovery: an agent run's tools (its role's file picks among them). */
+export const agentTools = new ToolRegistry(toolsOf([...READ_TOOL_DEFINITIONS, ...ACTING_TOOL_DEFINITIONS]));

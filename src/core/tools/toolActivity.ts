@@ -5,11 +5,12 @@
 export interface ToolActivity {
   /** The call's id (the model's tool_use id): the 'running' and the final report share it. */
   id: string;
-  /** The tool's name as the model sees it: `read_file`, `list_files`, `search`. */
+  /** The tool's name as the model sees it: `read_file`, `search`, `write_file`, `run_command`… */
   tool: string;
   /**
-   * What it touched as the model asked for it: a workspace-relative path (`.` for the root), or
-   * the search's query. Untrusted model text: show it as text, cut it for a line.
+   * What it touched as the model asked for it: a workspace-relative path (`.` for the root), the
+   * search's query, the command, the sleep's mode ('timer 5s'), the discovery's scope. Untrusted
+   * model text: show it as text, cut it for a line.
    */
   target: string;
   status: 'running' | 'done' | 'error';
@@ -17,7 +18,7 @@ export interface ToolActivity {
   error?: string;
 }
 
-/** "read README.md", "listed src", "searched 'auth'": plain English, for logs and the CLI. */
+/** "read README.md", "searched 'auth'", "ran `npm test`", "slept (timer 5s)": plain English, for logs and the CLI. */
 export function describeToolActivity(activity: Pick<ToolActivity, 'tool' | 'target'>): string {
   switch (activity.tool) {
     case 'read_file':
@@ -26,6 +27,16 @@ export function describeToolActivity(activity: Pick<ToolActivity, 'tool' | 'targ
       return `listed ${activity.target}`;
     case 'search':
       return `searched '${activity.target}'`;
+    case 'write_file':
+      return `wrote ${activity.target}`;
+    case 'edit_file':
+      return `edited ${activity.target}`;
+    case 'run_command':
+      return `ran \`${activity.target}\``;
+    case 'sleep':
+      return `slept (${activity.target})`;
+    case 'report_discovery':
+      return `reported a ${activity.target} discovery`;
     default:
       return `${activity.tool} ${activity.target}`;
   }

@@ -9,7 +9,7 @@ export const TOOL_TARGET_MAX_CHARS = 80;
 export const TOOL_ERROR_MAX_CHARS = 160;
 
 /** What a call did, for its icon and its words: the front end says it in its own language. */
-export type ToolKind = 'read' | 'list' | 'search' | 'other';
+export type ToolKind = 'read' | 'list' | 'search' | 'write' | 'command' | 'other';
 
 export interface ToolLine {
   /** The call's id: the line a later report of the same call replaces. */
@@ -24,7 +24,7 @@ export interface ToolLine {
   error?: string;
 }
 
-const KINDS: Readonly<Record<string, ToolKind>> = { read_file: 'read', list_files: 'list', search: 'search' };
+const KINDS: Readonly<Record<string, ToolKind>> = { read_file: 'read', list_files: 'list', search: 'search', write_file: 'write', edit_file: 'write', run_command: 'command' };
 
 /** `text` as one visible line of at most `max` code points, the last one an ellipsis when cut. */
 export function oneLine(text: string, max: number): string {

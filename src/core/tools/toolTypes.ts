@@ -5,8 +5,12 @@ import type { LlmTool } from '../llm/llmClient';
 import type { RandomBytes } from '../prompt/untrustedText';
 import type { WorkspaceFs } from '../storage/workspaceFs';
 
-/** What a tool may touch: the read tools only read the workspace. */
-export type ToolAccess = 'read-workspace';
+/**
+ * What a tool may touch: the read tools only read the run's root; `write-workspace` tools create
+ * and change files in it; `run-command` runs a command there (it can change anything, so it needs
+ * approval); `run-state` tools touch only Groundwork's own logs (sleep, report_discovery).
+ */
+export type ToolAccess = 'read-workspace' | 'write-workspace' | 'run-command' | 'run-state';
 
 export interface ToolDefinition extends LlmTool {
   access: ToolAccess;
@@ -21,6 +25,49 @@ export interface ToolContext {
   exclude: readonly string[];
   signal: AbortSignal;
   random?: RandomBytes;
+  /** The agent run the acting tools belong to; without it they refuse (see ActingPorts). */
+  acting?: ActingPorts;
+}
+
+/**
+ * What the acting tools need of the agent run that calls them (core/run/agentRun.ts provides it).
+ * write_file and edit_file confine and write the file themselves, and tell the run before and after
+ * each change so it can keep the content before the run's first change (for Revert Run) and show
+ * the write; run_command, sleep and report_discovery are the run's to carry out (approval, the
+ * command runner, the sleep log, the journal). A refusal is a ToolInputError, said to the model.
+ */
+export interface ActingPorts {
+  /**
+   * Before a file is created or changed. `path` is the root-relative path as names joined with '/'
+   * (after resolving links: the file really written), `before` its bytes now (undefined: it does not
+   * exist yet). Throws ToolInputError to refuse the write.
+   */
+  beforeChange(change: { path: string; before: Uint8Array | undefined }): Promise<void>;
+  /** After the write succeeded, with what was written. */
+  afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void>;
+  /** run_command: approval, then the command runner; the text returned goes to the model. */
+  runCommand(input: { command: string; timeoutSeconds?: number }, signal: AbortSignal): Promise<string>;
+  /** sleep: records the sleep, waits for its wake, returns the wake reason for the model. */
+  sleep(input: SleepToolInput, signal: AbortSignal): Promise<string>;
+  /** report_discovery: records the learning. */
+  reportDiscovery(input: DiscoveryToolInput): Promise<string>;
+}
+
+export interface SleepToolInput {
+  mode: 'timer' | 'event' | 'manual';
+  seconds?: number;
+  /** With mode 'event': the agent run (its id or role) or build phase whose end wakes the sleeper. */
+  event?: string;
+  reason?: string;
+}
+
+export const DISCOVERY_IMPACTS = ['low', 'medium', 'high', 'critical'] as const;
+export type DiscoveryImpact = (typeof DISCOVERY_IMPACTS)[number];
+
+export interface DiscoveryToolInput {
+  scope: 'local' | 'global';
+  content: string;
+  impact?: DiscoveryImpact;
 }
 
 /** What goes back to the model as a tool_result. */

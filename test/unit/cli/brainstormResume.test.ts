@@ -142,6 +142,7 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
         void until('the round 2 prompt', () => (err.includes('Answer 1/2') ? true : undefined)).then(fire);
         return () => undefined;
       },
+      onTerminate: () => () => undefined,
     };
     const code = await runCli(['--workspace', ws, 'brainstorm', '--resume', SLUG], io, { ...createNodeDeps(), terminal: onTerminal }, [brainstormCommand]);
     assert.equal(code, 130, err);

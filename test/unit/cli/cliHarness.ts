@@ -119,6 +119,8 @@ export interface TerminalOptions {
   stderrIsTTY?: boolean;
   /** Gets the Ctrl-C handler as the command starts. */
   onInterrupt?: (fire: () => void) => void;
+  /** Gets the SIGTERM handler as the command starts. */
+  onTerminate?: (fire: () => void) => void;
 }
 
 /** The real deps with the process seams of discover and brainstorm (stdin, TTYs, Ctrl-C) scripted. */
@@ -134,6 +136,10 @@ export function terminal(options: TerminalOptions = {}): CliTerminal {
     stderrIsTTY: () => options.stderrIsTTY ?? false,
     onInterrupt: (handler) => {
       options.onInterrupt?.(handler);
+      return () => undefined;
+    },
+    onTerminate: (handler) => {
+      options.onTerminate?.(handler);
       return () => undefined;
     },
   };

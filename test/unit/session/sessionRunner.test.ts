@@ -148,7 +148,7 @@ describe('SessionRunner.call', () => {
       audit.map((e) => [e.kind, e.status, e.detail.split(' (')[0]]),
       [
         ['discovery.tool', 'ok', 'build-discovery: read README.md'],
-        ['discovery.tool', 'error', 'build-discovery: write_file x'],
+        ['discovery.tool', 'error', 'build-discovery: wrote x'],
       ],
     );
     assert.match(audit[0]!.input, /DISCOVERY/);

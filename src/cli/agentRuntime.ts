@@ -1,0 +1,165 @@
+// What `groundwork agent` and `groundwork runs resume` share: the agent runtime over the CLI's
+// adapters, the run's lines on stderr (the same lines as VS Code's terminal, from runLines.ts),
+// the y/N question for a command on a terminal, and Ctrl-C or SIGTERM stopping the run.
+import { createInterface } from 'node:readline/promises';
+import type { AgentRunner } from '../core/run/agentRun';
+import type { ApprovalAnswer, CommandApprover } from '../core/run/runActing';
+import { RunPrinter } from '../core/run/runLines';
+import type { LineStyle } from '../core/run/runLines';
+import type { RunEvent } from '../core/run/runTypes';
+import { parseAutoApprove } from '../core/commands/commandPolicy';
+import { JOURNAL_FILE, SLEEP_FILE } from '../core/plan/layout';
+import { Journal } from '../core/journal/journal';
+import { parseJournalEntry } from '../core/journal/journalEntry';
+import { SleepLog } from '../core/sleep/sleepLog';
+import { secureRandomBytes } from '../core/prompt/untrustedText';
+import { RunStore } from '../core/run/runStore';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { visibleText } from '../core/visibleText';
+import { UsageError } from './cliTypes';
+import type { CommandContext } from './cliTypes';
+import { redactSecrets } from './modelDeps';
+
+/** A JSON list like the VS Code setting `groundwork.commands.autoApprove`, for the CLI. */
+export const AUTO_APPROVE_VAR = 'GROUNDWORK_AUTO_APPROVE';
+export const SLEEP_MAX_VAR = 'GROUNDWORK_SLEEP_MAX_SECONDS';
+const DEFAULT_SLEEP_MAX_SECONDS = 3600;
+
+const STYLES: Readonly<Record<LineStyle, [string, string]>> = {
+  plain: ['', ''],
+  dim: ['\u001b[2m', '\u001b[22m'],
+  ok: ['\u001b[32m', '\u001b[39m'],
+  error: ['\u001b[31m', '\u001b[39m'],
+  accent: ['\u001b[36m', '\u001b[39m'],
+  warning: ['\u001b[33m', '\u001b[39m'],
+};
+
+export interface CliRun {
+  runner: AgentRunner;
+  runs: RunStore;
+  store: WorkspaceStore;
+  root: string;
+  /** Prints one event on stderr. */
+  onEvent: (event: RunEvent) => void;
+  /** Aborted by Ctrl-C or SIGTERM; `dispose` stops listening. */
+  signal: AbortSignal;
+  /** What stopped the run, for the last line. */
+  stoppedBy: () => string | undefined;
+  dispose: () => void;
+}
+
+/** The runtime, wired for one invocation. `approve` are the `--approve` texts; `unattended` asks nobody. */
+export async function cliRun(ctx: CommandContext, options: { unattended: boolean }): Promise<CliRun> {
+  const { io, deps } = ctx;
+  const { root, store } = await ctx.workspace();
+  const model = deps.model(io.env, (line) => io.stderr(`groundwork: ${line}\n`), ctx.json ? undefined : 'agent');
+  const auto = parseAutoApprove(parseJsonList(io.env[AUTO_APPROVE_VAR]));
+  for (const problem of auto.problems) io.stderr(`groundwork: ${AUTO_APPROVE_VAR}: ${visibleText(problem)}\n`);
+  const sleepMax = sleepMaxFromEnv(io.env[SLEEP_MAX_VAR]);
+  const color = deps.terminal.stderrIsTTY() && !io.env['NO_COLOR'];
+  const printer = new RunPrinter();
+  let midLine = false;
+  const write = (text: string) => {
+    if (text === '') return;
+    io.stderr(redactSecrets(text, model.secrets));
+    midLine = !text.endsWith('\n');
+  };
+  const onEvent = (event: RunEvent) => {
+    for (const piece of printer.print(event)) {
+      if (piece.kind === 'stream') write(piece.text);
+      else {
+        const [on, off] = color ? STYLES[piece.style] : ['', ''];
+        write(`${midLine ? '\n' : ''}${on}${piece.text}${off}\n`);
+      }
+    }
+  };
+  const abort = new AbortController();
+  let stoppedBy: string | undefined;
+  const stop = (why: string) => {
+    stoppedBy ??= why;
+    abort.abort();
+  };
+  const offInterrupt = deps.terminal.onInterrupt(() => stop('Ctrl-C'));
+  const offTerminate = deps.terminal.onTerminate(() => stop('SIGTERM'));
+  const approver = !options.unattended && deps.terminal.stdinIsTTY() ? ttyApprover(ctx) : undefined;
+  const runs = new RunStore(store);
+  const runner = await deps.agentRunner({
+    store,
+    runs,
+    llm: model.llm,
+    clock: deps.clock,
+    hash: deps.hash,
+    random: secureRandomBytes,
+    commands: deps.commands,
+    ...(approver ? { approver } : {}),
+    // The person ran the command in this folder, as with any command-line tool; VS Code asks its workspace trust instead.
+    isTrusted: () => true,
+    autoApprove: () => auto.patterns,
+    sleepMaxSeconds: () => sleepMax,
+    sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
+    journal: new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock),
+    wait: (ms, signal) => wait(ms, signal),
+    eventDone: (event, since) => runEnded(runs, event, since),
+    origin: 'cli',
+  });
+  return { runner, runs, store, root, onEvent, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
+}
+
+/** Whether a run whose id or role is `event` (or `build-<event>`) has ended since `since`. */
+export async function runEnded(runs: RunStore, event: string, since: number): Promise<boolean> {
+  const { runs: all } = await runs.list();
+  return all.some(
+    (r) => (r.id === event || r.role === event || r.role === `build-${event}`) && r.status !== 'running' && r.endedAt !== undefined && Date.parse(r.endedAt) >= since,
+  );
+}
+
+function ttyApprover(ctx: CommandContext): CommandApprover {
+  const { io, deps } = ctx;
+  return {
+    async ask(request, signal): Promise<ApprovalAnswer> {
+      const rl = createInterface({ input: deps.terminal.stdin(), terminal: false });
+      try {
+        io.stderr(
+          `\nRun this command in ${visibleText(request.folder)}?\n  ${visibleText(request.command)}\n(${visibleText(request.why)})\n[y] once, [a] for the rest of this run, [N] no: `,
+        );
+        const answer = await rl.question('', { signal });
+        const word = answer.trim().toLowerCase();
+        return word === 'y' || word === 'yes' ? 'once' : word === 'a' || word === 'always' ? 'run' : 'deny';
+      } catch {
+        return 'deny';
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+function parseJsonList(raw: string | undefined): unknown {
+  if (raw === undefined || raw.trim() === '') return [];
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new UsageError(`${AUTO_APPROVE_VAR} must be a JSON list of commands, such as '["npm test", "node *"]'`);
+  }
+}
+
+function sleepMaxFromEnv(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_SLEEP_MAX_SECONDS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400)
+    throw new UsageError(`${SLEEP_MAX_VAR} must be a whole number of seconds from 1 to 86400, got '${visibleText(raw.slice(0, 40))}'`);
+  return n;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,255 @@
+// What the acting tools of one agent run reach (the ActingPorts of core/tools): the record of each
+// file change kept for Revert Run, commands behind the person's approval, sleeps in the sleep log,
+// learnings in the journal. Every step also goes to the transcript and to the front end's events.
+import { approvalNeeded, isManifestPath, usesManifestTool } from '../commands/commandPolicy';
+import { DEFAULT_COMMAND_TIMEOUT_MS, MODEL_OUTPUT_MAX_BYTES } from '../commands/commandRunner';
+import type { CommandRunner } from '../commands/commandRunner';
+import type { Clock } from '../clock';
+import type { Journal } from '../journal/journal';
+import { commandLogName, runFile } from '../plan/layout';
+import { cutText, utf8Length } from '../prompt/cap';
+import { wrapUntrusted } from '../prompt/untrustedText';
+import type { RandomBytes } from '../prompt/untrustedText';
+import { parseSleepArgs } from '../sleep/parseSleepArgs';
+import type { SleepLog } from '../sleep/sleepLog';
+import { displayPath } from '../storage/workspaceStore';
+import { ToolInputError } from '../tools/toolTypes';
+import type { ActingPorts, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
+import { oneLine } from '../tools/toolLines';
+import type { ChangeLog } from './changesFile';
+import type { RunStore } from './runStore';
+import type { ApprovalDecision, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
+
+export type ApprovalAnswer = 'once' | 'run' | 'deny';
+
+/** The person, asked about one exact command (a modal in VS Code, a y/N prompt on the CLI). */
+export interface CommandApprover {
+  ask(request: { command: string; folder: string; why: string; role: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+/** What a run's acting side needs from its front end and the workspace. */
+export interface ActingDeps {
+  runs: RunStore;
+  clock: Clock;
+  random: RandomBytes;
+  commands: CommandRunner;
+  /** Absent: nobody can be asked (`--unattended`, or no terminal): what is not pre-approved is refused. */
+  approver?: CommandApprover;
+  /** Whether the workspace is trusted now; asked where the run starts and again for each command. */
+  isTrusted: () => boolean;
+  /** `groundwork.commands.autoApprove`, parsed (see parseAutoApprove). */
+  autoApprove: () => readonly string[];
+  /** `groundwork.sleep.maxSeconds`. */
+  sleepMaxSeconds: () => number;
+  sleepLog: SleepLog;
+  journal: Journal;
+  /** Waits `ms` or until `signal` aborts (then resolves early); tests pass a fast one. */
+  wait: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Whether the run or phase named `event` has ended since `since` (ms): what an event sleep waits for. */
+  eventDone: (event: string, since: number) => Promise<boolean>;
+}
+
+/** How often a sleeper looks for a wake written by someone else (the explorer's Wake, the CLI). */
+export const WAKE_POLL_MS = 500;
+
+export class RunActing implements ActingPorts {
+  /** Exact commands the person allowed for the rest of this run (and the CLI's `--approve`). */
+  readonly approvedForRun = new Set<string>();
+  /** Set once the run wrote package.json or a Makefile: npm, make… are asked again. */
+  manifestWritten = false;
+  /** The tool being run now, to tell a write from an edit in the terminal. */
+  currentTool = '';
+  private commandCount = 0;
+
+  constructor(
+    private readonly deps: ActingDeps,
+    private readonly run: RunRecord,
+    private readonly root: string,
+    private readonly changes: ChangeLog,
+    private readonly emit: (event: RunEvent) => void,
+    private readonly record: (entry: TranscriptRecord) => Promise<void>,
+  ) {}
+
+  async beforeChange(change: { path: string; before: Uint8Array | undefined }): Promise<void> {
+    await this.changes.beforeChange(change.path, change.before);
+  }
+
+  async afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void> {
+    await this.changes.afterChange(change.path, change.after);
+    this.emit({ type: 'wrote', path: change.path, lines: countLines(change.after), created: change.created, edit: this.currentTool === 'edit_file' });
+    if (isManifestPath(change.path)) {
+      // The file now decides what npm, make… execute: what was approved before it changed is asked again.
+      for (const command of this.approvedForRun) if (usesManifestTool(command)) this.approvedForRun.delete(command);
+      if (!this.manifestWritten)
+        this.emit({ type: 'notice', text: `${change.path} was written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.` });
+      this.manifestWritten = true;
+    }
+  }
+
+  async runCommand(input: { command: string; timeoutSeconds?: number }, signal: AbortSignal): Promise<string> {
+    const { command } = input;
+    if (!this.deps.isTrusted()) return this.refuse(command, 'refused', 'the workspace is not trusted, and commands never run in an untrusted workspace');
+    const needed = approvalNeeded(command, { patterns: this.deps.autoApprove(), approvedForRun: this.approvedForRun, manifestWritten: this.manifestWritten });
+    let decision: ApprovalDecision = 'auto';
+    if (!needed.auto) {
+      const approver = this.deps.approver;
+      if (approver === undefined) return this.refuse(command, 'refused', `nobody can approve it in this run (unattended), and ${needed.why}`);
+      this.emit({ type: 'asking', command, why: needed.why });
+      const answer = await approver.ask({ command, folder: this.root, why: needed.why, role: this.run.role }, signal);
+      if (signal.aborted) throw new ToolInputError('The run was stopped while the command waited for approval.');
+      if (answer === 'deny') return this.refuse(command, 'denied', 'the person denied it');
+      if (answer === 'run') this.approvedForRun.add(command);
+      decision = answer;
+    }
+    // Trust may have been withdrawn while the person was asked.
+    if (!this.deps.isTrusted()) return this.refuse(command, 'refused', 'the workspace is not trusted, and commands never run in an untrusted workspace');
+    this.emit({ type: 'approval', command, decision, ...(needed.auto ? { why: needed.by } : {}) });
+    this.emit({ type: 'command', command });
+    const n = ++this.commandCount;
+    const timeoutMs = input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : DEFAULT_COMMAND_TIMEOUT_MS;
+    const result = await this.deps.commands.run({ command, cwd: this.root, timeoutMs, signal, onOutput: (chunk) => this.emit({ type: 'output', chunk }) });
+    const log = commandLogName(n);
+    // The full output is kept even when the model sees only its end; a log that cannot be written costs only the log.
+    await this.deps.runs.writeCommandLog(this.run.id, n, `$ ${command}\n${result.output}`).catch(() => undefined);
+    const ended = {
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      cancelled: result.cancelled,
+      durationMs: result.durationMs,
+      ...(result.signal ? { signal: result.signal } : {}),
+    };
+    this.emit({ type: 'exit', command, ...ended });
+    await this.record({ type: 'command', at: this.now(), command, decision, durationMs: result.durationMs, log, ...exitFields(result) });
+    if (result.cancelled) throw new ToolInputError('The command was stopped: the run was cancelled.');
+    return this.commandReport(command, result, displayPath(`${runFile(this.run.id, log)}`));
+  }
+
+  async sleep(input: SleepToolInput, signal: AbortSignal): Promise<string> {
+    const agent = this.run.id;
+    const start = this.deps.clock.now();
+    const parsed = parseSleepArgs(
+      { mode: input.mode, ...(input.seconds !== undefined ? { duration_secs: input.seconds } : {}), ...(input.event !== undefined ? { agent_id: input.event } : {}) },
+      this.deps.sleepMaxSeconds(),
+      { agent, now: start },
+    );
+    if (!parsed.ok) throw new ToolInputError(`sleep was refused: ${parsed.error}.`);
+    const { state } = parsed;
+    await this.deps.sleepLog.recordStart(state);
+    const seconds = Math.ceil(state.maxDurationMs / 1000);
+    this.emit({
+      type: 'sleep',
+      mode: input.mode,
+      seconds,
+      ...(input.event !== undefined ? { event: input.event } : {}),
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    });
+    await this.record({
+      type: 'sleep',
+      at: this.now(),
+      mode: input.mode,
+      seconds,
+      ...(input.event !== undefined ? { event: input.event } : {}),
+      ...(input.reason ? { reason: input.reason } : {}),
+    });
+    const reason = await this.waitForWake(state.mode.kind, input.event, start, state.maxDurationMs, signal);
+    if (signal.aborted) {
+      await this.deps.sleepLog.recordWake(agent, 'The run was stopped.').catch(() => undefined);
+      throw new ToolInputError('The sleep ended: the run was stopped.');
+    }
+    if (reason.record) await this.deps.sleepLog.recordWake(agent, reason.text);
+    this.emit({ type: 'woken', reason: reason.text });
+    await this.record({ type: 'woken', at: this.now(), reason: reason.text });
+    return `Woken after ${formatSeconds(this.deps.clock.now() - start)}: ${reason.text}${parsed.clamped ? ` (the sleep was cut to the cap of ${seconds} s)` : ''}`;
+  }
+
+  async reportDiscovery(input: DiscoveryToolInput): Promise<string> {
+    await this.noteDiscovery(input.scope, input.content, input.impact);
+    return `Recorded as a ${input.scope} discovery in the journal.`;
+  }
+
+  /** A learning from report_discovery or a signal in the model's text. */
+  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: string): Promise<void> {
+    const title = oneLine(content, 120);
+    await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: oneLine(this.run.task, 200) });
+    this.emit({ type: 'discovery', scope, content });
+    await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}) });
+  }
+
+  /** Not run: said to the model (an error result), recorded, and shown. */
+  private async refuse(command: string, decision: 'refused' | 'denied', why: string): Promise<never> {
+    this.emit({ type: 'approval', command, decision, why });
+    await this.record({ type: 'command', at: this.now(), command, decision });
+    const next =
+      decision === 'denied' ? 'Do not ask for it again; go on without it or try another way.' : 'Go on without running it, or say in your answer what the person should run.';
+    throw new ToolInputError(`The command was not run: ${why}. ${next}`);
+  }
+
+  private commandReport(command: string, result: { exitCode: number | undefined; signal?: string; timedOut: boolean; output: string; durationMs: number }, where: string): string {
+    const how = result.timedOut
+      ? `It ran past its timeout and was stopped${result.signal ? ` (${result.signal})` : ''}.`
+      : result.exitCode !== undefined
+        ? `Exit code ${result.exitCode}.`
+        : `It was ended by ${result.signal ?? 'a signal'}.`;
+    const size = utf8Length(result.output);
+    if (size === 0) return `${how} It printed nothing. (${formatSeconds(result.durationMs)})`;
+    const shown = size <= MODEL_OUTPUT_MAX_BYTES ? result.output : headAndTail(result.output);
+    const note = size <= MODEL_OUTPUT_MAX_BYTES ? 'Its output:' : `Its output was ${size} bytes; the start and the end of it follow (all of it is in ${where}):`;
+    return `${how} (${formatSeconds(result.durationMs)})\n${note}\n${wrapUntrusted(shown, `output of ${oneLine(command, 80)}`, this.deps.random)}`;
+  }
+
+  /** Why the sleeper woke, and whether the wake still has to be written (a wake by someone else is in the log already). */
+  private async waitForWake(
+    kind: 'timer' | 'event' | 'manual',
+    event: string | undefined,
+    start: number,
+    maxMs: number,
+    signal: AbortSignal,
+  ): Promise<{ text: string; record: boolean }> {
+    for (;;) {
+      if (signal.aborted) return { text: 'stopped', record: false };
+      const elapsed = this.deps.clock.now() - start;
+      if (elapsed >= maxMs)
+        return { text: kind === 'timer' ? `the timer of ${formatSeconds(maxMs)} elapsed` : `nothing woke it within the cap of ${formatSeconds(maxMs)}`, record: true };
+      const woken = await this.wokenBySomeone(start);
+      if (woken !== undefined) return { text: `woken by a person: ${woken}`, record: false };
+      if (kind === 'event' && event !== undefined && (await this.deps.eventDone(event, start).catch(() => false))) return { text: `${event} has finished`, record: true };
+      await this.deps.wait(Math.min(WAKE_POLL_MS, maxMs - elapsed), signal);
+    }
+  }
+
+  /** A wake of this run written after its sleep started (the explorer's Wake, `groundwork sleep wake`). */
+  private async wokenBySomeone(since: number): Promise<string | undefined> {
+    return this.deps.sleepLog.wakeAfter(this.run.id, since).catch(() => undefined);
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+}
+
+function exitFields(result: { exitCode: number | undefined; signal?: string; timedOut: boolean }): { exitCode?: number; signal?: string; timedOut?: boolean } {
+  return {
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    ...(result.signal ? { signal: result.signal } : {}),
+    ...(result.timedOut ? { timedOut: true } : {}),
+  };
+}
+
+/** Lines as a person counts them: '' is 0, 'a' and 'a\n' are 1. */
+export function countLines(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let n = 0;
+  for (const b of bytes) if (b === 10) n++;
+  return bytes[bytes.length - 1] === 10 ? n : n + 1;
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** The first 2 KB and the last 6 KB: the command line's echo and the errors at the end. */
+function headAndTail(text: string): string {
+  const head = cutText(text, 2 * 1024);
+  const tailStart = Math.max(0, text.length - 6 * 1024);
+  return `${head}\n[… output left out …]\n${text.slice(tailStart)}`;
+}
