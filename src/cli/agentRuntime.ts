@@ -99,18 +99,9 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
     journal: new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock),
     wait: (ms, signal) => wait(ms, signal),
-    eventDone: (event, since) => runEnded(runs, event, since),
     origin: 'cli',
   });
   return { runner, runs, store, root, onEvent, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
-}
-
-/** Whether a run whose id or role is `event` (or `build-<event>`) has ended since `since`. */
-export async function runEnded(runs: RunStore, event: string, since: number): Promise<boolean> {
-  const { runs: all } = await runs.list();
-  return all.some(
-    (r) => (r.id === event || r.role === event || r.role === `build-${event}`) && r.status !== 'running' && r.endedAt !== undefined && Date.parse(r.endedAt) >= since,
-  );
 }
 
 function ttyApprover(ctx: CommandContext): CommandApprover {

@@ -58,6 +58,8 @@ export class RunRefusedError extends Error {
 export const AGENT_MAX_TOKENS = 16_384;
 /** What the tools of one run may send back in all; past it, the next turn is the last. */
 export const AGENT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
+/** run.json's turns and usage are brought up to date at most this often while a run goes (its end is always written). */
+export const PROGRESS_EVERY_MS = 1000;
 
 export class AgentRunner {
   private llmClient: LlmClient | undefined;
@@ -150,10 +152,11 @@ export class AgentRunner {
     const transcript = this.deps.runs.transcript(run.id);
     const stamp = () => new Date(this.deps.clock.now()).toISOString();
     // Appends in order; one that fails is reported once and the run goes on (the model's work is not lost for a log).
+    // This run holds the run's lock, so it is the transcript's only writer: no log lock per line.
     let logFailed = false;
     const record = async (entry: TranscriptRecord) => {
       try {
-        await transcript.append(entry);
+        await transcript.appendHeld(entry);
       } catch (err) {
         if (!logFailed) onEvent({ type: 'notice', text: `The run's transcript could not be written: ${err instanceof Error ? err.message : String(err)}` });
         logFailed = true;
@@ -171,6 +174,7 @@ export class AgentRunner {
       for (const s of signals) pending = pending.then(() => acting.noteDiscovery(s.scope, s.content).catch(() => undefined));
     };
     const turnsBefore = run.turns;
+    let progressAt = Number.NEGATIVE_INFINITY;
     const usageBefore: LlmUsage | undefined = run.usage;
     let status: RunStatus = 'completed';
     let reason: string | undefined;
@@ -210,7 +214,12 @@ export class AgentRunner {
             await record({ type: 'message', at: stamp(), turn: turnsBefore + progress.turns, message });
             run.turns = turnsBefore + progress.turns;
             this.account(run, usageBefore, progress.usage, progress.model);
-            await this.deps.runs.update(run.id, this.progressFields(run, stamp())).catch(() => undefined);
+            // run.json follows at most every PROGRESS_EVERY_MS (the explorer reads it; the end is always written).
+            const now = this.deps.clock.now();
+            if (now - progressAt >= PROGRESS_EVERY_MS) {
+              progressAt = now;
+              await this.deps.runs.update(run.id, this.progressFields(run, stamp())).catch(() => undefined);
+            }
           },
         },
       );

@@ -139,9 +139,11 @@ export class ChangeLog {
   /**
    * Records the file's bytes before the run changes it (`undefined`: the run creates it), saved
    * before the caller writes. Only the first before of a path is kept: that is what a revert
-   * restores. Until `afterChange`, the file is expected to still be what it was.
+   * restores. `after`, the bytes about to be written, is recorded with a path's first before (one
+   * save, and a kill between the write and `afterChange` leaves a file revert still knows);
+   * without it, until `afterChange`, the file is expected to still be what it was.
    */
-  async beforeChange(path: string, before: Uint8Array | undefined): Promise<void> {
+  async beforeChange(path: string, before: Uint8Array | undefined, after?: Uint8Array): Promise<void> {
     this.checkPath(path);
     if (before !== undefined && before.length > CHANGE_BEFORE_MAX_BYTES) {
       throw new RangeError(`${quotePath(path)} is ${formatBytes(before.length)}, over the ${formatBytes(CHANGE_BEFORE_MAX_BYTES)} a run keeps to undo a change.`);
@@ -149,12 +151,11 @@ export class ChangeLog {
     return this.serial(async () => {
       if (this.files.some((f) => f.path === path)) return;
       if (this.files.length >= CHANGES_MAX_FILES) throw this.full(`it already lists ${CHANGES_MAX_FILES} files`);
+      // A kill before the write leaves the file as it was (no file, or its before): revert finds it
+      // already as before. Without `after`, a created file's "after" is the empty file until afterChange.
+      const afterSha256 = this.hash(after ?? before ?? new Uint8Array());
       const entry: ChangeEntry =
-        before === undefined
-          ? // Until afterChange, a created file's "after" is the empty file. A kill before the write
-            // leaves no file (already reverted); one after it, a file revert refuses as changed outside.
-            { path, before: null, beforeSha256: null, afterSha256: this.hash(new Uint8Array()) }
-          : { path, before: encodeBefore(before), beforeSha256: this.hash(before), afterSha256: this.hash(before) };
+        before === undefined ? { path, before: null, beforeSha256: null, afterSha256 } : { path, before: encodeBefore(before), beforeSha256: this.hash(before), afterSha256 };
       await this.save([...this.files, entry]);
     });
   }

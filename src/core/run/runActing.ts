@@ -17,6 +17,7 @@ import { ToolInputError } from '../tools/toolTypes';
 import type { ActingPorts, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
 import { oneLine } from '../tools/toolLines';
 import type { ChangeLog } from './changesFile';
+import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
 import type { ApprovalDecision, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
 
@@ -45,8 +46,8 @@ export interface ActingDeps {
   journal: Journal;
   /** Waits `ms` or until `signal` aborts (then resolves early); tests pass a fast one. */
   wait: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Whether the run or phase named `event` has ended since `since` (ms): what an event sleep waits for. */
-  eventDone: (event: string, since: number) => Promise<boolean>;
+  /** Whether the run or phase named `event` has ended since `since` (ms): what an event sleep waits for. Default: runEnded. */
+  eventDone?: (event: string, since: number) => Promise<boolean>;
 }
 
 /** How often a sleeper looks for a wake written by someone else (the explorer's Wake, the CLI). */
@@ -70,20 +71,20 @@ export class RunActing implements ActingPorts {
     private readonly record: (entry: TranscriptRecord) => Promise<void>,
   ) {}
 
-  async beforeChange(change: { path: string; before: Uint8Array | undefined }): Promise<void> {
-    await this.changes.beforeChange(change.path, change.before);
+  async beforeChange(change: { path: string; before: Uint8Array | undefined; after: Uint8Array }): Promise<void> {
+    await this.changes.beforeChange(change.path, change.before, change.after);
+    if (isManifestPath(change.path)) {
+      // The file now decides what npm, make… execute: what was approved before it changed is asked again.
+      for (const command of this.approvedForRun) if (usesManifestTool(command)) this.approvedForRun.delete(command);
+      if (!this.manifestWritten)
+        this.emit({ type: 'notice', text: `${change.path} is written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.` });
+      this.manifestWritten = true;
+    }
   }
 
   async afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void> {
     await this.changes.afterChange(change.path, change.after);
     this.emit({ type: 'wrote', path: change.path, lines: countLines(change.after), created: change.created, edit: this.currentTool === 'edit_file' });
-    if (isManifestPath(change.path)) {
-      // The file now decides what npm, make… execute: what was approved before it changed is asked again.
-      for (const command of this.approvedForRun) if (usesManifestTool(command)) this.approvedForRun.delete(command);
-      if (!this.manifestWritten)
-        this.emit({ type: 'notice', text: `${change.path} was written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.` });
-      this.manifestWritten = true;
-    }
   }
 
   async runCommand(input: { command: string; timeoutSeconds?: number }, signal: AbortSignal): Promise<string> {
@@ -212,7 +213,8 @@ export class RunActing implements ActingPorts {
         return { text: kind === 'timer' ? `the timer of ${formatSeconds(maxMs)} elapsed` : `nothing woke it within the cap of ${formatSeconds(maxMs)}`, record: true };
       const woken = await this.wokenBySomeone(start);
       if (woken !== undefined) return { text: `woken by a person: ${woken}`, record: false };
-      if (kind === 'event' && event !== undefined && (await this.deps.eventDone(event, start).catch(() => false))) return { text: `${event} has finished`, record: true };
+      if (kind === 'event' && event !== undefined && (await (this.deps.eventDone ?? ((e, since) => runEnded(this.deps.runs, e, since)))(event, start).catch(() => false)))
+        return { text: `${event} has finished`, record: true };
       await this.deps.wait(Math.min(WAKE_POLL_MS, maxMs - elapsed), signal);
     }
   }

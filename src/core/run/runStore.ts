@@ -216,3 +216,11 @@ function checked(value: Record<string, unknown>, what: 'created' | 'updated'): R
 function serialize(run: RunRecord): string {
   return `${JSON.stringify(run, null, 2)}\n`;
 }
+
+/** Whether a run whose id or role is `event` (or `build-<event>`) has ended since `since`. */
+export async function runEnded(runs: RunStore, event: string, since: number): Promise<boolean> {
+  const { runs: all } = await runs.list();
+  return all.some(
+    (r) => (r.id === event || r.role === event || r.role === `build-${event}`) && r.status !== 'running' && r.endedAt !== undefined && Date.parse(r.endedAt) >= since,
+  );
+}

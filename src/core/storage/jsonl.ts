@@ -84,6 +84,19 @@ export class JsonlLog<T> implements RecordLog<T> {
   ) {}
 
   async append(record: T): Promise<void> {
+    const line = this.checkedLine(record);
+    await this.fs.withLock(this.options.lockPath, () => this.fs.appendRecord(this.path, line));
+  }
+
+  /**
+   * As append, without taking the log's lock: for a writer that is this file's only one by another
+   * lock it holds (an agent run's transcript, under the run's lock for the run's whole length).
+   */
+  async appendHeld(record: T): Promise<void> {
+    await this.fs.appendRecord(this.path, this.checkedLine(record));
+  }
+
+  private checkedLine(record: T): string {
     const line = serializeRecord(record);
     // A record the reader would skip is a bug in the caller; better refused now than lost later.
     const check = parseLine(line.slice(0, -1), this.parser);
@@ -96,7 +109,7 @@ export class JsonlLog<T> implements RecordLog<T> {
           `This is a bug in the code that made the record; please report it.`,
       );
     }
-    await this.fs.withLock(this.options.lockPath, () => this.fs.appendRecord(this.path, line));
+    return line;
   }
 
   /**

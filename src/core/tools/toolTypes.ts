@@ -40,9 +40,9 @@ export interface ActingPorts {
   /**
    * Before a file is created or changed. `path` is the root-relative path as names joined with '/'
    * (after resolving links: the file really written), `before` its bytes now (undefined: it does not
-   * exist yet). Throws ToolInputError to refuse the write.
+   * exist yet), `after` the bytes about to be written. Throws ToolInputError to refuse the write.
    */
-  beforeChange(change: { path: string; before: Uint8Array | undefined }): Promise<void>;
+  beforeChange(change: { path: string; before: Uint8Array | undefined; after: Uint8Array }): Promise<void>;
   /** After the write succeeded, with what was written. */
   afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void>;
   /** run_command: approval, then the command runner; the text returned goes to the model. */

@@ -143,7 +143,7 @@ describe('agent run', () => {
     await h.runner.start({ role: DEVELOPER, task: 't', root: h.ws.root }, new AbortController().signal, h.onEvent);
     assert.equal(h.commands.requests.length, 1, 'only the run before package.json was written');
     assert.deepEqual(h.asked, ['npm test']);
-    assert.match(h.printed(), /package\.json was written by this run/);
+    assert.match(h.printed(), /package\.json is written by this run/);
   });
 
   it('a stopped run is recorded as stopped; Resume continues from the last complete turn', async () => {

@@ -129,6 +129,18 @@ describe('revertRun', () => {
     assert.deepEqual(await s.revert(), { ok: true, restored: ['a.txt'], removed: [], unchanged: ['bin.dat', 'never-written.txt'] });
   });
 
+  test('a run killed after writing but before recording the write is still reverted, when the before named what it would write', async () => {
+    const s = await setup();
+    await s.changes.beforeChange('a.txt', await s.ws.fs.read('/ws/a.txt', 100), utf8('rewritten\n'));
+    await s.ws.fs.writeAtomic('/ws/a.txt', 'rewritten\n');
+    await s.changes.beforeChange('made.txt', undefined, utf8('new file\n'));
+    await s.ws.fs.writeAtomic('/ws/made.txt', 'new file\n');
+    // No afterChange for either: the process died here.
+    assert.deepEqual(await s.revert(), { ok: true, restored: ['a.txt'], removed: ['made.txt'], unchanged: [] });
+    assert.equal(s.ws.fs.text('/ws/a.txt'), 'original a\n');
+    assert.equal(await s.hashOf('/ws/made.txt'), 'missing');
+  });
+
   test('paths are relative to the run root', async () => {
     const s = await setup('pkg');
     await s.write('index.ts', 'export const x = 1;\n');

@@ -36,7 +36,7 @@ export async function readBefore(target: WriteTarget, context: ToolContext, tool
 /** Tells the run, writes, tells the run again. Nothing is written when beforeChange refuses. */
 export async function writeChange(acting: ActingPorts, target: WriteTarget, context: ToolContext, before: Uint8Array | undefined, after: Uint8Array): Promise<void> {
   const path = target.realSegments.join('/');
-  await acting.beforeChange({ path, before });
+  await acting.beforeChange({ path, before, after });
   await context.fs.writeAtomic(target.real, after);
   await acting.afterChange({ path, after, created: before === undefined });
 }
