@@ -44,7 +44,11 @@ const sdkAsSeparateBundle = {
  * command needs them), each a bundle of its own: `import('./discoveryFeature')` in the extension's
  * sources becomes `require('./discovery.js')`, so activation neither evaluates nor parses them.
  */
-const LAZY_FEATURES = { 'src/vscode/discoveryFeature.ts': 'discovery.js', 'src/vscode/brainstormFeature.ts': 'brainstorm.js' };
+const LAZY_FEATURES = {
+  'src/vscode/discoveryFeature.ts': 'discovery.js',
+  'src/vscode/brainstormFeature.ts': 'brainstorm.js',
+  'src/vscode/agentRunFeature.ts': 'agentRun.js',
+};
 
 /**
  * The modules a feature bundle takes from the extension's bundle instead of a copy of its own (a

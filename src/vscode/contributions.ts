@@ -6,7 +6,9 @@ import type { AgentPanel } from './agentPanel';
 import type { ModelService } from './llm/modelService';
 import type { DisposableLike } from './lifecycle';
 import type { RoleLookup } from './roleCache';
+import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
+import { agentRunContribution } from './agentRunContribution';
 import { brainstormContribution } from './brainstormContribution';
 import { discoveryContribution } from './discoveryContribution';
 import { explorerContribution } from './explorerContribution';
@@ -31,6 +33,8 @@ export interface Host {
 export interface FeatureServices {
   /** A brainstorm of a saved plan, seeded from it ("Brainstorm Deeper" on the Idea Brief card). */
   brainstormPlan?(plan: { slug: string; topic: string }): Promise<void>;
+  /** The agent runs, for the plan explorer's Runs group (set by the agent-run feature, before the explorer registers). */
+  runs?: RunsSource;
 }
 
 export interface Contribution {
@@ -47,5 +51,6 @@ export const CONTRIBUTIONS: readonly Contribution[] = [
   sleepContribution,
   discoveryContribution,
   brainstormContribution,
+  agentRunContribution,
   explorerContribution,
 ];

@@ -1,4 +1,5 @@
-// The plan explorer: plans, the journal and sleeping agents as a tree beside the agent panel.
+// The plan explorer: plans, the journal, sleeping agents and agent runs as a tree beside the agent
+// panel. The runs come from the agent-run feature (Host.services.runs), registered before this one.
 import * as vscode from 'vscode';
 import type { Contribution } from './contributions';
 import { DisposableStore } from './lifecycle';
@@ -6,12 +7,17 @@ import { PlanExplorer, PLAN_EXPLORER_ID } from './planExplorer';
 
 export const explorerContribution: Contribution = {
   id: 'explorer',
-  register({ workspace }) {
+  register({ workspace, services }) {
     const store = new DisposableStore();
-    const explorer = store.add(new PlanExplorer(workspace));
+    const explorer = store.add(new PlanExplorer(workspace, services.runs));
     const view = store.add(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
     explorer.attach(view);
-    store.add(vscode.commands.registerCommand('groundwork.refreshExplorer', () => workspace.refresh()));
+    store.add(
+      vscode.commands.registerCommand('groundwork.refreshExplorer', () => {
+        workspace.refresh();
+        services.runs?.refresh();
+      }),
+    );
     return store;
   },
 };

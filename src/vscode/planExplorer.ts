@@ -1,22 +1,28 @@
-// The plan explorer: plans, the discoveries journal and sleeping agents, as the workspace holds
-// them. An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
+// The plan explorer: plans, the discoveries journal, sleeping agents and agent runs, as the
+// workspace holds them (the runs come from Host.services.runs: runsTree.ts). An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
 // agents sleep and the view is visible, their countdowns are redrawn every second (only that group).
 import * as vscode from 'vscode';
 import type { JournalEntry } from '../core/journal/journalEntry';
 import { sleeperStatus, type Sleeper } from '../core/sleep/sleepLog';
+import { visibleText } from '../core/visibleText';
 import { Disposable, Emitter, toDisposable } from './lifecycle';
+import { RUN_FILE_SCHEME } from './runsTree';
+import type { FileRow, RunRow, RunsSource } from './runsTree';
 import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
 const MAX_JOURNAL_NODES = 200;
 
-type GroupName = 'plans' | 'journal' | 'sleepers';
+type GroupName = 'plans' | 'journal' | 'sleepers' | 'runs';
 
 export type ExplorerNode =
   | { kind: 'group'; group: GroupName; count: number }
   | { kind: 'plan'; plan: PlanSummary }
   | { kind: 'entry'; entry: JournalEntry }
   | { kind: 'sleeper'; sleeper: Sleeper }
+  | { kind: 'run'; row: RunRow }
+  | { kind: 'runFile'; file: FileRow }
+  | { kind: 'note'; text: string; tooltip?: string }
   | { kind: 'error'; text: string };
 
 export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
@@ -28,9 +34,16 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
   private sleeping = false;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly model: WorkspaceModel) {
+  /** Whether the Runs group was shown last time the root was read: its coming or going redraws the root. */
+  private runsShown = false;
+
+  constructor(
+    private readonly model: WorkspaceModel,
+    private readonly runs?: RunsSource,
+  ) {
     super();
     this._register(model.onDidChange(() => this.changed.fire(undefined)));
+    if (runs) this._register(runs.onDidChange(() => void this.runsChanged()));
     this._register(toDisposable(() => clearInterval(this.ticker)));
   }
 
@@ -51,6 +64,18 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     } else if (!run && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
+    }
+  }
+
+  /** Only the Runs group is redrawn, unless it appears or goes. */
+  private async runsChanged(): Promise<void> {
+    const listing = await this.runs?.list().catch(() => undefined);
+    const shown = listing !== undefined;
+    const group = this.groups.get('runs');
+    if (shown !== this.runsShown || !group) this.changed.fire(undefined);
+    else {
+      group.count = runCount(listing);
+      this.changed.fire(group);
     }
   }
 
@@ -78,8 +103,12 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       add('plans', view.plans);
       add('journal', 'error' in view.journal ? view.journal : view.journal.records);
       add('sleepers', view.sleepers);
+      const runs = await this.runs?.list().catch(() => undefined);
+      this.runsShown = runs !== undefined;
+      if (runs) groups.push(this.group('runs', runCount(runs)));
       return groups;
     }
+    if (node.kind === 'run') return this.runFiles(node.row);
     if (node.kind !== 'group') return [];
     switch (node.group) {
       case 'plans':
@@ -93,6 +122,26 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
               .map((entry) => ({ kind: 'entry', entry }));
       case 'sleepers':
         return 'error' in view.sleepers ? [] : view.sleepers.map((sleeper) => ({ kind: 'sleeper', sleeper }));
+      case 'runs': {
+        const listing = await this.runs?.list().catch(() => undefined);
+        if (!listing) return [];
+        return [
+          ...listing.rows.map((row): ExplorerNode => ({ kind: 'run', row })),
+          ...(listing.more > 0 ? [{ kind: 'note' as const, text: vscode.l10n.t('{0} more — use groundwork runs list', listing.more) }] : []),
+          ...listing.problems.map((p): ExplorerNode => ({ kind: 'error', text: vscode.l10n.t('Run {0} cannot be read: {1}', p.id, p.problem) })),
+        ];
+      }
+    }
+  }
+
+  private async runFiles(row: RunRow): Promise<ExplorerNode[]> {
+    try {
+      const files = (await this.runs?.files(row.id)) ?? [];
+      if (files.length === 0) return [{ kind: 'note', text: vscode.l10n.t('It changed no file.') }];
+      return files.map((file) => ({ kind: 'runFile', file }));
+    } catch (err) {
+      // The sentence may name a file of a cloned run folder: one visible line.
+      return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
     }
   }
 
@@ -134,6 +183,16 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
         item.contextValue = 'sleeper';
         return item;
       }
+      case 'run':
+        return runItem(node.row);
+      case 'runFile':
+        return runFileItem(node.file);
+      case 'note': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.tooltip = node.tooltip ?? node.text;
+        return item;
+      }
       case 'error': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
@@ -149,6 +208,7 @@ function groupItem(group: GroupName, count: number): vscode.TreeItem {
     plans: [vscode.l10n.t('Plans'), 'folder-library'],
     journal: [vscode.l10n.t('Discoveries journal'), 'book'],
     sleepers: [vscode.l10n.t('Sleeping agents'), 'clock'],
+    runs: [vscode.l10n.t('Runs'), 'history'],
   } as const;
   const [label, iconName] = labels[group];
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
@@ -156,6 +216,40 @@ function groupItem(group: GroupName, count: number): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(iconName);
   item.description = String(count);
   item.contextValue = group;
+  return item;
+}
+
+function runCount(listing: { rows: unknown[]; more: number } | undefined): number {
+  return listing ? listing.rows.length + listing.more : 0;
+}
+
+/** A run: its task, role and time, a status codicon, its record as an untrusted (escaped) tooltip; expanding it lists its files. */
+function runItem(row: RunRow): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `run:${row.id}`;
+  item.description = row.description;
+  item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
+  const tooltip = new vscode.MarkdownString();
+  row.tooltip.forEach((paragraph, i) => {
+    if (i > 0) tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(paragraph);
+  });
+  item.tooltip = tooltip;
+  item.accessibilityInformation = { label: row.ariaLabel };
+  item.contextValue = row.contextValue;
+  return item;
+}
+
+/** A file a run changed: the file's icon, an A/M badge (agentRunContribution's decorations); a click opens its diff. */
+function runFileItem(file: FileRow): vscode.TreeItem {
+  const item = new vscode.TreeItem(file.label, vscode.TreeItemCollapsibleState.None);
+  item.id = `run:${file.runId}:${file.path}`;
+  item.resourceUri = vscode.Uri.from({ scheme: RUN_FILE_SCHEME, path: `/${file.runId}/${file.path}`, query: file.created ? 'A' : 'M' });
+  item.description = file.description;
+  item.tooltip = file.tooltip;
+  item.accessibilityInformation = { label: file.ariaLabel };
+  item.contextValue = 'runFile';
+  item.command = { command: 'groundwork.runs.openFile', title: vscode.l10n.t('Open Changes'), arguments: [file] };
   return item;
 }
 

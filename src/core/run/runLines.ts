@@ -32,7 +32,23 @@ export class RunPrinter {
   /** Commands refused or denied: their tool error says the same again, so it is not printed. */
   private readonly notRun = new Set<string>();
 
+  /** Whether what was printed last is a line of the run's own (a tool's): a turn's text then needs no line break of its own first. */
+  private afterLine = true;
+
   print(event: RunEvent): RunPiece[] {
+    const out: RunPiece[] = [];
+    for (const piece of this.piecesOf(event)) {
+      // callAgent starts a later turn's text with '\n'; after a tool's line that would be a blank line.
+      const text = piece.kind === 'stream' && this.afterLine && event.type === 'text' && piece.text.startsWith('\n') ? piece.text.slice(1) : piece.text;
+      if (piece.kind === 'line') out.push(piece);
+      else if (text !== '') out.push({ kind: 'stream', text });
+      if (piece.kind === 'line') this.afterLine = true;
+      else if (text !== '') this.afterLine = false;
+    }
+    return out;
+  }
+
+  private piecesOf(event: RunEvent): RunPiece[] {
     switch (event.type) {
       case 'started':
         return [
