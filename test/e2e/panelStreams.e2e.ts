@@ -116,7 +116,8 @@ describe('Messages to the panel (UI)', function () {
     await panel.locator('#composer-send').click();
     const line = panel.locator('#discovery-tools .tool-text', { hasText: 'README.md' });
     await line.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.equal(await line.innerText(), 'Read README.md');
+    // "Reading README.md" while the read runs (longer on a loaded machine), then this:
+    await panel.locator('#discovery-tools .tool-text', { hasText: /^Read README\.md$/ }).waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-tool-read-discovery.png');
     await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
     const second = modelServer.requests.map((r) => r.body as MessagesBody).find((b) => isDiscovery(b) && toolResult(b))!;
