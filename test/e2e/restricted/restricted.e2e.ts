@@ -76,4 +76,24 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'plans')), 'no plan folder');
   });
+
+  it('refuses "Groundwork: Run Agent…" before asking for a role, calls no model and makes no run', async () => {
+    const { page, modelServer, workspace } = workbench();
+    const before = modelServer.requests.length;
+    await runCommand(page, commandTitle('groundwork.runAgent'));
+    const refusal = page.getByText('cannot run an agent in Restricted Mode').first();
+    if (
+      !(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await runCommand(page, 'Notifications: Show Notifications');
+      await refusal.waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Pick the role the agent plays' }).count(), 0, 'no role picker');
+    assert.equal(modelServer.requests.length, before, 'no request reached the model server');
+    assert.ok(!existsSync(join(workspace, '.groundwork', 'runs')), 'no run folder');
+  });
 });
