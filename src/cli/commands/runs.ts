@@ -1,7 +1,7 @@
 import { displayStatus, RunStore } from '../../core/run/runStore';
 import { revertRun } from '../../core/run/revert';
 import { RunRefusedError } from '../../core/run/agentRun';
-import { ChangeLog } from '../../core/run/changesFile';
+import { readChanges } from '../../core/run/changesFile';
 import { formatTokens, formatUsd, totalTokens } from '../../core/llm/usage';
 import type { RunRecord } from '../../core/run/runTypes';
 import { oneLine } from '../../core/tools/toolLines';
@@ -54,9 +54,12 @@ export const runsShow: CliCommand = {
     const runs = new RunStore(store);
     const run = await readRun(runs, ctx);
     const status = await statusOf(runs, run);
-    const changes = new ChangeLog(store, run.id, ctx.deps.hash);
-    await changes.load();
-    const files = changes.entries().map((e) => ({ path: e.path, created: e.before === null }));
+    const read = await readChanges(store, run.id, ctx.deps.hash);
+    if (!read.ok) {
+      ctx.io.stderr(`groundwork: ${visibleText(read.problem)} Revert and Resume cannot use it.\n`);
+      return EXIT_FAILURE;
+    }
+    const files = read.changes.files.map((e) => ({ path: e.path, created: e.before === null }));
     if (ctx.json) {
       ctx.io.stdout(`${visibleJson({ ...run, status, changes: files }, 2)}\n`);
       return EXIT_OK;

@@ -6,7 +6,18 @@
 // the text char by char, once, so a hostile 100 KB command costs microseconds (no regex backtracking).
 
 /** The files whose contents decide what npm, make… run: once the run writes one, those tools are asked again. */
-export const MANIFEST_FILES = ['package.json', 'Makefile', 'makefile', 'GNUmakefile'] as const;
+export const MANIFEST_FILES = [
+  'package.json',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  // Package managers' own settings can name what they run (npm's script-shell, yarn's yarnPath, pnpm's hooks).
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'pnpm-workspace.yaml',
+] as const;
 /** The tools that run what a manifest says (`npm test` runs package.json's "test" script). */
 export const MANIFEST_TOOLS = ['npm', 'npx', 'yarn', 'pnpm', 'make'] as const;
 
@@ -325,13 +336,17 @@ export interface ApprovalState {
 
 /** Whether `command` runs without asking, and by what; or why the person is asked (one clause, no final period). */
 export function approvalNeeded(command: string, state: ApprovalState): { auto: true; by: string } | { auto: false; why: string } {
+  // The person allowed this exact text for the run (the modal, --approve): that holds whatever it contains.
+  if (state.approvedForRun.has(command)) return { auto: true, by: 'allowed for this run' };
   const hazards = commandHazards(command);
   if (hazards.length > 0) return { auto: false, why: `it can never be pre-approved because ${listOf(hazards)}` };
-  if (state.approvedForRun.has(command)) return { auto: true, by: 'allowed for this run' };
   const pattern = matchesAutoApprove(command, state.patterns);
   if (pattern === undefined) return { auto: false, why: `it is not in ${SETTING}` };
   if (state.manifestWritten && usesManifestTool(command)) {
-    return { auto: false, why: `package.json or a Makefile was written by this run, so ${listOf([...MANIFEST_TOOLS, 'node --run'])} commands are asked again` };
+    return {
+      auto: false,
+      why: `package.json, a Makefile or a package manager's settings file was written by this run, so ${listOf([...MANIFEST_TOOLS, 'node --run'])} commands are asked again`,
+    };
   }
   return { auto: true, by: `${SETTING}: ${JSON.stringify(pattern)}` };
 }

@@ -4,7 +4,9 @@
 // has exited (a 'sleep 100 &' that outlived it). The environment is a short allow-list: the agent's
 // commands never see the API key or anything else the editor's process holds.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { KILL_GRACE_MS, type CommandRequest, type CommandResult, type CommandRunner } from '../commands/commandRunner';
 
@@ -42,6 +44,8 @@ export function minimalEnv(base: NodeJS.ProcessEnv, platform: NodeJS.Platform = 
   }
   if (!Object.keys(env).some((name) => name.toUpperCase() === 'TERM')) env['TERM'] = 'dumb';
   env['GROUNDWORK_AGENT'] = '1';
+  // cmd.exe looks for a program in the current folder first: a node.cmd the agent wrote would run for `node`.
+  if (platform === 'win32') env['NoDefaultCurrentDirectoryInExePath'] = '1';
   return env;
 }
 
@@ -55,6 +59,37 @@ function track(pid: number): void {
   process.once('exit', () => {
     for (const group of liveGroups) signalGroup(group, 'SIGKILL');
   });
+}
+
+/** The environment variable that marks every process of one command (see killMarked). */
+export const MARK_VARIABLE = 'GROUNDWORK_COMMAND';
+
+/**
+ * SIGKILL to every process of this user that carries the command's mark in its environment: what
+ * left the command's process group (setsid, a `detached` child, a daemon) is not left behind. Linux
+ * only (/proc); elsewhere, and for a process that cleared its environment, the group kill is all.
+ */
+export async function killMarked(mark: string): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const needle = Buffer.from(`${MARK_VARIABLE}=${mark}\0`);
+  let killed = 0;
+  const names = await readdir('/proc').catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .map(async (name) => {
+        // Another user's process cannot be read: it is not ours to kill either.
+        const environ = await readFile(`/proc/${name}/environ`).catch(() => undefined);
+        if (environ === undefined || !(environ.subarray(0, needle.length).equals(needle) || environ.includes(Buffer.concat([Buffer.from('\0'), needle])))) return;
+        try {
+          process.kill(Number(name), 'SIGKILL');
+          killed++;
+        } catch {
+          // Gone meanwhile.
+        }
+      }),
+  );
+  return killed;
 }
 
 /** Sends `signal` to the whole group; false when the group is gone. */
@@ -162,9 +197,11 @@ export class NodeCommandRunner implements CommandRunner {
     const started = performance.now();
     if (request.signal.aborted) return Promise.resolve({ exitCode: undefined, timedOut: false, cancelled: true, output: '', durationMs: 0 });
     return new Promise<CommandResult>((resolve, reject) => {
+      // Every process the command starts inherits this mark, also one that leaves the group (setsid, a daemon).
+      const mark = randomBytes(12).toString('hex');
       const child = spawn(this.shell, this.windows ? ['/d', '/s', '/c', `"${request.command}"`] : ['-c', request.command], {
         cwd: request.cwd,
-        env: this.env,
+        env: { ...this.env, [MARK_VARIABLE]: mark },
         detached: !this.windows,
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
@@ -223,6 +260,7 @@ export class NodeCommandRunner implements CommandRunner {
         clearTimeout(timeout);
         request.signal.removeEventListener('abort', onAbort);
         void this.afterExit(child, stoppedBy !== undefined, killAt)
+          .then(() => killMarked(mark))
           .then(() => {
             clearTimeout(killTimer);
             return Promise.race([Promise.all(pipes), delay(PIPES_MAX_MS)]);

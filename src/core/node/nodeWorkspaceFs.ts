@@ -166,7 +166,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     try {
       const st = await fsp.lstat(path);
       const kind = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other';
-      return { size: st.size, mtimeMs: st.mtimeMs, kind };
+      return { size: st.size, mtimeMs: st.mtimeMs, kind, mode: st.mode & 0o777 };
     } catch (err) {
       if (missing(err)) return undefined;
       throw ioStorageError('look at', path, err);

@@ -22,6 +22,8 @@ import { ChangeLog } from './changesFile';
 import { RunActing } from './runActing';
 import type { ActingDeps } from './runActing';
 import { resumeMessages } from './transcript';
+import { TORN_LINE_REASON } from '../storage/jsonl';
+import { protectedReason } from '../tools/writePaths';
 import { SignalFilter, extractSignals } from './signals';
 import { REASON_MAX_CHARS, SUMMARY_MAX_CHARS } from './runTypes';
 import type { RunEvent, RunRecord, RunStatus, TranscriptRecord } from './runTypes';
@@ -77,7 +79,7 @@ export class AgentRunner {
    */
   async start(request: AgentRunRequest, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<RunRecord> {
     if (!this.deps.isTrusted()) throw new RunRefusedError('Agent runs are refused in an untrusted workspace (Restricted Mode): trust the folder first, then start the run again.');
-    const rootRel = await this.checkRoot(request.root);
+    const { rel: rootRel, segments } = await this.checkRoot(request.root);
     const now = this.deps.clock.now();
     return this.deps.runs.createHeld(
       { role: request.role.name, task: request.task, root: rootRel, status: 'running', turns: 0, startedAt: new Date(now).toISOString(), origin: this.deps.origin },
@@ -86,7 +88,7 @@ export class AgentRunner {
       async (run) => {
         const first: LlmMessage = { role: 'user', content: this.taskPrompt(request.task, rootRel) };
         const changes = new ChangeLog(this.deps.store, run.id, this.deps.hash);
-        return this.carry(run, request.role, request.root, [first], changes, new Set(request.approve ?? []), false, signal, onEvent);
+        return this.carry(run, request.role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent);
       },
     );
   }
@@ -101,7 +103,9 @@ export class AgentRunner {
     if (!found.ok) throw new RunRefusedError(found.problem);
     if (found.run.role !== role.name) throw new RunRefusedError(`Run ${id} is a run of ${found.run.role}, not ${role.name}.`);
     if (found.run.status === 'completed') throw new RunRefusedError(`Run ${id} completed; there is nothing to resume.`);
+    // run.json may come from a cloned repository: its root is checked as a new run's is.
     const root = this.rootAbsolute(found.run.root);
+    const { segments } = await this.checkRoot(root);
     try {
       return await this.deps.runs.withRunLockPatiently(
         id,
@@ -109,6 +113,7 @@ export class AgentRunner {
           const { records, problems } = await this.deps.runs.transcript(id).readAll();
           if (problems.some((p) => p.unreadLines !== undefined)) throw new RunRefusedError(`The transcript of run ${id} is too large to resume from.`);
           const kept = resumeMessages(records);
+          const damaged = problems.filter((p) => p.reason !== TORN_LINE_REASON).length;
           if (kept.messages.length === 0) throw new RunRefusedError(`Run ${id} has no conversation to resume from (its transcript is empty or damaged).`);
           if (kept.complete) throw new RunRefusedError(`Run ${id} had already answered; there is nothing to resume.`);
           const changes = new ChangeLog(this.deps.store, id, this.deps.hash);
@@ -125,7 +130,18 @@ export class AgentRunner {
             reason: undefined,
             summary: undefined,
           });
-          return this.carry(run, role, root, kept.messages, changes, new Set(approve), manifest, signal, onEvent, true);
+          const say =
+            damaged === 0
+              ? onEvent
+              : (event: RunEvent) => {
+                  onEvent(event);
+                  if (event.type === 'started')
+                    onEvent({
+                      type: 'notice',
+                      text: `${damaged} line${damaged === 1 ? '' : 's'} of the run's transcript could not be read and ${damaged === 1 ? 'was' : 'were'} left out of the conversation it continues.`,
+                    });
+                };
+          return this.carry(run, role, { abs: root, segments }, kept.messages, changes, new Set(approve), manifest, signal, say, true);
         },
         (ms) => this.deps.wait(ms, signal),
       );
@@ -140,7 +156,8 @@ export class AgentRunner {
   private async carry(
     run: RunRecord,
     role: Role,
-    root: string,
+    /** The run's folder, and its place in the workspace (what the write tools judge protected places by). */
+    where: { abs: string; segments: readonly string[] },
     messages: LlmMessage[],
     changes: ChangeLog,
     approved: Set<string>,
@@ -162,7 +179,7 @@ export class AgentRunner {
         logFailed = true;
       }
     };
-    const acting = new RunActing(this.deps, run, root, changes, onEvent, record);
+    const acting = new RunActing(this.deps, run, where.abs, changes, onEvent, record);
     for (const command of approved) acting.approvedForRun.add(command);
     acting.manifestWritten = manifestWritten;
     onEvent({ type: 'started', run, resumed });
@@ -191,7 +208,7 @@ export class AgentRunner {
           maxResultBytes: AGENT_MAX_RESULT_BYTES,
           tools: {
             box: agentTools,
-            context: { fs: this.deps.store.files, root, exclude: this.deps.exclude?.() ?? [], random: this.deps.random, acting },
+            context: { fs: this.deps.store.files, root: where.abs, rootInWorkspace: where.segments, exclude: this.deps.exclude?.() ?? [], random: this.deps.random, acting },
             cache: createToolRunCache(),
           },
         },
@@ -298,16 +315,18 @@ export class AgentRunner {
    * `root` relative to the workspace folder ('.' for the folder), or RunRefusedError when it is not
    * inside it, by name and by real path (a link to elsewhere is refused), or is Groundwork's or Git's own folder.
    */
-  private async checkRoot(root: string): Promise<string> {
+  private async checkRoot(root: string): Promise<{ rel: string; segments: string[] }> {
     const rel = this.rootRelative(root);
     const fs = this.deps.store.files;
     const windows = isWindowsRoot(this.deps.store.folder);
     const [real, folderReal] = await Promise.all([fs.realpath(root), fs.realpath(this.deps.store.folder)]).catch(() => [undefined, undefined]);
     const inside = real !== undefined && folderReal !== undefined ? relativeInside(real, folderReal, windows) : undefined;
     if (inside === undefined) throw new RunRefusedError(`The run's folder '${root}' does not exist or leads outside the workspace.`);
-    const first = (inside[0] ?? '').toLowerCase();
-    if (first === '.groundwork' || first === '.git' || first === '.vscode') throw new RunRefusedError(`An agent may not work inside ${inside[0]}/.`);
-    return rel;
+    // A protected place anywhere on the way (a nested repository's .git, .github/workflows): the
+    // write tools judge paths by their place in the workspace too, but a run is not started there.
+    const reason = protectedReason(inside) ?? protectedReason([...inside, 'workflows']);
+    if (reason !== undefined) throw new RunRefusedError(`The run's folder '${inside.join('/')}' is refused: ${reason}; an agent may not work there.`);
+    return { rel, segments: inside };
   }
 
   private rootRelative(root: string): string {

@@ -21,7 +21,7 @@ export type RevertResult = { ok: true; restored: string[]; removed: string[]; un
 /** Files larger than this are not hashed: no run writes one, so it was changed outside. */
 const CURRENT_MAX_BYTES = 64 * 1024 * 1024;
 
-type Action = { entry: ChangeEntry; abs: string; action: 'restore' | 'remove' };
+type Action = { entry: ChangeEntry; abs: string; action: 'restore' | 'remove'; mode?: number };
 
 /**
  * Reverts run `id`, whose root is `rootAbs`. Refused while the run is live (it holds its lock), when
@@ -33,14 +33,19 @@ export async function revertRun(store: WorkspaceStore, runs: RunStore, id: strin
   const found = await runs.read(id);
   if (!found.ok) return refused(found.problem);
   try {
-    return await runs.withRunLock(id, async () => {
-      const result = await revertLocked(store, id, hash, rootAbs);
-      if (result.ok && (result.restored.length + result.removed.length > 0 || found.run.revertedAt === undefined)) {
-        const at = new Date(clock.now()).toISOString();
-        await runs.update(id, { revertedAt: at, updatedAt: at });
-      }
-      return result;
-    });
+    // Patiently: a list's liveness probe (isHeld) holds the lock for a moment.
+    return await runs.withRunLockPatiently(
+      id,
+      async () => {
+        const result = await revertLocked(store, id, hash, rootAbs);
+        if (result.ok && (result.restored.length + result.removed.length > 0 || found.run.revertedAt === undefined)) {
+          const at = new Date(clock.now()).toISOString();
+          await runs.update(id, { revertedAt: at, updatedAt: at });
+        }
+        return result;
+      },
+      (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    );
   } catch (err) {
     if (err instanceof StorageError && err.code === 'busy') return refused(`Run ${id} is under way in another window or a groundwork command. Stop it first, then revert it.`);
     throw err;
@@ -87,7 +92,7 @@ async function revertLocked(store: WorkspaceStore, id: string, hash: Sha256, roo
     }
     const current = await currentHash(store, abs, hash);
     if (entry.beforeSha256 !== null && current === entry.beforeSha256) unchanged.push(entry.path);
-    else if (current === entry.afterSha256) actions.push({ entry, abs, action: entry.before === null ? 'remove' : 'restore' });
+    else if (current === entry.afterSha256) actions.push({ entry, abs, action: entry.before === null ? 'remove' : 'restore', mode: info.mode });
     else changedOutside.push(entry.path);
   }
   if (hostile.length > 0) {
@@ -109,10 +114,10 @@ async function revertLocked(store: WorkspaceStore, id: string, hash: Sha256, roo
   const restored: string[] = [];
   const removed: string[] = [];
   const failed: string[] = [];
-  for (const { entry, abs, action } of actions) {
+  for (const { entry, abs, action, mode } of actions) {
     try {
       if (action === 'remove') await files.remove(abs);
-      else await files.writeAtomic(abs, decodeBefore(entry.before as NonNullable<ChangeEntry['before']>) as Uint8Array);
+      else await files.writeAtomic(abs, decodeBefore(entry.before as NonNullable<ChangeEntry['before']>) as Uint8Array, mode);
       (action === 'remove' ? removed : restored).push(entry.path);
     } catch (err) {
       if (!(err instanceof StorageError)) throw err;

@@ -56,7 +56,7 @@ export const WAKE_POLL_MS = 500;
 export class RunActing implements ActingPorts {
   /** Exact commands the person allowed for the rest of this run (and the CLI's `--approve`). */
   readonly approvedForRun = new Set<string>();
-  /** Set once the run wrote package.json or a Makefile: npm, make… are asked again. */
+  /** Set once the run wrote package.json, a Makefile or a package manager's settings (MANIFEST_FILES): npm, make… are asked again. */
   manifestWritten = false;
   /** The tool being run now, to tell a write from an edit in the terminal. */
   currentTool = '';
@@ -250,8 +250,11 @@ export function formatSeconds(ms: number): string {
 }
 
 /** The first 2 KB and the last 6 KB: the command line's echo and the errors at the end. */
+/** The first 2 KB and the last 6 KB of the output, in bytes (not characters: non-Latin text is up to 3 bytes a character). */
 function headAndTail(text: string): string {
   const head = cutText(text, 2 * 1024);
-  const tailStart = Math.max(0, text.length - 6 * 1024);
-  return `${head}\n[… output left out …]\n${text.slice(tailStart)}`;
+  const bytes = new TextEncoder().encode(text);
+  let start = Math.max(0, bytes.length - 6 * 1024);
+  while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++; // not in the middle of a character
+  return `${head}\n[… output left out …]\n${new TextDecoder().decode(bytes.subarray(start))}`;
 }

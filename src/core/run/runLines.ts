@@ -53,7 +53,7 @@ export class RunPrinter {
       case 'started':
         return [
           line(`${event.resumed ? '↻ Resuming' : '▸'} ${event.run.role}: ${oneLine(event.run.task, 160)}`, 'accent'),
-          line(`  run ${event.run.id} in ${event.run.root === '.' ? 'the workspace folder' : event.run.root}`, 'dim'),
+          line(`  run ${event.run.id} in ${event.run.root === '.' ? 'the workspace folder' : oneLine(event.run.root, TARGET_MAX_CHARS)}`, 'dim'),
         ];
       case 'text':
         return [{ kind: 'stream', text: terminalText(event.text) }];

@@ -22,6 +22,9 @@ const COMMAND_LOG_MAX_BYTES = 32 * 1024 * 1024;
 const RUNS_AREA = 'runs';
 const READ_BATCH = 32;
 const CREATE_ATTEMPTS = 16;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** 9999-12-31T23:59:59Z: the last time a run id can hold. */
+const MAX_DATE_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 export type RunRead = { ok: true; run: RunRecord } | { ok: false; problem: string };
 
@@ -125,9 +128,16 @@ export class RunStore {
    * The newest RUN_LIST_MAX runs, newest first by startedAt, and the folders among them that could
    * not be read. Names that are not run ids (a README, a stray folder) are not runs and not listed.
    */
-  async list(): Promise<{ runs: RunRecord[]; problems: { id: string; problem: string }[] }> {
+  async list(now = Date.now()): Promise<{ runs: RunRecord[]; problems: { id: string; problem: string }[] }> {
     // The ids begin with their time, so the newest folders are found without reading the others.
-    const ids = (await this.store.list(RUNS_DIR)).filter(isRunId).sort().reverse().slice(0, RUN_LIST_MAX);
+    // An id more than a day ahead was not made by a run (a cloned repository could plant hundreds
+    // to push the real runs off the list): it is left out.
+    const latest = newRunId('x', Math.min(now + DAY_MS, MAX_DATE_MS), '0000').slice(0, 15);
+    const ids = (await this.store.list(RUNS_DIR))
+      .filter((name) => isRunId(name) && name.slice(0, 15) <= latest)
+      .sort()
+      .reverse()
+      .slice(0, RUN_LIST_MAX);
     const runs: RunRecord[] = [];
     const problems: { id: string; problem: string }[] = [];
     for (let i = 0; i < ids.length; i += READ_BATCH) {

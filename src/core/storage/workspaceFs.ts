@@ -3,6 +3,8 @@ export interface EntryInfo {
   size: number;
   mtimeMs: number;
   kind: 'file' | 'directory' | 'symlink' | 'other';
+  /** The permission bits (0o755…), where the file system has them. */
+  mode?: number;
 }
 
 /** The newest part of a file that may be too large to read whole (see `readNewestLines`). */

@@ -69,7 +69,9 @@ function fieldProblem(name: string, p: PropertySchema, value: unknown): string |
   }
   if (typeof value !== 'string') return `'${name}' must be a string, got ${describeValue(value)}`;
   if (p.enum !== undefined && !p.enum.includes(value)) return `'${name}' must be one of ${p.enum.map((v) => `'${v}'`).join(', ')}, got ${describeValue(value)}`;
-  const chars = [...value].length;
+  // Counted in code points; a string's length in UTF-16 units is between one and two times that, so
+  // a huge value is judged without walking it (a proxy may send a 50 MB input).
+  const chars = p.maxLength !== undefined && value.length > 2 * p.maxLength ? value.length : codePoints(value);
   if (p.minLength !== undefined && chars < p.minLength) return `'${name}' must be at least ${p.minLength} character${p.minLength === 1 ? '' : 's'} long`;
   if (p.maxLength !== undefined && chars > p.maxLength) return `'${name}' must be at most ${p.maxLength} characters long, got ${chars}`;
   return undefined;
@@ -200,3 +202,16 @@ export const readTools = new ToolRegistry(toolsOf(READ_TOOL_DEFINITIONS));
 
 /** The read tools, then write_file, edit_file, run_command, sleep and report_discovery: an agent run's tools (its role's file picks among them). */
 export const agentTools = new ToolRegistry(toolsOf([...READ_TOOL_DEFINITIONS, ...ACTING_TOOL_DEFINITIONS]));
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}

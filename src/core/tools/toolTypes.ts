@@ -21,6 +21,12 @@ export interface ToolContext {
   fs: WorkspaceFs;
   /** The absolute path of the workspace root every path is relative to (no trailing slash). */
   root: string;
+  /**
+   * Where `root` is in the workspace, as names ([] or absent: it is the workspace folder). The
+   * write tools judge protected places by the whole path from the workspace folder, so a run in a
+   * subfolder cannot write a nested repository's `.git` or `.github/workflows` by its own root.
+   */
+  rootInWorkspace?: readonly string[];
   /** Glob patterns whose matches are skipped like `.gitignore`d ones (VS Code's `files.exclude`). */
   exclude: readonly string[];
   signal: AbortSignal;

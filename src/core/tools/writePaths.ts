@@ -88,7 +88,8 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
   if (segments.length === 0) refuse(path, "it is the workspace root, a folder; give the path of a file, such as 'src/index.ts'");
   const windows = isWindowsRoot(context.root);
   for (const segment of segments) checkNormalised(path, segment, windows);
-  checkProtected(path, segments, '');
+  const above = context.rootInWorkspace ?? [];
+  checkProtected(path, [...above, ...segments], '');
   const shown = showSegments(segments);
 
   const { fs } = context;
@@ -116,7 +117,7 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
     exists = false;
   }
   if (realSegments.length === 0) refuse(path, 'it is the workspace root, a folder; give the path of a file');
-  checkProtected(path, realSegments, `a symbolic link on the way leads to ${quoted(showSegments(realSegments))}, and `);
+  checkProtected(path, [...above, ...realSegments], `a symbolic link on the way leads to ${quoted(showSegments(realSegments))}, and `);
   return { segments, shown, real, realSegments, exists, ...(exists ? { kind: 'file' as const } : {}) };
 }
 

@@ -77,6 +77,7 @@ describe('NodeCommandRunner', { skip: process.platform === 'win32' ? 'process gr
       SystemRoot: 'C:\\Windows',
       TERM: 'dumb',
       GROUNDWORK_AGENT: '1',
+      NoDefaultCurrentDirectoryInExePath: '1',
     });
   });
 

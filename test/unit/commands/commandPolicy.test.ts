@@ -45,8 +45,11 @@ describe('the bypass corpus: a pre-approved start does not carry what the shell 
     });
   }
 
-  test('even approved "for this run", a command with hazards is asked', () => {
-    assert.equal(approvalNeeded('npm test; rm x', state({ approvedForRun: ['npm test; rm x'] })).auto, false);
+  test('a command with hazards that the person allowed "for this run" runs again as that exact text only', () => {
+    const allowed = state({ approvedForRun: ['npm test && npm run lint'] });
+    assert.deepEqual(approvalNeeded('npm test && npm run lint', allowed), { auto: true, by: 'allowed for this run' });
+    assert.equal(approvalNeeded('npm test && npm run lint; rm x', allowed).auto, false);
+    assert.equal(approvalNeeded('npm test && npm run lint ', allowed).auto, false, 'not even with a space more');
   });
 
   test('the plain commands the list names run without asking', () => {
@@ -159,7 +162,10 @@ describe('manifests: once the run writes package.json or a Makefile, npm and mak
   test('after a manifest write the list no longer applies to those tools, and says why', () => {
     const needed = approvalNeeded('npm test', state({ manifestWritten: true }));
     assert.equal(needed.auto, false);
-    assert.match(!needed.auto ? needed.why : '', /package\.json or a Makefile was written by this run, so npm, npx, yarn, pnpm, make and node --run commands are asked again/);
+    assert.match(
+      !needed.auto ? needed.why : '',
+      /package\.json, a Makefile or a package manager's settings file was written by this run, so npm, npx, yarn, pnpm, make and node --run commands are asked again/,
+    );
     assert.equal(approvalNeeded('node --test', state({ manifestWritten: true })).auto, true, 'node itself reads no manifest');
     assert.equal(approvalNeeded('node --run test', state({ manifestWritten: true })).auto, false);
   });

@@ -33,12 +33,29 @@ export async function readBefore(target: WriteTarget, context: ToolContext, tool
   }
 }
 
-/** Tells the run, writes, tells the run again. Nothing is written when beforeChange refuses. */
+/**
+ * Tells the run, writes, tells the run again. Nothing is written when beforeChange refuses, or when
+ * the file changed since it was read (another run, the person's editor): its change is not lost.
+ * An existing file keeps its permissions (a script stays executable).
+ */
 export async function writeChange(acting: ActingPorts, target: WriteTarget, context: ToolContext, before: Uint8Array | undefined, after: Uint8Array): Promise<void> {
   const path = target.realSegments.join('/');
   await acting.beforeChange({ path, before, after });
-  await context.fs.writeAtomic(target.real, after);
+  const info = await context.fs.info(target.real);
+  const now = info?.kind === 'file' ? await readBefore(target, context, 'write_file').catch(() => undefined) : undefined;
+  if ((info === undefined) !== (before === undefined) || (before !== undefined && (now === undefined || !sameBytes(now, before)))) {
+    throw new ToolInputError(
+      `${visibleText(target.shown)} changed while it was being written (another run or an editor wrote it); nothing was written. Read it again, then make the change.`,
+    );
+  }
+  await context.fs.writeAtomic(target.real, after, info?.mode);
   await acting.afterChange({ path, after, created: before === undefined });
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** What the file held before, for the result: "replaced the previous 10 lines". */
