@@ -123,3 +123,24 @@ export function runFile(runId: string, file?: string): string {
 export function commandLogName(n: number): string {
   return `${RUN_FILES.commandsDir}/${String(n).padStart(3, '0')}.log`;
 }
+
+/** One folder per build: `builds/<build-id>/`. */
+export const BUILDS_DIR = 'builds';
+
+/** The files of a build folder. */
+export const BUILD_FILES = {
+  /** The build's state: phases, attempts, status, times, tokens, cost (core/build/buildRecord.ts). */
+  record: 'build.yaml',
+  /** What was built, how to run it, what was verified: written at the end, opened in the preview. */
+  report: 'report.md',
+  /** One line per phase change, as it happens. */
+  log: 'build.log',
+} as const;
+
+/** `.groundwork`-relative path of a build folder, or of a file in it. */
+export function buildFile(buildId: string, file?: string): string {
+  return file === undefined ? `${BUILDS_DIR}/${buildId}` : `${BUILDS_DIR}/${buildId}/${file}`;
+}
+
+/** A workspace's own build workflow, replacing the bundled `roles/build.workflow.yaml`. */
+export const WORKSPACE_WORKFLOW_FILE = 'workflows/build.yaml';

@@ -154,13 +154,7 @@ export class RunStore {
    * trying the lock without waiting, so for that instant this call holds it itself.
    */
   async isHeld(id: string): Promise<boolean> {
-    try {
-      await this.withRunLock(id, async () => undefined);
-      return false;
-    } catch (err) {
-      if (err instanceof StorageError && err.code === 'busy') return true;
-      throw err;
-    }
+    return this.store.isSessionLockHeld(`run-${assertRunId(id)}`);
   }
 
   /** Runs `fn` holding the run's lock (`locks/run-<id>.lock`), as a live run does for its whole length; StorageError 'busy' at once when held. */

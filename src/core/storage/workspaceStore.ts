@@ -170,6 +170,20 @@ export class WorkspaceStore {
    * is StorageError 'busy' at once (a holder that died is taken over). No other lock is held
    * meanwhile; `fn` takes an area's or a log's lock for each write, as any writer does.
    */
+  /**
+   * Whether a process (this one included, outside the holder's own call chain) holds the session
+   * lock `name`: found by trying it without waiting, so for that instant this call holds it itself.
+   */
+  async isSessionLockHeld(name: string): Promise<boolean> {
+    try {
+      await this.withSessionLock(name, async () => undefined);
+      return false;
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'busy') return true;
+      throw err;
+    }
+  }
+
   async withSessionLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const rel = `${SESSION_LOCKS_DIR}/${safeFileName(name)}.lock`;
     let entered = false;

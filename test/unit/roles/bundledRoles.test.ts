@@ -25,7 +25,7 @@ const MARKERS: Record<RoleName, string[]> = {
   'build-architect': ['ARCHITECTURE_COMPLETE', 'ARCHITECTURE_FAILED', 'specs/architecture.md', 'BUILD:', 'TEST:', 'LINT:', 'RUN:'],
   'build-test-writer': ['TESTS_WRITTEN', 'TEST_COMMAND:', 'TEST_FILES:', 'COVERAGE:', 'UNCOVERED:'],
   'build-developer': ['IMPLEMENTATION_COMPLETE', 'IMPLEMENTATION_INCOMPLETE', 'VERIFICATION: FAIL', 'CHANGED_FILES:'],
-  'build-qa': ['VERIFICATION: PASS', 'VERIFICATION: FAIL', 'REASON:', 'DETAILS:', 'specs/verification.md'],
+  'build-qa': ['VERIFICATION: PASS', 'VERIFICATION: FAIL', 'VERIFY:', 'REASON:', 'DETAILS:', 'specs/verification.md'],
   'build-reviewer': ['REVIEW: APPROVED', 'REVIEW: CHANGES_REQUESTED', 'FINDINGS:', '[blocking]', '[minor]', 'specs/review.md'],
   'build-delivery': ['BUILD_COMPLETE', 'PROJECT:', 'LOCATION:', 'LANGUAGE:', 'SUMMARY:', 'USAGE:', 'README.md', 'docs/'],
   'inquisitor-ux': ['{"questions":[{"text":', '"angle":"ux"', '"priority":', '3 to 8 questions', 'Stay on your angle', 'No file writes'],
@@ -49,7 +49,7 @@ describe('bundled roles', () => {
 
   test('roles/ holds exactly the bundled roles (and its README), and every one loads without a problem', () => {
     const files = readdirSync(join(root, 'roles')).sort();
-    assert.deepEqual(files, [...BUNDLED_ROLE_NAMES.map((n) => `${n}.md`), 'README.md'].sort());
+    assert.deepEqual(files, [...BUNDLED_ROLE_NAMES.map((n) => `${n}.md`), 'README.md', 'build.workflow.yaml'].sort());
     assert.deepEqual(
       loaded.problems.map((p) => p.text),
       [],
