@@ -3,7 +3,7 @@
 // the y/N question for a command on a terminal, and Ctrl-C or SIGTERM stopping the run.
 import { createInterface } from 'node:readline/promises';
 import type { AgentRunner } from '../core/run/agentRun';
-import type { ApprovalAnswer, CommandApprover } from '../core/run/runActing';
+import type { ApprovalAnswer, CommandApprover } from '../core/run/commandGate';
 import { RunPrinter } from '../core/run/runLines';
 import type { LineStyle } from '../core/run/runLines';
 import type { RunEvent } from '../core/run/runTypes';

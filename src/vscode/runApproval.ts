@@ -4,7 +4,7 @@
 // pre-approve commands for itself), its problems said once per window.
 import * as vscode from 'vscode';
 import { parseAutoApprove } from '../core/commands/commandPolicy';
-import type { ApprovalAnswer, CommandApprover } from '../core/run/runActing';
+import type { ApprovalAnswer, CommandApprover } from '../core/run/commandGate';
 import { terminalText } from '../core/run/runLines';
 import { visibleText } from '../core/visibleText';
 

@@ -1,9 +1,8 @@
 // What the acting tools of one agent run reach (the ActingPorts of core/tools): the record of each
 // file change kept for Revert Run, commands behind the person's approval, sleeps in the sleep log,
 // learnings in the journal. Every step also goes to the transcript and to the front end's events.
-import { approvalNeeded, isManifestPath, usesManifestTool } from '../commands/commandPolicy';
+import { isManifestPath, usesManifestTool } from '../commands/commandPolicy';
 import { DEFAULT_COMMAND_TIMEOUT_MS, MODEL_OUTPUT_MAX_BYTES } from '../commands/commandRunner';
-import type { CommandRunner } from '../commands/commandRunner';
 import type { Clock } from '../clock';
 import type { Journal } from '../journal/journal';
 import { commandLogName, runFile } from '../plan/layout';
@@ -17,29 +16,17 @@ import { ToolInputError } from '../tools/toolTypes';
 import type { ActingPorts, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
 import { oneLine } from '../tools/toolLines';
 import type { ChangeLog } from './changesFile';
+import { gateCommand } from './commandGate';
+import type { GateDeps, GateState } from './commandGate';
 import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
 import type { ApprovalDecision, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
 
-export type ApprovalAnswer = 'once' | 'run' | 'deny';
-
-/** The person, asked about one exact command (a modal in VS Code, a y/N prompt on the CLI). */
-export interface CommandApprover {
-  ask(request: { command: string; folder: string; why: string; role: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
-}
-
-/** What a run's acting side needs from its front end and the workspace. */
-export interface ActingDeps {
+/** What a run's acting side needs from its front end and the workspace (commands: see commandGate.ts). */
+export interface ActingDeps extends GateDeps {
   runs: RunStore;
   clock: Clock;
   random: RandomBytes;
-  commands: CommandRunner;
-  /** Absent: nobody can be asked (`--unattended`, or no terminal): what is not pre-approved is refused. */
-  approver?: CommandApprover;
-  /** Whether the workspace is trusted now; asked where the run starts and again for each command. */
-  isTrusted: () => boolean;
-  /** `groundwork.commands.autoApprove`, parsed (see parseAutoApprove). */
-  autoApprove: () => readonly string[];
   /** `groundwork.sleep.maxSeconds`. */
   sleepMaxSeconds: () => number;
   sleepLog: SleepLog;
@@ -53,7 +40,7 @@ export interface ActingDeps {
 /** How often a sleeper looks for a wake written by someone else (the explorer's Wake, the CLI). */
 export const WAKE_POLL_MS = 500;
 
-export class RunActing implements ActingPorts {
+export class RunActing implements ActingPorts, GateState {
   /** Exact commands the person allowed for the rest of this run (and the CLI's `--approve`). */
   readonly approvedForRun = new Set<string>();
   /** Set once the run wrote package.json, a Makefile or a package manager's settings (MANIFEST_FILES): npm, make… are asked again. */
@@ -89,37 +76,15 @@ export class RunActing implements ActingPorts {
 
   async runCommand(input: { command: string; timeoutSeconds?: number }, signal: AbortSignal): Promise<string> {
     const { command } = input;
-    if (!this.deps.isTrusted()) return this.refuse(command, 'refused', 'the workspace is not trusted, and commands never run in an untrusted workspace');
-    const needed = approvalNeeded(command, { patterns: this.deps.autoApprove(), approvedForRun: this.approvedForRun, manifestWritten: this.manifestWritten });
-    let decision: ApprovalDecision = 'auto';
-    if (!needed.auto) {
-      const approver = this.deps.approver;
-      if (approver === undefined) return this.refuse(command, 'refused', `nobody can approve it in this run (unattended), and ${needed.why}`);
-      this.emit({ type: 'asking', command, why: needed.why });
-      const answer = await approver.ask({ command, folder: this.root, why: needed.why, role: this.run.role }, signal);
-      if (signal.aborted) throw new ToolInputError('The run was stopped while the command waited for approval.');
-      if (answer === 'deny') return this.refuse(command, 'denied', 'the person denied it');
-      if (answer === 'run') this.approvedForRun.add(command);
-      decision = answer;
-    }
-    // Trust may have been withdrawn while the person was asked.
-    if (!this.deps.isTrusted()) return this.refuse(command, 'refused', 'the workspace is not trusted, and commands never run in an untrusted workspace');
-    this.emit({ type: 'approval', command, decision, ...(needed.auto ? { why: needed.by } : {}) });
-    this.emit({ type: 'command', command });
-    const n = ++this.commandCount;
     const timeoutMs = input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : DEFAULT_COMMAND_TIMEOUT_MS;
-    const result = await this.deps.commands.run({ command, cwd: this.root, timeoutMs, signal, onOutput: (chunk) => this.emit({ type: 'output', chunk }) });
+    const gated = await gateCommand(this.deps, this, { command, folder: this.root, role: this.run.role, timeoutMs, signal, emit: this.emit });
+    if (gated.decision === 'stopped') throw new ToolInputError('The run was stopped while the command waited for approval.');
+    if (!gated.ran) return this.refuse(command, gated.decision, gated.why);
+    const { result, decision } = gated;
+    const n = ++this.commandCount;
     const log = commandLogName(n);
     // The full output is kept even when the model sees only its end; a log that cannot be written costs only the log.
     await this.deps.runs.writeCommandLog(this.run.id, n, `$ ${command}\n${result.output}`).catch(() => undefined);
-    const ended = {
-      exitCode: result.exitCode,
-      timedOut: result.timedOut,
-      cancelled: result.cancelled,
-      durationMs: result.durationMs,
-      ...(result.signal ? { signal: result.signal } : {}),
-    };
-    this.emit({ type: 'exit', command, ...ended });
     await this.record({ type: 'command', at: this.now(), command, decision, durationMs: result.durationMs, log, ...exitFields(result) });
     if (result.cancelled) throw new ToolInputError('The command was stopped: the run was cancelled.');
     return this.commandReport(command, result, displayPath(`${runFile(this.run.id, log)}`));

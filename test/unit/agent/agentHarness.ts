@@ -8,7 +8,7 @@ import { JOURNAL_FILE, SLEEP_FILE } from '../../../src/core/plan/layout';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import { AgentRunner } from '../../../src/core/run/agentRun';
 import type { AgentRunDeps } from '../../../src/core/run/agentRun';
-import type { ApprovalAnswer, CommandApprover } from '../../../src/core/run/runActing';
+import type { ApprovalAnswer, CommandApprover } from '../../../src/core/run/commandGate';
 import { RunPrinter } from '../../../src/core/run/runLines';
 import { RunStore } from '../../../src/core/run/runStore';
 import type { RunEvent } from '../../../src/core/run/runTypes';

@@ -17,7 +17,7 @@ import { NodeWorkspaceFs } from '../../../../src/core/node/nodeWorkspaceFs';
 import { JOURNAL_FILE, SLEEP_FILE } from '../../../../src/core/plan/layout';
 import { AgentRunner } from '../../../../src/core/run/agentRun';
 import type { AgentRunDeps } from '../../../../src/core/run/agentRun';
-import type { ApprovalAnswer } from '../../../../src/core/run/runActing';
+import type { ApprovalAnswer } from '../../../../src/core/run/commandGate';
 import { RunStore } from '../../../../src/core/run/runStore';
 import type { RunEvent } from '../../../../src/core/run/runTypes';
 import { SleepLog } from '../../../../src/core/sleep/sleepLog';
