@@ -49,6 +49,11 @@ export interface AgentRunRequest {
   root: string;
   /** Exact command texts pre-approved for this run (the CLI's `--approve`). */
   approve?: readonly string[];
+  /**
+   * A build's phase: its system prompt begins with `Groundwork build phase: <name>` (so logs and
+   * tests tell phases apart), and what it learns carries the build's id as its task.
+   */
+  phase?: { name: string; buildId: string };
 }
 
 /** A run that was refused before it began (an untrusted folder, a root outside the workspace, a run already under way). */
@@ -88,7 +93,8 @@ export class AgentRunner {
       async (run) => {
         const first: LlmMessage = { role: 'user', content: this.taskPrompt(request.task, rootRel) };
         const changes = new ChangeLog(this.deps.store, run.id, this.deps.hash);
-        return this.carry(run, request.role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent);
+        const role = request.phase ? { ...request.role, prompt: `Groundwork build phase: ${request.phase.name}\n\n${request.role.prompt}` } : request.role;
+        return this.carry(run, role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent, false, request.phase?.buildId);
       },
     );
   }
@@ -165,6 +171,8 @@ export class AgentRunner {
     signal: AbortSignal,
     onEvent: (event: RunEvent) => void,
     resumed = false,
+    /** What the run's discoveries name as their task (a build's id); default the run's task. */
+    taskId?: string,
   ): Promise<RunRecord> {
     const transcript = this.deps.runs.transcript(run.id);
     const stamp = () => new Date(this.deps.clock.now()).toISOString();
@@ -179,7 +187,7 @@ export class AgentRunner {
         logFailed = true;
       }
     };
-    const acting = new RunActing(this.deps, run, where.abs, changes, onEvent, record);
+    const acting = new RunActing(this.deps, run, where.abs, changes, onEvent, record, taskId);
     for (const command of approved) acting.approvedForRun.add(command);
     acting.manifestWritten = manifestWritten;
     onEvent({ type: 'started', run, resumed });
@@ -281,7 +289,7 @@ export class AgentRunner {
         ...this.usageFieldsOf(final),
       })
       .catch(() => undefined);
-    onEvent({ type: 'ended', run: final });
+    onEvent({ type: 'ended', run: final, ...(reply ? { reply: extractSignals(reply.text).text } : {}) });
     return final;
   }
 

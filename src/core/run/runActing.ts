@@ -56,6 +56,8 @@ export class RunActing implements ActingPorts, GateState {
     private readonly changes: ChangeLog,
     private readonly emit: (event: RunEvent) => void,
     private readonly record: (entry: TranscriptRecord) => Promise<void>,
+    /** What the run's discoveries name as their task: a build's id, or (absent) the run's task. */
+    private readonly taskId?: string,
   ) {}
 
   async beforeChange(change: { path: string; before: Uint8Array | undefined; after: Uint8Array }): Promise<void> {
@@ -136,7 +138,7 @@ export class RunActing implements ActingPorts, GateState {
   /** A learning from report_discovery or a signal in the model's text. */
   async noteDiscovery(scope: 'local' | 'global', content: string, impact?: string): Promise<void> {
     const title = oneLine(content, 120);
-    await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: oneLine(this.run.task, 200) });
+    await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: this.taskId ?? oneLine(this.run.task, 200) });
     this.emit({ type: 'discovery', scope, content });
     await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}) });
   }

@@ -108,4 +108,5 @@ export type RunEvent =
   | { type: 'discovery'; scope: 'local' | 'global'; content: string }
   | { type: 'retry'; retry: LlmRetry }
   | { type: 'notice'; text: string }
-  | { type: 'ended'; run: RunRecord };
+  /** `reply`: the model's whole last text (signals taken out), for a caller that checks it (a build phase). */
+  | { type: 'ended'; run: RunRecord; reply?: string };

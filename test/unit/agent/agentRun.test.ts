@@ -173,4 +173,26 @@ describe('agent run', () => {
     assert.match(run.reason ?? '', /no turn left/);
     assert.match(h.printed(), /■ Failed: /);
   });
+
+  it("a build phase: its system prompt names the phase, its learnings carry the build's id, its whole reply reaches the caller", async () => {
+    const long = `${'All checks ran. '.repeat(400)}\nVERIFICATION: PASS\nVERIFY: node --test`;
+    const h = agentHarness([
+      { tools: [{ name: 'report_discovery', input: { scope: 'global', content: 'node --test needs Node 18 or later.' } }] },
+      { text: `${long}\n<axiom>DISCOVERY_LOCAL:The fixtures live in test/data.</axiom>` },
+    ]);
+    const run = await h.runner.start(
+      { role: DEVELOPER, task: 'Verify the project', root: h.ws.root, phase: { name: 'qa', buildId: '20261124-140000-bakery-crm-0a1f' } },
+      new AbortController().signal,
+      h.onEvent,
+    );
+    assert.equal(run.status, 'completed');
+    assert.ok(String(h.script.requests[0]?.system).startsWith('Groundwork build phase: qa\n\nYou are the developer.'), String(h.script.requests[0]?.system).slice(0, 60));
+    const ended = h.events.find((e) => e.type === 'ended');
+    assert.equal(ended?.type === 'ended' ? ended.reply?.trim() : undefined, long.trim(), 'the whole reply, longer than the summary, signals taken out');
+    const journal = h.ws.lines('discoveries.jsonl')?.map((l) => JSON.parse(l) as { task: string }) ?? [];
+    assert.deepEqual(
+      journal.map((j) => j.task),
+      ['20261124-140000-bakery-crm-0a1f', '20261124-140000-bakery-crm-0a1f'],
+    );
+  });
 });
