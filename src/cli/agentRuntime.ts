@@ -2,11 +2,11 @@
 // adapters, the run's lines on stderr (the same lines as VS Code's terminal, from runLines.ts),
 // the y/N question for a command on a terminal, and Ctrl-C or SIGTERM stopping the run.
 import { createInterface } from 'node:readline/promises';
+import { RunRefusedError } from '../core/run/agentRun';
 import type { AgentRunner } from '../core/run/agentRun';
 import type { ApprovalAnswer, CommandApprover } from '../core/run/commandGate';
-import { RunPrinter } from '../core/run/runLines';
-import type { LineStyle } from '../core/run/runLines';
-import type { RunEvent } from '../core/run/runTypes';
+import { ANSI_STYLES, RunPrinter } from '../core/run/runLines';
+import type { RunEvent, RunRecord } from '../core/run/runTypes';
 import { parseAutoApprove } from '../core/commands/commandPolicy';
 import { JOURNAL_FILE, SLEEP_FILE } from '../core/plan/layout';
 import { Journal } from '../core/journal/journal';
@@ -15,8 +15,8 @@ import { SleepLog } from '../core/sleep/sleepLog';
 import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { RunStore } from '../core/run/runStore';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
-import { visibleText } from '../core/visibleText';
-import { UsageError } from './cliTypes';
+import { visibleJson, visibleText } from '../core/visibleText';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
 import type { CommandContext } from './cliTypes';
 import { redactSecrets } from './modelDeps';
 
@@ -24,15 +24,6 @@ import { redactSecrets } from './modelDeps';
 export const AUTO_APPROVE_VAR = 'GROUNDWORK_AUTO_APPROVE';
 export const SLEEP_MAX_VAR = 'GROUNDWORK_SLEEP_MAX_SECONDS';
 const DEFAULT_SLEEP_MAX_SECONDS = 3600;
-
-const STYLES: Readonly<Record<LineStyle, [string, string]>> = {
-  plain: ['', ''],
-  dim: ['\u001b[2m', '\u001b[22m'],
-  ok: ['\u001b[32m', '\u001b[39m'],
-  error: ['\u001b[31m', '\u001b[39m'],
-  accent: ['\u001b[36m', '\u001b[39m'],
-  warning: ['\u001b[33m', '\u001b[39m'],
-};
 
 export interface CliRun {
   runner: AgentRunner;
@@ -68,7 +59,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     for (const piece of printer.print(event)) {
       if (piece.kind === 'stream') write(piece.text);
       else {
-        const [on, off] = color ? STYLES[piece.style] : ['', ''];
+        const [on, off] = color ? ANSI_STYLES[piece.style] : ['', ''];
         write(`${midLine ? '\n' : ''}${on}${piece.text}${off}\n`);
       }
     }
@@ -153,4 +144,27 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * Carries a run started or resumed by `go` to its end, as `agent` and `runs resume` both do: the
+ * record on stdout with --json, `groundwork: run <id> <status>` as stderr's last line, exit 0 when
+ * it completed, 1 when it failed or was stopped, 2 when it was refused before it began.
+ */
+export async function finishRun(ctx: CommandContext, run: CliRun, go: () => Promise<RunRecord>): Promise<number> {
+  try {
+    const final = await go();
+    if (ctx.json) ctx.io.stdout(`${visibleJson(final, 2)}\n`);
+    const by = run.stoppedBy();
+    ctx.io.stderr(`groundwork: run ${final.id} ${final.status}${by && final.status === 'stopped' ? ` (${by})` : ''}\n`);
+    return final.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+  } catch (err) {
+    if (err instanceof RunRefusedError) {
+      ctx.io.stderr(`groundwork: ${visibleText(err.message)}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  } finally {
+    run.dispose();
+  }
 }

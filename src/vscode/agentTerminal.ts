@@ -3,17 +3,9 @@
 // which the terminal draws in the theme's colours. Ctrl+C in it or closing it stops the run; once
 // the run has ended it stays open with its last line and closes on any key.
 import * as vscode from 'vscode';
+import { ANSI_STYLES } from '../core/run/runLines';
 import type { LineStyle, RunPiece } from '../core/run/runLines';
 import { Disposable, Emitter } from './lifecycle';
-
-const STYLES: Readonly<Record<LineStyle, [string, string]>> = {
-  plain: ['', ''],
-  dim: ['\u001b[2m', '\u001b[22m'],
-  ok: ['\u001b[32m', '\u001b[39m'],
-  error: ['\u001b[31m', '\u001b[39m'],
-  accent: ['\u001b[36m', '\u001b[39m'],
-  warning: ['\u001b[33m', '\u001b[39m'],
-};
 
 /** What one piece writes to the terminal: CRLF line ends, a line piece on a fresh line, its style's colour. */
 export function pieceText(piece: RunPiece, midLine: boolean): { text: string; midLine: boolean } {
@@ -21,7 +13,7 @@ export function pieceText(piece: RunPiece, midLine: boolean): { text: string; mi
     if (piece.text === '') return { text: '', midLine };
     return { text: crlf(piece.text), midLine: !piece.text.endsWith('\n') };
   }
-  const [on, off] = STYLES[piece.style];
+  const [on, off] = ANSI_STYLES[piece.style];
   return { text: `${midLine ? '\r\n' : ''}${on}${crlf(piece.text)}${off}\r\n`, midLine: false };
 }
 

@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { RunRefusedError } from '../../core/run/agentRun';
 import { ROLE_NAME_PATTERN } from '../../core/roles/roleSchema';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { cliRun, AUTO_APPROVE_VAR, SLEEP_MAX_VAR } from '../agentRuntime';
+import { cliRun, finishRun, AUTO_APPROVE_VAR, SLEEP_MAX_VAR } from '../agentRuntime';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand } from '../cliTypes';
 
@@ -39,21 +39,7 @@ export const agent: CliCommand = {
     const dir = await runFolder(ctx.values['dir'], workspace, ctx.io.cwd, (p) => ctx.deps.isDirectory(p));
     const role = await ctx.deps.loadRole(roleName, store, (line) => ctx.io.stderr(`groundwork: ${line}\n`));
     const run = await cliRun(ctx, { unattended: ctx.values['unattended'] === true });
-    try {
-      const final = await run.runner.start({ role, task, root: dir, approve }, run.signal, run.onEvent);
-      if (ctx.json) ctx.io.stdout(`${visibleJson(final, 2)}\n`);
-      const by = run.stoppedBy();
-      ctx.io.stderr(`groundwork: run ${final.id} ${final.status}${by && final.status === 'stopped' ? ` (${by})` : ''}\n`);
-      return final.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
-    } catch (err) {
-      if (err instanceof RunRefusedError) {
-        ctx.io.stderr(`groundwork: ${visibleText(err.message)}\n`);
-        return EXIT_USAGE;
-      }
-      throw err;
-    } finally {
-      run.dispose();
-    }
+    return finishRun(ctx, run, () => run.runner.start({ role, task, root: dir, approve }, run.signal, run.onEvent));
   },
 };
 

@@ -6,7 +6,7 @@ import { formatTokens, formatUsd, totalTokens } from '../../core/llm/usage';
 import type { RunRecord } from '../../core/run/runTypes';
 import { oneLine } from '../../core/tools/toolLines';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { cliRun } from '../agentRuntime';
+import { cliRun, finishRun } from '../agentRuntime';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 
@@ -121,20 +121,7 @@ export const runsResume: CliCommand = {
     const role = await ctx.deps.loadRole(found.role, store, (line) => ctx.io.stderr(`groundwork: ${line}\n`));
     const approve = (Array.isArray(ctx.values['approve']) ? ctx.values['approve'] : []) as string[];
     const run = await cliRun(ctx, { unattended: ctx.values['unattended'] === true });
-    try {
-      const final = await run.runner.resume(found.id, role, run.signal, run.onEvent, approve);
-      if (ctx.json) ctx.io.stdout(`${visibleJson(final, 2)}\n`);
-      ctx.io.stderr(`groundwork: run ${final.id} ${final.status}\n`);
-      return final.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
-    } catch (err) {
-      if (err instanceof RunRefusedError) {
-        ctx.io.stderr(`groundwork: ${visibleText(err.message)}\n`);
-        return EXIT_USAGE;
-      }
-      throw err;
-    } finally {
-      run.dispose();
-    }
+    return finishRun(ctx, run, () => run.runner.resume(found.id, role, run.signal, run.onEvent, approve));
   },
 };
 

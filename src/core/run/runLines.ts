@@ -28,6 +28,16 @@ export function terminalText(text: string): string {
     .join('\n');
 }
 
+/** Each style as ANSI colour codes (on, off): the 16 colours a terminal draws in its theme's colours (VS Code's included). */
+export const ANSI_STYLES: Readonly<Record<LineStyle, readonly [string, string]>> = {
+  plain: ['', ''],
+  dim: ['\u001b[2m', '\u001b[22m'],
+  ok: ['\u001b[32m', '\u001b[39m'],
+  error: ['\u001b[31m', '\u001b[39m'],
+  accent: ['\u001b[36m', '\u001b[39m'],
+  warning: ['\u001b[33m', '\u001b[39m'],
+};
+
 export class RunPrinter {
   /** Commands refused or denied: their tool error says the same again, so it is not printed. */
   private readonly notRun = new Set<string>();

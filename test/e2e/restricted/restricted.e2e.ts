@@ -3,7 +3,23 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbench } from '../support/workbench';
+
+/** The refusal is a notification: a toast, or (once it hid) an entry of the notification center. */
+async function seeRefusal(page: Page, text: string): Promise<void> {
+  const refusal = page.getByText(text).first();
+  if (
+    !(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await runCommand(page, 'Notifications: Show Notifications');
+    await refusal.waitFor({ state: 'visible', timeout: 10_000 });
+  }
+  await page.keyboard.press('Escape');
+}
 
 describe('Restricted Mode (UI)', function () {
   this.timeout(60_000);
@@ -60,18 +76,7 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     const { page, modelServer, workspace } = workbench();
     const before = modelServer.requests.length;
     await runCommand(page, commandTitle('groundwork.brainstorm'));
-    // the refusal is a notification: a toast, or (once it hid) an entry of the notification center
-    const refusal = page.getByText('cannot start a brainstorm in Restricted Mode').first();
-    if (
-      !(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      await runCommand(page, 'Notifications: Show Notifications');
-      await refusal.waitFor({ state: 'visible', timeout: 10_000 });
-    }
-    await page.keyboard.press('Escape');
+    await seeRefusal(page, 'cannot start a brainstorm in Restricted Mode');
     assert.equal(await page.locator('.quick-input-widget', { hasText: 'Brainstorm (1/2)' }).count(), 0, 'no topic box');
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'plans')), 'no plan folder');
@@ -81,17 +86,7 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     const { page, modelServer, workspace } = workbench();
     const before = modelServer.requests.length;
     await runCommand(page, commandTitle('groundwork.runAgent'));
-    const refusal = page.getByText('cannot run an agent in Restricted Mode').first();
-    if (
-      !(await refusal.waitFor({ state: 'visible', timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      await runCommand(page, 'Notifications: Show Notifications');
-      await refusal.waitFor({ state: 'visible', timeout: 10_000 });
-    }
-    await page.keyboard.press('Escape');
+    await seeRefusal(page, 'cannot run an agent in Restricted Mode');
     assert.equal(await page.locator('.quick-input-widget', { hasText: 'Pick the role the agent plays' }).count(), 0, 'no role picker');
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'runs')), 'no run folder');
