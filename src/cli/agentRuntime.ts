@@ -15,6 +15,7 @@ import { SleepLog } from '../core/sleep/sleepLog';
 import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { RunStore } from '../core/run/runStore';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { sleep } from '../core/llm/watchdog';
 import { visibleJson, visibleText } from '../core/visibleText';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
 import type { CommandContext } from './cliTypes';
@@ -89,7 +90,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     sleepMaxSeconds: () => sleepMax,
     sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
     journal: new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock),
-    wait: (ms, signal) => wait(ms, signal),
+    wait: sleep,
     origin: 'cli',
   });
   return { runner, runs, store, root, onEvent, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
@@ -131,19 +132,6 @@ function sleepMaxFromEnv(raw: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > 86_400)
     throw new UsageError(`${SLEEP_MAX_VAR} must be a whole number of seconds from 1 to 86400, got '${visibleText(raw.slice(0, 40))}'`);
   return n;
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

@@ -23,6 +23,7 @@ import { TASK_MAX_CHARS } from '../core/run/runTypes';
 import type { RunEvent, RunRecord } from '../core/run/runTypes';
 import type { SleepLog } from '../core/sleep/sleepLog';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import { sleep } from '../core/llm/watchdog';
 import { visibleText } from '../core/visibleText';
 import { AgentTerminal } from './agentTerminal';
 import type { Host } from './contributions';
@@ -252,7 +253,7 @@ export class AgentRuns extends Disposable {
       sleepMaxSeconds: () => vscode.workspace.getConfiguration('groundwork.sleep').get<number>('maxSeconds', 3600),
       sleepLog: this.logs.sleepLog(store),
       journal: this.logs.journal(store),
-      wait,
+      wait: sleep,
     });
   }
 
@@ -313,17 +314,4 @@ function cut(text: string, max: number): string {
 /** `$(name)` in a QuickPick's text draws an icon: broken up with a zero-width space. */
 function noIcons(text: string): string {
   return text.replace(/\$\(/g, '$\u200b(');
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

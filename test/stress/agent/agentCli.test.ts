@@ -2,84 +2,22 @@
 // real process against the scripted model server, real files, real commands in their own process
 // groups, and real signals (Ctrl-C, SIGTERM) sent to the CLI mid-command.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
-import type { ScriptRule, ScriptedModelServer } from '../../support/scriptedModelServer';
+import { until } from '../../support/until';
 import { repo, tempFolder } from '../../unit/cli/cliHarness';
+import { KEY, alive, cli, rules, runIdOf } from './agentCliHarness';
 
-const KEY = 'sk-ant-canary-agent-never-print-me';
 const SUM = 'function sum(a, b) {\n  return a + b;\n}\nmodule.exports = { sum };\n';
 const TEST =
   "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../src/sum.js');\ntest('sum adds', () => assert.equal(sum(1, 2), 3));\n";
 
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** dist/cli.js as a child; `during` gets the live stderr and a way to signal the CLI. */
-function cli(
-  args: string[],
-  server: ScriptedModelServer,
-  extraEnv: Record<string, string> = {},
-  during?: (stderr: () => string, kill: (s: NodeJS.Signals) => void) => void,
-): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    during?.(
-      () => stderr,
-      (s) => child.kill(s),
-    );
-  });
-}
-
-function rules(...replies: ReturnType<typeof reply.text>[]): ScriptRule[] {
-  return replies.map((r, i) => ({ name: `turn ${i + 1}`, reply: r }));
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function runJson(ws: string, id: string): Promise<{ status: string; turns: number }> {
   return JSON.parse(await readFile(join(ws, `.groundwork/runs/${id}/run.json`), 'utf8')) as { status: string; turns: number };
-}
-
-function runIdOf(stderr: string): string {
-  const id = /run (\d{8}-\d{6}-[a-z0-9-]+-[0-9a-f]{4})/.exec(stderr.trim().split('\n').at(-1) ?? '')?.[1];
-  assert.ok(id, `the last line names the run:\n${stderr}`);
-  return id;
 }
 
 const sha = async (path: string) =>

@@ -3,82 +3,16 @@
 // SIGINT, one that leaves a detached grandchild behind; two runs at once in one workspace; a
 // resume and a revert of a run that is live in another process.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
-import type { MessagesBody, ScriptRule, ScriptedModelServer } from '../../support/scriptedModelServer';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
-
-const KEY = 'sk-ant-canary-hostile-never-print-me';
-const TAIL_BYTES = 64 * 1024;
-
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  /** The last TAIL_BYTES of stderr (a command may print hundreds of MB through it). */
-  stderr: string;
-  stderrBytes: number;
-  ms: number;
-}
-
-/** dist/cli.js as a child; `during` gets the live stderr tail and a way to signal the CLI. */
-function cli(
-  args: string[],
-  server: ScriptedModelServer,
-  extraEnv: Record<string, string> = {},
-  during?: (stderr: () => string, kill: (s: NodeJS.Signals) => void) => void,
-): Promise<Ran> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let stderrBytes = 0;
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderrBytes += Buffer.byteLength(s);
-      stderr = (stderr + s).slice(-TAIL_BYTES);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, stderrBytes, ms: Date.now() - started }));
-    during?.(
-      () => stderr,
-      (s) => child.kill(s),
-    );
-  });
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Alive and not a zombie (a zombie still answers kill(pid, 0)). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return s.charAt(s.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+import type { MessagesBody, ScriptedModelServer } from '../../support/scriptedModelServer';
+import { until } from '../../support/until';
+import { tempFolder } from '../../unit/cli/cliHarness';
+import { KEY, alive, cli, rules, runIdOf } from './agentCliHarness';
+import type { Ran } from './agentCliHarness';
 
 function killQuietly(pid: number | undefined): void {
   if (pid === undefined || !Number.isInteger(pid) || pid <= 1) return;
@@ -87,16 +21,6 @@ function killQuietly(pid: number | undefined): void {
   } catch {
     // gone
   }
-}
-
-function runIdOf(stderr: string): string {
-  const id = /run (\d{8}-\d{6}-[a-z0-9-]+-[0-9a-f]{4})/.exec(stderr.trim().split('\n').at(-1) ?? '')?.[1];
-  assert.ok(id, `the last line names the run:\n${stderr.slice(-2000)}`);
-  return id;
-}
-
-function rules(...replies: ReturnType<typeof reply.text>[]): ScriptRule[] {
-  return replies.map((r, i) => ({ name: `turn ${i + 1}`, reply: r }));
 }
 
 /** The tool results the model was sent, in order, over every request. */

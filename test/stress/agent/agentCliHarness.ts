@@ -1,0 +1,80 @@
+// What the agent stress tests share: the built CLI (dist/cli.js) as a real process against the
+// scripted model server, its stderr kept (the tail only: a command may print hundreds of MB), and
+// the small checks on processes and run ids they make.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScriptRule, ScriptedModelServer, reply } from '../../support/scriptedModelServer';
+import { repo } from '../../unit/cli/cliHarness';
+
+/** The API key the CLI is given: it must never appear in anything it prints or a command sees. */
+export const KEY = 'sk-ant-canary-agent-never-print-me';
+const TAIL_BYTES = 64 * 1024;
+
+export interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  /** The last 64 KB of stderr. */
+  stderr: string;
+  stderrBytes: number;
+  ms: number;
+}
+
+/** dist/cli.js as a child; `during` gets the live stderr tail and a way to signal the CLI. */
+export function cli(
+  args: string[],
+  server: ScriptedModelServer,
+  extraEnv: Record<string, string> = {},
+  during?: (stderr: () => string, kill: (s: NodeJS.Signals) => void) => void,
+): Promise<Ran> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let stderrBytes = 0;
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stderrBytes += Buffer.byteLength(s);
+      stderr = (stderr + s).slice(-TAIL_BYTES);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, stderrBytes, ms: Date.now() - started }));
+    during?.(
+      () => stderr,
+      (s) => child.kill(s),
+    );
+  });
+}
+
+/** One scripted reply per model call, in order. */
+export function rules(...replies: ReturnType<typeof reply.text>[]): ScriptRule[] {
+  return replies.map((r, i) => ({ name: `turn ${i + 1}`, reply: r }));
+}
+
+/** Alive and not a zombie (a zombie still answers kill(pid, 0)). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return s.charAt(s.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** The run id stderr's last line names (`groundwork: run <id> <status>`). */
+export function runIdOf(stderr: string): string {
+  const id = /run (\d{8}-\d{6}-[a-z0-9-]+-[0-9a-f]{4})/.exec(stderr.trim().split('\n').at(-1) ?? '')?.[1];
+  assert.ok(id, `the last line names the run:\n${stderr.slice(-2000)}`);
+  return id;
+}
