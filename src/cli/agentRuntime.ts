@@ -4,8 +4,9 @@
 import { createInterface } from 'node:readline/promises';
 import { RunRefusedError } from '../core/run/agentRun';
 import type { AgentRunner } from '../core/run/agentRun';
-import type { ApprovalAnswer, CommandApprover } from '../core/run/commandGate';
+import type { ApprovalAnswer, CommandApprover, GateDeps } from '../core/run/commandGate';
 import { ANSI_STYLES, RunPrinter } from '../core/run/runLines';
+import type { RunPiece } from '../core/run/runLines';
 import type { RunEvent, RunRecord } from '../core/run/runTypes';
 import { parseAutoApprove } from '../core/commands/commandPolicy';
 import { JOURNAL_FILE, SLEEP_FILE } from '../core/plan/layout';
@@ -28,11 +29,16 @@ const DEFAULT_SLEEP_MAX_SECONDS = 3600;
 
 export interface CliRun {
   runner: AgentRunner;
+  /** How commands are approved and run (a build re-runs its checks through the same gate). */
+  gate: GateDeps;
+  journal: Journal;
   runs: RunStore;
   store: WorkspaceStore;
   root: string;
   /** Prints one event on stderr. */
   onEvent: (event: RunEvent) => void;
+  /** Prints pieces (runLines.ts) on stderr, as onEvent does. */
+  show: (pieces: readonly RunPiece[]) => void;
   /** Aborted by Ctrl-C or SIGTERM; `dispose` stops listening. */
   signal: AbortSignal;
   /** What stopped the run, for the last line. */
@@ -56,8 +62,8 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     io.stderr(redactSecrets(text, model.secrets));
     midLine = !text.endsWith('\n');
   };
-  const onEvent = (event: RunEvent) => {
-    for (const piece of printer.print(event)) {
+  const show = (pieces: readonly RunPiece[]) => {
+    for (const piece of pieces) {
       if (piece.kind === 'stream') write(piece.text);
       else {
         const [on, off] = color ? ANSI_STYLES[piece.style] : ['', ''];
@@ -75,6 +81,14 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
   const offTerminate = deps.terminal.onTerminate(() => stop('SIGTERM'));
   const approver = !options.unattended && deps.terminal.stdinIsTTY() ? ttyApprover(ctx) : undefined;
   const runs = new RunStore(store);
+  const gate: GateDeps = {
+    commands: deps.commands,
+    ...(approver ? { approver } : {}),
+    // The person ran the command in this folder, as with any command-line tool; VS Code asks its workspace trust instead.
+    isTrusted: () => true,
+    autoApprove: () => auto.patterns,
+  };
+  const journal = new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock);
   const runner = await deps.agentRunner({
     store,
     runs,
@@ -82,18 +96,15 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     clock: deps.clock,
     hash: deps.hash,
     random: secureRandomBytes,
-    commands: deps.commands,
-    ...(approver ? { approver } : {}),
-    // The person ran the command in this folder, as with any command-line tool; VS Code asks its workspace trust instead.
-    isTrusted: () => true,
-    autoApprove: () => auto.patterns,
+    ...gate,
     sleepMaxSeconds: () => sleepMax,
     sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
-    journal: new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock),
+    journal,
     wait: sleep,
     origin: 'cli',
   });
-  return { runner, runs, store, root, onEvent, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
+  const onEvent = (event: RunEvent) => show(printer.print(event));
+  return { runner, gate, journal, runs, store, root, onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
 }
 
 function ttyApprover(ctx: CommandContext): CommandApprover {
@@ -155,4 +166,13 @@ export async function finishRun(ctx: CommandContext, run: CliRun, go: () => Prom
   } finally {
     run.dispose();
   }
+}
+
+/** The --approve texts (repeatable), each a non-blank command. */
+export function approvals(raw: unknown, topic = 'agent'): string[] {
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return list.map((value) => {
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError('--approve needs the exact text of a command', topic);
+    return value;
+  });
 }

@@ -4,6 +4,7 @@ import type { BrainstormApi } from '../core/brainstorm/brainstormTypes';
 import type { Clock } from '../core/clock';
 import type { CommandRunner } from '../core/commands/commandRunner';
 import type { AgentRunDeps, AgentRunner } from '../core/run/agentRun';
+import type { BuildDeps, BuildRunner } from '../core/build/buildRunner';
 import type { DiscoveryServiceDeps } from '../core/discovery/discoveryService';
 import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
 import type { LlmClient } from '../core/llm/llmClient';
@@ -54,6 +55,10 @@ export interface CliDeps {
   brainstorm(deps: BrainstormServiceDeps): Promise<BrainstormApi>;
   /** The agent runtime over these deps (loaded on first use). */
   agentRunner(deps: AgentRunDeps): Promise<AgentRunner>;
+  /** The build orchestrator over these deps (loaded on first use). */
+  buildRunner(deps: BuildDeps): Promise<BuildRunner>;
+  /** The text of the bundled `roles/build.workflow.yaml`. */
+  bundledWorkflow(): Promise<string>;
   /** Where an agent's approved commands run: child processes in their own process group. */
   commands: CommandRunner;
   /** SHA-256 of bytes, hex. */

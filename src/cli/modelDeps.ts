@@ -105,6 +105,14 @@ export function findExtensionRoot(role: string, from: string = __dirname): strin
   }
 }
 
+/** The bundled `roles/build.workflow.yaml` beside the install. */
+export async function readBundledWorkflow(from?: string): Promise<string> {
+  const root = findExtensionRoot('build-analyst', from);
+  if (root === undefined) throw new Error(`the bundled build workflow (roles/build.workflow.yaml) was not found beside the groundwork CLI; reinstall Groundwork`);
+  const { readFile } = await import('node:fs/promises');
+  return readFile(join(root, 'roles', 'build.workflow.yaml'), 'utf8');
+}
+
 /**
  * The role `name`: the bundled file, or the workspace's override in `.groundwork/roles/`. Problems
  * with the files are reported through `warn` (one line each); a missing role throws.

@@ -9,7 +9,7 @@ import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
 import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
-import { loadCliRole, modelFromEnv } from './modelDeps';
+import { loadCliRole, modelFromEnv, readBundledWorkflow } from './modelDeps';
 import { processTerminal } from './terminal';
 
 /** The real world, every adapter a command may reach. */
@@ -25,6 +25,8 @@ export function createNodeDeps(): CliDeps {
     discovery: async (deps) => new (await import('../core/discovery/discoveryService')).DiscoveryService(deps),
     brainstorm: async (deps) => new (await import('../core/brainstorm/brainstormService')).BrainstormService(deps),
     agentRunner: async (deps) => new (await import('../core/run/agentRun')).AgentRunner(deps),
+    buildRunner: async (deps) => new (await import('../core/build/buildRunner')).BuildRunner(deps),
+    bundledWorkflow: () => readBundledWorkflow(),
     commands: new NodeCommandRunner(),
     hash: (bytes) => createHash('sha256').update(bytes).digest('hex'),
   };

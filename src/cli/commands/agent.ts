@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { RunRefusedError } from '../../core/run/agentRun';
 import { ROLE_NAME_PATTERN } from '../../core/roles/roleSchema';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { cliRun, finishRun, AUTO_APPROVE_VAR, SLEEP_MAX_VAR } from '../agentRuntime';
+import { approvals, cliRun, finishRun, AUTO_APPROVE_VAR, SLEEP_MAX_VAR } from '../agentRuntime';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand } from '../cliTypes';
 
@@ -42,14 +42,6 @@ export const agent: CliCommand = {
     return finishRun(ctx, run, () => run.runner.start({ role, task, root: dir, approve }, run.signal, run.onEvent));
   },
 };
-
-function approvals(raw: unknown): string[] {
-  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  return list.map((value) => {
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError('--approve needs the exact text of a command', 'agent');
-    return value;
-  });
-}
 
 /** The run's folder: --dir resolved from the current folder, which must be an existing folder inside the workspace. */
 async function runFolder(option: unknown, workspace: string, cwd: string, isDirectory: (path: string) => Promise<boolean>): Promise<string> {

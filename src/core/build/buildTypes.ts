@@ -107,6 +107,9 @@ export type BuildStatus = (typeof BUILD_STATUSES)[number];
 export const PHASE_STATUSES = ['pending', 'running', 'passed', 'failed', 'stopped'] as const;
 export type PhaseStatus = (typeof PHASE_STATUSES)[number];
 
+/** Why an attempt was made: the first, a retry after a transient failure, the developer sent back by QA or the reviewer, Rerun Phase, Resume. */
+export type AttemptCause = 'first' | 'retry' | 'qa-failed' | 'review-changes' | 'rerun' | 'resume';
+
 /** One try of a phase: one agent run and Groundwork's check of it. */
 export interface PhaseAttempt {
   /** The agent run (`.groundwork/runs/<run-id>/`); absent when the attempt failed before its run began. */
@@ -121,7 +124,7 @@ export interface PhaseAttempt {
   /** A failure worth retrying (a model error, a run that ended without its check passing). */
   transient?: boolean;
   /** Why this attempt was made: 'retry', 'qa-failed' (the developer sent back by QA), 'review-changes', 'rerun'. */
-  cause?: 'first' | 'retry' | 'qa-failed' | 'review-changes' | 'rerun' | 'resume';
+  cause?: AttemptCause;
   usage?: LlmUsage;
   costUsd?: number;
 }

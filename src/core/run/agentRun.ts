@@ -54,6 +54,11 @@ export interface AgentRunRequest {
    * tests tell phases apart), and what it learns carries the build's id as its task.
    */
   phase?: { name: string; buildId: string };
+  /**
+   * Asked after each turn's tool results are recorded, with the run so far (its usage and cost):
+   * a reason ends the run there as failed, before its next model call (a build's cost ceiling).
+   */
+  stopWhen?: (run: RunRecord) => string | undefined;
 }
 
 /** A run that was refused before it began (an untrusted folder, a root outside the workspace, a run already under way). */
@@ -94,7 +99,8 @@ export class AgentRunner {
         const first: LlmMessage = { role: 'user', content: this.taskPrompt(request.task, rootRel) };
         const changes = new ChangeLog(this.deps.store, run.id, this.deps.hash);
         const role = request.phase ? { ...request.role, prompt: `Groundwork build phase: ${request.phase.name}\n\n${request.role.prompt}` } : request.role;
-        return this.carry(run, role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent, false, request.phase?.buildId);
+        const extra = { ...(request.phase ? { taskId: request.phase.buildId } : {}), ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}) };
+        return this.carry(run, role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent, false, extra);
       },
     );
   }
@@ -171,9 +177,16 @@ export class AgentRunner {
     signal: AbortSignal,
     onEvent: (event: RunEvent) => void,
     resumed = false,
-    /** What the run's discoveries name as their task (a build's id); default the run's task. */
-    taskId?: string,
+    /** taskId: what the run's discoveries name as their task (a build's id; default the run's task); stopWhen: see AgentRunRequest. */
+    extra: { taskId?: string; stopWhen?: AgentRunRequest['stopWhen'] } = {},
   ): Promise<RunRecord> {
+    const { taskId, stopWhen } = extra;
+    // The run's own stop: the caller's signal, or stopWhen's reason.
+    const inner = new AbortController();
+    const passOn = () => inner.abort();
+    if (signal.aborted) inner.abort();
+    else signal.addEventListener('abort', passOn, { once: true });
+    let stoppedFor: string | undefined;
     const transcript = this.deps.runs.transcript(run.id);
     const stamp = () => new Date(this.deps.clock.now()).toISOString();
     // Appends in order; one that fails is reported once and the run goes on (the model's work is not lost for a log).
@@ -220,7 +233,7 @@ export class AgentRunner {
             cache: createToolRunCache(),
           },
         },
-        signal,
+        inner.signal,
         {
           onText: (text) => {
             const out = filter.push(text);
@@ -245,16 +258,22 @@ export class AgentRunner {
               progressAt = now;
               await this.deps.runs.update(run.id, this.progressFields(run, stamp())).catch(() => undefined);
             }
+            if (message.role === 'user' && stopWhen !== undefined && stoppedFor === undefined) {
+              stoppedFor = stopWhen(run);
+              if (stoppedFor !== undefined) inner.abort();
+            }
           },
         },
       );
       run.turns = turnsBefore + reply.turns;
       this.account(run, usageBefore, reply.usage, reply.model);
-      if (reply.outcome === 'stopped') [status, reason] = ['stopped', 'Stopped before it finished.'];
+      if (reply.outcome === 'stopped') [status, reason] = stoppedFor !== undefined && !signal.aborted ? ['failed', stoppedFor] : ['stopped', 'Stopped before it finished.'];
       else if (reply.outcome === 'refused') [status, reason] = ['failed', 'The model declined to go on with the task.'];
       else if (reply.outcome === 'max-turns') [status, reason] = ['failed', `It used all ${role.maxTurns} turns of its role without finishing.`];
     } catch (err) {
-      [status, reason] = signal.aborted ? ['stopped', 'Stopped before it finished.'] : ['failed', failureText(err)];
+      [status, reason] = signal.aborted ? ['stopped', 'Stopped before it finished.'] : stoppedFor !== undefined ? ['failed', stoppedFor] : ['failed', failureText(err)];
+    } finally {
+      signal.removeEventListener('abort', passOn);
     }
     const rest = filter.flush();
     if (rest !== '') onEvent({ type: 'text', text: rest });

@@ -102,6 +102,8 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
   let streamed = '';
 
   for (;;) {
+    // Stopped between turns (the results of the last are in): no model call is made.
+    if (signal.aborted) return { ...reply, outcome: 'stopped' };
     reply.turns++;
     const calls: { id: string; name: string; input: unknown }[] = [];
     let text = '';

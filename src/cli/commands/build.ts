@@ -1,0 +1,214 @@
+import { createInterface } from 'node:readline/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { BuildRefusedError } from '../../core/build/buildRunner';
+import type { BuildEvent, BuildRequest } from '../../core/build/buildRunner';
+import { BuildInputError, loadWorkflow, readBuildInput } from '../../core/build/buildInputs';
+import { estimateBuild, estimateText } from '../../core/build/buildEstimate';
+import { BuildPrinter } from '../../core/build/buildLines';
+import { buildSummaryLines } from '../../core/build/buildReport';
+import { BuildStore } from '../../core/build/buildStore';
+import { brainstormDigest, parseContextFile } from '../../core/brainstorm/contextFile';
+import type { BuildRecord } from '../../core/build/buildTypes';
+import type { Role } from '../../core/roles/roleSchema';
+import { secureRandomBytes } from '../../core/prompt/untrustedText';
+import { isSlug } from '../../core/storage/safeNames';
+import { visibleJson, visibleText } from '../../core/visibleText';
+import { approvals, cliRun, AUTO_APPROVE_VAR } from '../agentRuntime';
+import type { CliRun } from '../agentRuntime';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import type { CliCommand, CommandContext } from '../cliTypes';
+
+/** The most a build may cost when --max-cost is given, in USD. */
+const MAX_COST_LIMIT = 10_000;
+
+export const build: CliCommand = {
+  path: ['build'],
+  summary: 'Build a project from a brief or a brainstorm, phase by phase, checked by Groundwork',
+  usage: 'build (--brief FILE | --from-brainstorm SLUG | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended] [--json]',
+  details: [
+    'Runs the build workflow (roles/build.workflow.yaml, or .groundwork/workflows/build.yaml): analyst, architect,',
+    'test writer, developer, QA, reviewer, delivery, each a fresh agent run in the project folder. After each,',
+    'Groundwork checks the claimed outcome itself (files on disk, exit codes of the BUILD:/VERIFY: commands).',
+    '--brief FILE            a saved Idea Brief (or any markdown brief) inside the workspace',
+    '--from-brainstorm SLUG  a finished brainstorm: its result and its digest',
+    '--resume BUILD-ID       continue a stopped, failed or interrupted build from its first phase not passed',
+    '--rerun PHASE           with --resume: run PHASE again, and every phase after it',
+    '--into DIR              build a feature on the existing code of DIR (e.g. --into .) instead of a new folder',
+    '--yes                   start without asking (the estimate is still printed)',
+    '--approve CMD           pre-approve this exact command for every phase and check (repeatable)',
+    '--max-cost USD          stop before the next model call once the build has cost this much',
+    '--unattended            ask nobody: a command that is not pre-approved is refused at once',
+    '--json                  print the build record (build.yaml) on stdout at the end',
+    'On a terminal the build asks y/N before it starts; without a terminal and without --yes it exits 2.',
+    `${AUTO_APPROVE_VAR} pre-approves commands as for \`groundwork agent\`. Ctrl-C or SIGTERM stops the build.`,
+    'Exit 0 when every phase passed, 1 when the build failed or was stopped, 2 for bad usage or a refused start.',
+    'The report is written to .groundwork/builds/<build-id>/report.md; the last line on stderr names the build.',
+  ],
+  options: {
+    brief: { type: 'string' },
+    'from-brainstorm': { type: 'string' },
+    resume: { type: 'string' },
+    rerun: { type: 'string' },
+    into: { type: 'string' },
+    yes: { type: 'boolean' },
+    approve: { type: 'string', multiple: true },
+    'max-cost': { type: 'string' },
+    unattended: { type: 'boolean' },
+  },
+  args: { min: 0, max: 0, name: 'no arguments' },
+  async run(ctx) {
+    const { values } = ctx;
+    const chosen = (['brief', 'from-brainstorm', 'resume'] as const).filter((k) => values[k] !== undefined);
+    if (chosen.length !== 1) throw new UsageError('give exactly one of --brief FILE, --from-brainstorm SLUG or --resume BUILD-ID', 'build');
+    if (values['rerun'] !== undefined && values['resume'] === undefined) throw new UsageError('--rerun PHASE goes with --resume BUILD-ID', 'build');
+    const approve = approvals(values['approve'], 'build');
+    const maxCostUsd = maxCost(values['max-cost']);
+    const { root: workspace, store } = await ctx.workspace();
+    const warned = new Set<string>();
+    const warn = (line: string) => {
+      if (!warned.has(line)) ctx.io.stderr(`groundwork: ${line}\n`);
+      warned.add(line);
+    };
+    const roles = new Map<string, Promise<Role>>();
+    const loadRole = (name: string) => {
+      if (!roles.has(name)) roles.set(name, ctx.deps.loadRole(name, store, warn));
+      return roles.get(name) as Promise<Role>;
+    };
+    let request: BuildRequest | undefined;
+    if (typeof values['resume'] !== 'string') {
+      try {
+        request = await newRequest(ctx, workspace, store, loadRole, approve, maxCostUsd);
+      } catch (err) {
+        if (err instanceof BuildInputError) throw new UsageError(visibleText(err.message), 'build');
+        throw err;
+      }
+      if (!(await confirmed(ctx, request, loadRole))) return EXIT_USAGE;
+    }
+    const run = await cliRun(ctx, { unattended: values['unattended'] === true });
+    const runner = await ctx.deps.buildRunner({
+      store,
+      builds: new BuildStore(store),
+      agents: run.runner,
+      gate: run.gate,
+      clock: ctx.deps.clock,
+      random: secureRandomBytes,
+      hash: ctx.deps.hash,
+      loadRole,
+      origin: 'cli',
+      discoveriesOf: async (id) =>
+        (await run.journal.load()).records.filter((e) => e.task === id).map((e) => (e.title === e.description ? e.title : `${e.title}: ${e.description}`)),
+    });
+    const printer = new BuildPrinter();
+    const emit = (event: BuildEvent) => run.show(printer.print(event));
+    const resumeId = values['resume'];
+    const rerun = values['rerun'];
+    const options = { approve, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+    return finishBuild(ctx, run, () => {
+      if (request !== undefined) return runner.start(request, run.signal, emit);
+      if (typeof resumeId !== 'string') throw new UsageError('--resume needs a build id', 'build');
+      if (typeof rerun === 'string') return runner.rerunPhase(resumeId, rerun, run.signal, emit, options);
+      return runner.resume(resumeId, run.signal, emit, options);
+    });
+  },
+};
+
+async function newRequest(
+  ctx: CommandContext,
+  workspace: string,
+  store: Awaited<ReturnType<CommandContext['workspace']>>['store'],
+  loadRole: (name: string) => Promise<Role>,
+  approve: string[],
+  maxCostUsd: number | undefined,
+): Promise<BuildRequest> {
+  const { values } = ctx;
+  let source: BuildRecord['source'];
+  if (typeof values['brief'] === 'string') {
+    const file = resolve(ctx.io.cwd, values['brief']);
+    const rel = relative(workspace, file);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+      throw new UsageError(`--brief '${visibleText(values['brief'])}' is not a file inside the workspace ${visibleText(workspace)}`, 'build');
+    source = { kind: 'brief', path: rel.split(/[\\/]/).join('/') };
+  } else {
+    const slug = String(values['from-brainstorm'] ?? '');
+    if (!isSlug(slug)) throw new UsageError(`'${visibleText(slug.slice(0, 80))}' is not a plan's name (see \`groundwork brainstorm --list\`)`, 'build');
+    source = { kind: 'brainstorm', slug };
+  }
+  const { input, name } = await readBuildInput(store, source, (text, where) => brainstormDigest(parseContextFile(text, where)));
+  const { workflow } = await loadWorkflow(store, () => ctx.deps.bundledWorkflow());
+  // Every phase's role, loaded now: a missing one is said before anything starts.
+  await Promise.all(
+    workflow.phases.map((p) =>
+      loadRole(p.role).catch((err: unknown) => {
+        throw new UsageError(`phase ${p.name}: ${err instanceof Error ? visibleText(err.message) : String(err)}`, 'build');
+      }),
+    ),
+  );
+  let into: string | undefined;
+  if (values['into'] !== undefined) {
+    if (typeof values['into'] !== 'string' || values['into'] === '') throw new UsageError('--into needs a folder', 'build');
+    into = resolve(ctx.io.cwd, values['into']);
+    const rel = relative(workspace, into);
+    if (rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`--into '${visibleText(values['into'])}' is not inside the workspace ${visibleText(workspace)}`, 'build');
+    if (!(await ctx.deps.isDirectory(into))) throw new UsageError(`--into '${visibleText(values['into'])}' is not an existing folder`, 'build');
+  }
+  return { source, input, phases: workflow.phases, ...(into !== undefined ? { into } : {}), approve, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}), name };
+}
+
+/** The gate: what will run, where, and what it may cost; y/N on a terminal, --yes, else exit 2. */
+async function confirmed(ctx: CommandContext, request: BuildRequest, loadRole: (name: string) => Promise<Role>): Promise<boolean> {
+  const { io, deps, values } = ctx;
+  const phases = await Promise.all(request.phases.map(async (p) => ({ name: p.name, role: await loadRole(p.role) })));
+  const estimate = estimateBuild(phases, request.input.length);
+  const from = request.source.kind === 'brief' ? `the brief ${request.source.path}` : `the brainstorm ${request.source.slug}`;
+  const lines = [
+    `Build from ${visibleText(from)}`,
+    `  where:  ${request.into === undefined ? "a new folder in the workspace, named by the analyst's PROJECT_NAME" : visibleText(request.into)}`,
+    ...estimate.phases.map((e) => `  ${e.phase.padEnd(12)} ${e.role.padEnd(20)} ${e.model} (≤ ${e.maxTurns} turns)`),
+    `  cost:   ${estimateText(estimate)}${request.maxCostUsd !== undefined ? `; stops at $${request.maxCostUsd.toFixed(2)}` : ''}`,
+  ];
+  io.stderr(`${lines.join('\n')}\n`);
+  if (values['yes'] === true) return true;
+  if (!deps.terminal.stdinIsTTY()) {
+    io.stderr('groundwork: not started: confirm with --yes (there is no terminal to ask)\n');
+    return false;
+  }
+  const rl = createInterface({ input: deps.terminal.stdin(), terminal: false });
+  try {
+    io.stderr('Start the build? [y/N] ');
+    const answer = (await rl.question('')).trim().toLowerCase();
+    if (answer === 'y' || answer === 'yes') return true;
+    io.stderr('groundwork: not started\n');
+    return false;
+  } catch {
+    return false;
+  } finally {
+    rl.close();
+  }
+}
+
+function maxCost(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_COST_LIMIT)
+    throw new UsageError(`--max-cost must be a number of US dollars above 0 and at most ${MAX_COST_LIMIT}, such as 5 or 2.50`, 'build');
+  return n;
+}
+
+async function finishBuild(ctx: CommandContext, run: CliRun, go: () => Promise<BuildRecord>): Promise<number> {
+  try {
+    const final = await go();
+    if (ctx.json) ctx.io.stdout(`${visibleJson(final, 2)}\n`);
+    ctx.io.stderr(`\n${buildSummaryLines(final).join('\n')}\n`);
+    const by = run.stoppedBy();
+    ctx.io.stderr(`groundwork: build ${final.id} ${final.status}${by && final.status === 'stopped' ? ` (${by})` : ''}; report: .groundwork/builds/${final.id}/report.md\n`);
+    return final.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
+  } catch (err) {
+    if (err instanceof BuildRefusedError) {
+      ctx.io.stderr(`groundwork: ${visibleText(err.message)}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  } finally {
+    run.dispose();
+  }
+}

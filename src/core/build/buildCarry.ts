@@ -1,0 +1,306 @@
+// The phase loop of a build (buildRunner.ts starts, resumes and reruns builds; this carries one to
+// its end): each phase with its retries, the verification loop that sends the developer back once,
+// the cost ceiling, what a passed phase leaves in the project folder, and the end with report.md.
+// Every change is saved to build.yaml at once, logged to build.log and, for phase changes, audited.
+import { auditInput } from '../audit/auditLog';
+import type { AuditLog } from '../audit/auditLog';
+import { readChanges } from '../run/changesFile';
+import type { GateState } from '../run/commandGate';
+import type { RunRecord } from '../run/runTypes';
+import type { Role } from '../roles/roleSchema';
+import { RECORD_TEXT_MAX_CHARS } from './buildRecord';
+import { buildReport } from './buildReport';
+import { phaseTask, REPLY_FILES } from './buildPrompt';
+import type { BuildDeps, BuildEvent } from './buildRunner';
+import { buildTotals, failedBuildReason } from './buildText';
+import type { AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
+import { runAttempt } from './phaseAttempt';
+import type { AttemptResult } from './phaseAttempt';
+import { freeProjectDir, projectNameFrom } from './projectName';
+import { isTaken, saveProjectFile } from './projectFiles';
+
+/** Tries of one phase before a transient failure stops the build (the seed's "3 attempts"). */
+export const PHASE_TRIES = 3;
+
+/** A build under way: its record (saved on every change), its brief, and what the person allowed. */
+export interface Going {
+  build: BuildRecord;
+  input: string;
+  approve: readonly string[];
+  gateState: GateState;
+  signal: AbortSignal;
+  emit: (event: BuildEvent) => void;
+}
+
+/** An attempt that failed for a reason worth another try; `checked`: its run completed and Groundwork's check failed it. */
+type Retry = { kind: 'retry'; reason: string; checked: boolean };
+type PhaseEnd = { kind: 'passed' } | { kind: 'stopped' } | { kind: 'failed'; reason: string; sendBack?: string; cost?: boolean };
+
+/** `rel` (workspace-relative, '.' for the folder) as an absolute path. */
+export function absoluteIn(folder: string, rel: string): string {
+  return rel === '.' ? folder : `${folder}/${rel}`;
+}
+
+export class BuildCarry {
+  constructor(
+    private readonly deps: BuildDeps,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** Runs the phases from `from` to the end (or the first that cannot pass), then ends the build. */
+  async run(going: Going, from: number, firstCause: AttemptCause): Promise<BuildRecord> {
+    const { build } = going;
+    let i = from;
+    let cause: AttemptCause = firstCause;
+    let feedback: string | undefined;
+    let ended: PhaseEnd = { kind: 'passed' };
+    while (i < build.phases.length) {
+      const phase = build.phases[i] as PhaseState;
+      ended = await this.phase(going, phase, cause, feedback);
+      feedback = undefined;
+      cause = 'first';
+      if (ended.kind === 'passed') {
+        i++;
+        continue;
+      }
+      if (ended.kind !== 'failed' || ended.sendBack === undefined) break;
+      // The verification loop, once: QA failed (or the reviewer asked for changes), so the
+      // developer runs again with the report, then the phases from it on run again.
+      const why: AttemptCause = phase.check === 'review' ? 'review-changes' : 'qa-failed';
+      const dev = build.phases.findIndex((p, at) => at < i && (p.name === 'developer' || p.check === 'build-command'));
+      const developer = build.phases[dev];
+      if (developer === undefined || developer.attempts.some((a) => a.cause === why)) {
+        const again = developer === undefined ? 'there is no developer phase to send back to' : `the developer was already sent back once`;
+        ended = { kind: 'failed', reason: `${ended.reason} This is the second failure (${again}), so the build stops.` };
+        break;
+      }
+      for (const later of build.phases.slice(dev)) later.status = 'pending';
+      i = dev;
+      cause = why;
+      feedback = ended.sendBack;
+    }
+    return this.finish(going, ended);
+  }
+
+  /** A phase with its retries: passes, stops, or fails (with what to send back, when QA or the reviewer failed it). */
+  private async phase(going: Going, phase: PhaseState, cause: AttemptCause, feedback: string | undefined): Promise<PhaseEnd> {
+    let last: Retry = { kind: 'retry', reason: `Phase ${phase.name} did not run.`, checked: false };
+    for (let attempt = 1; attempt <= PHASE_TRIES; attempt++) {
+      const over = this.overBudget(going.build, 0);
+      if (over !== undefined) return { kind: 'failed', reason: over, cost: true };
+      const result = await this.attempt(going, phase, attempt === 1 ? cause : 'retry', feedback);
+      if (result.kind !== 'retry') return result;
+      last = result;
+      if (going.signal.aborted) return { kind: 'stopped' };
+    }
+    // The seed's fallback: an analyst that answered but never with a PROJECT_NAME does not stop the build.
+    if (phase.check === 'brief' && last.checked && going.build.projectName === undefined) return this.namedFromBrief(going, phase, last.reason);
+    return { kind: 'failed', reason: `${last.reason} (after ${PHASE_TRIES} tries)` };
+  }
+
+  /** One attempt, recorded in the build as it goes. 'retry': it failed for a reason worth another try. */
+  private async attempt(going: Going, phase: PhaseState, cause: AttemptCause, feedback: string | undefined): Promise<PhaseEnd | Retry> {
+    const { build, emit, signal } = going;
+    const attempt: PhaseAttempt = { status: 'running', startedAt: this.stamp(), cause };
+    phase.attempts.push(attempt);
+    phase.status = 'running';
+    await this.note(build, `phase ${phase.name} started (try ${phase.attempts.length}, ${cause})`);
+    emit({ type: 'phase', build, phase, attempt: phase.attempts.length, cause });
+    const close = async (status: PhaseAttempt['status'], reason?: string, evidence?: string, transient?: boolean): Promise<void> => {
+      Object.assign(attempt, { status, endedAt: this.stamp() });
+      if (reason !== undefined) attempt.reason = reason.slice(0, RECORD_TEXT_MAX_CHARS);
+      if (evidence !== undefined) attempt.evidence = evidence.slice(0, RECORD_TEXT_MAX_CHARS);
+      if (transient !== undefined) attempt.transient = transient;
+      phase.status = status === 'passed' ? 'passed' : status === 'stopped' ? 'stopped' : 'failed';
+      emit({ type: 'checked', phase: phase.name, passed: status === 'passed', ...(reason !== undefined ? { reason } : {}), ...(evidence !== undefined ? { evidence } : {}) });
+      await this.note(build, `phase ${phase.name} ${status}${reason ? `: ${reason}` : ''}`, 'build.phase', status === 'passed' ? 'ok' : 'error');
+    };
+    let role: Role;
+    try {
+      role = await this.deps.loadRole(phase.role);
+    } catch (err) {
+      const reason = `The role ${phase.role} of phase ${phase.name} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`;
+      await close('failed', reason, undefined, false);
+      return { kind: 'failed', reason };
+    }
+    const root = this.phaseRoot(build, phase);
+    let result: AttemptResult;
+    let costReason: string | undefined;
+    try {
+      result = await runAttempt(this.deps, {
+        buildId: build.id,
+        phase,
+        role,
+        task: phaseTask(build, phase, going.input, feedback === undefined ? undefined : { cause, text: feedback }),
+        root,
+        approve: going.approve,
+        gateState: going.gateState,
+        // build.costUsd is what the phases before this run spent; the run's own cost comes on top.
+        stopWhen: (run) => (costReason = this.overBudget(build, run.costUsd ?? 0)),
+        signal,
+        emit: (event) => {
+          if (event.type === 'ended') this.account(build, attempt, event.run);
+          emit({ type: 'run', phase: phase.name, event });
+        },
+        onRun: (run) => {
+          attempt.runId = run.id;
+          void this.save(build).catch(() => undefined);
+        },
+      });
+    } catch (err) {
+      const reason = `Phase ${phase.name} could not run: ${err instanceof Error ? err.message : String(err)}`;
+      await close('failed', reason, undefined, false);
+      return { kind: 'failed', reason };
+    }
+    if (result.kind === 'refused') {
+      await close('failed', result.reason, undefined, false);
+      return { kind: 'failed', reason: result.reason };
+    }
+    if (result.kind === 'stopped') {
+      await close('stopped', 'Stopped before it finished.');
+      return { kind: 'stopped' };
+    }
+    if (result.kind === 'run-failed') {
+      const isCost = costReason !== undefined && result.reason === costReason;
+      await close('failed', result.reason, undefined, !isCost);
+      return isCost ? { kind: 'failed', reason: result.reason, cost: true } : { kind: 'retry', reason: `Phase ${phase.name}'s run failed: ${result.reason}`, checked: false };
+    }
+    const { outcome } = result;
+    build.verified.push(...outcome.verified);
+    if (outcome.passed) {
+      try {
+        await this.keep(build, phase, result.reply, outcome);
+      } catch (err) {
+        const reason = `Phase ${phase.name} passed its check, but ${err instanceof Error ? err.message : String(err)}`;
+        await close('failed', reason, undefined, false);
+        return { kind: 'failed', reason };
+      }
+      await close('passed', outcome.reason, outcome.evidence);
+      return { kind: 'passed' };
+    }
+    const reason = outcome.reason ?? `Phase ${phase.name} failed its check.`;
+    await this.keepReply(build, phase, result.reply).catch(() => undefined);
+    await close('failed', reason, outcome.evidence, outcome.transient === true);
+    if (outcome.transient === true) return { kind: 'retry', reason, checked: true };
+    return { kind: 'failed', reason, ...(outcome.sendBack ? { sendBack: outcome.sendBack.feedback } : {}) };
+  }
+
+  /** What a passed phase leaves: the analyst's brief names and makes the project folder; replies are saved as files. */
+  private async keep(build: BuildRecord, phase: PhaseState, reply: string, outcome: { brief?: { projectName: string }; summary?: BuildRecord['summary'] }): Promise<void> {
+    if (outcome.brief !== undefined) await this.placeProject(build, outcome.brief.projectName, reply);
+    else await this.keepReply(build, phase, reply);
+    if (outcome.summary !== undefined) build.summary = outcome.summary;
+  }
+
+  private async keepReply(build: BuildRecord, phase: PhaseState, reply: string): Promise<void> {
+    const file = REPLY_FILES[phase.check];
+    if (file === undefined || build.projectDir === undefined || phase.check === 'brief' || reply.trim() === '') return;
+    await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, file, reply);
+  }
+
+  /** The project's folder: the feature's, or `<workspace>/<name>` (or name-2…, never a folder with anything in it); the brief is saved there. */
+  private async placeProject(build: BuildRecord, name: string, brief: string): Promise<void> {
+    build.projectName = name;
+    if (build.projectDir === undefined) {
+      const fs = this.deps.store.files;
+      build.projectDir = await freeProjectDir(name, (dir) => isTaken(fs, this.absolute(dir)));
+    }
+    await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, REPLY_FILES.brief as string, brief);
+    await this.save(build);
+  }
+
+  /** The analyst gave no PROJECT_NAME in its tries: the seed's fallback, a safe name from the brief, and the brief itself as specs/brief.md. */
+  private async namedFromBrief(going: Going, phase: PhaseState, why: string): Promise<PhaseEnd> {
+    const name = projectNameFrom(going.input);
+    try {
+      await this.placeProject(going.build, name, going.input);
+    } catch (err) {
+      return { kind: 'failed', reason: `${why} The project could not be placed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    const lastAttempt = phase.attempts[phase.attempts.length - 1];
+    if (lastAttempt !== undefined)
+      lastAttempt.reason = `${why} After ${PHASE_TRIES} tries Groundwork named the project ${name} from the brief, and saved the brief itself as specs/brief.md.`.slice(
+        0,
+        RECORD_TEXT_MAX_CHARS,
+      );
+    phase.status = 'passed';
+    await this.note(going.build, `phase ${phase.name}: no PROJECT_NAME in ${PHASE_TRIES} tries; the project is named ${name} from the brief`);
+    return { kind: 'passed' };
+  }
+
+  private async finish(going: Going, ended: PhaseEnd): Promise<BuildRecord> {
+    const { build } = going;
+    const done = build.phases.every((p) => p.status === 'passed');
+    build.status = ended.kind === 'stopped' ? 'stopped' : done && ended.kind === 'passed' ? 'completed' : 'failed';
+    build.endedAt = this.stamp();
+    if (build.status === 'completed') delete build.reason;
+    else build.reason = failedBuildReason(build, ended.kind === 'failed' ? ended.reason : 'The build was stopped before it finished.').slice(0, RECORD_TEXT_MAX_CHARS);
+    await this.note(build, `build ${build.status}${build.reason ? `: ${build.reason}` : ''}`, 'build.end', build.status === 'completed' ? 'ok' : 'error');
+    const report = buildReport(build, { created: await this.createdFiles(build), discoveries: await this.discoveries(build) });
+    await this.deps.builds.writeReport(build.id, report).catch(() => undefined);
+    going.emit({ type: 'build', build });
+    return build;
+  }
+
+  /** Every file the build's runs created, relative to the project folder (for the report). */
+  private async createdFiles(build: BuildRecord): Promise<string[]> {
+    const files = new Set<string>();
+    for (const phase of build.phases) {
+      for (const attempt of phase.attempts) {
+        if (attempt.runId === undefined || phase.check === 'brief') continue;
+        const read = await readChanges(this.deps.store, attempt.runId, this.deps.hash);
+        if (read.ok) for (const f of read.changes.files) if (f.before === null) files.add(f.path);
+      }
+    }
+    return [...files].sort();
+  }
+
+  private async discoveries(build: BuildRecord): Promise<string[]> {
+    return (await this.deps.discoveriesOf?.(build.id).catch(() => undefined)) ?? [];
+  }
+
+  /** The reason the build stops at its cost ceiling, or undefined: `extra` is what the current run has spent beyond the record. */
+  private overBudget(build: BuildRecord, extra: number): string | undefined {
+    const ceiling = build.maxCostUsd;
+    if (ceiling === undefined) return undefined;
+    const spent = (build.costUsd ?? 0) + extra;
+    if (spent < ceiling) return undefined;
+    return `The build reached its cost ceiling of $${ceiling.toFixed(2)} (spent $${spent.toFixed(4)}) and stopped before the next model call. Raise groundwork.build.maxCostUsd (or --max-cost) and Resume.`;
+  }
+
+  private account(build: BuildRecord, attempt: PhaseAttempt, run: RunRecord): void {
+    if (run.usage !== undefined) attempt.usage = run.usage;
+    if (run.costUsd !== undefined) attempt.costUsd = run.costUsd;
+    Object.assign(build, buildTotals(build));
+  }
+
+  private phaseRoot(build: BuildRecord, phase: PhaseState): string {
+    if (build.projectDir !== undefined && !(phase.check === 'brief' && build.mode === 'new')) return this.absolute(build.projectDir);
+    return this.deps.store.folder;
+  }
+
+  /** Saves the record, logs `text`, and (with `kind`) audits it; a log or audit that fails does not stop the build. */
+  async note(build: BuildRecord, text: string, kind?: string, status: 'ok' | 'error' = 'ok'): Promise<void> {
+    const at = this.stamp();
+    build.updatedAt = at;
+    await this.save(build);
+    await this.deps.builds.log(build.id, at, text).catch(() => undefined);
+    if (kind !== undefined) {
+      const usage = kind === 'build.end' && build.usage ? { usage: build.usage } : {};
+      const cost = kind === 'build.end' && build.costUsd !== undefined ? { costUsd: build.costUsd } : {};
+      await this.audit.append({ kind, input: auditInput('BUILD', build.id, text), status, ...usage, ...cost }).catch(() => undefined);
+    }
+  }
+
+  private save(build: BuildRecord): Promise<void> {
+    return this.deps.builds.save(build);
+  }
+
+  stamp(): string {
+    return new Date(this.deps.clock.now()).toISOString();
+  }
+
+  private absolute(rel: string): string {
+    return absoluteIn(this.deps.store.folder, rel);
+  }
+}

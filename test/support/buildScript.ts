@@ -1,0 +1,101 @@
+// The scripted model playing all seven roles of a build with real tool calls: a brief becomes a
+// small Node project (src/sum.js, test/sum.test.js, specs/architecture.md, docs/USAGE.md). The
+// first developer writes a bug, the first QA reports VERIFICATION: FAIL, the developer sent back
+// fixes it, the second QA says PASS with `VERIFY: node --test`, which Groundwork re-runs itself.
+// Used by the CLI stress test, the VS Code e2e and bench:build. No test-framework imports.
+import { match, reply } from './scriptedModelServer';
+import type { ScriptRule, StreamReply } from './scriptedModelServer';
+
+export const PROJECT = 'sum-tool';
+export const VERIFY = 'node --test';
+
+export const BRIEF_MD = `# Idea Brief: a tool that adds two numbers
+
+A tiny Node module, sum(a, b), with its tests, for people learning Node's built-in test runner.
+`;
+
+const ANALYST = `PROJECT_NAME: ${PROJECT}
+LANGUAGE: JavaScript (Node 20)
+DATABASE: none
+FRONTEND: no
+SCOPE: A module exporting sum(a, b).
+COMPONENTS:
+- src/sum.js: the sum function
+
+REQUIREMENTS:
+- REQ-001: sum(2, 3) returns 5 | Acceptance: node --test passes
+`;
+
+const ARCHITECTURE = `# Architecture of ${PROJECT}
+
+One module, src/sum.js, exporting sum(a, b). Tests in test/ run with Node's test runner.
+
+TEST: ${VERIFY}
+`;
+
+const TEST_FILE = `const test = require('node:test');
+const assert = require('node:assert');
+const { sum } = require('../src/sum.js');
+
+test('REQ-001: sum(2, 3) returns 5', () => {
+  assert.strictEqual(sum(2, 3), 5);
+});
+`;
+
+export const BUGGY = `exports.sum = (a, b) => a - b;\n`;
+export const FIXED = `exports.sum = (a, b) => a + b;\n`;
+const USAGE = `# Using ${PROJECT}\n\n\`\`\`js\nconst { sum } = require('./src/sum.js');\nsum(2, 3); // 5\n\`\`\`\n`;
+
+const phase = (name: string) => match.system(`Groundwork build phase: ${name}\n`);
+const write = (path: string, content: string, text: string): StreamReply => reply.toolUse('write_file', { path, content }, { text: [text] });
+
+export interface BuildScriptOptions {
+  /** The first QA: FAIL (default), or a PASS while the test fails (caught as claimed but not verified). */
+  qaFirst?: 'fail' | 'claim-pass';
+  /** QA fails every time: the second failure stops the build. */
+  qaAlwaysFails?: boolean;
+  /** Delivery never says BUILD_COMPLETE: it fails after its tries. */
+  deliveryIncomplete?: boolean;
+  /** The developer's first model call is never answered (a test stops the build there). */
+  stallDeveloper?: boolean;
+  /** ms before each reply's first byte. */
+  delayMs?: number;
+}
+
+export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
+  const d = options.delayMs === undefined ? {} : { headerDelayMs: options.delayMs };
+  const qaFirst =
+    options.qaFirst === 'claim-pass'
+      ? reply.text(`All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)
+      : reply.text(`The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`, d);
+  const rules: [string, ReturnType<typeof phase>, StreamReply][] = [
+    ['analyst', phase('analyst'), reply.text(ANALYST, d)],
+    ['architect 1', phase('architect'), { ...write('specs/architecture.md', ARCHITECTURE, 'Writing the architecture.'), ...d }],
+    ['architect 2', phase('architect'), { ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'), ...d }],
+    ['architect 3', phase('architect'), reply.text('The architecture is in specs/architecture.md.\n\nARCHITECTURE_COMPLETE', d)],
+    ['test-writer 1', phase('test-writer'), { ...write('test/sum.test.js', TEST_FILE, 'Writing the test.'), ...d }],
+    ['test-writer 2', phase('test-writer'), reply.text('One test, REQ-001.\n\nTESTS_COMPLETE', d)],
+    ['developer 1', phase('developer'), { ...write('src/sum.js', BUGGY, 'Implementing sum.'), ...d }],
+    ['developer 2', phase('developer'), reply.text('sum is implemented.\n\nIMPLEMENTATION_COMPLETE', d)],
+    ['qa 1', phase('qa'), qaFirst],
+    ['developer 3', phase('developer'), { ...write('src/sum.js', FIXED, 'Fixing sum: it subtracted instead of adding.'), ...d }],
+    ['developer 4', phase('developer'), reply.text('Fixed.\n\nIMPLEMENTATION_COMPLETE', d)],
+    ['qa 2', phase('qa'), reply.text(`The test passes.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)],
+    ['reviewer', phase('reviewer'), reply.text('Small and clear.\n\nREVIEW: APPROVED\n', d)],
+    ['delivery 1', phase('delivery'), { ...write('docs/USAGE.md', USAGE, 'Writing the usage document.'), ...d }],
+    [
+      'delivery 2',
+      phase('delivery'),
+      reply.text(
+        `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: A module that adds two numbers, with its test.\nUSAGE: node -e "console.log(require('./src/sum.js').sum(2, 3))"\n`,
+        d,
+      ),
+    ],
+  ];
+  const scripted: ScriptRule[] = rules.map(([name, m, r]) => ({ name, match: m, reply: r }));
+  const first: ScriptRule[] = [];
+  if (options.qaAlwaysFails) first.push({ name: 'qa always fails', match: phase('qa'), times: Infinity, reply: qaFirst });
+  if (options.deliveryIncomplete) first.push({ name: 'delivery incomplete', match: phase('delivery'), times: Infinity, reply: reply.text('The docs are written.', d) });
+  if (options.stallDeveloper) first.push({ name: 'developer stalls', match: phase('developer'), reply: reply.blackHole() });
+  return [...first, ...scripted];
+}
