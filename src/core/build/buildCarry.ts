@@ -47,6 +47,8 @@ export class BuildCarry {
     private readonly audit: AuditLog,
   ) {}
 
+  private saving: Promise<void> = Promise.resolve();
+
   /** Runs the phases from `from` to the end (or the first that cannot pass), then ends the build. */
   async run(going: Going, from: number, firstCause: AttemptCause): Promise<BuildRecord> {
     const { build } = going;
@@ -104,7 +106,8 @@ export class BuildCarry {
     const attempt: PhaseAttempt = { status: 'running', startedAt: this.stamp(), cause };
     phase.attempts.push(attempt);
     phase.status = 'running';
-    await this.note(build, `phase ${phase.name} started (try ${phase.attempts.length}, ${cause})`);
+    // Saved once the run exists (onRun, with its id) or when the attempt ends before one does.
+    await this.note(build, `phase ${phase.name} started (try ${phase.attempts.length}, ${cause})`, undefined, 'ok', false);
     emit({ type: 'phase', build, phase, attempt: phase.attempts.length, cause });
     const close = async (status: PhaseAttempt['status'], reason?: string, evidence?: string, transient?: boolean): Promise<void> => {
       Object.assign(attempt, { status, endedAt: this.stamp() });
@@ -279,21 +282,25 @@ export class BuildCarry {
     return this.deps.store.folder;
   }
 
-  /** Saves the record, logs `text`, and (with `kind`) audits it; a log or audit that fails does not stop the build. */
-  async note(build: BuildRecord, text: string, kind?: string, status: 'ok' | 'error' = 'ok'): Promise<void> {
+  /** Saves the record (unless `save` is false), logs `text`, and (with `kind`) audits it; a log or audit that fails does not stop the build. */
+  async note(build: BuildRecord, text: string, kind?: string, status: 'ok' | 'error' = 'ok', save = true): Promise<void> {
     const at = this.stamp();
     build.updatedAt = at;
-    await this.save(build);
-    await this.deps.builds.log(build.id, at, text).catch(() => undefined);
-    if (kind !== undefined) {
+    // Three files, each with its own lock: written side by side.
+    const audit = async () => {
+      if (kind === undefined) return;
       const usage = kind === 'build.end' && build.usage ? { usage: build.usage } : {};
       const cost = kind === 'build.end' && build.costUsd !== undefined ? { costUsd: build.costUsd } : {};
       await this.audit.append({ kind, input: auditInput('BUILD', build.id, text), status, ...usage, ...cost }).catch(() => undefined);
-    }
+    };
+    await Promise.all([save ? this.save(build) : undefined, this.deps.builds.log(build.id, at, text).catch(() => undefined), audit()]);
   }
 
+  /** Saves run one after another, each writing the record as it is then: a late one never puts back an older state. */
   private save(build: BuildRecord): Promise<void> {
-    return this.deps.builds.save(build);
+    const next = this.saving.then(() => this.deps.builds.save(build));
+    this.saving = next.catch(() => undefined);
+    return next;
   }
 
   stamp(): string {
