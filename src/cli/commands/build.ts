@@ -14,6 +14,7 @@ import { secureRandomBytes } from '../../core/prompt/untrustedText';
 import { isSlug } from '../../core/storage/safeNames';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import { approvals, cliRun, AUTO_APPROVE_VAR } from '../agentRuntime';
+import { MODEL_VARS } from '../modelDeps';
 import type { CliRun } from '../agentRuntime';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
@@ -158,7 +159,7 @@ async function newRequest(
 async function confirmed(ctx: CommandContext, request: BuildRequest, loadRole: (name: string) => Promise<Role>): Promise<boolean> {
   const { io, deps, values } = ctx;
   const phases = await Promise.all(request.phases.map(async (p) => ({ name: p.name, role: await loadRole(p.role) })));
-  const estimate = estimateBuild(phases, request.input.length);
+  const estimate = estimateBuild(phases, request.input.length, { complex: io.env[MODEL_VARS.complex], fast: io.env[MODEL_VARS.fast] });
   const from = request.source.kind === 'brief' ? `the brief ${request.source.path}` : `the brainstorm ${request.source.slug}`;
   const lines = [
     `Build from ${visibleText(from)}`,

@@ -8,7 +8,7 @@ import { readChanges } from '../run/changesFile';
 import type { GateState } from '../run/commandGate';
 import type { RunRecord } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
-import { RECORD_TEXT_MAX_CHARS } from './buildRecord';
+import { RECORD_TEXT_MAX_CHARS, VERIFIED_MAX } from './buildRecord';
 import { buildReport } from './buildReport';
 import { phaseTask, REPLY_FILES } from './buildPrompt';
 import type { BuildDeps, BuildEvent } from './buildRunner';
@@ -36,6 +36,19 @@ export interface Going {
 type Retry = { kind: 'retry'; reason: string; checked: boolean };
 type PhaseEnd = { kind: 'passed' } | { kind: 'stopped' } | { kind: 'failed'; reason: string; sendBack?: string; cost?: boolean };
 
+/**
+ * When the phase at `at` is a developer sent back (by QA or the reviewer) whose fix did not finish,
+ * what it was sent back with (the failed check's evidence), so that a Resume of the fix knows it.
+ */
+function sentBackWith(build: BuildRecord, at: number): { cause: AttemptCause; text: string } | undefined {
+  const attempts = build.phases[at]?.attempts ?? [];
+  const sent = [...attempts].reverse().find((a) => a.cause !== 'retry' && a.cause !== 'resume');
+  if (sent?.cause !== 'qa-failed' && sent?.cause !== 'review-changes') return undefined;
+  const by = build.phases.slice(at + 1).find((p) => p.check === (sent.cause === 'qa-failed' ? 'verification' : 'review'));
+  const text = by?.attempts.filter((a) => a.status === 'failed' && a.evidence !== undefined).pop()?.evidence;
+  return text === undefined ? undefined : { cause: sent.cause, text };
+}
+
 /** `rel` (workspace-relative, '.' for the folder) as an absolute path. */
 export function absoluteIn(folder: string, rel: string): string {
   return rel === '.' ? folder : `${folder}/${rel}`;
@@ -54,8 +67,14 @@ export class BuildCarry {
     const { build } = going;
     let i = from;
     let cause: AttemptCause = firstCause;
-    let feedback: string | undefined;
+    /** What a developer sent back is to fix, and who sent it (kept for its retries, and for a Resume of its fix). */
+    let feedback = firstCause === 'resume' ? sentBackWith(build, from) : undefined;
     let ended: PhaseEnd = { kind: 'passed' };
+    // The developer is sent back once per cause: a Resume continues the build's count, a new build
+    // or a Rerun Phase (the person asking again) starts a new one.
+    const sent = new Set<AttemptCause>(
+      firstCause === 'resume' ? build.phases.flatMap((p) => p.attempts.map((a) => a.cause ?? 'first')).filter((c) => c === 'qa-failed' || c === 'review-changes') : [],
+    );
     while (i < build.phases.length) {
       const phase = build.phases[i] as PhaseState;
       ended = await this.phase(going, phase, cause, feedback);
@@ -71,21 +90,22 @@ export class BuildCarry {
       const why: AttemptCause = phase.check === 'review' ? 'review-changes' : 'qa-failed';
       const dev = build.phases.findIndex((p, at) => at < i && (p.name === 'developer' || p.check === 'build-command'));
       const developer = build.phases[dev];
-      if (developer === undefined || developer.attempts.some((a) => a.cause === why)) {
+      if (developer === undefined || sent.has(why)) {
         const again = developer === undefined ? 'there is no developer phase to send back to' : `the developer was already sent back once`;
         ended = { kind: 'failed', reason: `${ended.reason} This is the second failure (${again}), so the build stops.` };
         break;
       }
+      sent.add(why);
       for (const later of build.phases.slice(dev)) later.status = 'pending';
       i = dev;
       cause = why;
-      feedback = ended.sendBack;
+      feedback = { cause: why, text: ended.sendBack };
     }
     return this.finish(going, ended);
   }
 
   /** A phase with its retries: passes, stops, or fails (with what to send back, when QA or the reviewer failed it). */
-  private async phase(going: Going, phase: PhaseState, cause: AttemptCause, feedback: string | undefined): Promise<PhaseEnd> {
+  private async phase(going: Going, phase: PhaseState, cause: AttemptCause, feedback: { cause: AttemptCause; text: string } | undefined): Promise<PhaseEnd> {
     let last: Retry = { kind: 'retry', reason: `Phase ${phase.name} did not run.`, checked: false };
     for (let attempt = 1; attempt <= PHASE_TRIES; attempt++) {
       const over = this.overBudget(going.build, 0);
@@ -101,7 +121,7 @@ export class BuildCarry {
   }
 
   /** One attempt, recorded in the build as it goes. 'retry': it failed for a reason worth another try. */
-  private async attempt(going: Going, phase: PhaseState, cause: AttemptCause, feedback: string | undefined): Promise<PhaseEnd | Retry> {
+  private async attempt(going: Going, phase: PhaseState, cause: AttemptCause, feedback: { cause: AttemptCause; text: string } | undefined): Promise<PhaseEnd | Retry> {
     const { build, emit, signal } = going;
     const attempt: PhaseAttempt = { status: 'running', startedAt: this.stamp(), cause };
     phase.attempts.push(attempt);
@@ -134,7 +154,7 @@ export class BuildCarry {
         buildId: build.id,
         phase,
         role,
-        task: phaseTask(build, phase, going.input, feedback === undefined ? undefined : { cause, text: feedback }),
+        task: phaseTask(build, phase, going.input, feedback),
         root,
         approve: going.approve,
         gateState: going.gateState,
@@ -170,6 +190,8 @@ export class BuildCarry {
     }
     const { outcome } = result;
     build.verified.push(...outcome.verified);
+    // build.yaml keeps the newest VERIFIED_MAX: a build resumed again and again must still be saved.
+    if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);
     if (outcome.passed) {
       try {
         await this.keep(build, phase, result.reply, outcome);
@@ -227,7 +249,9 @@ export class BuildCarry {
         RECORD_TEXT_MAX_CHARS,
       );
     phase.status = 'passed';
-    await this.note(going.build, `phase ${phase.name}: no PROJECT_NAME in ${PHASE_TRIES} tries; the project is named ${name} from the brief`);
+    const named = `No PROJECT_NAME in ${PHASE_TRIES} tries: the project is named ${name} from the brief, and the brief itself is specs/brief.md.`;
+    going.emit({ type: 'checked', phase: phase.name, passed: true, reason: named });
+    await this.note(going.build, `phase ${phase.name}: ${named}`);
     return { kind: 'passed' };
   }
 

@@ -29,6 +29,15 @@ function code(text: string): string {
   return `${ticks}${ticks.length > 1 ? ' ' : ''}${clean}${ticks.length > 1 ? ' ' : ''}${ticks}`;
 }
 
+/** Text of several lines (an output, a summary), each line made visible, its line breaks kept. */
+function visibleLines(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.split('\t').map(visibleText).join('\t'))
+    .join('\n');
+}
+
 function inline(text: string): string {
   return neutralizeInline(visibleText(text).replace(/[\r\n]+/g, ' ')).replace(/\|/g, '\\|');
 }
@@ -50,23 +59,24 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
     out.push('## What stopped it', '', neutralizeMarkdown(visibleText(build.reason)), '');
     const phase = stoppedPhase(build);
     const last = phase?.attempts[phase.attempts.length - 1];
-    if (last?.evidence) out.push('Evidence:', '', fenced(visibleText(last.evidence)), '');
+    if (last?.evidence) out.push('Evidence:', '', fenced(visibleLines(last.evidence)), '');
     out.push('Resume continues from that phase; Rerun Phase runs a phase again.', '');
   }
   if (build.summary) {
-    out.push('## What was built', '', neutralizeMarkdown(visibleText(build.summary.summary)), '');
-    out.push('## How to run it', '', neutralizeMarkdown(visibleText(build.summary.usage)), '');
+    out.push('## What was built', '', neutralizeMarkdown(visibleLines(build.summary.summary)), '');
+    out.push('## How to run it', '', neutralizeMarkdown(visibleLines(build.summary.usage)), '');
     if (build.projectDir !== undefined) out.push(`More in ${code(`${build.projectDir === '.' ? '' : `${build.projectDir}/`}docs/USAGE.md`)}.`, '');
   }
   out.push('## Verified by Groundwork', '');
   if (build.verified.length === 0) out.push('No command was re-run.', '');
   else {
     out.push('| Phase | Command | Exit code |', '| --- | --- | --- |');
-    for (const v of build.verified) out.push(`| ${inline(v.phase)} | ${code(v.command)} | ${v.exitCode === null ? 'not run' : v.exitCode} |`);
+    // A '|' ends a table cell even inside a code span unless escaped (GFM), and the escape is taken out again there.
+    for (const v of build.verified) out.push(`| ${inline(v.phase)} | ${code(v.command).replace(/\|/g, '\\|')} | ${v.exitCode === null ? 'not run' : v.exitCode} |`);
     out.push('');
     const failing = build.verified.filter((v) => v.exitCode !== 0 && v.output);
     for (const v of failing.slice(-3))
-      out.push(`Output of ${code(v.command)} (${inline(v.phase)}, ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}):`, '', fenced(visibleText(v.output ?? '')), '');
+      out.push(`Output of ${code(v.command)} (${inline(v.phase)}, ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}):`, '', fenced(visibleLines(v.output ?? '')), '');
   }
   out.push('## Phases', '', '| Phase | Status | Tries | Duration | Tokens | Cost |', '| --- | --- | --- | --- | --- | --- |');
   for (const phase of build.phases) {

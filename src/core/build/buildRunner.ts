@@ -15,9 +15,11 @@ import type { GateDeps, GateState } from '../run/commandGate';
 import type { RunEvent } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
 import type { RandomBytes } from '../prompt/untrustedText';
-import { StorageError } from '../storage/storageError';
+import { quotePath, StorageError } from '../storage/storageError';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { isWindowsRoot, relativeInside } from '../tools/projectPaths';
+import { protectedReason } from '../tools/writePaths';
+import { isBuildId } from './buildRecord';
 import type { BuildStore } from './buildStore';
 import type { AttemptCause, BuildRecord, PhaseState, WorkflowPhase } from './buildTypes';
 import { absoluteIn, BuildCarry } from './buildCarry';
@@ -87,6 +89,11 @@ export class BuildRunner {
     if (request.input.length > BUILD_INPUT_MAX_CHARS)
       throw new BuildRefusedError(`The brief is ${request.input.length} characters; a build takes at most ${BUILD_INPUT_MAX_CHARS}.`);
     if (request.phases.length === 0) throw new BuildRefusedError('The workflow has no phases.');
+    // Without a brief phase nothing names a new project's folder, and its phases would write into the workspace itself.
+    if (request.into === undefined && !request.phases.some((p) => p.check === 'brief'))
+      throw new BuildRefusedError(
+        'The workflow has no phase with check brief to name the new project’s folder: add one as its first phase, or build into an existing folder (--into).',
+      );
     const into = request.into === undefined ? undefined : await this.insideWorkspace(request.into);
     const now = this.deps.clock.now();
     const at = new Date(now).toISOString();
@@ -152,6 +159,8 @@ export class BuildRunner {
     plan: (build: BuildRecord) => { from: number; cause: AttemptCause },
   ): Promise<BuildRecord> {
     this.refuseUntrusted();
+    // A mistyped id is refused like a damaged build, not thrown as a storage error.
+    if (!isBuildId(id)) throw new BuildRefusedError(`${quotePath(id.slice(0, 120))} is not a build id (YYYYMMDD-HHMMSS-<name>-<4 hex digits>).`);
     try {
       return await this.deps.builds.withBuildLock(id, async () => {
         const read = await this.deps.builds.read(id);
@@ -197,6 +206,9 @@ export class BuildRunner {
     const [real, folder] = await Promise.all([fs.realpath(abs), fs.realpath(this.deps.store.folder)]).catch(() => [undefined, undefined]);
     const inside = real !== undefined && folder !== undefined ? relativeInside(real, folder, windows) : undefined;
     if (inside === undefined) throw new BuildRefusedError(`The folder '${abs}' does not exist or is not inside the workspace.`);
+    // As an agent run's root is judged (agentRun.ts): no phase may be started there.
+    const reason = protectedReason(inside) ?? protectedReason([...inside, 'workflows']);
+    if (reason !== undefined) throw new BuildRefusedError(`The folder '${inside.join('/')}' is refused: ${reason}; a build may not work there.`);
     return inside.length === 0 ? '.' : inside.join('/');
   }
 }

@@ -1,0 +1,242 @@
+// A build over the in-memory workspace: the real BuildRunner, AgentRunner, tools, run and build
+// stores, the bundled workflow and role files, with a model scripted per phase (by the system
+// prompt's first line `Groundwork build phase: <name>`), a fake command runner for the agents'
+// commands and Groundwork's own BUILD:/VERIFY: re-runs, and a fake clock.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BuildRunner } from '../../../src/core/build/buildRunner';
+import type { BuildDeps, BuildEvent, BuildRequest } from '../../../src/core/build/buildRunner';
+import { BuildStore } from '../../../src/core/build/buildStore';
+import type { BuildRecord, WorkflowPhase } from '../../../src/core/build/buildTypes';
+import { parseWorkflow } from '../../../src/core/build/workflow';
+import type { CommandRequest, CommandResult } from '../../../src/core/commands/commandRunner';
+import { Journal } from '../../../src/core/journal/journal';
+import { parseJournalEntry } from '../../../src/core/journal/journalEntry';
+import { LlmError } from '../../../src/core/llm/llmClient';
+import type { LlmClient, LlmEvent, LlmRequest, LlmUsage } from '../../../src/core/llm/llmClient';
+import type { PriceTable } from '../../../src/core/llm/usage';
+import { JOURNAL_FILE, SLEEP_FILE } from '../../../src/core/plan/layout';
+import { parseRoleFile } from '../../../src/core/roles/roleFile';
+import type { Role } from '../../../src/core/roles/roleSchema';
+import { AgentRunner } from '../../../src/core/run/agentRun';
+import type { ApprovalAnswer, CommandApprover, GateDeps } from '../../../src/core/run/commandGate';
+import { RunStore } from '../../../src/core/run/runStore';
+import { SleepLog } from '../../../src/core/sleep/sleepLog';
+import { FakeCommands } from '../agent/agentHarness';
+import { FakeClock } from '../fakes/fakeClock';
+import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { ROOT } from './buildFixtures';
+
+/** One model call: text and tool calls, a model error, or a hang until the run is stopped. */
+export type PhaseTurn = { text?: string; tools?: { name: string; input: unknown }[] } | { error: string } | { hang: string };
+export type PhaseTurns = Record<string, PhaseTurn[]>;
+
+export const MODEL = 'claude-test';
+/** Each model call costs $0.01: 100 input tokens at $100 per million. */
+export const TURN_COST = 0.01;
+export const PRICES: PriceTable = { [MODEL]: { input: 100, output: 0, cacheWrite: 0, cacheRead: 0 } };
+const TURN_USAGE: LlmUsage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheCreationTokens: 0 };
+
+export const PROJECT = 'sum-tool';
+export const VERIFY = 'node --test';
+export const BRIEF = '# Idea Brief: a tool that adds two numbers\n\nA tiny Node module, sum(a, b), with its tests.\n';
+export const ANALYST = `PROJECT_NAME: ${PROJECT}\nLANGUAGE: JavaScript\nDATABASE: none\nFRONTEND: no\nSCOPE: A module exporting sum(a, b).\nCOMPONENTS:\n- src/sum.js\n`;
+export const ARCHITECTURE = `# Architecture\n\nOne module.\n\nTEST: ${VERIFY}\n`;
+export const TEST_FILE = "const test = require('node:test');\ntest('sum', () => {});\n";
+export const SUM = 'exports.sum = (a, b) => a + b;\n';
+export const USAGE = '# Using sum-tool\n\nsum(2, 3)\n';
+export const DELIVERY = `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: Adds two numbers.\nUSAGE: node -e "require('./src/sum.js')"\n`;
+export const QA_PASS = `The tests pass.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`;
+export const QA_FAIL = 'The test fails.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n';
+
+export const say = (text: string): PhaseTurn => ({ text });
+export const write = (path: string, content: string): PhaseTurn => ({ tools: [{ name: 'write_file', input: { path, content } }] });
+
+/** Every phase of the bundled workflow doing its job in as few turns as it can. */
+export function happyTurns(): PhaseTurns {
+  return {
+    analyst: [say(ANALYST)],
+    architect: [write('specs/architecture.md', ARCHITECTURE), say('ARCHITECTURE_COMPLETE')],
+    'test-writer': [write('test/sum.test.js', TEST_FILE), say('TESTS_COMPLETE')],
+    developer: [write('src/sum.js', SUM), say('IMPLEMENTATION_COMPLETE')],
+    qa: [say(QA_PASS)],
+    reviewer: [say('Small and clear.\n\nREVIEW: APPROVED\n')],
+    delivery: [write('docs/USAGE.md', USAGE), say(DELIVERY)],
+  };
+}
+
+/** The model, scripted per phase; every request is kept with the phase it was for. */
+export class PhaseScript implements LlmClient {
+  readonly requests: { phase: string; request: LlmRequest }[] = [];
+  private ids = 0;
+  constructor(readonly turns: PhaseTurns) {}
+
+  async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+    const phase = /^Groundwork build phase: ([a-z0-9-]+)\n/.exec(request.system)?.[1] ?? '?';
+    this.requests.push({ phase, request: structuredClone(request) });
+    const turn = this.turns[phase]?.shift();
+    if (turn === undefined) throw new Error(`PhaseScript: no turn left for phase ${phase}`);
+    if ('error' in turn) throw new LlmError('overloaded', turn.error, 529);
+    if ('hang' in turn) {
+      yield { type: 'text', text: turn.hang };
+      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      yield { type: 'stop', reason: 'cancelled' };
+      return;
+    }
+    if (turn.text) yield { type: 'text', text: turn.text };
+    for (const t of turn.tools ?? []) yield { type: 'tool_use', id: `toolu_${++this.ids}`, name: t.name, input: t.input };
+    yield { type: 'usage', model: MODEL, usage: TURN_USAGE };
+    yield { type: 'stop', reason: turn.tools?.length ? 'tool_use' : 'end_turn' };
+  }
+
+  /** The model calls made for `phase`. */
+  callsOf(phase: string): LlmRequest[] {
+    return this.requests.filter((r) => r.phase === phase).map((r) => r.request);
+  }
+
+  /** The task text (the first user message) of each call of `phase` that began a run. */
+  tasksOf(phase: string): string[] {
+    return this.callsOf(phase)
+      .filter((r) => r.messages.length === 1)
+      .map((r) => {
+        const first = r.messages[0]?.content;
+        return typeof first === 'string' ? first : JSON.stringify(first);
+      });
+  }
+}
+
+const roleCache = new Map<string, Role>();
+/** A role file of the install's roles/ folder, parsed as the CLI does. */
+export function bundledRole(name: string): Role {
+  const cached = roleCache.get(name);
+  if (cached !== undefined) return cached;
+  const file = `roles/${name}.md`;
+  const parsed = parseRoleFile(file, readFileSync(join(ROOT, file), 'utf8'));
+  if (parsed.role === undefined) throw new Error(`${file}: ${parsed.errors.map((e) => e.message).join('; ')}`);
+  roleCache.set(name, parsed.role);
+  return parsed.role;
+}
+
+/** The bundled workflow's phases. */
+export function bundledPhases(): WorkflowPhase[] {
+  const parsed = parseWorkflow(readFileSync(join(ROOT, 'roles', 'build.workflow.yaml'), 'utf8'), 'roles/build.workflow.yaml');
+  if (!parsed.ok) throw new Error('the bundled workflow does not parse');
+  return parsed.workflow.phases;
+}
+
+export interface HarnessOptions {
+  /** Files in the workspace, relative to it. */
+  files?: Record<string, string>;
+  /** What a command ends with (default exit 0, output "ok"). */
+  commandResult?: (request: CommandRequest) => Partial<CommandResult>;
+  /** The person's answers to approval questions, in order; absent: nobody is asked (unattended). */
+  answers?: ApprovalAnswer[];
+  /** Called when the person is asked (before the answer). */
+  onAsk?: (command: string) => void;
+}
+
+export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessOptions = {}) {
+  const ws = new MemoryWorkspace();
+  ws.fs.mkdir(ws.root);
+  ws.fs.writeRaw(`${ws.root}/brief.md`, BRIEF);
+  for (const [path, text] of Object.entries(options.files ?? {})) ws.fs.writeRaw(`${ws.root}/${path}`, text);
+  const clock = new FakeClock(Date.parse('2026-11-24T10:00:00Z'));
+  const script = new PhaseScript(turns);
+  const commands = new FakeCommands(options.commandResult);
+  const trust = { trusted: true };
+  const asked: string[] = [];
+  /** Who each question was asked for (a role, or Groundwork's own check). */
+  const askedFor: string[] = [];
+  const answers = options.answers;
+  const approver: CommandApprover | undefined =
+    answers === undefined
+      ? undefined
+      : {
+          async ask(request) {
+            asked.push(request.command);
+            askedFor.push(request.role);
+            options.onAsk?.(request.command);
+            return answers.shift() ?? 'deny';
+          },
+        };
+  let n = 0;
+  const random = (count: number) => Uint8Array.from({ length: count }, () => n++ % 256);
+  const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+  const gate: GateDeps = { commands, ...(approver ? { approver } : {}), isTrusted: () => trust.trusted, autoApprove: () => [] };
+  const runs = new RunStore(ws.store);
+  const agents = new AgentRunner({
+    store: ws.store,
+    runs,
+    llm: script,
+    clock,
+    hash,
+    random,
+    prices: PRICES,
+    ...gate,
+    sleepMaxSeconds: () => 3600,
+    sleepLog: new SleepLog(ws.store.log(SLEEP_FILE, SleepLog.parseRecord), clock),
+    journal: new Journal(ws.store.log(JOURNAL_FILE, parseJournalEntry), clock),
+    wait: async (ms) => clock.advance(ms),
+    eventDone: async () => false,
+    origin: 'cli',
+  });
+  const builds = new BuildStore(ws.store);
+  const deps: BuildDeps = { store: ws.store, builds, agents, gate, clock, random, hash, loadRole: async (name) => bundledRole(name), origin: 'cli' };
+  const runner = new BuildRunner(deps);
+  const events: BuildEvent[] = [];
+  const emit = (event: BuildEvent) => events.push(event);
+  const request = (overrides: Partial<BuildRequest> = {}): BuildRequest => ({
+    source: { kind: 'brief', path: 'brief.md' },
+    input: BRIEF,
+    phases: bundledPhases(),
+    approve: [VERIFY],
+    name: 'brief',
+    ...overrides,
+  });
+  return {
+    ws,
+    deps,
+    clock,
+    script,
+    commands,
+    trust,
+    asked,
+    askedFor,
+    runs,
+    builds,
+    runner,
+    events,
+    emit,
+    request,
+    start: (overrides: Partial<BuildRequest> = {}, signal = new AbortController().signal) => runner.start(request(overrides), signal, emit),
+    /** build.yaml as saved. */
+    saved: async (id: string): Promise<BuildRecord> => {
+      const read = await builds.read(id);
+      if (!read.ok) throw new Error(read.problem);
+      return read.build;
+    },
+    /** A file of the workspace, relative to it. */
+    file: (rel: string) => ws.fs.text(`${ws.root}/${rel}`),
+    /** Every path under the workspace folder, relative to it. */
+    paths: () =>
+      ws.fs
+        .paths()
+        .filter((p) => p.startsWith(`${ws.root}/`))
+        .map((p) => p.slice(ws.root.length + 1)),
+    /** The ids of the builds under .groundwork/builds. */
+    buildIds: async () => (await builds.list()).builds.map((b) => b.id),
+  };
+}
+
+export type BuildHarness = ReturnType<typeof buildHarness>;
+
+/** The causes of the attempts of `phase`, in order. */
+export function causesOf(build: BuildRecord, phase: string): string[] {
+  return build.phases.find((p) => p.name === phase)?.attempts.map((a) => a.cause ?? '?') ?? [];
+}
+
+/** Each phase's status, by name. */
+export function statuses(build: BuildRecord): Record<string, string> {
+  return Object.fromEntries(build.phases.map((p) => [p.name, p.status]));
+}
