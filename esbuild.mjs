@@ -48,6 +48,7 @@ const LAZY_FEATURES = {
   'src/vscode/discoveryFeature.ts': 'discovery.js',
   'src/vscode/brainstormFeature.ts': 'brainstorm.js',
   'src/vscode/agentRunFeature.ts': 'agentRun.js',
+  'src/vscode/buildFeature.ts': 'build.js',
 };
 
 /**

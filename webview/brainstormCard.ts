@@ -57,6 +57,9 @@ export function completeCard(view: Complete, S: PanelStrings, post: (message: We
         id: 'brainstorm-open-context',
         title: view.contextPath,
       }),
+      view.actions.includes('build')
+        ? actionButton(S.buildThis, 'tools', () => post({ type: 'brainstorm.build' }), { secondary: true, id: 'brainstorm-build', title: S.buildThisTitle })
+        : null,
       actionButton(S.close, 'close', () => post({ type: 'brainstorm.close' }), { secondary: true, id: 'brainstorm-close', once: true }),
     ),
   );

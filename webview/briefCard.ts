@@ -69,6 +69,19 @@ function deeperButton(c: CardContext, view: Brief, shown: BriefFields, editing: 
   return unsavedEdits ? h('span', { class: 'disabled-reason', title: S.brainstormDeeperSaveFirst }, el) : el;
 }
 
+/** "Build This": the build's confirmation gate for the brief saved as a plan (saved first), so unsaved edits wait for Save as Plan. */
+function buildButton(c: CardContext, view: Brief, editing: boolean): HTMLElement | null {
+  const S = c.S;
+  if (editing || !view.actions.includes('build')) return null;
+  const unsavedEdits = !view.savedAt && c.drafts.edited !== undefined;
+  const el = h('vscode-button', { icon: 'tools', secondary: true, id: 'brief-build', title: unsavedEdits ? undefined : S.buildThisTitle, disabled: unsavedEdits }, S.buildThis);
+  // Not disabled after a click: the card is not redrawn when a build ends (the host ignores a second click while the gate is open).
+  el.addEventListener('click', () => {
+    if (!el.hasAttribute('disabled')) c.post({ type: 'brief.build' });
+  });
+  return unsavedEdits ? h('span', { class: 'disabled-reason', title: S.brainstormDeeperSaveFirst }, el) : el;
+}
+
 function actions(c: CardContext, view: Brief, shown: BriefFields, editing: BriefFields | undefined): HTMLElement {
   const { S, drafts } = c;
   const row = h('div', { class: 'actions' });
@@ -123,6 +136,8 @@ function actions(c: CardContext, view: Brief, shown: BriefFields, editing: Brief
   }
   const deeper = deeperButton(c, view, shown, editing !== undefined);
   if (deeper) row.append(deeper);
+  const build = buildButton(c, view, editing !== undefined);
+  if (build) row.append(build);
   row.append(button(S.discard, 'trash', () => c.post({ type: 'brief.discard' }), true, 'brief-discard'));
   return row;
 }
@@ -137,6 +152,7 @@ function readOnlyActions(c: CardContext, view: Brief): HTMLElement {
       ? button(S.openPlan, 'go-to-file', () => c.post({ type: 'brief.open' }), false, 'brief-open')
       : disabledButton(S.saveAsPlan, 'save', S.restrictedBrief, { id: 'brief-save' }),
     disabledButton(S.brainstormDeeper, 'comment-discussion', S.restrictedBrief, { secondary: true, id: 'brief-brainstorm' }),
+    disabledButton(S.buildThis, 'tools', S.restrictedBrief, { secondary: true, id: 'brief-build' }),
     disabledButton(S.discard, 'trash', S.restrictedBrief, { secondary: true, id: 'brief-discard' }),
   );
 }

@@ -12,6 +12,7 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { WebviewMessage } from '../src/shared/protocol/panel';
 import { PanelApp } from './app';
 import { BrainstormUi, type BrainstormDrafts } from './brainstorm';
+import { BuildPart } from './buildPart';
 import { DiscoveryUi, type DiscoveryDrafts } from './discovery';
 import { JournalForm, type Draft } from './journalForm';
 import { JournalPart, ModelPart, NoticesPart, SleepPart } from './parts';
@@ -49,7 +50,11 @@ const form = new JournalForm(uiState.draft, {
 const brainstorm = new BrainstormUi(uiState.brainstorm, saveState);
 const discovery = new DiscoveryUi(uiState.discovery, saveState, (ctx) => brainstorm.entryActions(ctx));
 // The parts in the order the panel shows them.
-const app: PanelApp = new PanelApp(document.getElementById('app')!, [new NoticesPart(), brainstorm, discovery, new ModelPart(), new SleepPart(), new JournalPart(form)], post);
+const app: PanelApp = new PanelApp(
+  document.getElementById('app')!,
+  [new NoticesPart(), new BuildPart(), brainstorm, discovery, new ModelPart(), new SleepPart(), new JournalPart(form)],
+  post,
+);
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => app.receive(event.data));
 post({ type: 'ready' });

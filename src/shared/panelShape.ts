@@ -142,6 +142,33 @@ const sleep = obj({
   error: opt(str),
 });
 
+const buildPhase = obj({
+  name: str,
+  role: str,
+  status: oneOf('pending', 'running', 'passed', 'failed', 'stopped'),
+  attempts: num,
+  figures: str,
+  reason: opt(str),
+});
+const buildFields = {
+  id: str,
+  source: str,
+  project: opt(str),
+  phases: list(buildPhase),
+  totals: str,
+  reason: opt(str),
+  current: opt(obj({ phase: str, attempt: num, stream: str, streamed: str, from: num })),
+  actions,
+};
+const build = byStatus({
+  none: {},
+  running: buildFields,
+  completed: buildFields,
+  failed: buildFields,
+  stopped: buildFields,
+  interrupted: buildFields,
+});
+
 const panel = obj({
   trusted: bool,
   hasWorkspace: bool,
@@ -149,7 +176,7 @@ const panel = obj({
   notices: list(obj({ id: str, text: str })),
 });
 
-const SLICES = { panel, discovery, brainstorm, model, journal, sleep } satisfies Record<FeatureId, Check>;
+const SLICES = { panel, discovery, brainstorm, model, journal, sleep, build } satisfies Record<FeatureId, Check>;
 
 /** What is wrong with one feature's slice, or undefined when it can be drawn. */
 export function sliceProblem(feature: FeatureId, value: unknown): string | undefined {

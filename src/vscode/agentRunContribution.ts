@@ -3,41 +3,31 @@
 // their own (agentRunFeature.ts → dist/agentRun.js), loaded when a command needs it or the explorer
 // finds a run folder: activation registers, and reads nothing.
 import * as vscode from 'vscode';
-import { systemClock } from '../core/clock';
-import { Journal } from '../core/journal/journal';
-import { parseJournalEntry } from '../core/journal/journalEntry';
-import { JOURNAL_FILE, RUNS_DIR, SLEEP_FILE } from '../core/plan/layout';
-import { SleepLog } from '../core/sleep/sleepLog';
-import type { AgentRuns, RunLogs } from './agentRunFeature';
+import { RUNS_DIR } from '../core/plan/layout';
+import type { AgentRuns } from './agentRunFeature';
 import type { Contribution } from './contributions';
-import { Disposable, DisposableStore, Emitter, toDisposable } from './lifecycle';
+import { Disposable, DisposableStore, toDisposable } from './lifecycle';
 import { onboardingMessage } from './llm/modelService';
 import type { ExplorerNode } from './planExplorer';
+import { RUN_LOGS } from './runLogs';
 import { RUN_BEFORE_SCHEME, RUN_FILE_SCHEME } from './runsTree';
 import type { FileRow, RunsListing, RunsSource } from './runsTree';
 import { requireTrust } from './trust';
 import type { WorkspaceModel } from './workspaceModel';
+import { WatchedListing } from './watchedListing';
 
 /** The feature's code, on first use: a bundle of its own (esbuild.mjs makes this require load dist/agentRun.js). */
 const load = (): typeof import('./agentRunFeature') => require('./agentRunFeature');
 
-/** The Runs group is read again at most this often while runs stream. */
-export const RUNS_REFRESH_MS = 500;
 /** A run folder's name begins with its time: enough to know there is something to list. */
 const RUN_FOLDER = /^\d{8}-\d{6}-/;
-
-/** The journal and the sleep log of a run, from this bundle (their error classes must be one class). */
-const LOGS: RunLogs = {
-  journal: (store) => new Journal(store.log(JOURNAL_FILE, parseJournalEntry), systemClock),
-  sleepLog: (store) => new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), systemClock),
-};
 
 export const agentRunContribution: Contribution = {
   id: 'agentRun',
   register(host) {
     const store = new DisposableStore();
     let feature: AgentRuns | undefined;
-    const runs = store.add(new LazyRunsSource(host.workspace, () => (feature ??= store.add(load().createAgentRuns(host, () => runs.changed(), LOGS)))));
+    const runs = store.add(new LazyRunsSource(host.workspace, () => (feature ??= store.add(load().createAgentRuns(host, () => runs.changed(), RUN_LOGS)))));
     host.services.runs = runs;
     store.add(toDisposable(() => delete host.services.runs));
     const withRun = (fn: (runs: AgentRuns, id: string) => Promise<void> | void) => async (node?: ExplorerNode) => {
@@ -98,28 +88,30 @@ function fileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
 /**
  * The runs for the explorer, without loading the feature while `.groundwork/runs/` holds no run.
  * Read again when `.groundwork/runs/**` changes on disk (any window, the CLI) or a run of this
- * window moves on, at most every RUNS_REFRESH_MS.
+ * window moves on (watchedListing.ts).
  */
 class LazyRunsSource extends Disposable implements RunsSource {
-  private readonly emitter = this._register(new Emitter<void>());
-  readonly onDidChange = this.emitter.event;
-  private cached: Promise<RunsListing | undefined> | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private lastFired = 0;
-  private watching = false;
+  private readonly listing: WatchedListing<RunsListing>;
+  readonly onDidChange: vscode.Event<void>;
 
   constructor(
     private readonly workspace: WorkspaceModel,
     readonly feature: () => AgentRuns,
   ) {
     super();
-    this._register(toDisposable(() => clearTimeout(this.timer)));
+    this.listing = this._register(
+      new WatchedListing(
+        workspace,
+        RUNS_DIR,
+        () => this.read(),
+        (err) => ({ rows: [], more: 0, problems: [{ id: RUNS_DIR, problem: err instanceof Error ? err.message : String(err) }] }),
+      ),
+    );
+    this.onDidChange = this.listing.onDidChange;
   }
 
   list(): Promise<RunsListing | undefined> {
-    if (!this.workspace.hasWorkspace) return Promise.resolve(undefined);
-    this.watch();
-    return (this.cached ??= this.read().catch((err: unknown) => ({ rows: [], more: 0, problems: [{ id: RUNS_DIR, problem: err instanceof Error ? err.message : String(err) }] })));
+    return this.listing.list();
   }
 
   files(runId: string): Promise<FileRow[]> {
@@ -127,35 +119,16 @@ class LazyRunsSource extends Disposable implements RunsSource {
   }
 
   refresh(): void {
-    this.changed();
+    this.listing.changed();
   }
 
-  /** Something changed: the list is read again, now or RUNS_REFRESH_MS after the last time. */
+  /** Something changed: the list is read again (at most every LISTING_REFRESH_MS). */
   changed(): void {
-    if (this.timer !== undefined || this.isDisposed) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.lastFired = Date.now();
-        this.cached = undefined;
-        this.emitter.fire();
-      },
-      Math.max(0, this.lastFired + RUNS_REFRESH_MS - Date.now()),
-    );
+    this.listing.changed();
   }
 
   private async read(): Promise<RunsListing | undefined> {
     const names = await this.workspace.workspaceStore().list(RUNS_DIR);
     return names.some((n) => RUN_FOLDER.test(n)) ? this.feature().listing() : undefined;
-  }
-
-  private watch(): void {
-    const root = this.workspace.root;
-    if (this.watching || !root) return;
-    this.watching = true;
-    // The folders themselves too: a `.groundwork` or `runs` folder deleted whole reports only itself.
-    const pattern = `{.groundwork,.groundwork/${RUNS_DIR},.groundwork/${RUNS_DIR}/**}`;
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, pattern)));
-    for (const event of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this._register(event(() => this.changed()));
   }
 }

@@ -4,50 +4,33 @@
 // modal (runApproval.ts), the workspace trust, the user's settings — and prints each run in an
 // integrated terminal of its own (agentTerminal.ts). It also lists the runs for the explorer's Runs
 // group, reverts and resumes them; the diffs are runDiffs.ts.
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { systemClock } from '../core/clock';
-import type { Journal } from '../core/journal/journal';
-import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
 import { bundledRoleSource } from '../core/node/roleFiles';
-import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { loadRoles } from '../core/roles/roleLoader';
 import type { Role } from '../core/roles/roleSchema';
 import { workspaceRoleSource } from '../core/roles/workspaceRoleSource';
-import { AgentRunner, RunRefusedError } from '../core/run/agentRun';
+import { RunRefusedError } from '../core/run/agentRun';
+import type { AgentRunner } from '../core/run/agentRun';
 import { readChanges } from '../core/run/changesFile';
 import { revertRun } from '../core/run/revert';
 import { RunPrinter } from '../core/run/runLines';
 import { RunStore, displayStatus } from '../core/run/runStore';
 import { TASK_MAX_CHARS } from '../core/run/runTypes';
 import type { RunEvent, RunRecord } from '../core/run/runTypes';
-import type { SleepLog } from '../core/sleep/sleepLog';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
-import { sleep } from '../core/llm/watchdog';
 import { visibleText } from '../core/visibleText';
+import { AgentRuntime, sha256, type RunLogs } from './agentRuntime';
 import { AgentTerminal } from './agentTerminal';
 import type { Host } from './contributions';
-import { filesExclude } from './filesExclude';
 import { Disposable, toDisposable } from './lifecycle';
-import { prices } from './llm/modelService';
-import { autoApproveSetting, modalApprover } from './runApproval';
 import { RunDiffs } from './runDiffs';
 import { fileRows, runsListing } from './runsTree';
-import type { FileRow, RunWords, RunsListing, RunShownStatus } from './runsTree';
+import type { FileRow, RunsListing, RunShownStatus } from './runsTree';
+import { runWords } from './runWords';
 import { requireTrust } from './trust';
 
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 /** A run whose record changed this recently is not probed for its lock (a start or a resume may be taking it); the list is read again after. */
 const FRESH_MS = 5000;
-
-/**
- * The logs a run writes to, made by the contribution from the extension's bundle: their modules
- * declare error classes, which must not be bundled twice (esbuild.mjs, mainModules.ts).
- */
-export interface RunLogs {
-  journal(store: WorkspaceStore): Journal;
-  sleepLog(store: WorkspaceStore): SleepLog;
-}
 
 export function createAgentRuns(host: Host, changed: () => void, logs: RunLogs): AgentRuns {
   return new AgentRuns(host, changed, logs);
@@ -56,8 +39,7 @@ export function createAgentRuns(host: Host, changed: () => void, logs: RunLogs):
 export class AgentRuns extends Disposable {
   /** The runs of this window that are under way, by id: Stop Run aborts them. */
   private readonly live = new Map<string, AbortController>();
-  private readonly commands = new NodeCommandRunner();
-  private readonly autoApprove = autoApproveSetting((text) => void vscode.window.showWarningMessage(text));
+  private readonly runtime: AgentRuntime;
   private readonly diffs: RunDiffs;
   private recheck: ReturnType<typeof setTimeout> | undefined;
 
@@ -65,9 +47,10 @@ export class AgentRuns extends Disposable {
     private readonly host: Host,
     /** The runs changed: the explorer's Runs group is read again (at most every 500 ms). */
     private readonly changed: () => void,
-    private readonly logs: RunLogs,
+    logs: RunLogs,
   ) {
     super();
+    this.runtime = new AgentRuntime(host, logs);
     this.diffs = new RunDiffs(host.workspace, sha256);
     this._register(toDisposable(() => clearTimeout(this.recheck)));
     // A window that closes stops its runs; each is recorded as stopped.
@@ -216,7 +199,7 @@ export class AgentRuns extends Disposable {
       if (event.type === 'started' || event.type === 'wrote' || event.type === 'ended') this.changed();
     };
     try {
-      const final = await go(this.runner(), abort.signal, onEvent);
+      const final = await go(this.runtime.runner(), abort.signal, onEvent);
       this.host.log.info(`runs: ${final.id} ${final.status}${final.reason ? ` (${final.reason})` : ''}`);
     } catch (err) {
       const text = message(err);
@@ -231,30 +214,6 @@ export class AgentRuns extends Disposable {
       this.changed();
       terminal.end(vscode.l10n.t('Press any key to close this terminal.'));
     }
-  }
-
-  private runner(): AgentRunner {
-    const store = this.store;
-    const runs = new RunStore(store);
-    return new AgentRunner({
-      store,
-      runs,
-      llm: () => this.host.models.client(),
-      clock: systemClock,
-      hash: sha256,
-      random: secureRandomBytes,
-      prices: prices(),
-      exclude: filesExclude,
-      origin: 'vscode',
-      commands: this.commands,
-      approver: modalApprover(),
-      isTrusted: () => vscode.workspace.isTrusted,
-      autoApprove: this.autoApprove,
-      sleepMaxSeconds: () => vscode.workspace.getConfiguration('groundwork.sleep').get<number>('maxSeconds', 3600),
-      sleepLog: this.logs.sleepLog(store),
-      journal: this.logs.journal(store),
-      wait: sleep,
-    });
   }
 
   /** The roles, bundled and the workspace's overrides (in a trusted folder), with their descriptions. */
@@ -281,25 +240,6 @@ export class AgentRuns extends Disposable {
       return undefined;
     }
   }
-}
-
-function runWords(): RunWords {
-  return {
-    status: {
-      running: vscode.l10n.t('running'),
-      completed: vscode.l10n.t('completed'),
-      failed: vscode.l10n.t('failed'),
-      stopped: vscode.l10n.t('stopped'),
-      interrupted: vscode.l10n.t('interrupted'),
-    },
-    inThisWindow: vscode.l10n.t('in this window'),
-    started: (when) => vscode.l10n.t('started {0}', when),
-    ended: (when) => vscode.l10n.t('ended {0}', when),
-    figures: (turns, tokens, cost) => vscode.l10n.t('{0} turns · {1} · {2}', turns, tokens, cost),
-    reverted: (when) => vscode.l10n.t('reverted {0}', when),
-    created: vscode.l10n.t('created by the run'),
-    changed: vscode.l10n.t('changed by the run'),
-  };
 }
 
 function message(err: unknown): string {

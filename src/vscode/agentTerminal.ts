@@ -32,10 +32,11 @@ export class AgentTerminal extends Disposable implements vscode.Pseudoterminal {
   private ended = false;
   private terminal: vscode.Terminal | undefined;
 
-  /** `stop` is called when the person presses Ctrl+C in the terminal or closes it while the run goes. */
+  /** `stop` is called when the person presses Ctrl+C in the terminal or closes it while the run goes; `icon` is a codicon's id. */
   constructor(
     private readonly name: string,
     private readonly stop: () => void,
+    private readonly icon = 'robot',
   ) {
     super();
   }
@@ -43,7 +44,7 @@ export class AgentTerminal extends Disposable implements vscode.Pseudoterminal {
   /** Creates the terminal and shows it (focus stays where it is when `preserveFocus`). */
   show(preserveFocus = false): vscode.Terminal {
     // Not disposed with this object: the terminal stays open after the run until the person closes it.
-    this.terminal ??= vscode.window.createTerminal({ name: this.name, pty: this, iconPath: new vscode.ThemeIcon('robot'), isTransient: true });
+    this.terminal ??= vscode.window.createTerminal({ name: this.name, pty: this, iconPath: new vscode.ThemeIcon(this.icon), isTransient: true });
     this.terminal.show(preserveFocus);
     return this.terminal;
   }

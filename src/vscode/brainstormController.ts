@@ -44,6 +44,8 @@ export interface BrainstormPorts {
   log: { warn(message: string, err?: unknown): void };
   /** Opens a workspace-relative file (`.groundwork/plans/…`) in the editor. */
   open(path: string): Promise<void>;
+  /** Builds from a finished brainstorm, behind the build's confirmation gate (the build's business, through the host's services). */
+  build(slug: string): Promise<void>;
 }
 
 type Run = (service: BrainstormApi, options: StepOptions) => Promise<BrainstormSession>;
@@ -103,6 +105,9 @@ export class BrainstormController extends Disposable implements FeatureControlle
         return;
       case 'brainstorm.resume':
         await this.ports.window.run('resume');
+        return;
+      case 'brainstorm.build':
+        if (this.view.status === 'complete') await this.ports.build(this.view.slug);
         return;
     }
   }

@@ -20,7 +20,7 @@ export { brainstormPlan, newBrainstorm, resumeBrainstorm } from './brainstormCom
 /** Which brainstorm the panel shows, kept in the workspace so a reload shows it again. */
 const CURRENT = 'panel/brainstorm.json';
 
-export function createBrainstorm({ workspace, models, roles, log }: Host): BrainstormController {
+export function createBrainstorm({ workspace, models, roles, log, services }: Host): BrainstormController {
   let service: Promise<BrainstormApi> | undefined;
   const settings = () => vscode.workspace.getConfiguration('groundwork.brainstorm');
   const gates: Record<BrainstormGate, () => string> = {
@@ -85,5 +85,6 @@ export function createBrainstorm({ workspace, models, roles, log }: Host): Brain
       const prefix = '.groundwork/';
       if (path.startsWith(prefix)) await openInGroundwork(workspace, path.slice(prefix.length));
     },
+    build: async (slug) => services.buildFrom?.({ kind: 'brainstorm', slug }),
   });
 }

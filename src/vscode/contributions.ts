@@ -6,10 +6,12 @@ import type { AgentPanel } from './agentPanel';
 import type { ModelService } from './llm/modelService';
 import type { DisposableLike } from './lifecycle';
 import type { RoleLookup } from './roleCache';
+import type { BuildSource, BuildsSource } from './buildsTree';
 import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
 import { agentRunContribution } from './agentRunContribution';
 import { brainstormContribution } from './brainstormContribution';
+import { buildContribution } from './buildContribution';
 import { discoveryContribution } from './discoveryContribution';
 import { explorerContribution } from './explorerContribution';
 import { journalContribution } from './journalContribution';
@@ -35,6 +37,10 @@ export interface FeatureServices {
   brainstormPlan?(plan: { slug: string; topic: string }): Promise<void>;
   /** The agent runs, for the plan explorer's Runs group (set by the agent-run feature, before the explorer registers). */
   runs?: RunsSource;
+  /** "Build This" on the Idea Brief card and on a finished brainstorm: the build's confirmation gate, then the build. */
+  buildFrom?(source: BuildSource): Promise<void>;
+  /** The builds, for the plan explorer's Builds group (set by the build feature, before the explorer registers). */
+  builds?: BuildsSource;
 }
 
 export interface Contribution {
@@ -52,5 +58,6 @@ export const CONTRIBUTIONS: readonly Contribution[] = [
   discoveryContribution,
   brainstormContribution,
   agentRunContribution,
+  buildContribution,
   explorerContribution,
 ];

@@ -21,7 +21,7 @@ import { planFileOf, type PendingBrief, type PendingRead } from './pendingBrief'
 export const PANEL_SESSION = 'panel';
 
 /** The actions refused in Restricted Mode, where each starts (the window says why). */
-export type DiscoveryGate = 'start' | 'cancel' | 'save' | 'deeper' | 'discard';
+export type DiscoveryGate = 'start' | 'cancel' | 'save' | 'deeper' | 'build' | 'discard';
 
 /** What the conversation asks of the window. */
 export interface DiscoveryWindow {
@@ -53,6 +53,8 @@ export interface DiscoveryPorts {
   open(rel: string): Promise<void>;
   /** Brainstorms a saved plan (the brainstorm's business, offered through the host's services). */
   brainstorm(plan: { slug: string; topic: string }): Promise<void>;
+  /** Builds from a saved brief, behind the build's confirmation gate (the build's business, through the host's services). */
+  build(brief: { kind: 'brief'; path: string }): Promise<void>;
 }
 
 export class DiscoveryController extends Disposable implements FeatureController<DiscoveryPanelView, DiscoveryMessage> {
@@ -105,6 +107,11 @@ export class DiscoveryController extends Disposable implements FeatureController
       case 'brief.brainstorm': {
         const plan = await this.planForBrainstorm();
         if (plan) await this.ports.brainstorm(plan);
+        return;
+      }
+      case 'brief.build': {
+        const card = await this.savedCard('build');
+        if (card?.savedAt) await this.ports.build({ kind: 'brief', path: card.savedAt });
         return;
       }
     }
@@ -169,14 +176,18 @@ export class DiscoveryController extends Disposable implements FeatureController
 
   /** The brief on the card as a saved plan (saved now if it was not yet), for "Brainstorm Deeper". */
   async planForBrainstorm(): Promise<{ slug: string; topic: string } | undefined> {
-    // Saving the brief writes: refused here, before saveBrief, in Restricted Mode.
-    if (!this.ports.window.allows('deeper') || this.source.kind !== 'brief') return undefined;
-    if (!this.source.card.savedAt) await this.saveBrief(this.source.card.brief);
-    if (this.source.kind !== 'brief' || !this.source.card.savedAt) return undefined;
-    const card = this.source.card;
-    const plan = planFileOf(card.savedAt!);
+    const card = await this.savedCard('deeper');
+    if (!card?.savedAt) return undefined;
+    const plan = planFileOf(card.savedAt);
     const raw = card.raw?.split('\n').find((l) => l.trim()) ?? '';
     return plan ? { slug: plan.slug, topic: card.brief.summary.trim() || raw.trim() || card.request } : undefined;
+  }
+
+  /** The brief on the card, saved as a plan first when it is not yet (refused, before saveBrief writes, in Restricted Mode). */
+  private async savedCard(gate: 'deeper' | 'build'): Promise<PendingBrief | undefined> {
+    if (!this.ports.window.allows(gate) || this.source.kind !== 'brief') return undefined;
+    if (!this.source.card.savedAt) await this.saveBrief(this.source.card.brief);
+    return this.source.kind === 'brief' && this.source.card.savedAt ? this.source.card : undefined;
   }
 
   async discard(): Promise<void> {

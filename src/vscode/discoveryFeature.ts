@@ -38,6 +38,7 @@ export function createDiscovery({ workspace, models, roles, log, services }: Hos
     cancel: () => vscode.l10n.t('cancel the discovery'),
     save: () => vscode.l10n.t('save the brief as a plan'),
     deeper: () => vscode.l10n.t('brainstorm deeper'),
+    build: () => vscode.l10n.t('start a build'),
     discard: () => vscode.l10n.t('discard the brief'),
   };
   const ports: DiscoveryPorts = {
@@ -82,6 +83,7 @@ export function createDiscovery({ workspace, models, roles, log, services }: Hos
     log,
     open: (rel) => openInGroundwork(workspace, rel),
     brainstorm: async (plan) => services.brainstormPlan?.(plan),
+    build: async (source) => services.buildFrom?.(source),
   };
   return new DiscoveryController(ports);
 }

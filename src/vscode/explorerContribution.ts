@@ -1,5 +1,6 @@
-// The plan explorer: plans, the journal, sleeping agents and agent runs as a tree beside the agent
-// panel. The runs come from the agent-run feature (Host.services.runs), registered before this one.
+// The plan explorer: plans, the journal, sleeping agents, builds and agent runs as a tree beside the
+// agent panel. The runs and the builds come from their features (Host.services.runs, .builds),
+// registered before this one.
 import * as vscode from 'vscode';
 import type { Contribution } from './contributions';
 import { DisposableStore } from './lifecycle';
@@ -9,13 +10,14 @@ export const explorerContribution: Contribution = {
   id: 'explorer',
   register({ workspace, services }) {
     const store = new DisposableStore();
-    const explorer = store.add(new PlanExplorer(workspace, services.runs));
+    const explorer = store.add(new PlanExplorer(workspace, services.runs, services.builds));
     const view = store.add(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
     explorer.attach(view);
     store.add(
       vscode.commands.registerCommand('groundwork.refreshExplorer', () => {
         workspace.refresh();
         services.runs?.refresh();
+        services.builds?.refresh();
       }),
     );
     return store;

@@ -1,11 +1,13 @@
-// The plan explorer: plans, the discoveries journal, sleeping agents and agent runs, as the
-// workspace holds them (the runs come from Host.services.runs: runsTree.ts). An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
+// The plan explorer: plans, the discoveries journal, sleeping agents, builds and agent runs, as the
+// workspace holds them (the builds come from Host.services.builds: buildsTree.ts; the runs from
+// Host.services.runs: runsTree.ts). An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
 // agents sleep and the view is visible, their countdowns are redrawn every second (only that group).
 import * as vscode from 'vscode';
 import type { JournalEntry } from '../core/journal/journalEntry';
 import { sleeperStatus, type Sleeper } from '../core/sleep/sleepLog';
 import { visibleText } from '../core/visibleText';
 import { Disposable, Emitter, toDisposable } from './lifecycle';
+import type { BuildRow, BuildsSource, PhaseRow } from './buildsTree';
 import { RUN_FILE_SCHEME } from './runsTree';
 import type { FileRow, RunRow, RunsSource } from './runsTree';
 import type { PlanSummary, WorkspaceModel } from './workspaceModel';
@@ -13,13 +15,15 @@ import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
 const MAX_JOURNAL_NODES = 200;
 
-type GroupName = 'plans' | 'journal' | 'sleepers' | 'runs';
+type GroupName = 'plans' | 'journal' | 'sleepers' | 'builds' | 'runs';
 
 export type ExplorerNode =
   | { kind: 'group'; group: GroupName; count: number }
   | { kind: 'plan'; plan: PlanSummary }
   | { kind: 'entry'; entry: JournalEntry }
   | { kind: 'sleeper'; sleeper: Sleeper }
+  | { kind: 'build'; row: BuildRow }
+  | { kind: 'phase'; row: PhaseRow }
   | { kind: 'run'; row: RunRow }
   | { kind: 'runFile'; file: FileRow }
   | { kind: 'note'; text: string; tooltip?: string }
@@ -34,16 +38,19 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
   private sleeping = false;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  /** Whether the Runs group was shown last time the root was read: its coming or going redraws the root. */
+  /** Whether the Runs and Builds groups were shown last time the root was read: their coming or going redraws the root. */
   private runsShown = false;
+  private buildsShown = false;
 
   constructor(
     private readonly model: WorkspaceModel,
     private readonly runs?: RunsSource,
+    private readonly builds?: BuildsSource,
   ) {
     super();
     this._register(model.onDidChange(() => this.changed.fire(undefined)));
     if (runs) this._register(runs.onDidChange(() => void this.runsChanged()));
+    if (builds) this._register(builds.onDidChange(() => void this.buildsChanged()));
     this._register(toDisposable(() => clearInterval(this.ticker)));
   }
 
@@ -79,6 +86,17 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
+  /** The Builds group is redrawn whole (its rows are new objects), the root only when it appears or goes. */
+  private async buildsChanged(): Promise<void> {
+    const listing = await this.builds?.list().catch(() => undefined);
+    const group = this.groups.get('builds');
+    if ((listing !== undefined) !== this.buildsShown || !group) this.changed.fire(undefined);
+    else {
+      group.count = runCount(listing);
+      this.changed.fire(group);
+    }
+  }
+
   private group(group: GroupName, count: number): ExplorerNode {
     let node = this.groups.get(group);
     if (!node) {
@@ -103,12 +121,17 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       add('plans', view.plans);
       add('journal', 'error' in view.journal ? view.journal : view.journal.records);
       add('sleepers', view.sleepers);
+      const builds = await this.builds?.list().catch(() => undefined);
+      this.buildsShown = builds !== undefined;
+      if (builds) groups.push(this.group('builds', runCount(builds)));
       const runs = await this.runs?.list().catch(() => undefined);
       this.runsShown = runs !== undefined;
       if (runs) groups.push(this.group('runs', runCount(runs)));
       return groups;
     }
     if (node.kind === 'run') return this.runFiles(node.row);
+    if (node.kind === 'build') return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row }));
+    if (node.kind === 'phase') return this.phaseTries(node.row);
     if (node.kind !== 'group') return [];
     switch (node.group) {
       case 'plans':
@@ -122,6 +145,15 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
               .map((entry) => ({ kind: 'entry', entry }));
       case 'sleepers':
         return 'error' in view.sleepers ? [] : view.sleepers.map((sleeper) => ({ kind: 'sleeper', sleeper }));
+      case 'builds': {
+        const listing = await this.builds?.list().catch(() => undefined);
+        if (!listing) return [];
+        return [
+          ...listing.rows.map((row): ExplorerNode => ({ kind: 'build', row })),
+          ...(listing.more > 0 ? [{ kind: 'note' as const, text: vscode.l10n.t('{0} more in .groundwork/builds/', listing.more) }] : []),
+          ...listing.problems.map((p): ExplorerNode => ({ kind: 'error', text: vscode.l10n.t('Build {0} cannot be read: {1}', p.id, p.problem) })),
+        ];
+      }
       case 'runs': {
         const listing = await this.runs?.list().catch(() => undefined);
         if (!listing) return [];
@@ -131,6 +163,15 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
           ...listing.problems.map((p): ExplorerNode => ({ kind: 'error', text: vscode.l10n.t('Run {0} cannot be read: {1}', p.id, p.problem) })),
         ];
       }
+    }
+  }
+
+  private async phaseTries(row: PhaseRow): Promise<ExplorerNode[]> {
+    try {
+      const tries = (await this.builds?.attempts(row.buildId, row.name)) ?? [];
+      return tries.map((t): ExplorerNode => (t.kind === 'run' ? { kind: 'run', row: t.row } : { kind: 'note', text: t.text, ...(t.tooltip ? { tooltip: t.tooltip } : {}) }));
+    } catch (err) {
+      return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
     }
   }
 
@@ -183,6 +224,10 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
         item.contextValue = 'sleeper';
         return item;
       }
+      case 'build':
+        return rowItem(node.row, `build:${node.row.id}`, vscode.TreeItemCollapsibleState.Collapsed);
+      case 'phase':
+        return rowItem(node.row, `build:${node.row.buildId}:${node.row.name}`, node.row.tried ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       case 'run':
         return runItem(node.row);
       case 'runFile':
@@ -208,6 +253,7 @@ function groupItem(group: GroupName, count: number): vscode.TreeItem {
     plans: [vscode.l10n.t('Plans'), 'folder-library'],
     journal: [vscode.l10n.t('Discoveries journal'), 'book'],
     sleepers: [vscode.l10n.t('Sleeping agents'), 'clock'],
+    builds: [vscode.l10n.t('Builds'), 'tools'],
     runs: [vscode.l10n.t('Runs'), 'history'],
   } as const;
   const [label, iconName] = labels[group];
@@ -223,18 +269,35 @@ function runCount(listing: { rows: unknown[]; more: number } | undefined): numbe
   return listing ? listing.rows.length + listing.more : 0;
 }
 
-/** A run: its task, role and time, a status codicon, its record as an untrusted (escaped) tooltip; expanding it lists its files. */
-function runItem(row: RunRow): vscode.TreeItem {
-  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = `run:${row.id}`;
+/** A build or a phase: its label and figures, a status codicon in its theme colour, its record as an untrusted (escaped) tooltip. */
+function rowItem(row: BuildRow | PhaseRow, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.label, state);
+  item.id = id;
   item.description = row.description;
   item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
+  item.tooltip = paragraphs(row.tooltip);
+  item.accessibilityInformation = { label: row.ariaLabel };
+  item.contextValue = row.contextValue;
+  return item;
+}
+
+function paragraphs(texts: readonly string[]): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString();
-  row.tooltip.forEach((paragraph, i) => {
+  texts.forEach((paragraph, i) => {
     if (i > 0) tooltip.appendMarkdown('\n\n');
     tooltip.appendText(paragraph);
   });
-  item.tooltip = tooltip;
+  return tooltip;
+}
+
+/** A run: its task, role and time, a status codicon, its record as an untrusted (escaped) tooltip; expanding it lists its files. */
+function runItem(row: RunRow): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
+  // A build's try is a run too, shown under its phase as well as in the Runs group: its own id there.
+  item.id = row.contextValue === 'build-run' ? `build-run:${row.id}` : `run:${row.id}`;
+  item.description = row.description;
+  item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
+  item.tooltip = paragraphs(row.tooltip);
   item.accessibilityInformation = { label: row.ariaLabel };
   item.contextValue = row.contextValue;
   return item;

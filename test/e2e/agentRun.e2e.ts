@@ -20,7 +20,8 @@ import type { Page } from 'playwright-core';
 import { match, reply } from '../support/scriptedModelServer';
 import type { MessagesBody } from '../support/scriptedModelServer';
 import { until } from '../support/until';
-import { activityBarItem, commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
+import { contextMenu, dialog, notifications, runCommandPatiently, untilTerminalShows, windowWithDialogs } from './support/dialogWindow';
+import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
 
 const KEY = 'sk-ant-agentrun-e2e-0123456789abcdef';
 const TASK = 'Write sum() with a test, and run the tests';
@@ -37,36 +38,6 @@ let fixtureNames: string[] = [];
 
 const isDeveloper = match.system('# Build developer');
 const forTask = (task: string) => (body: MessagesBody) => isDeveloper(body) && JSON.stringify(body.messages[0]?.content ?? '').includes(task);
-
-/** The lines of the terminal that is shown, as the smoke-test driver reads them off xterm's buffer. */
-async function terminalText(page: Page): Promise<string> {
-  const lines = await page.evaluate(() => {
-    const driver = (window as unknown as { driver?: { getTerminalBuffer(selector: string): Promise<string[]> } }).driver;
-    if (!driver) throw new Error('no smoke-test driver in the workbench');
-    return driver.getTerminalBuffer('.terminal-wrapper').catch(() => [] as string[]);
-  });
-  return lines.join('\n');
-}
-
-async function untilTerminalShows(page: Page, pattern: RegExp, ms = 30_000): Promise<string> {
-  let last = '';
-  try {
-    return await until(
-      `the terminal to show ${pattern}`,
-      async () => {
-        last = await terminalText(page);
-        return pattern.test(last) ? last : undefined;
-      },
-      ms,
-    );
-  } catch (err) {
-    throw new Error(`${(err as Error).message}; it shows:\n${last}`);
-  }
-}
-
-function dialog(page: Page) {
-  return page.locator('.monaco-dialog-box');
-}
 
 /** `Run Agent…` from the palette, as a person would: F1, the role, the task. */
 async function runAgent(page: Page, role: string, task: string): Promise<void> {
@@ -116,30 +87,6 @@ async function runRow(page: Page, task: string) {
   return row;
 }
 
-/** runCommand, tried again while a fresh window does not list the extension's commands yet (up to a minute). */
-async function runCommandPatiently(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
-    if (
-      await row.waitFor({ state: 'visible', timeout: 3_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return row.click();
-    await page.keyboard.press('Escape');
-    if (Date.now() > deadline) {
-      await screenshot(page, 'agent-run-palette.png');
-      throw new Error(`the command palette did not list "${title}" within 60 s`);
-    }
-  }
-}
-
 /** Drags the side bar's edge to the right, as a person does to read long rows. */
 async function widenSideBar(page: Page, by = 180): Promise<void> {
   const box = await sideBar(page).boundingBox();
@@ -159,53 +106,11 @@ async function closeEndedTerminal(page: Page): Promise<void> {
   await terminal.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
-async function contextMenu(page: Page, row: ReturnType<typeof treeRow>, item: string): Promise<void> {
-  await row.click({ button: 'right' });
-  const entry = page.locator('.context-view .action-menu-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  await entry.hover();
-  await entry.click();
-  await entry.waitFor({ state: 'detached', timeout: 5_000 });
-}
-
-/** The notifications' text (the smoke-test driver hides the toasts): what went wrong, when a step fails. */
-async function notifications(page: Page): Promise<string> {
-  await runCommand(page, 'Notifications: Show Notifications');
-  const center = page.locator('.notifications-center');
-  await center.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
-  const text = await center.innerText().catch(() => '');
-  await page.keyboard.press('Escape');
-  return text;
-}
-
 /** The text drawn after each element of `row` by CSS (`::after`): where VS Code draws a file decoration's badge. */
 function badges(row: ReturnType<typeof treeRow>): Promise<string[]> {
   return row.evaluate((el) =>
     [el, ...Array.from(el.querySelectorAll('*'))].map((e) => getComputedStyle(e, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""'),
   );
-}
-
-/**
- * A second window of the workbench on the same folder, with the extension under development but no
- * in-host tests: there, VS Code shows modal dialogs.
- */
-async function windowWithDialogs(main: Page): Promise<Page> {
-  const url = new URL(main.url());
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(([name]) => name !== 'extensionTestsPath');
-  assert.ok(
-    payload.some(([name]) => name === 'extensionDevelopmentPath'),
-    `the workbench URL names the extension under test: ${main.url()}`,
-  );
-  url.searchParams.set('payload', JSON.stringify(payload));
-  const page = await main.context().newPage();
-  page.on('console', (msg) => {
-    if (/groundwork|runs:/i.test(msg.text())) workbench().log(`[agent-run window] ${msg.text()}`);
-  });
-  await page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  await page.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
-  // The extension's contributions are there once its activity-bar entry is.
-  await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: 60_000 });
-  return page;
 }
 
 describe('Agent runs (UI)', function () {
@@ -220,7 +125,7 @@ describe('Agent runs (UI)', function () {
   before(async () => {
     const { workspace, modelServer } = workbench();
     fixtureNames = readdirSync(workspace);
-    page = await windowWithDialogs(workbench().page);
+    page = await windowWithDialogs(workbench().page, 'agent-run');
     modelServer.add(
       { name: 'run: list', match: forTask(TASK), reply: reply.toolUse('list_files', { path: '.' }, { text: ['Let me look ', 'at the folder first.'] }) },
       { name: 'run: write sum', match: forTask(TASK), reply: reply.toolUse('write_file', { path: 'src/sum.js', content: SUM }) },

@@ -61,7 +61,7 @@ export type BrainstormProblem =
   /** The step returned with the session still waiting for a model call. */
   | { kind: 'unfinished' };
 
-export type BrainstormAction = 'start' | 'resume' | 'stop' | 'more' | 'summarize' | 'retry' | 'close' | 'open-document' | 'open-context';
+export type BrainstormAction = 'start' | 'resume' | 'stop' | 'more' | 'summarize' | 'retry' | 'close' | 'open-document' | 'open-context' | 'build';
 
 export type BrainstormViewModel =
   | { status: 'none'; actions: BrainstormAction[] }
@@ -249,7 +249,7 @@ export function brainstormView(session: BrainstormSession | undefined, live: Bra
         ...(summary.format === 'text' ? { summaryText: summary.text ?? '' } : {}),
         documentPath: planDisplayPath(session.slug, PLAN_FILES.document),
         contextPath: planDisplayPath(session.slug, PLAN_FILES.context),
-        actions: ['open-document', 'open-context', 'close'],
+        actions: ['open-document', 'open-context', 'build', 'close'],
       };
     }
     case 'inquiry-failed':

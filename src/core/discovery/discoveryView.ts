@@ -69,7 +69,7 @@ export interface DiscoveryLive {
 }
 
 /** What the person can do next, for a front end to offer. */
-export type DiscoveryAction = 'send' | 'discover-this' | 'answer' | 'cancel' | 'retry' | 'edit' | 'save' | 'open-plan' | 'brainstorm' | 'discard';
+export type DiscoveryAction = 'send' | 'discover-this' | 'answer' | 'cancel' | 'retry' | 'edit' | 'save' | 'open-plan' | 'brainstorm' | 'build' | 'discard';
 
 interface Conversation {
   request: string;
@@ -127,7 +127,8 @@ export function discoveryView(source: DiscoverySource, live: DiscoveryLive = {})
     }
     case 'brief': {
       const card = source.card;
-      const deeper: DiscoveryAction[] = card.brief.summary.trim() ? ['brainstorm'] : [];
+      // Brainstorm Deeper and Build This take the brief saved as a plan (saved first when it is not).
+      const deeper: DiscoveryAction[] = card.brief.summary.trim() ? ['brainstorm', 'build'] : card.raw?.trim() ? ['build'] : [];
       const actions: DiscoveryAction[] = card.savedAt === undefined ? ['edit', 'save', ...deeper, 'discard'] : ['open-plan', ...deeper, 'discard'];
       return { status: 'brief', ...card, actions };
     }

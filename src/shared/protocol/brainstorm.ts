@@ -44,7 +44,9 @@ export type BrainstormMessage =
   /** "Brainstorm…": asks for a topic (VS Code's own inputs), then runs round 1. */
   | { type: 'brainstorm.new' }
   /** "Resume Brainstorm…": picks an unfinished one. */
-  | { type: 'brainstorm.resume' };
+  | { type: 'brainstorm.resume' }
+  /** "Build This" on a finished brainstorm's result: the build's confirmation gate for it. */
+  | { type: 'brainstorm.build' };
 
 const TYPES = [
   'brainstorm.answer',
@@ -54,6 +56,7 @@ const TYPES = [
   'brainstorm.open',
   'brainstorm.new',
   'brainstorm.resume',
+  'brainstorm.build',
 ] as const satisfies readonly BrainstormMessage['type'][];
 
 function parse(value: Record<string, unknown>): Parsed<BrainstormMessage> {
@@ -81,6 +84,7 @@ function parse(value: Record<string, unknown>): Parsed<BrainstormMessage> {
     case 'brainstorm.close':
     case 'brainstorm.new':
     case 'brainstorm.resume':
+    case 'brainstorm.build':
       return bare(type);
     default: {
       const unknown: never = type;

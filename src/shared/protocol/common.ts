@@ -5,7 +5,7 @@
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: string };
 
 /** The panel's features, each with its own state slice and message set. */
-export const FEATURES = ['panel', 'discovery', 'brainstorm', 'journal', 'sleep', 'model'] as const;
+export const FEATURES = ['panel', 'discovery', 'brainstorm', 'journal', 'sleep', 'model', 'build'] as const;
 export type FeatureId = (typeof FEATURES)[number];
 
 export const MAX_ID_CHARS = 128;
@@ -126,13 +126,14 @@ export function parseResponse(value: Record<string, unknown>): Parsed<ResponseMe
 // ---- streams ----
 
 /**
- * Which stream a chunk of model output (or a tool call) belongs to: `discovery:<session>`, or
- * `brainstorm:<slug>:<agent>`. The panel routes each to the part of the page that shows it.
+ * Which stream a chunk of model output (or a tool call) belongs to: `discovery:<session>`,
+ * `brainstorm:<slug>:<agent>` or `build:<id>:<phase>:<try>`. The panel routes each to the part of
+ * the page that shows it.
  */
 export type StreamId = string;
 
 /** The feature a stream belongs to, or undefined for one the panel does not know. */
-export function streamFeature(stream: StreamId): 'discovery' | 'brainstorm' | undefined {
+export function streamFeature(stream: StreamId): 'discovery' | 'brainstorm' | 'build' | undefined {
   const head = stream.slice(0, stream.indexOf(':'));
-  return head === 'discovery' || head === 'brainstorm' ? head : undefined;
+  return head === 'discovery' || head === 'brainstorm' || head === 'build' ? head : undefined;
 }

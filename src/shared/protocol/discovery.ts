@@ -40,7 +40,9 @@ export type DiscoveryMessage =
   | { type: 'brief.discard' }
   | { type: 'brief.open' }
   /** "Brainstorm Deeper" on the Idea Brief card: the brief saved as a plan, then brainstormed. */
-  | { type: 'brief.brainstorm' };
+  | { type: 'brief.brainstorm' }
+  /** "Build This" on the Idea Brief card: the brief saved as a plan (if it was not), then the build's confirmation gate. */
+  | { type: 'brief.build' };
 
 const TYPES = [
   'discovery.send',
@@ -52,6 +54,7 @@ const TYPES = [
   'brief.discard',
   'brief.open',
   'brief.brainstorm',
+  'brief.build',
 ] as const satisfies readonly DiscoveryMessage['type'][];
 
 function parse(value: Record<string, unknown>): Parsed<DiscoveryMessage> {
@@ -92,6 +95,7 @@ function parse(value: Record<string, unknown>): Parsed<DiscoveryMessage> {
     case 'brief.discard':
     case 'brief.open':
     case 'brief.brainstorm':
+    case 'brief.build':
       return bare(type);
     default: {
       const unknown: never = type;

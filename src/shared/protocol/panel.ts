@@ -5,6 +5,7 @@
 import type { PanelStrings } from '../panelStrings';
 import type { ToolLine } from '../../core/tools/toolLines';
 import type { BrainstormMessage, BrainstormPanelView } from './brainstorm';
+import type { BuildMessage, BuildPanelView } from './build';
 import { MAX_ID_CHARS, bare, isProblem, parseResponse, rejected, textField, type FeatureId, type InboundSet, type Parsed, type ResponseMessage, type StreamId } from './common';
 import type { DiscoveryMessage, DiscoveryPanelView } from './discovery';
 import type { JournalMessage, JournalSlice } from './journal';
@@ -41,6 +42,7 @@ export interface PanelSlices {
   journal: JournalSlice;
   sleep: SleepSlice;
   model: ModelView;
+  build: BuildPanelView;
 }
 
 export type StateMessage = { [K in FeatureId]: { type: 'state'; seq: number; now: number; feature: K; state: PanelSlices[K] } }[FeatureId];
@@ -110,4 +112,4 @@ function parse(value: Record<string, unknown>): Parsed<PanelMessage> {
 export const PANEL_INBOUND: InboundSet<PanelMessage> = { feature: 'panel', types: TYPES, parse };
 
 /** Every message the panel can send, of every feature. */
-export type WebviewMessage = PanelMessage | DiscoveryMessage | BrainstormMessage | JournalMessage | SleepMessage | ModelMessage;
+export type WebviewMessage = PanelMessage | DiscoveryMessage | BrainstormMessage | JournalMessage | SleepMessage | ModelMessage | BuildMessage;

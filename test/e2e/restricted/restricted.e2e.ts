@@ -91,4 +91,15 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'runs')), 'no run folder');
   });
+
+  it('refuses "Groundwork: Build from Brief…" before asking for a brief, calls no model and makes no build', async () => {
+    const { page, modelServer, workspace } = workbench();
+    const before = modelServer.requests.length;
+    await runCommand(page, commandTitle('groundwork.buildFromBrief'));
+    await seeRefusal(page, 'cannot start a build in Restricted Mode');
+    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Pick the Idea Brief or finished brainstorm' }).count(), 0, 'no brief picker');
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no gate');
+    assert.equal(modelServer.requests.length, before, 'no request reached the model server');
+    assert.ok(!existsSync(join(workspace, '.groundwork', 'builds')), 'no build folder');
+  });
 });

@@ -180,7 +180,7 @@ const rows: Row[] = [
       keyInsights: [],
       documentPath: '.groundwork/plans/invoices/00-brainstorming.md',
       contextPath: '.groundwork/plans/invoices/00-brainstorming.context.md',
-      actions: ['open-document', 'open-context', 'close'],
+      actions: ['open-document', 'open-context', 'build', 'close'],
     },
   },
 ];

@@ -95,19 +95,24 @@ const rows: Row[] = [
     expect: { status: 'failed', failure: { reason: 'interrupted' }, actions: ['retry', 'cancel'] },
   },
   {
-    name: 'a brief not saved yet: edit, save, brainstorm, discard',
+    name: 'a brief not saved yet: edit, save, brainstorm, build, discard',
     source: { kind: 'brief', card: card() },
-    expect: { status: 'brief', brief: FIELDS, actions: ['edit', 'save', 'brainstorm', 'discard'] },
+    expect: { status: 'brief', brief: FIELDS, actions: ['edit', 'save', 'brainstorm', 'build', 'discard'] },
   },
   {
-    name: 'a saved brief: open the plan, brainstorm, discard',
+    name: 'a saved brief: open the plan, brainstorm, build, discard',
     source: { kind: 'brief', card: card({ savedAt: '.groundwork/plans/crm/idea-brief.md' }) },
-    expect: { status: 'brief', savedAt: '.groundwork/plans/crm/idea-brief.md', actions: ['open-plan', 'brainstorm', 'discard'] },
+    expect: { status: 'brief', savedAt: '.groundwork/plans/crm/idea-brief.md', actions: ['open-plan', 'brainstorm', 'build', 'discard'] },
   },
   {
-    name: 'a brief with no fields (the model ignored the format): no brainstorm from it',
+    name: 'a brief with no fields (the model ignored the format): no brainstorm from it, but a build of its text',
     source: { kind: 'brief', card: card({ brief: { ...FIELDS, summary: '' }, raw: 'A stock list' }) },
-    expect: { status: 'brief', raw: 'A stock list', actions: ['edit', 'save', 'discard'] },
+    expect: { status: 'brief', raw: 'A stock list', actions: ['edit', 'save', 'build', 'discard'] },
+  },
+  {
+    name: 'a brief with neither fields nor text: nothing to brainstorm or build',
+    source: { kind: 'brief', card: card({ brief: { ...FIELDS, summary: '' }, raw: ' ' }) },
+    expect: { status: 'brief', actions: ['edit', 'save', 'discard'] },
   },
   {
     name: 'a damaged brief file: why, Discard, and a new conversation',

@@ -11,8 +11,9 @@ import { JOURNAL_INBOUND, MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../.
 import { MODEL_INBOUND } from '../../../src/shared/protocol/model';
 import { PANEL_INBOUND } from '../../../src/shared/protocol/panel';
 import { SLEEP_INBOUND } from '../../../src/shared/protocol/sleep';
+import { BUILD_COMMANDS, BUILD_INBOUND, buildStream } from '../../../src/shared/protocol/build';
 
-const SETS = [PANEL_INBOUND, DISCOVERY_INBOUND, BRAINSTORM_INBOUND, JOURNAL_INBOUND, SLEEP_INBOUND, MODEL_INBOUND] as InboundSet<{ type: string }>[];
+const SETS = [PANEL_INBOUND, DISCOVERY_INBOUND, BRAINSTORM_INBOUND, JOURNAL_INBOUND, SLEEP_INBOUND, MODEL_INBOUND, BUILD_INBOUND] as InboundSet<{ type: string }>[];
 const parseWebviewMessage = (value: unknown) => {
   const { feature: _feature, ...parsed } = parseInbound(SETS, value);
   return parsed;
@@ -181,6 +182,15 @@ describe('requests and their answers (one helper on both sides)', () => {
   });
 });
 
+describe('build messages', () => {
+  test('each of the buttons’ commands, and nothing else; Build This of the brief and the brainstorm take no fields', () => {
+    for (const command of BUILD_COMMANDS) assert.deepEqual(parseWebviewMessage({ type: 'build.command', command }), { ok: true, message: { type: 'build.command', command } });
+    for (const command of ['rm -rf', 'Stop', 1, undefined]) assert.equal(parseWebviewMessage({ type: 'build.command', command }).ok, false, String(command));
+    assert.deepEqual(parseWebviewMessage({ type: 'brief.build', path: '/etc/passwd' }), { ok: true, message: { type: 'brief.build' } });
+    assert.deepEqual(parseWebviewMessage({ type: 'brainstorm.build', slug: '../x' }), { ok: true, message: { type: 'brainstorm.build' } });
+  });
+});
+
 describe('stream ids', () => {
   test('name their feature, session and agent', () => {
     assert.equal(discoveryStream('panel'), 'discovery:panel');
@@ -190,6 +200,8 @@ describe('stream ids', () => {
     assert.equal(brainstormStreamOf('discovery:panel'), undefined);
     assert.equal(streamFeature('discovery:panel'), 'discovery');
     assert.equal(streamFeature('brainstorm:a:ux'), 'brainstorm');
+    assert.equal(buildStream('20250102-030405-adder-0a1f', 'qa', 2), 'build:20250102-030405-adder-0a1f:qa:2');
+    assert.equal(streamFeature(buildStream('x', 'qa', 1)), 'build');
     assert.equal(streamFeature('terminal:1'), undefined);
     assert.equal(streamFeature('nocolon'), undefined);
   });

@@ -168,6 +168,7 @@ describe('AgentPanel: one discovery turn', () => {
       window: { allows: () => true, setActive: () => undefined, say: () => undefined, couldNotStart: () => undefined, language: () => 'en', noAnswer: () => '' },
       log: { info: () => undefined, warn: () => undefined },
       open: async () => undefined,
+      build: async () => undefined,
       brainstorm: async () => undefined,
     });
     s.panel.register(new LazyFeature('discovery', DISCOVERY_INBOUND, async () => controller) as LazyFeature<'discovery', DiscoveryMessage, DiscoveryController>);

@@ -48,6 +48,7 @@ class Fixture {
   readonly opened: string[] = [];
   readonly trust = new Emitter<void>();
   readonly chunks: StreamChunk[] = [];
+  readonly built: string[] = [];
   readonly seen: BrainstormPanelView[] = [];
   readonly controller: BrainstormController;
 
@@ -85,6 +86,7 @@ class Fixture {
       },
       log: { warn: () => undefined },
       open: async (path) => void this.opened.push(path),
+      build: async (slug) => void this.built.push(slug),
     });
     this.controller.onDidChange(() => this.seen.push(this.controller.state));
     this.controller.onDidStream((c) => this.chunks.push(c));
@@ -225,6 +227,18 @@ describe('BrainstormController: answers and the coordinator', () => {
     assert.deepEqual(f.completed, ['invoices']);
     await f.controller.handle({ type: 'brainstorm.open', file: 'context' });
     assert.deepEqual(f.opened, ['.groundwork/plans/invoices/00-brainstorming.context.md']);
+    assert.ok(f.state.status === 'complete' && f.state.actions.includes('build'), 'Build This is offered');
+    await f.controller.handle({ type: 'brainstorm.build' });
+    assert.deepEqual(f.built, ['invoices'], 'Build This asks the build for this brainstorm');
+  });
+
+  test('Build This does nothing while the brainstorm has not finished', async () => {
+    const f = new Fixture();
+    f.saved = answering();
+    f.current = 'invoices';
+    await f.controller.restore();
+    await f.controller.handle({ type: 'brainstorm.build' });
+    assert.deepEqual(f.built, []);
   });
 
   test('the panel’s Brainstorm… and Resume… run the palette’s commands', async () => {

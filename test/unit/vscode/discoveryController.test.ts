@@ -27,6 +27,7 @@ class Fixture {
   readonly active: boolean[] = [];
   readonly opened: string[] = [];
   readonly brainstormed: Array<{ slug: string; topic: string }> = [];
+  readonly built: string[] = [];
   readonly trust = new Emitter<void>();
   readonly chunks: StreamChunk[] = [];
   changes = 0;
@@ -69,6 +70,7 @@ class Fixture {
       log: { info: () => undefined, warn: () => undefined },
       open: async (rel) => void this.opened.push(rel),
       brainstorm: async (plan) => void this.brainstormed.push(plan),
+      build: async (source) => void this.built.push(source.path),
     };
     this.controller = new DiscoveryController(ports);
     this.controller.onDidChange(() => this.changes++);
@@ -227,7 +229,7 @@ describe('DiscoveryController: the brief', () => {
     await f.controller.send('build me a CRM', true);
     assert.equal(f.state.status, 'brief');
     assert.equal(f.written.length, 1);
-    assert.deepEqual(f.state.status === 'brief' && f.state.actions, ['edit', 'save', 'brainstorm', 'discard']);
+    assert.deepEqual(f.state.status === 'brief' && f.state.actions, ['edit', 'save', 'brainstorm', 'build', 'discard']);
     await f.controller.handle({ type: 'brief.brainstorm' });
     assert.ok(f.calls.includes('save A CRM for a bakery'), 'saved first');
     assert.deepEqual(f.brainstormed, [{ slug: 'a-crm', topic: 'A CRM for a bakery' }]);
@@ -236,6 +238,29 @@ describe('DiscoveryController: the brief', () => {
     await f.controller.handle({ type: 'brief.discard' });
     assert.equal(f.state.status, 'idle');
     assert.equal(f.written.at(-1), undefined);
+  });
+
+  test('Build This saves the brief as a plan first, then asks the build for that saved brief', async () => {
+    const f = new Fixture();
+    f.turns.push(async () => complete);
+    await f.controller.send('build me a CRM', true);
+    await f.controller.handle({ type: 'brief.build' });
+    assert.ok(f.calls.includes('save A CRM for a bakery'), 'saved first');
+    assert.deepEqual(f.built, ['.groundwork/plans/a-crm/idea-brief.md']);
+    await f.controller.handle({ type: 'brief.build' });
+    assert.equal(f.calls.filter((c) => c.startsWith('save ')).length, 1, 'a saved brief is not saved again');
+    assert.equal(f.built.length, 2);
+  });
+
+  test('Build This in Restricted Mode: refused before anything is saved', async () => {
+    const f = new Fixture();
+    f.pending = { kind: 'ok', brief: { request: 'r', brief: FIELDS, transcript: [], message: '' } };
+    f.trusted = false;
+    await f.controller.restore();
+    await f.controller.handle({ type: 'brief.build' });
+    assert.deepEqual(f.refused, ['build']);
+    assert.deepEqual(f.built, []);
+    assert.deepEqual(f.calls, []);
   });
 
   test('a brief file that broke since the card was drawn is shown as damaged, not saved', async () => {

@@ -11,7 +11,7 @@ import { RUNS_SHOWN, fileRows, runContext, runRow, runsListing } from '../../../
 import type { FileRow, RunShownStatus, RunWords, RunsListing, RunsSource } from '../../../src/vscode/runsTree';
 import { Emitter } from '../../../src/vscode/lifecycle';
 import { sampleRun } from '../run/runFixtures';
-import { installFakeVscode } from './fakeVscode';
+import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
 
 const WORDS: RunWords = {
   status: { running: 'running', completed: 'completed', failed: 'failed', stopped: 'stopped', interrupted: 'interrupted' },
@@ -168,50 +168,7 @@ describe('file rows', () => {
 // ---------------------------------------------------------------------------------------------
 // The explorer: what it draws from the rows
 
-installFakeVscode();
-const fakeVscode = require('vscode') as Record<string, unknown>;
-class TreeItem {
-  iconPath?: unknown;
-  description?: string;
-  tooltip?: unknown;
-  contextValue?: string;
-  command?: unknown;
-  resourceUri?: unknown;
-  accessibilityInformation?: { label: string };
-  id?: string;
-  constructor(
-    readonly label: string,
-    readonly collapsibleState: number,
-  ) {}
-}
-class ThemeIcon {
-  constructor(
-    readonly id: string,
-    readonly color?: { id: string },
-  ) {}
-}
-class ThemeColor {
-  constructor(readonly id: string) {}
-}
-class MarkdownString {
-  value = '';
-  appendText(text: string) {
-    this.value += text.replace(/[\\`*_{}[\]()#+\-.!<>]/g, '\\$&');
-    return this;
-  }
-  appendMarkdown(text: string) {
-    this.value += text;
-    return this;
-  }
-}
-Object.assign(fakeVscode, {
-  TreeItem,
-  ThemeIcon,
-  ThemeColor,
-  MarkdownString,
-  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-  Uri: { ...(fakeVscode['Uri'] as object), from: (parts: Record<string, string>) => ({ ...parts, toString: () => `${parts['scheme']}:${parts['path']}?${parts['query']}` }) },
-});
+installFakeTree();
 const { PlanExplorer } = require('../../../src/vscode/planExplorer') as typeof import('../../../src/vscode/planExplorer');
 
 function explorer(listing: RunsListing | undefined, files: (id: string) => Promise<FileRow[]> = async () => []) {

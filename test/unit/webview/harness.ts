@@ -5,6 +5,7 @@ import type { BriefFields } from '../../../src/shared/protocol/discovery';
 import type { PanelSlices, WebviewMessage } from '../../../src/shared/protocol/panel';
 import { PanelApp } from '../../../webview/app';
 import { BrainstormUi } from '../../../webview/brainstorm';
+import { BuildPart } from '../../../webview/buildPart';
 import { DiscoveryUi } from '../../../webview/discovery';
 import { JournalForm } from '../../../webview/journalForm';
 import type { PanelPart } from '../../../webview/part';
@@ -23,6 +24,7 @@ export function slices(overrides: Partial<PanelSlices> = {}): PanelSlices {
     model: { status: 'ready', provider: 'anthropic', complex: 'claude-sonnet-4-6', fast: 'claude-haiku-4-5' },
     discovery: { status: 'idle', actions: ['send'] },
     brainstorm: { status: 'none', actions: ['start', 'resume'] },
+    build: { status: 'none' },
     ...overrides,
   };
 }
@@ -51,7 +53,7 @@ export class Harness {
       (ctx) => brainstorm.entryActions(ctx),
     );
     const ticker = { every: (_ms: number, fn: () => void) => (this.ticks.push(fn), () => this.ticks.splice(this.ticks.indexOf(fn), 1)) };
-    const parts: PanelPart[] = [new NoticesPart(), brainstorm, discovery, new ModelPart(), new SleepPart(ticker), new JournalPart(form)];
+    const parts: PanelPart[] = [new NoticesPart(), new BuildPart(), brainstorm, discovery, new ModelPart(), new SleepPart(ticker), new JournalPart(form)];
     this.parts = override ? override(parts) : parts;
     this.app = new PanelApp(this.root as unknown as HTMLElement, this.parts, post, () => this.clock);
   }

@@ -1,0 +1,224 @@
+// The Builds group of the plan explorer as a person sees it: one row per build with the status icon
+// and colour that say how it went and the actions its context value offers (Stop for a build of
+// this window, Resume for one that can go on, Open Report once it ended, the folder once it has
+// one), its phases with their figures and Rerun Phase only where the core allows it, each phase's
+// tries as run rows showing the try's own verdict, and text from a cloned repository's build
+// folders shown as one visible line or escaped. The rows are pure (buildsTree.ts); the last tests
+// go through the explorer itself (planExplorer.ts, with a fake `vscode`).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { BuildRecord } from '../../../src/core/build/buildTypes';
+import { attemptNote, attemptRunRow, buildContext, buildRow, buildsListing, BUILDS_SHOWN } from '../../../src/vscode/buildsTree';
+import type { AttemptNode, BuildShownStatus, BuildWords, BuildsListing, BuildsSource } from '../../../src/vscode/buildsTree';
+import { Emitter } from '../../../src/vscode/lifecycle';
+import { runRow, type RunWords } from '../../../src/vscode/runsTree';
+import { sampleBuild } from '../build/buildFixtures';
+import { sampleRun } from '../run/runFixtures';
+import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
+
+const WORDS: BuildWords = {
+  status: { running: 'running', completed: 'completed', failed: 'failed', stopped: 'stopped', interrupted: 'interrupted' },
+  phase: { pending: 'pending', running: 'running', passed: 'passed', failed: 'failed', stopped: 'stopped' },
+  cause: { first: '', retry: 'retry', 'qa-failed': 'sent back: QA failed', 'review-changes': 'sent back: review', rerun: 'rerun', resume: 'resumed' },
+  inThisWindow: 'in this window',
+  from: (s) => `From ${s}`,
+  project: (f) => `Project folder: ${f}`,
+  started: (w) => `started ${w}`,
+  ended: (w) => `ended ${w}`,
+  tries: (n) => `${n} tries`,
+  attempt: (n) => `try ${n}`,
+  noRun: 'It failed before its agent run began.',
+};
+const RUN_WORDS: RunWords = {
+  status: { running: 'running', completed: 'completed', failed: 'failed', stopped: 'stopped', interrupted: 'interrupted' },
+  inThisWindow: 'in this window',
+  started: (w) => `started ${w}`,
+  ended: (w) => `ended ${w}`,
+  figures: (turns, tokens, cost) => `${turns} turns · ${tokens} · ${cost}`,
+  reverted: (w) => `reverted ${w}`,
+  created: 'created by the run',
+  changed: 'changed by the run',
+};
+const NOW = Date.parse('2025-01-02T12:00:00.000Z');
+
+function row(status: BuildShownStatus, here = false, build: Partial<BuildRecord> = {}) {
+  return buildRow(sampleBuild({ status: status === 'interrupted' ? 'running' : status, ...build }), status, here, WORDS, NOW, 'en-GB');
+}
+
+describe('build rows', () => {
+  test('each status has its icon, colour and context value; Stop only here, the folder once there is one', () => {
+    const shown = (['running', 'completed', 'failed', 'stopped', 'interrupted'] as const).map((s) => {
+      const r = row(s);
+      return [s, r.icon, r.color, r.contextValue];
+    });
+    assert.deepEqual(shown, [
+      ['running', 'sync~spin', undefined, 'build-running-folder'],
+      ['completed', 'pass', 'testing.iconPassed', 'build-completed-folder'],
+      ['failed', 'error', 'testing.iconFailed', 'build-failed-folder'],
+      ['stopped', 'debug-stop', undefined, 'build-stopped-folder'],
+      ['interrupted', 'warning', 'list.warningForeground', 'build-interrupted-folder'],
+    ]);
+    assert.equal(row('running', true).contextValue, 'build-running-here-folder');
+    assert.equal(buildContext('failed', false, false), 'build-failed');
+    assert.equal(row('running', true).here, true);
+  });
+
+  test('named by its project folder (two builds of one brief differ), before that by its plan', () => {
+    assert.equal(row('completed', false, { projectDir: 'sum-tool-2', projectName: 'sum-tool' }).label, 'sum-tool-2');
+    const { projectDir: _d, projectName: _n, ...unnamed } = sampleBuild();
+    assert.equal(buildRow(unnamed as BuildRecord, 'running', true, WORDS, NOW).label, 'price-tracker');
+    assert.equal(buildRow({ ...(unnamed as BuildRecord), source: { kind: 'brainstorm', slug: 'invoices' } }, 'running', true, WORDS, NOW).label, 'invoices');
+  });
+
+  test('the description has status, time and cost; the tooltip the source, the folder, the totals and the reason', () => {
+    const r = row('failed');
+    assert.match(r.description, /^failed · [^·]*\d\d:\d\d · \$0\.0163$/);
+    assert.deepEqual(r.tooltip.slice(0, 3), ['price-tracker — failed', 'From .groundwork/plans/price-tracker/idea-brief.md', 'Project folder: price-tracker']);
+    assert.ok(r.tooltip.includes('Phase qa failed twice: node --test exited 1.'));
+    assert.equal(r.tooltip.at(-1), r.id);
+  });
+
+  test('phases: status icons and figures; Rerun Phase only on a build not under way whose earlier phases passed', () => {
+    const r = row('failed');
+    assert.deepEqual(
+      r.phases.map((p) => [p.name, p.icon, p.color, p.contextValue, p.tried]),
+      [
+        ['analyst', 'pass', 'testing.iconPassed', 'build-phase', true],
+        ['qa', 'error', 'testing.iconFailed', 'build-phase', true],
+        ['delivery', 'circle-large-outline', 'disabledForeground', 'build-phase-locked', false],
+      ],
+    );
+    assert.match(r.phases[0]!.description, /^passed · 30 s · 2\.3k tokens · \$0\.0123$/);
+    assert.match(r.phases[1]!.description, /^failed · 2 tries · /);
+    assert.ok(
+      row('running', true).phases.every((p) => p.contextValue === 'build-phase-locked'),
+      'nothing is rerun while it runs',
+    );
+  });
+
+  test("a phase's tooltip carries its last try's reason and evidence, each line visible, cut to a few lines", () => {
+    const build = sampleBuild();
+    build.phases[1]!.attempts[1]!.evidence = `${'line\n'.repeat(30)}\u001b[31mred\u0007`;
+    const qa = buildRow(build, 'failed', false, WORDS, NOW).phases[1]!;
+    assert.ok(qa.tooltip.includes('rate limited'));
+    assert.equal(qa.tooltip.at(-1), '…');
+    assert.ok(qa.tooltip.length < 20);
+    for (const line of qa.tooltip) assert.doesNotMatch(line, /[\u0000-\u001f]/, JSON.stringify(line));
+  });
+
+  test(`at most ${BUILDS_SHOWN} rows, with how many more; problems in one visible line`, () => {
+    const builds = Array.from({ length: BUILDS_SHOWN + 3 }, (_, i) => ({
+      build: sampleBuild({ id: `20250102-0304${String(i).padStart(2, '0')}-x-0a1f` }),
+      status: 'completed' as const,
+      here: false,
+    }));
+    const listing = buildsListing(builds, [{ id: 'bad', problem: 'build.yaml is damaged:\nline 3\u0007' }], WORDS, NOW);
+    assert.equal(listing.rows.length, BUILDS_SHOWN);
+    assert.equal(listing.more, 3);
+    assert.equal(listing.problems[0]!.id, 'bad');
+    assert.match(listing.problems[0]!.problem, /^build\.yaml is damaged: line 3/);
+    assert.doesNotMatch(listing.problems[0]!.problem, /[\n\u0007]/);
+  });
+});
+
+describe('tries', () => {
+  test("a try is its run's row, with the try's own verdict: a run that completed can have failed the check", () => {
+    const attempt = sampleBuild().phases[1]!.attempts[0]!;
+    const base = runRow(sampleRun({ status: 'completed', task: 'Carry out the qa phase…' }), 'completed', false, RUN_WORDS, NOW);
+    const r = attemptRunRow(base, attempt, 2, WORDS);
+    assert.equal(r.label, 'try 2 (sent back: QA failed)');
+    assert.deepEqual([r.icon, r.color, r.contextValue, r.id], ['error', 'testing.iconFailed', 'build-run', base.id]);
+    assert.match(r.description, /^failed · 2\.3k tokens · \$0\.0040$/);
+    assert.equal(r.tooltip[1], 'claimed but not verified: `node --test` exited 1');
+    assert.ok(!r.tooltip.includes('Carry out the qa phase…'), "the phase's long task is left out");
+  });
+
+  test('a try that failed before its run began is a note saying why', () => {
+    const attempt = sampleBuild().phases[1]!.attempts[1]!;
+    assert.deepEqual(attemptNote(attempt, 2, WORDS), { kind: 'note', text: 'try 2: rate limited', tooltip: 'rate limited' });
+    const { reason: _r, ...bare } = attempt;
+    assert.deepEqual(attemptNote(bare, 3, WORDS), { kind: 'note', text: 'try 3: It failed before its agent run began.', tooltip: 'It failed before its agent run began.' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The explorer: what it draws from the rows
+
+installFakeTree();
+const { PlanExplorer } = require('../../../src/vscode/planExplorer') as typeof import('../../../src/vscode/planExplorer');
+
+function explorer(listing: BuildsListing | undefined, attempts: (id: string, phase: string) => Promise<AttemptNode[]> = async () => []) {
+  const model = {
+    hasWorkspace: true,
+    onDidChange: new Emitter<void>().event,
+    read: async () => ({ plans: [], journal: { records: [], problems: [] }, sleepers: [] }),
+  };
+  const source: BuildsSource = { onDidChange: new Emitter<void>().event, list: async () => listing, attempts, refresh: () => undefined };
+  return new PlanExplorer(model as never, undefined, source);
+}
+
+describe('the Builds group in the explorer', () => {
+  test('is left out while there are no builds', async () => {
+    assert.deepEqual(await explorer(undefined).getChildren(), []);
+  });
+
+  test('lists each build, a note past the ones shown, and a damaged build.yaml as an error row, never a broken tree', async () => {
+    const r = row('failed', false, { reason: 'Use *bold* [link](x)' });
+    const e = explorer({ rows: [r], more: 2, problems: [{ id: '20250102-030405-x-0a1f', problem: 'build.yaml is damaged: phases[0].status is not a phase status' }] });
+    const [group] = await e.getChildren();
+    const groupItem = e.getTreeItem(group!) as TreeItem;
+    assert.deepEqual([groupItem.label, groupItem.description, (groupItem.iconPath as ThemeIcon).id], ['Builds', '3', 'tools']);
+    const items = (await e.getChildren(group)).map((c) => e.getTreeItem(c) as TreeItem);
+    assert.equal(items.length, 3);
+    assert.deepEqual([items[0]!.label, items[0]!.contextValue, items[0]!.id, items[0]!.collapsibleState], ['price-tracker', 'build-failed-folder', `build:${r.id}`, 1]);
+    assert.deepEqual([(items[0]!.iconPath as ThemeIcon).id, (items[0]!.iconPath as ThemeIcon).color?.id], ['error', 'testing.iconFailed']);
+    assert.match((items[0]!.tooltip as MarkdownString).value, /Use \\\*bold\\\* \\\[link\\\]\\\(x\\\)/, 'markdown in a reason is shown as text');
+    assert.equal(items[1]!.label, '2 more in .groundwork/builds/');
+    assert.equal(items[2]!.label, 'Build 20250102-030405-x-0a1f cannot be read: build.yaml is damaged: phases[0].status is not a phase status');
+    assert.equal((items[2]!.iconPath as ThemeIcon).id, 'error');
+  });
+
+  test("a build's phases, and a phase's tries as run rows (their files expand beneath) or notes", async () => {
+    const r = row('failed');
+    const run = attemptRunRow(runRow(sampleRun(), 'completed', false, RUN_WORDS, NOW), sampleBuild().phases[1]!.attempts[0]!, 1, WORDS);
+    const asked: string[] = [];
+    const e = explorer({ rows: [r], more: 0, problems: [] }, async (id, phase) => {
+      asked.push(`${id} ${phase}`);
+      return [{ kind: 'run', row: run }, attemptNote(sampleBuild().phases[1]!.attempts[1]!, 2, WORDS)];
+    });
+    const [group] = await e.getChildren();
+    const [build] = await e.getChildren(group);
+    const phases = await e.getChildren(build);
+    const phaseItems = phases.map((p) => e.getTreeItem(p) as TreeItem);
+    assert.deepEqual(
+      phaseItems.map((i) => [i.label, i.contextValue, i.collapsibleState]),
+      [
+        ['analyst', 'build-phase', 1],
+        ['qa', 'build-phase', 1],
+        ['delivery', 'build-phase-locked', 0],
+      ],
+    );
+    assert.equal(phaseItems[1]!.id, `build:${r.id}:qa`);
+    const tries = (await e.getChildren(phases[1])).map((t) => e.getTreeItem(t) as TreeItem);
+    assert.deepEqual(asked, [`${r.id} qa`]);
+    assert.deepEqual(
+      tries.map((t) => [t.label, t.contextValue]),
+      [
+        ['try 1 (sent back: QA failed)', 'build-run'],
+        ['try 2: rate limited', undefined],
+      ],
+    );
+    assert.equal(tries[0]!.id, `build-run:${run.id}`, 'its own id: the same run is also a row of the Runs group');
+  });
+
+  test('a phase whose tries cannot be read says why in one visible line', async () => {
+    const e = explorer({ rows: [row('failed')], more: 0, problems: [] }, async () => {
+      throw new Error('build.yaml is missing:\nthe folder holds no build.');
+    });
+    const [group] = await e.getChildren();
+    const [build] = await e.getChildren(group);
+    const [, qa] = await e.getChildren(build);
+    const [error] = (await e.getChildren(qa)).map((t) => e.getTreeItem(t) as TreeItem);
+    assert.equal(error!.label, 'build.yaml is missing: the folder holds no build.');
+  });
+});
