@@ -60,13 +60,8 @@ export async function readAttempts(store: WorkspaceStore, buildId: string, phase
 
 export function buildWords(): BuildWords {
   return {
-    status: {
-      running: vscode.l10n.t('running'),
-      completed: vscode.l10n.t('completed'),
-      failed: vscode.l10n.t('failed'),
-      stopped: vscode.l10n.t('stopped'),
-      interrupted: vscode.l10n.t('interrupted'),
-    },
+    // A build's statuses are a run's: the same words.
+    status: runWords().status,
     phase: {
       pending: vscode.l10n.t('pending'),
       running: vscode.l10n.t('running'),

@@ -9,7 +9,7 @@ import { phaseTotals, formatDuration } from '../core/build/buildText';
 import type { AttemptCause, BuildRecord, BuildStatus, PhaseAttempt, PhaseState, PhaseStatus } from '../core/build/buildTypes';
 import { formatTokens, formatUsd, totalTokens } from '../core/llm/usage';
 import { visibleText } from '../core/visibleText';
-import { runTime, type RunRow } from './runsTree';
+import { runTime, type Listing, type RunRow } from './runsTree';
 
 /** What a build is made from (a build record's `source`). */
 export type BuildSource = BuildRecord['source'];
@@ -20,13 +20,8 @@ export const BUILDS_SHOWN = 50;
 const LABEL_CHARS = 60;
 const EVIDENCE_LINES = 12;
 
-export interface BuildRow {
-  id: string;
-  status: BuildShownStatus;
-  /** Running in this window: Stop is offered. */
-  here: boolean;
-  /** The project folder relative to the workspace ('.' for the workspace), once the analyst named it. */
-  project?: string;
+/** How a row of the Builds group looks. */
+interface RowLook {
   label: string;
   description: string;
   icon: string;
@@ -34,23 +29,26 @@ export interface BuildRow {
   /** Paragraphs of plain text (the tree escapes them). */
   tooltip: string[];
   ariaLabel: string;
-  /** `build-<status>[-here][-folder]`: what the `viewItem` when clauses match. */
+  /** What the `viewItem` when clauses match. */
   contextValue: string;
+}
+
+/** contextValue: `build-<status>[-here][-folder]`. */
+export interface BuildRow extends RowLook {
+  id: string;
+  status: BuildShownStatus;
+  /** Running in this window: Stop is offered. */
+  here: boolean;
+  /** The project folder relative to the workspace ('.' for the workspace), once the analyst named it. */
+  project?: string;
   phases: PhaseRow[];
 }
 
-export interface PhaseRow {
+/** contextValue: `build-phase` when Rerun Phase is offered (the build is not under way and every earlier phase passed), else `build-phase-locked`. */
+export interface PhaseRow extends RowLook {
   buildId: string;
   name: string;
   status: PhaseStatus;
-  label: string;
-  description: string;
-  icon: string;
-  color?: string;
-  tooltip: string[];
-  ariaLabel: string;
-  /** `build-phase` when Rerun Phase is offered (the build is not under way and every earlier phase passed), else `build-phase-locked`. */
-  contextValue: string;
   /** Whether it has tries to expand. */
   tried: boolean;
 }
@@ -58,13 +56,8 @@ export interface PhaseRow {
 /** A try of a phase: its agent run (its files expand beneath it), or a note when it failed before its run began. */
 export type AttemptNode = { kind: 'run'; row: RunRow } | { kind: 'note'; text: string; tooltip?: string };
 
-export interface BuildsListing {
-  rows: BuildRow[];
-  /** Builds beyond the ones shown. */
-  more: number;
-  /** Build folders that could not be read (a damaged build.yaml), each with why. */
-  problems: { id: string; problem: string }[];
-}
+/** The builds to show; a damaged build.yaml is a problem row. */
+export type BuildsListing = Listing<BuildRow>;
 
 /** What the explorer asks of the builds (buildContribution.ts gives it, loading the feature only when there are builds). */
 export interface BuildsSource {

@@ -53,13 +53,14 @@ export interface FileRow {
   ariaLabel: string;
 }
 
-export interface RunsListing {
-  rows: RunRow[];
-  /** Runs beyond the ones shown. */
+/** What a group of the explorer lists (runs, builds): its newest rows, how many more there are, and the folders that could not be read, each with why. */
+export interface Listing<Row> {
+  rows: Row[];
   more: number;
-  /** Run folders that could not be read, each with why. */
   problems: { id: string; problem: string }[];
 }
+
+export type RunsListing = Listing<RunRow>;
 
 /** What the explorer asks of the runs (agentRunContribution.ts gives it, loading the feature only when there are runs). */
 export interface RunsSource {
