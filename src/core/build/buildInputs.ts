@@ -4,6 +4,7 @@
 // Every file may come from a cloned repository: sizes are capped, paths must stay inside the
 // workspace (links resolved), and each problem is a sentence that says what to do.
 import { PLAN_FILES, WORKSPACE_WORKFLOW_FILE, planDisplayPath, planFile } from '../plan/layout';
+import { StorageError } from '../storage/storageError';
 import { displayPath } from '../storage/workspaceStore';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { isSlug, slugify } from '../storage/safeNames';
@@ -69,8 +70,10 @@ async function readWorkspaceFile(store: WorkspaceStore, rel: string, maxBytes: n
     throw new BuildInputError(`The brief '${shown}' leads outside the workspace.`);
   const info = await fs.info(real);
   if (info?.kind !== 'file') throw new BuildInputError(`The brief '${shown}' is not a file.`);
-  const bytes = await fs.read(real, maxBytes).catch(() => {
-    throw new BuildInputError(`The brief '${shown}' is larger than ${maxBytes} bytes; shorten it.`);
+  const bytes = await fs.read(real, maxBytes).catch((err: unknown) => {
+    // Only a file over the cap is 'too-large'; anything else (no permission, an I/O error) says what it was.
+    if (err instanceof StorageError && err.code === 'too-large') throw new BuildInputError(`The brief '${shown}' is larger than ${maxBytes} bytes; shorten it.`);
+    throw new BuildInputError(`The brief '${shown}' cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   });
   if (bytes === undefined) throw new BuildInputError(`The brief '${shown}' does not exist.`);
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\ufeff/, '');
