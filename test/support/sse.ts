@@ -38,6 +38,8 @@ export interface StreamTiming {
   firstChunkDelayMs?: number;
   /** Between content deltas. */
   chunkDelayMs?: number;
+  /** After this many content deltas, the stream waits for `until` (to make two streams overlap). */
+  hold?: { afterDeltas: number; until: Promise<unknown> };
 }
 
 interface WireEvent {
@@ -177,6 +179,7 @@ export async function writeStream(res: ServerResponse, message: WireMessage, tim
     // The failure takes the place of the event after the Nth delta (of the first delta for 0).
     const failNow = failure !== undefined && deltas === failure.afterDeltas && (delta || deltas > 0);
     if (delta || failNow) await pause(deltas === 0 ? (timing.firstChunkDelayMs ?? 0) : (timing.chunkDelayMs ?? 0), res);
+    if (delta && timing.hold && deltas === timing.hold.afterDeltas) await timing.hold.until;
     if (gone(res)) return;
     if (failNow) {
       if (failure.mode === 'drop') {
