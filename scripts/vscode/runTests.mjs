@@ -262,11 +262,15 @@ async function runE2E(e2eFiles, on, workspace, userDataDir) {
     modelServer,
     extensionPath,
     log: (m) => say(m),
-    /** Reloads the window as a person would (F1 → Reload Window); the extension host restarts. */
-    async reload() {
+    /**
+     * Reloads a window as a person would (F1 → Reload Window): the test window, or another one a
+     * test opened on the same server (support/dialogWindow.ts). Its extension host restarts, which
+     * is not taken for a crash.
+     */
+    async reload(target = on) {
       expectedHostExits += 1;
-      await on.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
-      await on.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
+      await target.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await target.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
     },
   };
   const mocha = new Mocha({

@@ -24,6 +24,7 @@ import { readAttempts, readBuilds, readNewest } from './buildListing';
 import { confirmBuild, maxCostSetting, pickSource, sourceOf } from './buildStart';
 import type { AttemptNode, BuildShownStatus, BuildsListing } from './buildsTree';
 import { BuildTerminals } from './buildTerminals';
+import { askPlace } from './buildPlace';
 import { appendTail, buildView, type BuildLive } from './buildView';
 import type { Host } from './contributions';
 import { Disposable, Emitter, toDisposable } from './lifecycle';
@@ -309,6 +310,7 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
       hash: sha256,
       loadRole: (name) => this.host.roles(name),
       origin: 'vscode',
+      place: askPlace,
       discoveriesOf: async (id) => (await journal.load()).records.filter((e) => e.task === id).map((e) => (e.title === e.description ? e.title : `${e.title}: ${e.description}`)),
     });
   }

@@ -143,7 +143,9 @@ async function prepare(host: Host, store: WorkspaceStore, source: BuildSource): 
     {
       brief: input,
       estimate,
-      where: vscode.l10n.t("a new folder in the workspace, named by the analyst's PROJECT_NAME (a folder that already holds files is never used: the name gets a number)"),
+      where: vscode.l10n.t(
+        "a new folder in the workspace, named by the analyst's PROJECT_NAME; you are asked if that folder already holds files, or if the analyst reads the brief as a feature on the workspace's code",
+      ),
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     },
     gateWords(),

@@ -8,6 +8,8 @@ import type * as vscode from 'vscode';
 import { phaseTotals, formatDuration } from '../core/build/buildText';
 import type { AttemptCause, BuildRecord, BuildStatus, PhaseAttempt, PhaseState, PhaseStatus } from '../core/build/buildTypes';
 import { formatTokens, formatUsd, totalTokens } from '../core/llm/usage';
+import { GROUNDWORK_DIR, PLANS_DIR } from '../core/plan/layout';
+import { isSlug } from '../core/storage/safeNames';
 import { visibleText } from '../core/visibleText';
 import { runTime, type Listing, type RunRow } from './runsTree';
 
@@ -41,6 +43,8 @@ export interface BuildRow extends RowLook {
   here: boolean;
   /** The project folder relative to the workspace ('.' for the workspace), once the analyst named it. */
   project?: string;
+  /** The plan it was made from (its slug: planOf), shown under that plan too. */
+  plan?: string;
   phases: PhaseRow[];
 }
 
@@ -107,6 +111,19 @@ export function sourceText(source: BuildSource): string {
   return source.kind === 'brief' ? oneLine(source.path, 200) : oneLine(source.slug, 64);
 }
 
+/**
+ * The plan a build was made from: a brainstorm's slug, or the plan folder of a brief saved in it
+ * (`.groundwork/plans/<slug>/…`). Undefined for any other path, a path that climbs (`..`) or is not
+ * plain, and a name that is not a plan's: the record may come from a cloned repository.
+ */
+export function planOf(source: BuildSource): string | undefined {
+  if (source.kind === 'brainstorm') return isSlug(source.slug) ? source.slug : undefined;
+  const parts = source.path.split('/');
+  if (parts.length < 4 || parts[0] !== GROUNDWORK_DIR || parts[1] !== PLANS_DIR) return undefined;
+  if (parts.some((part) => part === '' || part === '.' || part === '..' || part.includes('\\'))) return undefined;
+  return isSlug(parts[2]!) ? parts[2] : undefined;
+}
+
 /** `build-<status>`, `-here` for one under way in this window, `-folder` once it has a project folder. */
 export function buildContext(status: BuildShownStatus, here: boolean, hasFolder: boolean): string {
   return `build-${status}${status === 'running' && here ? '-here' : ''}${hasFolder ? '-folder' : ''}`;
@@ -130,6 +147,7 @@ export function buildRow(build: BuildRecord, status: BuildShownStatus, here: boo
   // The project's folder names it best (two builds of one brief get sum-tool and sum-tool-2); before the analyst named it, its plan.
   const named = build.projectDir !== undefined && build.projectDir !== '.' ? build.projectDir : build.projectName;
   const label = oneLine(named ?? (build.source.kind === 'brief' ? build.source.path.replace(/^.*\/plans\/([^/]+)\/.*$/, '$1') : build.source.slug), LABEL_CHARS);
+  const plan = planOf(build.source);
   const when = runTime(build.startedAt, now, locale);
   const description = [words.status[status], when, formatUsd(build.costUsd)].join(' · ');
   const tooltip = [
@@ -146,6 +164,7 @@ export function buildRow(build: BuildRecord, status: BuildShownStatus, here: boo
     status,
     here: status === 'running' && here,
     ...(build.projectDir !== undefined ? { project: build.projectDir } : {}),
+    ...(plan !== undefined ? { plan } : {}),
     label,
     description,
     icon,

@@ -1,6 +1,7 @@
 // The plan explorer: plans, the discoveries journal, sleeping agents, builds and agent runs, as the
 // workspace holds them (the builds come from Host.services.builds: buildsTree.ts; the runs from
-// Host.services.runs: runsTree.ts). An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
+// Host.services.runs: runsTree.ts). A plan with builds lists them beneath it, as the Builds group
+// does. An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
 // agents sleep and the view is visible, their countdowns are redrawn every second (only that group).
 import * as vscode from 'vscode';
 import type { JournalEntry } from '../core/journal/journalEntry';
@@ -17,15 +18,20 @@ const MAX_JOURNAL_NODES = 200;
 
 type GroupName = 'plans' | 'journal' | 'sleepers' | 'builds' | 'runs';
 
+/**
+ * `via` prefixes the tree item's id of a build (and of what is beneath it) shown under its plan as
+ * well as in the Builds group: `plan:<slug>/`. A run file's `under` is the id of the run row it is
+ * listed beneath (a build's try is also a row of the Runs group).
+ */
 export type ExplorerNode =
   | { kind: 'group'; group: GroupName; count: number }
-  | { kind: 'plan'; plan: PlanSummary }
+  | { kind: 'plan'; plan: PlanSummary; builds: readonly BuildRow[] }
   | { kind: 'entry'; entry: JournalEntry }
   | { kind: 'sleeper'; sleeper: Sleeper }
-  | { kind: 'build'; row: BuildRow }
-  | { kind: 'phase'; row: PhaseRow }
-  | { kind: 'run'; row: RunRow }
-  | { kind: 'runFile'; file: FileRow }
+  | { kind: 'build'; row: BuildRow; via?: string }
+  | { kind: 'phase'; row: PhaseRow; via?: string }
+  | { kind: 'run'; row: RunRow; via?: string }
+  | { kind: 'runFile'; file: FileRow; under: string }
   | { kind: 'note'; text: string; tooltip?: string }
   | { kind: 'error'; text: string };
 
@@ -86,7 +92,7 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
-  /** The Builds group is redrawn whole (its rows are new objects), the root only when it appears or goes. */
+  /** The Builds and Plans groups are redrawn whole (their rows are new objects: a plan shows its builds), the root only when Builds appears or goes. */
   private async buildsChanged(): Promise<void> {
     const listing = await this.builds?.list().catch(() => undefined);
     const group = this.groups.get('builds');
@@ -94,6 +100,8 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     else {
       group.count = runCount(listing);
       this.changed.fire(group);
+      const plans = this.groups.get('plans');
+      if (plans) this.changed.fire(plans);
     }
   }
 
@@ -129,13 +137,17 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       if (runs) groups.push(this.group('runs', runCount(runs)));
       return groups;
     }
-    if (node.kind === 'run') return this.runFiles(node.row);
-    if (node.kind === 'build') return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row }));
-    if (node.kind === 'phase') return this.phaseTries(node.row);
+    if (node.kind === 'run') return this.runFiles(node.row, runItemId(node.row, node.via));
+    if (node.kind === 'plan') return node.builds.map((row): ExplorerNode => ({ kind: 'build', row, via: `plan:${node.plan.slug}/` }));
+    if (node.kind === 'build') return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row, via: node.via }));
+    if (node.kind === 'phase') return this.phaseTries(node.row, node.via);
     if (node.kind !== 'group') return [];
     switch (node.group) {
-      case 'plans':
-        return 'error' in view.plans ? [] : view.plans.map((plan) => ({ kind: 'plan', plan }));
+      case 'plans': {
+        if ('error' in view.plans) return [];
+        const builds = (await this.builds?.list().catch(() => undefined))?.rows ?? [];
+        return view.plans.map((plan): ExplorerNode => ({ kind: 'plan', plan, builds: builds.filter((b) => b.plan === plan.slug) }));
+      }
       case 'journal':
         return 'error' in view.journal
           ? []
@@ -166,20 +178,20 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
-  private async phaseTries(row: PhaseRow): Promise<ExplorerNode[]> {
+  private async phaseTries(row: PhaseRow, via: string | undefined): Promise<ExplorerNode[]> {
     try {
       const tries = (await this.builds?.attempts(row.buildId, row.name)) ?? [];
-      return tries.map((t): ExplorerNode => (t.kind === 'run' ? { kind: 'run', row: t.row } : { kind: 'note', text: t.text, ...(t.tooltip ? { tooltip: t.tooltip } : {}) }));
+      return tries.map((t): ExplorerNode => (t.kind === 'run' ? { kind: 'run', row: t.row, via } : { kind: 'note', text: t.text, ...(t.tooltip ? { tooltip: t.tooltip } : {}) }));
     } catch (err) {
       return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
     }
   }
 
-  private async runFiles(row: RunRow): Promise<ExplorerNode[]> {
+  private async runFiles(row: RunRow, under: string): Promise<ExplorerNode[]> {
     try {
       const files = (await this.runs?.files(row.id)) ?? [];
       if (files.length === 0) return [{ kind: 'note', text: vscode.l10n.t('It changed no file.') }];
-      return files.map((file) => ({ kind: 'runFile', file }));
+      return files.map((file) => ({ kind: 'runFile', file, under }));
     } catch (err) {
       // The sentence may name a file of a cloned run folder: one visible line.
       return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
@@ -191,7 +203,8 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       case 'group':
         return groupItem(node.group, node.count);
       case 'plan': {
-        const item = new vscode.TreeItem(node.plan.slug, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(node.plan.slug, node.builds.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = `plan:${node.plan.slug}`;
         item.iconPath = new vscode.ThemeIcon(node.plan.complete ? 'notebook' : 'loading~spin');
         item.description = node.plan.complete ? undefined : vscode.l10n.t('in progress');
         item.contextValue = node.plan.unfinishedBrainstorm ? 'brainstorm-unfinished' : 'plan';
@@ -225,13 +238,17 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
         return item;
       }
       case 'build':
-        return rowItem(node.row, `build:${node.row.id}`, vscode.TreeItemCollapsibleState.Collapsed);
+        return rowItem(node.row, `${node.via ?? ''}build:${node.row.id}`, vscode.TreeItemCollapsibleState.Collapsed);
       case 'phase':
-        return rowItem(node.row, `build:${node.row.buildId}:${node.row.name}`, node.row.tried ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        return rowItem(
+          node.row,
+          `${node.via ?? ''}build:${node.row.buildId}:${node.row.name}`,
+          node.row.tried ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
       case 'run':
-        return runItem(node.row);
+        return runItem(node.row, runItemId(node.row, node.via));
       case 'runFile':
-        return runFileItem(node.file);
+        return runFileItem(node.file, node.under);
       case 'note': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('info');
@@ -265,6 +282,11 @@ function groupItem(group: GroupName, count: number): vscode.TreeItem {
   return item;
 }
 
+/** A build's try is a run too, shown under its phase as well as in the Runs group (and under its plan): an id of its own in each. */
+function runItemId(row: RunRow, prefix: string | undefined): string {
+  return `${prefix ?? ''}${row.contextValue === 'build-run' ? 'build-run' : 'run'}:${row.id}`;
+}
+
 function runCount(listing: { rows: unknown[]; more: number } | undefined): number {
   return listing ? listing.rows.length + listing.more : 0;
 }
@@ -291,10 +313,9 @@ function paragraphs(texts: readonly string[]): vscode.MarkdownString {
 }
 
 /** A run: its task, role and time, a status codicon, its record as an untrusted (escaped) tooltip; expanding it lists its files. */
-function runItem(row: RunRow): vscode.TreeItem {
+function runItem(row: RunRow, id: string): vscode.TreeItem {
   const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
-  // A build's try is a run too, shown under its phase as well as in the Runs group: its own id there.
-  item.id = row.contextValue === 'build-run' ? `build-run:${row.id}` : `run:${row.id}`;
+  item.id = id;
   item.description = row.description;
   item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
   item.tooltip = paragraphs(row.tooltip);
@@ -304,9 +325,10 @@ function runItem(row: RunRow): vscode.TreeItem {
 }
 
 /** A file a run changed: the file's icon, an A/M badge (agentRunContribution's decorations); a click opens its diff. */
-function runFileItem(file: FileRow): vscode.TreeItem {
+function runFileItem(file: FileRow, under: string): vscode.TreeItem {
   const item = new vscode.TreeItem(file.label, vscode.TreeItemCollapsibleState.None);
-  item.id = `run:${file.runId}:${file.path}`;
+  // Beneath the run row it is listed under: the same file shows under a build's try and in the Runs group.
+  item.id = `${under}:${file.path}`;
   item.resourceUri = vscode.Uri.from({ scheme: RUN_FILE_SCHEME, path: `/${file.runId}/${file.path}`, query: file.created ? 'A' : 'M' });
   item.description = file.description;
   item.tooltip = file.tooltip;

@@ -5,19 +5,22 @@
 // says PASS and Groundwork re-runs `node --test` itself after the modal asked for it as
 // "Groundwork (build check)". Each phase try prints in a terminal of its own (read back here), the
 // panel shows the phases as they go, the Builds group of the plan explorer lists the build, its
-// phases and their tries, and report.md opens in the markdown preview. A second build is stopped by
-// closing its developer's terminal and finished with Resume from the Builds group.
+// phases and their tries, the plan the brief belongs to lists the build too, and report.md opens in
+// the markdown preview. A second build is stopped by closing its developer's terminal while its model
+// call hangs (the call is hung up, the locks let go), the window is reloaded, and Resume from the
+// Builds group finishes it from the developer on.
 //
 // Like agentRun.e2e.ts it works in a second workbench window (support/dialogWindow.ts): modal
 // dialogs are refused in the window that runs the in-host tests. It stores an API key for the
 // scripted server and removes it afterwards, and removes every file it made.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Page } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
 import { BRIEF_MD, FIXED, PROJECT, VERIFY, buildRules } from '../support/buildScript';
 import { until } from '../support/until';
-import { dialog, notifications, runCommandPatiently, untilTerminalShows, windowWithDialogs } from './support/dialogWindow';
+import { dialog, notifications, reloadWindowWithDialogs, runCommandPatiently, untilTerminalShows, windowWithDialogs } from './support/dialogWindow';
 import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
 
 const KEY = 'sk-ant-build-e2e-0123456789abcdef';
@@ -41,6 +44,36 @@ function buildYaml(id: string): string {
 
 const topStatus = (yaml: string) => /^status: (\w+)$/m.exec(yaml)?.[1];
 
+/** A phase's tries as build.yaml records them: status, cause, run id. */
+function attempts(id: string, phase: string): { status: string; cause?: string; runId?: string }[] {
+  const build = parseYaml(buildYaml(id)) as { phases: { name: string; attempts: { status: string; cause?: string; runId?: string }[] }[] };
+  return build.phases.find((p) => p.name === phase)?.attempts ?? [];
+}
+
+/** Whether a live build or agent run holds its lock (`.groundwork/locks/<name>.lock`, removed when let go). */
+const lockHeld = (name: string) => existsSync(join(workbench().workspace, '.groundwork', 'locks', `${name}.lock`));
+
+/** The processes of this user whose working folder is `dir` or inside it (a command a phase ran and left behind). */
+function processesIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let cwd: string;
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      continue; // gone, or another user's
+    }
+    if (cwd === dir || cwd.startsWith(dir + sep)) {
+      let cmd = '';
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      } catch {}
+      found.push(`${pid} ${cmd}`);
+    }
+  }
+  return found;
+}
+
 /** The saved brief, and the panel's card pointing at it (as discovery leaves it after Save as Plan). */
 function writeSavedBrief(workspace: string): void {
   mkdirSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true });
@@ -58,6 +91,11 @@ function writeSavedBrief(workspace: string): void {
 async function showTerminal(page: Page, name: string, shows: RegExp): Promise<string> {
   await page.locator('.terminal-tabs-entry', { hasText: name }).first().click();
   return untilTerminalShows(page, shows, 10_000);
+}
+
+/** A row at the top level of a group (a plan, a build of the Builds group), by the start of what a screen reader says of it. */
+function groupRow(page: Page, ariaLabel: string) {
+  return sideBar(page).locator(`.monaco-list-row[aria-level="2"][aria-label^="${ariaLabel}"]`).first();
 }
 
 /** A phase's row of the Builds group, by what a screen reader says of it ("qa, passed · 2 tries · …"). */
@@ -104,13 +142,33 @@ describe('Builds (UI)', function () {
   after(async () => {
     const { workspace } = workbench();
     if (!page) return;
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    // The report's preview (a webview) takes the keyboard back when it likes, seconds after it
+    // opened, closing the palette under the keys: closed first, with the mouse.
+    const preview = page.locator('.tabs-container .tab', { hasText: 'Preview report.md' }).first();
+    if (await preview.isVisible()) {
+      await preview.hover();
+      await preview
+        .locator('.tab-actions .action-label[aria-label^="Close"]')
+        .click({ timeout: 5_000 })
+        .catch((err: Error) => workbench().log(`cleanup: closing the report's preview: ${err.message}`));
+    }
     for (const title of ['Terminal: Kill All Terminals', 'View: Close All Editors', commandTitle('groundwork.clearApiKey')]) {
-      await runCommand(page, title).catch(async (err: Error) => {
-        workbench().log(`cleanup: ${title}: ${err.message}`);
-        await screenshot(page, 'build-cleanup-failure.png').catch(() => undefined);
-      });
+      for (let attempt = 1; ; attempt++) {
+        // The keyboard back to the workbench from a webview (the panel's) that may hold it.
+        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Escape');
+        const failed = await runCommand(page, title).then(
+          () => undefined,
+          (err: Error) => err,
+        );
+        if (!failed) break;
+        workbench().log(`cleanup: ${title} (try ${attempt}): ${failed.message}`);
+        if (attempt === 2) {
+          await screenshot(page, 'build-cleanup-failure.png').catch(() => undefined);
+          break;
+        }
+      }
     }
     for (const name of readdirSync(workspace)) if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
     await treeRow(page, /^\s*Builds/)
@@ -201,7 +259,7 @@ describe('Builds (UI)', function () {
     for (const file of ['test/sum.test.js', 'specs/architecture.md', 'docs/USAGE.md']) assert.ok(existsSync(join(workspace, PROJECT, file)), file);
   });
 
-  it('opens report.md in the markdown preview, and lists the build, its phases and their tries in the Builds group', async () => {
+  it('opens report.md in the markdown preview, and lists the build, its phases and their tries in the Builds group and under its plan', async () => {
     const [id] = buildIds();
     const preview = page.locator('.tabs-container .tab', { hasText: 'Preview report.md' });
     await preview.waitFor({ state: 'visible', timeout: 30_000 });
@@ -226,10 +284,28 @@ describe('Builds (UI)', function () {
     await qa.click();
     await treeRow(page, /^\s*try 2/).waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-builds-tree.png');
+    await row.click(); // folds it again: the plan's rows get the room
+
+    // A plan shows its builds: the plan of the brief expands to the build made from it.
+    const plan = groupRow(page, PLAN);
+    await plan.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await plan.getAttribute('aria-expanded'), 'false', 'a plan with a build can be expanded');
+    await plan.locator('.monaco-tl-twistie').click();
+    const underPlan = sideBar(page).locator(`.monaco-list-row[aria-level="3"][aria-label^="${PROJECT}, completed"]`).first();
+    await underPlan.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(Number(await underPlan.getAttribute('data-index')), Number(await plan.getAttribute('data-index')) + 1, 'the build is the plan’s first child');
+    await underPlan.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 5_000 });
+    await underPlan.click(); // expands it to its phases, as in the Builds group
+    for (const phase of PHASES)
+      await sideBar(page).locator(`.monaco-list-row[aria-level="4"][aria-label^="${phase}, passed"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'groundwork-plan-builds.png');
+    await plan.locator('.monaco-tl-twistie').click();
+    await underPlan.waitFor({ state: 'detached', timeout: 10_000 });
   });
 
-  it('closing the current phase’s terminal stops the build; Resume in the Builds group finishes it', async () => {
+  it('closing the current phase’s terminal stops the build, hanging up its model call; after a reload of the window, Resume in the Builds group finishes it from that phase', async () => {
     const { workspace, modelServer } = workbench();
+    const firstSeq = modelServer.requests.length + 1;
     modelServer.add(...buildRules({ stallDeveloper: true }));
     await runCommand(page, commandTitle('groundwork.buildFromBrief'));
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Idea Brief' }).first();
@@ -238,6 +314,11 @@ describe('Builds (UI)', function () {
     await row.click();
     await dialog(page).waitFor({ state: 'visible', timeout: 30_000 });
     await dialog(page).getByRole('button', { name: 'Start Build' }).click();
+    // The analyst names the project sum-tool again, whose folder the first build filled: asked, the person takes the free name.
+    const place = dialog(page).filter({ hasText: `The folder ${PROJECT} already exists and holds files.` });
+    await place.waitFor({ state: 'visible', timeout: 60_000 });
+    await screenshot(page, 'groundwork-build-place.png');
+    await place.getByRole('button', { name: `Use ${PROJECT}-2` }).click();
     await untilTerminalShows(page, /── Groundwork build phase: developer · try 1 ──/, 60_000);
     const id = buildIds().at(-1)!;
     // the person closes the developer's terminal while its model call hangs
@@ -246,9 +327,29 @@ describe('Builds (UI)', function () {
     await until('the build to be recorded as stopped', () => topStatus(buildYaml(id)) === 'stopped', 15_000);
     assert.ok(buildYaml(id).replace(/\s+/g, ' ').includes('Phase developer was stopped'), buildYaml(id));
 
+    // Nothing is left behind: the hanging model call was hung up, the build and its developer's run let go of their locks.
+    const stalled = modelServer.requests.filter((r) => r.seq >= firstSeq && r.rule === 'developer stalls');
+    assert.equal(stalled.length, 1, 'one stalled developer call');
+    await until('the stalled model call to be hung up', () => stalled[0]!.clientClosed, 10_000);
+    const [stopped] = attempts(id, 'developer');
+    assert.equal(stopped?.status, 'stopped');
+    assert.ok(stopped?.runId, 'the stopped try names its agent run');
+    await until('the build and its run to let go of their locks', () => !lockHeld(`build-${id}`) && !lockHeld(`run-${stopped.runId}`), 10_000);
+    const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', stopped.runId, 'run.json'), 'utf8')) as { status: string };
+    assert.equal(run.status, 'stopped', "the developer's run is recorded as stopped");
+
+    await reloadWindowWithDialogs(page);
+    const beforeResume = modelServer.requests.length;
+    assert.deepEqual(
+      modelServer.requests.filter((r) => r.seq >= firstSeq && r.finishedAt === undefined).map((r) => r.rule),
+      [],
+      'no model call of this build is still open',
+    );
+
     await openGroundwork(page);
-    const build = treeRow(page, `${PROJECT}-2`);
-    await build.waitFor({ state: 'visible', timeout: 15_000 });
+    const build = groupRow(page, `${PROJECT}-2, `);
+    await build.waitFor({ state: 'visible', timeout: 30_000 });
+    // still "stopped" after the reload (as recorded), not "interrupted": nobody was holding it
     await build.locator('.codicon-debug-stop').waitFor({ state: 'visible', timeout: 15_000 });
     for (let attempt = 1; ; attempt++) {
       await build.hover();
@@ -263,6 +364,25 @@ describe('Builds (UI)', function () {
     await allowCheck(page);
     await until('the resumed build to complete', () => topStatus(buildYaml(id)) === 'completed', 90_000);
     assert.equal(readFileSync(join(workspace, `${PROJECT}-2`, 'src', 'sum.js'), 'utf8'), FIXED);
+    // It went on from the developer: no earlier phase asked the model again, and the developer's tries say so.
+    const resumedPhases = new Set(modelServer.requests.slice(beforeResume).map((r) => r.rule?.replace(/ \d+$/, '')));
+    assert.deepEqual(
+      [...resumedPhases].filter((p) => !['developer', 'qa', 'reviewer', 'delivery'].includes(p ?? '')),
+      [],
+      [...resumedPhases].join(', '),
+    );
+    for (const phase of ['analyst', 'architect', 'test-writer']) assert.equal(attempts(id, phase).length, 1, `${phase} ran once`);
+    assert.deepEqual(
+      attempts(id, 'developer')
+        .slice(0, 2)
+        .map((a) => [a.status, a.cause ?? 'first']),
+      [
+        ['stopped', 'first'],
+        ['passed', 'resume'],
+      ],
+    );
+    await until('the build to let go of its lock', () => !lockHeld(`build-${id}`), 10_000);
+    assert.deepEqual(processesIn(join(workspace, `${PROJECT}-2`)), [], 'no process is left running in the project folder');
     const scripted = new Set(buildRules({ stallDeveloper: true }).map((r) => r.name));
     assert.deepEqual(
       modelServer.pending().filter((n) => scripted.has(n)),
@@ -270,5 +390,6 @@ describe('Builds (UI)', function () {
       'every scripted turn was asked for',
     );
     await build.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'Preview report.md' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 });

@@ -16,6 +16,7 @@ import { visibleJson, visibleText } from '../../core/visibleText';
 import { approvals, cliRun, AUTO_APPROVE_VAR } from '../agentRuntime';
 import { MODEL_VARS } from '../modelDeps';
 import type { CliRun } from '../agentRuntime';
+import { ttyPlacer } from '../placeQuestion';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 
@@ -38,9 +39,12 @@ export const build: CliCommand = {
     '--yes                   start without asking (the estimate is still printed)',
     '--approve CMD           pre-approve this exact command for every phase and check (repeatable)',
     '--max-cost USD          stop before the next model call once the build has cost this much',
-    '--unattended            ask nobody: a command that is not pre-approved is refused at once',
+    '--unattended            ask nobody: a command that is not pre-approved is refused at once, and a',
+    '                        taken project folder becomes name-2 (never the workspace itself)',
     '--json                  print the build record (build.yaml) on stdout at the end',
     'On a terminal the build asks y/N before it starts; without a terminal and without --yes it exits 2.',
+    "On a terminal it also asks where the project goes when the analyst's folder is taken or the analyst",
+    'reads the brief as a feature on existing code (TARGET: existing); without one, name-2 and a new folder.',
     `${AUTO_APPROVE_VAR} pre-approves commands as for \`groundwork agent\`. Ctrl-C or SIGTERM stops the build.`,
     'Exit 0 when every phase passed, 1 when the build failed or was stopped, 2 for bad usage or a refused start.',
     'The report is written to .groundwork/builds/<build-id>/report.md; the last line on stderr names the build.',
@@ -85,7 +89,9 @@ export const build: CliCommand = {
       }
       if (!(await confirmed(ctx, request, loadRole))) return EXIT_USAGE;
     }
-    const run = await cliRun(ctx, { unattended: values['unattended'] === true });
+    const unattended = values['unattended'] === true;
+    const run = await cliRun(ctx, { unattended });
+    const asks = !unattended && ctx.deps.terminal.stdinIsTTY();
     const runner = await ctx.deps.buildRunner({
       store,
       builds: new BuildStore(store),
@@ -96,6 +102,7 @@ export const build: CliCommand = {
       hash: ctx.deps.hash,
       loadRole,
       origin: 'cli',
+      ...(asks ? { place: ttyPlacer(ctx, run.signal) } : {}),
       discoveriesOf: async (id) =>
         (await run.journal.load()).records.filter((e) => e.task === id).map((e) => (e.title === e.description ? e.title : `${e.title}: ${e.description}`)),
     });

@@ -13,10 +13,11 @@ import { buildReport } from './buildReport';
 import { phaseTask, REPLY_FILES } from './buildPrompt';
 import type { BuildDeps, BuildEvent } from './buildRunner';
 import { buildTotals, failedBuildReason } from './buildText';
-import type { AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
+import type { AnalystBrief, AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
 import { runAttempt } from './phaseAttempt';
 import type { AttemptResult } from './phaseAttempt';
-import { freeProjectDir, projectNameFrom } from './projectName';
+import { projectNameFrom } from './projectName';
+import { placeProject } from './projectPlace';
 import { isTaken, saveProjectFile } from './projectFiles';
 
 /** Tries of one phase before a transient failure stops the build (the seed's "3 attempts"). */
@@ -194,7 +195,10 @@ export class BuildCarry {
     if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);
     if (outcome.passed) {
       try {
-        await this.keep(build, phase, result.reply, outcome);
+        if ((await this.keep(build, phase, result.reply, outcome)) === 'stopped') {
+          await close('stopped', 'Asked where the project goes, the person stopped the build: Resume runs the analyst again.');
+          return { kind: 'stopped' };
+        }
       } catch (err) {
         const reason = `Phase ${phase.name} passed its check, but ${err instanceof Error ? err.message : String(err)}`;
         await close('failed', reason, undefined, false);
@@ -210,11 +214,13 @@ export class BuildCarry {
     return { kind: 'failed', reason, ...(outcome.sendBack ? { sendBack: outcome.sendBack.feedback } : {}) };
   }
 
-  /** What a passed phase leaves: the analyst's brief names and makes the project folder; replies are saved as files. */
-  private async keep(build: BuildRecord, phase: PhaseState, reply: string, outcome: { brief?: { projectName: string }; summary?: BuildRecord['summary'] }): Promise<void> {
-    if (outcome.brief !== undefined) await this.placeProject(build, outcome.brief.projectName, reply);
-    else await this.keepReply(build, phase, reply);
+  /** What a passed phase leaves: the analyst's brief names and makes the project folder (or the person stops the build there); replies are saved as files. */
+  private async keep(build: BuildRecord, phase: PhaseState, reply: string, outcome: { brief?: AnalystBrief; summary?: BuildRecord['summary'] }): Promise<'stopped' | undefined> {
+    if (outcome.brief !== undefined) {
+      if ((await this.placeProject(build, outcome.brief.projectName, reply, outcome.brief.target === 'existing')) === 'stopped') return 'stopped';
+    } else await this.keepReply(build, phase, reply);
     if (outcome.summary !== undefined) build.summary = outcome.summary;
+    return undefined;
   }
 
   private async keepReply(build: BuildRecord, phase: PhaseState, reply: string): Promise<void> {
@@ -223,22 +229,32 @@ export class BuildCarry {
     await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, file, reply);
   }
 
-  /** The project's folder: the feature's, or `<workspace>/<name>` (or name-2…, never a folder with anything in it); the brief is saved there. */
-  private async placeProject(build: BuildRecord, name: string, brief: string): Promise<void> {
+  /**
+   * The project's folder: the feature's, or `<workspace>/<name>` — when that folder has anything in
+   * it or the analyst sees a feature on existing code, the person is asked (projectPlace.ts); the
+   * brief is saved there.
+   */
+  private async placeProject(build: BuildRecord, name: string, brief: string, existing: boolean): Promise<'stopped' | undefined> {
     build.projectName = name;
     if (build.projectDir === undefined) {
       const fs = this.deps.store.files;
-      build.projectDir = await freeProjectDir(name, (dir) => isTaken(fs, this.absolute(dir)));
+      const place = this.deps.place;
+      const placed = await placeProject(name, existing, { taken: (dir) => isTaken(fs, this.absolute(dir)), ...(place ? { ask: place } : {}) });
+      if (placed.note !== undefined) await this.note(build, placed.note);
+      if (placed.kind === 'stop') return 'stopped';
+      if (placed.kind === 'workspace') build.mode = 'feature';
+      build.projectDir = placed.kind === 'workspace' ? '.' : placed.dir;
     }
     await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, REPLY_FILES.brief as string, brief);
     await this.save(build);
+    return undefined;
   }
 
   /** The analyst gave no PROJECT_NAME in its tries: the seed's fallback, a safe name from the brief, and the brief itself as specs/brief.md. */
   private async namedFromBrief(going: Going, phase: PhaseState, why: string): Promise<PhaseEnd> {
     const name = projectNameFrom(going.input);
     try {
-      await this.placeProject(going.build, name, going.input);
+      if ((await this.placeProject(going.build, name, going.input, false)) === 'stopped') return { kind: 'stopped' };
     } catch (err) {
       return { kind: 'failed', reason: `${why} The project could not be placed: ${err instanceof Error ? err.message : String(err)}` };
     }

@@ -39,6 +39,6 @@ function analystTask(build: BuildRecord, input: string): string {
   const kind =
     build.mode === 'feature'
       ? 'This build is a feature on the existing code of this folder: read what the brief touches before you write.'
-      : 'This build is a new project: a folder of its own in the workspace, named by your PROJECT_NAME.';
+      : 'This build is a new project: a folder of its own in the workspace, named by your PROJECT_NAME (TARGET: existing if the brief plainly asks to change the code already in this workspace).';
   return `Write the build brief for this Idea Brief. ${kind}\n\n${brief}${cut}`;
 }

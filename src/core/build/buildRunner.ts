@@ -24,6 +24,7 @@ import type { BuildStore } from './buildStore';
 import type { AttemptCause, BuildRecord, PhaseState, WorkflowPhase } from './buildTypes';
 import { absoluteIn, BuildCarry } from './buildCarry';
 import type { Going } from './buildCarry';
+import type { PlaceAnswer, PlaceQuestion } from './projectPlace';
 
 /** The most of a brief (with a brainstorm's digest) a build takes. */
 export const BUILD_INPUT_MAX_CHARS = 200_000;
@@ -44,6 +45,8 @@ export interface BuildDeps {
   audit?: AuditLog;
   /** The learnings reported with the build's id as their task (the journal's), for the report. */
   discoveriesOf?: (buildId: string) => Promise<string[]>;
+  /** Asks the person where the project goes when its folder is taken or the analyst sees a feature on existing code; without it, the first free name. */
+  place?: (question: PlaceQuestion) => Promise<PlaceAnswer>;
 }
 
 export interface BuildRequest {

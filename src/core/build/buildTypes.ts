@@ -55,6 +55,8 @@ export interface WorkflowProblem {
 export interface AnalystBrief {
   /** kebab-case, 1 to 3 words of [a-z0-9], at most 64 characters: it becomes a folder name. */
   projectName: string;
+  /** TARGET: `existing` when the analyst reads the brief as a feature on the workspace's code (the person is asked). */
+  target?: 'new' | 'existing';
   language?: string;
   database?: string;
   frontend?: boolean;

@@ -23,7 +23,7 @@ const [SHORT_MAX, COMPONENT_MAX_CHARS, COMPONENTS_MAX, SCOPE_MAX, BLANKS_MAX] = 
 /** The caps of delivery's fields, in characters (build.yaml keeps them to these too). */
 export const DELIVERY_FIELD_MAX_CHARS: Readonly<Record<keyof DeliverySummary, number>> = { project: 200, location: 1000, language: 200, summary: 4000, usage: 2000 };
 
-const ANALYST_KEYS: readonly string[] = ['PROJECT_NAME', 'LANGUAGE', 'DATABASE', 'FRONTEND', 'SCOPE', 'COMPONENTS', 'REQUIREMENTS', 'ASSUMPTIONS'];
+const ANALYST_KEYS: readonly string[] = ['PROJECT_NAME', 'TARGET', 'LANGUAGE', 'DATABASE', 'FRONTEND', 'SCOPE', 'COMPONENTS', 'REQUIREMENTS', 'ASSUMPTIONS'];
 const QA_KEYS: readonly string[] = ['VERIFICATION', 'REASON', 'DETAILS', 'CHECKS', 'VERIFY'];
 const DELIVERY_KEYS: readonly string[] = ['BUILD_COMPLETE', 'PROJECT', 'LOCATION', 'LANGUAGE', 'SUMMARY', 'USAGE', 'DOCS', 'SKILL'];
 const DELIVERY_FIELDS = ['PROJECT', 'LOCATION', 'LANGUAGE', 'SUMMARY', 'USAGE'] as const;
@@ -254,6 +254,9 @@ export function parseAnalystBrief(text: string): AnalystBriefResult {
   const frontend = firstWord(fields.get('FRONTEND')?.marker.value ?? '');
   if (frontend === 'YES' || frontend === 'TRUE') brief.frontend = true;
   if (frontend === 'NO' || frontend === 'FALSE') brief.frontend = false;
+  const target = firstWord(fields.get('TARGET')?.marker.value ?? '');
+  if (target === 'EXISTING' || target === 'FEATURE') brief.target = 'existing';
+  if (target === 'NEW') brief.target = 'new';
   const scope = fields.get('SCOPE');
   const scopeText = scope === undefined ? '' : displayText(continued(text, scope, ANALYST_KEYS, SCOPE_MAX), SCOPE_MAX);
   if (scopeText !== '') brief.scope = scopeText;

@@ -33,6 +33,15 @@ export async function windowWithDialogs(main: Page, label: string): Promise<Page
   return page;
 }
 
+/**
+ * Reloads a window made by windowWithDialogs, as a person would; its extension host restarts (the
+ * runner does not take that for a crash). Returns once the extension's contributions are back.
+ */
+export async function reloadWindowWithDialogs(page: Page): Promise<void> {
+  await workbench().reload(page);
+  await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
 export function dialog(page: Page): Locator {
   return page.locator('.monaco-dialog-box');
 }

@@ -22,8 +22,8 @@ export interface Workbench {
   extensionPath: string;
   /** writes a line to the run's log and stdout */
   log(message: string): void;
-  /** reloads the window; the extension host restarts (the runner expects it) */
-  reload(): Promise<void>;
+  /** reloads the window (or `page`, another window on the same server); its extension host restarts (the runner expects it) */
+  reload(page?: Page): Promise<void>;
 }
 
 /** The workbench the runner opened (set on globalThis before the e2e suite loads). */

@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BuildRecord } from '../../../src/core/build/buildTypes';
-import { attemptNote, attemptRunRow, buildContext, buildRow, buildsListing, BUILDS_SHOWN } from '../../../src/vscode/buildsTree';
+import { attemptNote, attemptRunRow, buildContext, buildRow, buildsListing, BUILDS_SHOWN, planOf } from '../../../src/vscode/buildsTree';
 import type { AttemptNode, BuildShownStatus, BuildWords, BuildsListing, BuildsSource } from '../../../src/vscode/buildsTree';
 import { Emitter } from '../../../src/vscode/lifecycle';
-import { runRow, type RunWords } from '../../../src/vscode/runsTree';
+import { runRow, type RunsSource, type RunWords } from '../../../src/vscode/runsTree';
 import { sampleBuild } from '../build/buildFixtures';
 import { sampleRun } from '../run/runFixtures';
 import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
@@ -68,6 +68,45 @@ describe('build rows', () => {
     const { projectDir: _d, projectName: _n, ...unnamed } = sampleBuild();
     assert.equal(buildRow(unnamed as BuildRecord, 'running', true, WORDS, NOW).label, 'price-tracker');
     assert.equal(buildRow({ ...(unnamed as BuildRecord), source: { kind: 'brainstorm', slug: 'invoices' } }, 'running', true, WORDS, NOW).label, 'invoices');
+  });
+
+  test('belongs to the plan it was made from: a brief saved in the plan folder, or a brainstorm', () => {
+    assert.equal(row('completed').plan, 'price-tracker');
+    const from = (source: BuildRecord['source']) => buildRow(sampleBuild({ source }), 'completed', false, WORDS, NOW).plan;
+    assert.equal(from({ kind: 'brief', path: '.groundwork/plans/adder/idea-brief.md' }), 'adder');
+    assert.equal(from({ kind: 'brief', path: '.groundwork/plans/adder/rounds/round-1.md' }), 'adder');
+    assert.equal(from({ kind: 'brainstorm', slug: 'invoices' }), 'invoices');
+    assert.equal(from({ kind: 'brief', path: 'docs/brief.md' }), undefined, 'a brief outside the plans has no plan');
+    assert.equal('plan' in row('completed', false, { source: { kind: 'brief', path: 'brief.md' } }), false);
+  });
+
+  test('a path or a slug from a cloned repository names a plan only when it is a plain plan folder', () => {
+    const hostile = [
+      '.groundwork/plans/../plans/adder/idea-brief.md',
+      '.groundwork/plans/adder/../../../etc/passwd',
+      '.groundwork/plans/adder/./idea-brief.md',
+      '.groundwork/plans/adder//idea-brief.md',
+      '.groundwork/plans/./idea-brief.md',
+      '.groundwork/plans/..',
+      '.groundwork/plans/adder',
+      '.groundwork/plans/adder/',
+      './.groundwork/plans/adder/idea-brief.md',
+      '/.groundwork/plans/adder/idea-brief.md',
+      'x/.groundwork/plans/adder/idea-brief.md',
+      'projects/plans/adder/idea-brief.md',
+      '.groundwork/builds/adder/idea-brief.md',
+      '.groundwork\\plans\\adder\\idea-brief.md',
+      '.groundwork/plans/adder\\..\\x/idea-brief.md',
+      '.groundwork/plans/Adder/idea-brief.md',
+      '.groundwork/plans/-adder/idea-brief.md',
+      '.groundwork/plans/add er/idea-brief.md',
+      '.groundwork/plans/add\u202eer/idea-brief.md',
+      '.groundwork/plans/adder\n/idea-brief.md',
+      `.groundwork/plans/${'a'.repeat(65)}/idea-brief.md`,
+    ];
+    for (const path of hostile) assert.equal(planOf({ kind: 'brief', path }), undefined, JSON.stringify(path));
+    for (const slug of ['', '..', 'a/b', 'Adder', '-x', 'x y', 'x\u0007', 'a'.repeat(65)]) assert.equal(planOf({ kind: 'brainstorm', slug }), undefined, JSON.stringify(slug));
+    assert.equal(planOf({ kind: 'brief', path: `.groundwork/plans/${'a'.repeat(64)}/idea-brief.md` }), 'a'.repeat(64));
   });
 
   test('the description has status, time and cost; the tooltip the source, the folder, the totals and the reason', () => {
@@ -147,14 +186,25 @@ describe('tries', () => {
 installFakeTree();
 const { PlanExplorer } = require('../../../src/vscode/planExplorer') as typeof import('../../../src/vscode/planExplorer');
 
-function explorer(listing: BuildsListing | undefined, attempts: (id: string, phase: string) => Promise<AttemptNode[]> = async () => []) {
+function explorer(
+  listing: BuildsListing | undefined,
+  attempts: (id: string, phase: string) => Promise<AttemptNode[]> = async () => [],
+  options: { plans?: string[]; builds?: Emitter<void>; list?: () => BuildsListing | undefined; runs?: RunsSource } = {},
+) {
+  const plans = (options.plans ?? []).map((slug) => ({ slug, mainFile: `plans/${slug}/idea-brief.md`, complete: true, unfinishedBrainstorm: false }));
   const model = {
     hasWorkspace: true,
     onDidChange: new Emitter<void>().event,
-    read: async () => ({ plans: [], journal: { records: [], problems: [] }, sleepers: [] }),
+    read: async () => ({ plans, journal: { records: [], problems: [] }, sleepers: [] }),
+    fileUri: (rel: string) => ({ path: `/ws/.groundwork/${rel}` }),
   };
-  const source: BuildsSource = { onDidChange: new Emitter<void>().event, list: async () => listing, attempts, refresh: () => undefined };
-  return new PlanExplorer(model as never, undefined, source);
+  const source: BuildsSource = {
+    onDidChange: (options.builds ?? new Emitter<void>()).event,
+    list: async () => (options.list ? options.list() : listing),
+    attempts,
+    refresh: () => undefined,
+  };
+  return new PlanExplorer(model as never, options.runs, source);
 }
 
 describe('the Builds group in the explorer', () => {
@@ -220,5 +270,98 @@ describe('the Builds group in the explorer', () => {
     const [, qa] = await e.getChildren(build);
     const [error] = (await e.getChildren(qa)).map((t) => e.getTreeItem(t) as TreeItem);
     assert.equal(error!.label, 'build.yaml is missing: the folder holds no build.');
+  });
+});
+
+describe('a plan in the explorer', () => {
+  const adder = (id: string, status: BuildShownStatus = 'completed') =>
+    row(status, false, { id, projectDir: `sum-${id.slice(-4)}`, source: { kind: 'brief', path: '.groundwork/plans/adder/idea-brief.md' } });
+
+  test('lists its builds as the Builds group does, with ids of their own; a plan without builds stays a leaf that opens its file', async () => {
+    const [first, second, other] = [adder('20250102-030405-adder-0a1f'), adder('20250102-030406-adder-0b2e', 'stopped'), row('completed')];
+    const e = explorer({ rows: [first, second, other], more: 0, problems: [] }, async () => [], { plans: ['adder', 'notes'] });
+    const [plansGroup, buildsGroup] = await e.getChildren();
+    const plans = await e.getChildren(plansGroup);
+    const [withBuilds, without] = plans.map((p) => e.getTreeItem(p) as TreeItem);
+    assert.deepEqual([withBuilds!.label, withBuilds!.collapsibleState, withBuilds!.id, withBuilds!.contextValue], ['adder', 1, 'plan:adder', 'plan']);
+    assert.deepEqual([without!.label, without!.collapsibleState], ['notes', 0]);
+    for (const plan of [withBuilds!, without!])
+      assert.deepEqual(plan.command, { command: 'vscode.open', title: 'Open', arguments: [{ path: `/ws/.groundwork/plans/${plan.label}/idea-brief.md` }] });
+    assert.deepEqual(await e.getChildren(plans[1]), []);
+
+    const underPlan = (await e.getChildren(plans[0])).map((b) => e.getTreeItem(b) as TreeItem);
+    const inGroup = (await e.getChildren(buildsGroup)).map((b) => e.getTreeItem(b) as TreeItem);
+    assert.deepEqual(
+      underPlan.map((i) => [i.label, i.contextValue, i.description, i.collapsibleState]),
+      inGroup.slice(0, 2).map((i) => [i.label, i.contextValue, i.description, i.collapsibleState]),
+      'the same rows and context actions (Resume, Open Report…) as in the Builds group',
+    );
+    assert.deepEqual(
+      underPlan.map((i) => i.contextValue),
+      ['build-completed-folder', 'build-stopped-folder'],
+    );
+    assert.deepEqual(
+      underPlan.map((i) => i.id),
+      [`plan:adder/build:${first.id}`, `plan:adder/build:${second.id}`],
+    );
+    assert.deepEqual(
+      inGroup.map((i) => i.id),
+      [`build:${first.id}`, `build:${second.id}`, `build:${other.id}`],
+    );
+  });
+
+  test("its builds expand to phases, tries and the tries' files, every id distinct from the Builds and Runs groups'", async () => {
+    const build = adder('20250102-030405-adder-0a1f', 'failed');
+    const run = attemptRunRow(runRow(sampleRun(), 'completed', false, RUN_WORDS, NOW), sampleBuild().phases[1]!.attempts[0]!, 1, WORDS);
+    const file = { runId: run.id, path: 'src/sum.js', created: true, label: 'sum.js', description: 'src', tooltip: 'src/sum.js', ariaLabel: 'src/sum.js, created' };
+    const runs: RunsSource = {
+      onDidChange: new Emitter<void>().event,
+      list: async () => ({ rows: [runRow(sampleRun(), 'completed', false, RUN_WORDS, NOW)], more: 0, problems: [] }),
+      files: async () => [file],
+      refresh: () => undefined,
+    };
+    const e = explorer({ rows: [build], more: 0, problems: [] }, async (_id, phase) => (phase === 'qa' ? [{ kind: 'run', row: run }] : []), { plans: ['adder'], runs });
+    const ids: string[] = [];
+    const walk = async (node: Awaited<ReturnType<typeof e.getChildren>>[number] | undefined, depth: number): Promise<void> => {
+      for (const child of await e.getChildren(node)) {
+        const item = e.getTreeItem(child) as TreeItem;
+        if (item.id) ids.push(item.id);
+        if (depth < 6 && item.collapsibleState !== 0) await walk(child, depth + 1);
+      }
+    };
+    await walk(undefined, 0);
+    assert.equal(new Set(ids).size, ids.length, ids.join('\n'));
+    for (const id of [
+      `plan:adder/build:${build.id}`,
+      `plan:adder/build:${build.id}:qa`,
+      `plan:adder/build-run:${run.id}`,
+      `plan:adder/build-run:${run.id}:src/sum.js`,
+      `build:${build.id}:qa`,
+      `build-run:${run.id}:src/sum.js`,
+      `run:${run.id}:src/sum.js`,
+    ])
+      assert.ok(ids.includes(id), `${id} in\n${ids.join('\n')}`);
+    const [plans] = await e.getChildren();
+    const [plan] = await e.getChildren(plans);
+    const [shown] = await e.getChildren(plan);
+    const [, qa] = await e.getChildren(shown);
+    assert.deepEqual([qa!.kind, e.getTreeItem(qa!).contextValue], ['phase', 'build-phase'], 'Rerun Phase is offered under the plan too');
+  });
+
+  test('is redrawn when the builds change, so a plan that gets its first build becomes expandable', async () => {
+    let listing: BuildsListing = { rows: [row('completed')], more: 0, problems: [] };
+    const builds = new Emitter<void>();
+    const e = explorer(undefined, async () => [], { plans: ['adder'], builds, list: () => listing });
+    const [plansGroup] = await e.getChildren();
+    const [plan] = await e.getChildren(plansGroup);
+    assert.equal((e.getTreeItem(plan!) as TreeItem).collapsibleState, 0);
+    const fired: unknown[] = [];
+    e.onDidChangeTreeData((node) => fired.push(node));
+    listing = { rows: [row('completed'), adder('20250102-030405-adder-0a1f')], more: 0, problems: [] };
+    builds.fire();
+    await new Promise((r) => setTimeout(r, 10));
+    assert.ok(fired.includes(plansGroup), 'the Plans group is redrawn');
+    const [again] = await e.getChildren(plansGroup);
+    assert.equal((e.getTreeItem(again!) as TreeItem).collapsibleState, 1);
   });
 });
