@@ -144,3 +144,17 @@ export function buildFile(buildId: string, file?: string): string {
 
 /** A workspace's own build workflow, replacing the bundled `roles/build.workflow.yaml`. */
 export const WORKSPACE_WORKFLOW_FILE = 'workflows/build.yaml';
+
+/** Discovery cases, one JSON line per change of a case (the last line for an id wins). */
+export const CASES_FILE = 'cases.jsonl';
+/** Monotonic counters that ids are drawn from: `{"discovery": N, ...}`. */
+export const COUNTERS_FILE = 'metrics/counters.json';
+/** The generated view of the global discovery cases (rewritten whole, never edited). */
+export const DISCOVERIES_VIEW_FILE = 'discoveries.md';
+/** One folder per agent persona: `agents/<persona>/`. */
+export const AGENTS_DIR = 'agents';
+
+/** The generated view of one persona's local discovery cases: `agents/<persona>/discoveries.md`. */
+export function agentDiscoveriesFile(persona: string): string {
+  return `${AGENTS_DIR}/${persona}/discoveries.md`;
+}

@@ -1,0 +1,92 @@
+// The curator's heuristics (seeds/discovery-cases.md): the content hash that deduplicates, the
+// impact a report did not state, and the category the views group by. Both guesses are only a
+// start: a person changes either with the case's review actions.
+import type { CaseCategory, CaseImpact } from './caseRecord';
+import { sha256Hex } from './sha256';
+
+/** Trimmed, lower-cased, every run of whitespace one space: what two reports must share to be one. */
+export function normalizeContent(content: string): string {
+  return content.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** SHA-256 (hex) of the normalised content: the dedup key, derived again from the store after a restart. */
+export function contentHash(content: string): string {
+  return sha256Hex(normalizeContent(content));
+}
+
+/** Words (or word starts, with `*`) as one case-insensitive pattern bounded by word edges. */
+function words(list: readonly string[]): RegExp {
+  const alternatives = list.map((w) =>
+    w
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*$/, '\\w*')
+      .replace(/ /g, '\\s+'),
+  );
+  return new RegExp(`(?<![\\w])(?:${alternatives.join('|')})(?![\\w])`, 'i');
+}
+
+/**
+ * The seed's levels, from its table: critical blocks progress if ignored ("Auth token expires
+ * after 1 hour"), high affects the architecture ("All API calls go through gateway"), medium
+ * affects the implementation ("This hook requires cleanup"), low is nice to know ("Use const
+ * over let when possible"). The first level whose words appear wins, most severe first.
+ */
+const IMPACT_WORDS: readonly [CaseImpact, RegExp][] = [
+  [
+    'critical',
+    words([
+      'expire*',
+      'block*',
+      'crash*',
+      'data loss',
+      'corrupt*',
+      'deadlock*',
+      'security',
+      'vulnerab*',
+      'secret*',
+      'credential*',
+      'must not',
+      'never',
+      'breaks',
+      'will fail',
+      'fails',
+      'cannot',
+      "can't",
+    ]),
+  ],
+  [
+    'high',
+    words(['all', 'every', 'architecture', 'gateway', 'goes through', 'go through', 'must', 'always', 'only via', 'only through', 'breaking', 'rate limit*', 'bottleneck*']),
+  ],
+  ['medium', words(['require*', 'need*', 'should', 'cleanup', 'clean up', 'expect*', 'before', 'after', 'workaround', 'instead', 'use', 'uses'])],
+];
+
+export function classifyImpact(content: string): CaseImpact {
+  const soft = words(['when possible', 'if possible', 'nice to', 'prefer*', 'consider']);
+  for (const [impact, pattern] of IMPACT_WORDS) {
+    if (!pattern.test(content)) continue;
+    // "Use const over let when possible": a preference stays low whatever its verb.
+    if (impact === 'medium' && soft.test(content)) return 'low';
+    return impact;
+  }
+  return 'low';
+}
+
+/**
+ * The seed's classifyCategory (API, Testing, Database, Frontend, else Architecture), with the
+ * seed's other categories (Errors, Dependencies, Conventions) checked after those, in that order.
+ */
+const CATEGORY_WORDS: readonly [CaseCategory, RegExp][] = [
+  ['API', words(['api*', 'route*', 'endpoint*', 'rest', 'graphql', 'http header*', 'status code*'])],
+  ['Testing', words(['test*', 'vitest', 'jest', 'mocha', 'spec', 'specs', 'fixture*', 'mock*', 'assert*'])],
+  ['Database', words(['schema*', 'database*', 'migration*', 'sql', 'query', 'queries', 'table*'])],
+  ['Frontend', words(['component*', 'ui', 'css', 'html', 'react', 'vue', 'svelte', 'dom', 'style sheet*', 'stylesheet*'])],
+  ['Errors', words(['error*', 'exception*', 'crash*', 'bug*', 'fix*', 'fails', 'failure*', 'stack trace*', 'throws'])],
+  ['Dependencies', words(['librar*', 'package*', 'dependenc*', 'version*', 'npm', 'yarn', 'pnpm', 'pip', 'cargo', 'upgrade*', 'install*'])],
+  ['Conventions', words(['naming', 'convention*', 'format*', 'style', 'lint*', 'camelcase', 'snake_case', 'kebab-case', 'indent*', 'prefix*', 'suffix*'])],
+];
+
+export function classifyCategory(content: string): CaseCategory {
+  for (const [category, pattern] of CATEGORY_WORDS) if (pattern.test(content)) return category;
+  return 'Architecture';
+}

@@ -1,0 +1,96 @@
+// SHA-256 (FIPS 180-4), synchronous. The dedup index hashes every case's content when a store is
+// first checked: Web Crypto's digest is a promise per call, which for 100,000 cases costs seconds
+// in scheduling alone, and the core may not import node:crypto. Checked against the standard's
+// test vectors in test/unit/cases/curator.test.ts.
+
+const K = new Int32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+  0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+  0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+  0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+const encoder = new TextEncoder();
+const W = new Int32Array(64);
+let buffer = new Uint8Array(1024);
+
+/** The SHA-256 of `text`'s UTF-8 bytes, as 64 lower-case hex digits. */
+export function sha256Hex(text: string): string {
+  // The message, a 1 bit, zeros, and its length in bits as 64 bits: a whole number of 64-byte blocks.
+  const maxBytes = text.length * 3;
+  const size = Math.ceil((maxBytes + 9) / 64) * 64;
+  if (buffer.length < size) buffer = new Uint8Array(size);
+  const { written } = encoder.encodeInto(text, buffer);
+  const blocks = Math.ceil((written + 9) / 64);
+  const end = blocks * 64;
+  buffer.fill(0, written, end);
+  buffer[written] = 0x80;
+  const bits = written * 8;
+  const high = Math.floor(bits / 0x100000000);
+  buffer[end - 8] = high >>> 24;
+  buffer[end - 7] = high >>> 16;
+  buffer[end - 6] = high >>> 8;
+  buffer[end - 5] = high;
+  buffer[end - 4] = bits >>> 24;
+  buffer[end - 3] = bits >>> 16;
+  buffer[end - 2] = bits >>> 8;
+  buffer[end - 1] = bits;
+  let h0 = 0x6a09e667 | 0;
+  let h1 = 0xbb67ae85 | 0;
+  let h2 = 0x3c6ef372 | 0;
+  let h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f | 0;
+  let h5 = 0x9b05688c | 0;
+  let h6 = 0x1f83d9ab | 0;
+  let h7 = 0x5be0cd19 | 0;
+  for (let offset = 0; offset < end; offset += 64) {
+    for (let t = 0; t < 16; t++) {
+      const i = offset + t * 4;
+      W[t] = (buffer[i]! << 24) | (buffer[i + 1]! << 16) | (buffer[i + 2]! << 8) | buffer[i + 3]!;
+    }
+    for (let t = 16; t < 64; t++) {
+      const w15 = W[t - 15]!;
+      const w2 = W[t - 2]!;
+      const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
+      const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
+      W[t] = (W[t - 16]! + s0 + W[t - 7]! + s1) | 0;
+    }
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
+    for (let t = 0; t < 64; t++) {
+      const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + s1 + ((e & f) ^ (~e & g)) + K[t]! + W[t]!) | 0;
+      const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  return hex(h0) + hex(h1) + hex(h2) + hex(h3) + hex(h4) + hex(h5) + hex(h6) + hex(h7);
+}
+
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+function hex(word: number): string {
+  return BYTE_HEX[word >>> 24]! + BYTE_HEX[(word >>> 16) & 0xff]! + BYTE_HEX[(word >>> 8) & 0xff]! + BYTE_HEX[word & 0xff]!;
+}

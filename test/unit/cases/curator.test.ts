@@ -1,0 +1,151 @@
+import { describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { CaseStore } from '../../../src/core/cases/caseStore';
+import { Curator } from '../../../src/core/cases/curator';
+import { classifyCategory, classifyImpact, contentHash, normalizeContent } from '../../../src/core/cases/classify';
+import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
+import { sha256Hex } from '../../../src/core/cases/sha256';
+import { casesSetup } from './casesHarness';
+
+describe('deduplication', () => {
+  test('normalising trims, lower-cases and collapses whitespace, and the hash is SHA-256 of that', async () => {
+    assert.equal(normalizeContent('  Tests use\n\tVitest,   NOT Jest  '), 'tests use vitest, not jest');
+    assert.equal(contentHash('hello'), '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+    assert.equal(contentHash('  HELLO \n'), contentHash('hello'));
+  });
+
+  test('the SHA-256 is the standard one (FIPS 180-4 vectors, across block boundaries, UTF-8)', () => {
+    const vectors: [string, string][] = [
+      ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+      ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+      ['abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1'],
+    ];
+    for (const [input, hex] of vectors) assert.equal(sha256Hex(input), hex);
+    for (const input of ['x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(1000), 'Aufräumen nötig 🦀']) {
+      assert.equal(sha256Hex(input), createHash('sha256').update(input, 'utf8').digest('hex'), `${input.length} characters`);
+    }
+  });
+
+  test('the same learning reported twice is one case; the second gets its id marked duplicate', async () => {
+    const { store, lines } = casesSetup();
+    const curator = new Curator({ store });
+    const first = await curator.submit({ scope: 'global', content: 'Tests use vitest, not jest', agentId: 'developer' });
+    const again = await curator.submit({ scope: 'local', content: '  tests USE vitest,\n not   jest ', agentId: 'qa' });
+    assert.equal(first.kind, 'created');
+    assert.deepEqual([again.kind, again.kind === 'duplicate' && again.id], ['duplicate', 'disc-001']);
+    assert.equal(lines().length, 1);
+    assert.equal((await store.readCounters()).counters['discoveryDuplicates'], 1);
+  });
+
+  test('reports queued at once are processed one by one: one case, the rest duplicates', async () => {
+    const { store } = casesSetup();
+    const curator = new Curator({ store });
+    const results = await Promise.all(Array.from({ length: 10 }, () => curator.submit({ scope: 'global', content: 'All API calls go through the gateway' })));
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      ['created', ...Array(9).fill('duplicate')],
+    );
+    assert.equal((await store.load()).cases.length, 1);
+  });
+
+  test('dedup survives a restart: it is derived from the store, whatever the case became', async () => {
+    const { ws, clock, store } = casesSetup();
+    const made = await new Curator({ store }).submit({ scope: 'global', content: 'Rate limit is 100/hour' });
+    assert.equal(made.kind, 'created');
+    await store.apply('disc-001', { kind: 'archive' });
+    const restarted = new Curator({ store: new CaseStore(ws.store, clock) });
+    const again = await restarted.submit({ scope: 'global', content: 'rate limit is 100/hour' });
+    assert.deepEqual([again.kind, again.kind === 'duplicate' && again.case.status], ['duplicate', 'archived']);
+  });
+
+  test('two windows with their own curators do not both add the same learning', async () => {
+    const { ws, clock } = casesSetup();
+    const a = new Curator({ store: new CaseStore(ws.store, clock) });
+    const b = new Curator({ store: new CaseStore(ws.store, clock) });
+    await a.submit({ scope: 'global', content: 'warm up both caches' });
+    await b.submit({ scope: 'global', content: 'warm up both caches, too' });
+    const results = await Promise.all([a.submit({ scope: 'global', content: 'Shared learning' }), b.submit({ scope: 'global', content: 'shared learning' })]);
+    assert.deepEqual(results.map((r) => r.kind).sort(), ['created', 'duplicate']);
+  });
+});
+
+describe('reports', () => {
+  test('signals in an agent text become cases with their scope, task and agent', async () => {
+    const { store } = casesSetup();
+    const curator = new Curator({ store });
+    const text =
+      'Working…\n<axiom>DISCOVERY_LOCAL:This API requires authentication header</axiom> then\n<axiom>DISCOVERY_GLOBAL: All test files should use .test.ts extension </axiom>';
+    const results = await curator.submitText(text, { taskId: 'build-1:developer', agentId: 'developer' });
+    const made = results.map((r) => (r.kind === 'created' ? r.case : undefined)).filter((c): c is DiscoveryCase => c !== undefined);
+    assert.deepEqual(
+      made.map((c) => [c.id, c.metadata.scope, c.content, c.parentId, c.metadata.sourceAgentId, c.metadata.category]),
+      [
+        ['disc-001', 'local', 'This API requires authentication header', 'build-1:developer', 'developer', 'API'],
+        ['disc-002', 'global', 'All test files should use .test.ts extension', 'build-1:developer', 'developer', 'Testing'],
+      ],
+    );
+  });
+
+  test('an impact the reporter gave is kept; a category too', async () => {
+    const { store } = casesSetup();
+    const r = await new Curator({ store }).submit({ scope: 'global', content: 'Use const over let when possible', impact: 'critical', category: 'Conventions' });
+    assert.ok(r.kind === 'created');
+    assert.deepEqual([r.case.metadata.impact, r.case.metadata.category], ['critical', 'Conventions']);
+  });
+
+  test('a bad report is refused with the reason, and the queue goes on', async () => {
+    const { store } = casesSetup();
+    const curator = new Curator({ store });
+    const bad = curator.submit({ scope: 'global', content: '' });
+    const good = curator.submit({ scope: 'global', content: 'fine' });
+    await assert.rejects(bad, /The discovery was not added: the content is empty/);
+    assert.equal((await good).kind, 'created');
+    await assert.rejects(curator.submit({ scope: 'global', content: 'x', impact: 'urgent' as never }), /the impact must be one of low, medium, high, critical/);
+  });
+
+  test('every new case goes to the hook (the journal); a failing hook does not lose the case', async () => {
+    const { store } = casesSetup();
+    const seen: string[] = [];
+    let fail = false;
+    const curator = new Curator({
+      store,
+      onCreated: async (c) => {
+        if (fail) throw new Error('disk full');
+        seen.push(c.id);
+      },
+    });
+    await curator.submit({ scope: 'global', content: 'one' });
+    await curator.submit({ scope: 'global', content: 'one' });
+    fail = true;
+    const r = await curator.submit({ scope: 'global', content: 'two' });
+    assert.deepEqual(seen, ['disc-001']);
+    assert.deepEqual([r.kind, r.kind === 'created' && r.hookError], ['created', 'disk full']);
+    assert.equal((await store.load()).cases.length, 2);
+  });
+});
+
+describe('heuristics', () => {
+  test('impact, with the seed examples', () => {
+    assert.equal(classifyImpact('Use const over let when possible'), 'low');
+    assert.equal(classifyImpact('This hook requires cleanup'), 'medium');
+    assert.equal(classifyImpact('All API calls go through gateway'), 'high');
+    assert.equal(classifyImpact('Auth token expires after 1 hour'), 'critical');
+    assert.equal(classifyImpact('The logo is blue'), 'low');
+  });
+
+  test('category, with the seed examples and its other categories', () => {
+    const cases: [string, string][] = [
+      ['All API routes defined in `src/routes/`', 'API'],
+      ['Tests use Vitest, not Jest', 'Testing'],
+      ['Run the migration before seeding the database', 'Database'],
+      ['The button component needs its CSS imported', 'Frontend'],
+      ['This error means the port is taken; fix with PORT=0', 'Errors'],
+      ['Pin the library version: 2.x breaks imports', 'Dependencies'],
+      ['Naming: files are camelCase', 'Conventions'],
+      ['rehype requires explicit config for GFM', 'Architecture'],
+      ['The build is slow', 'Architecture'],
+    ];
+    for (const [content, category] of cases) assert.equal(classifyCategory(content), category, content);
+  });
+});
