@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parseAuditEntry } from '../../../src/core/audit/auditLog';
+import { parseCaseRecord } from '../../../src/core/cases/caseRecord';
 import { parseWorkerRecord } from '../../../src/core/brainstorm/workerLog';
 import { parseJournalEntry, TITLE_MAX_CHARS } from '../../../src/core/journal/journalEntry';
 import { parseHolder } from '../../../src/core/node/lockFile';
@@ -57,6 +58,20 @@ const CASES: RecordCase<any>[] = [
     name: 'audit entry (.groundwork/audit.jsonl)',
     parser: parseAuditEntry,
     valid: { timestamp: T, kind: 'brainstorm.round', input: '[BRAINSTORM:x] topic', status: 'ok', detail: 'round 1', usage: USAGE, model: 'claude-haiku-4-5', costUsd: 0.001 },
+  },
+  {
+    name: 'discovery case (.groundwork/cases.jsonl)',
+    parser: parseCaseRecord,
+    valid: {
+      id: 'disc-030',
+      type: 'discovery',
+      status: 'active',
+      content: 'rehype requires explicit config for GFM in src/render.ts',
+      parentId: 'task-1',
+      metadata: { scope: 'global', sourceTaskId: 'task-1', sourceAgentId: 'developer', impact: 'medium', category: 'Architecture', validated: false, appliedTo: ['task-2'] },
+      createdAt: T,
+      updatedAt: T,
+    },
   },
   {
     name: 'worker record (.workers/<agent>.ndjson)',
