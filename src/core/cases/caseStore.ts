@@ -7,6 +7,7 @@
 // rolled back. Lines that are not cases are reported with their line numbers and kept, never
 // half-read, and never stop the others from loading.
 import type { Clock } from '../clock';
+import type { Sha256 } from '../run/changesFile';
 import { CASES_FILE, COUNTERS_FILE } from '../plan/layout';
 import { utf8Length } from '../prompt/cap';
 import type { ReadProblem } from '../storage/recordLog';
@@ -82,6 +83,8 @@ export class CaseStore {
   constructor(
     private readonly store: WorkspaceStore,
     private readonly clock: Clock,
+    /** SHA-256 as the front end computes it (the port agent runs use: node:crypto in the CLI and VS Code). */
+    private readonly hash: Sha256,
     options: CaseStoreOptions = {},
   ) {
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -123,7 +126,7 @@ export class CaseStore {
       if (problem !== undefined) throw new CaseInputError(`The discovery${which} was not added: ${problem}.`);
     });
     if (drafts.length === 0) return [];
-    const hashes = options.dedup === true ? drafts.map((d) => contentHash(d.content)) : undefined;
+    const hashes = options.dedup === true ? drafts.map((d) => contentHash(d.content, this.hash)) : undefined;
     return this.store.withLock(async () => {
       const snap = await this.fresh();
       const index = hashes === undefined ? undefined : await this.hashIndex(snap);
@@ -260,7 +263,7 @@ export class CaseStore {
     let n = 0;
     for (const c of snap.cases.values()) {
       if (++n % LINES_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      const hash = contentHash(c.content);
+      const hash = contentHash(c.content, this.hash);
       // The oldest case with a content is the one a duplicate points at.
       if (!index.has(hash)) index.set(hash, c.id);
     }
@@ -280,7 +283,7 @@ export class CaseStore {
       snap.cases.set(c.id, c);
       snap.highest = Math.max(snap.highest, caseNumber(c.id));
       if (snap.hashes !== undefined && before?.content !== c.content) {
-        const hash = contentHash(c.content);
+        const hash = contentHash(c.content, this.hash);
         if (!snap.hashes.has(hash)) snap.hashes.set(hash, c.id);
       }
     }

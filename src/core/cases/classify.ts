@@ -2,16 +2,18 @@
 // impact a report did not state, and the category the views group by. Both guesses are only a
 // start: a person changes either with the case's review actions.
 import type { CaseCategory, CaseImpact } from './caseRecord';
-import { sha256Hex } from './sha256';
+import type { Sha256 } from '../run/changesFile';
 
 /** Trimmed, lower-cased, every run of whitespace one space: what two reports must share to be one. */
 export function normalizeContent(content: string): string {
   return content.trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-/** SHA-256 (hex) of the normalised content: the dedup key, derived again from the store after a restart. */
-export function contentHash(content: string): string {
-  return sha256Hex(normalizeContent(content));
+const utf8 = new TextEncoder();
+
+/** SHA-256 (hex, through the front end's `hash`) of the normalised content: the dedup key, derived again from the store after a restart. */
+export function contentHash(content: string, hash: Sha256): string {
+  return hash(utf8.encode(normalizeContent(content)));
 }
 
 /** Words (or word starts, with `*`) as one case-insensitive pattern bounded by word edges. */

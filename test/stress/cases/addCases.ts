@@ -1,6 +1,7 @@
 // A child process of concurrentAdds.test.ts: adds `count` cases to the workspace's store as fast
 // as it can, as a second window or the CLI would, then prints the ids it got, one per line.
 import { systemClock } from '../../../src/core/clock';
+import { sha256 } from '../../support/sha256';
 import { CaseStore } from '../../../src/core/cases/caseStore';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 
@@ -22,7 +23,7 @@ async function main(store: CaseStore, n: number, agent: string): Promise<void> {
   process.stdout.write(`${ids.join('\n')}\n`);
 }
 
-main(new CaseStore(openWorkspaceStore(workspace), systemClock), Number(count), tag).catch((err: unknown) => {
+main(new CaseStore(openWorkspaceStore(workspace), systemClock, sha256), Number(count), tag).catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../../src/core/clock';
+import { sha256 } from '../../support/sha256';
 import { CaseStore } from '../../../src/core/cases/caseStore';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { repo, tsx } from '../../unit/cli/cliHarness';
@@ -37,7 +38,7 @@ test('two processes adding 500 cases each at once: 1,000 distinct ids, and a sto
   const expected = Array.from({ length: 1000 }, (_, i) => `disc-${String(i + 1).padStart(3, '0')}`).sort();
   assert.deepEqual([...ids].sort(), expected);
 
-  const { cases, problems } = await new CaseStore(openWorkspaceStore(workspace), systemClock).load();
+  const { cases, problems } = await new CaseStore(openWorkspaceStore(workspace), systemClock, sha256).load();
   assert.deepEqual(problems, []);
   assert.equal(cases.length, 1000);
   assert.equal(cases.filter((c) => c.metadata.sourceAgentId === 'alpha').length, 500);

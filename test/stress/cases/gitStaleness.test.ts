@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sha256 } from '../../support/sha256';
 import { CaseStore } from '../../../src/core/cases/caseStore';
 import { checkFileStaleness } from '../../../src/core/cases/staleness';
 import { GitLogRunner } from '../../../src/core/node/gitLogRunner';
@@ -39,7 +40,7 @@ describe('staleness with real git', () => {
     git(dir, ['commit', '-q', '-m', 'Initial'], '2024-01-01T00:00:00Z');
 
     const clock = new FakeClock(Date.UTC(2025, 0, 1));
-    const store = new CaseStore(openWorkspaceStore(dir), clock);
+    const store = new CaseStore(openWorkspaceStore(dir), clock, sha256);
     const { case: auth } = await store.add({ content: 'Passwords are hashed with bcrypt in src/auth.ts', scope: 'global', impact: 'high', category: 'Architecture' });
     const { case: readme } = await store.add({ content: 'The readme is in `docs/intro.md`', scope: 'global', impact: 'low', category: 'Architecture' });
     const runner = new GitLogRunner(dir);
@@ -66,7 +67,7 @@ describe('staleness with real git', () => {
     await writeFile(join(ws, 'src/auth.ts'), 'a\n');
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'Initial']);
-    const store = new CaseStore(openWorkspaceStore(ws), new FakeClock(Date.UTC(2025, 0, 1)));
+    const store = new CaseStore(openWorkspaceStore(ws), new FakeClock(Date.UTC(2025, 0, 1)), sha256);
     const { case: c } = await store.add({ content: 'The session check is in `auth.ts`', scope: 'global', impact: 'low', category: 'Architecture' });
     await writeFile(join(ws, 'src/auth.ts'), 'b\n');
     git(dir, ['commit', '-q', '-am', 'Change'], '2025-06-01T00:00:00Z');
@@ -79,7 +80,7 @@ describe('staleness with real git', () => {
 
   test('not a repository, or no git: skipped with the reason', async () => {
     const dir = await folder();
-    const store = new CaseStore(openWorkspaceStore(dir), new FakeClock(Date.UTC(2025, 0, 1)));
+    const store = new CaseStore(openWorkspaceStore(dir), new FakeClock(Date.UTC(2025, 0, 1)), sha256);
     await store.add({ content: 'Login lives in src/auth.ts', scope: 'global', impact: 'low', category: 'Architecture' });
     const plain = await checkFileStaleness(store, new GitLogRunner(dir, { env: { PATH: process.env['PATH'] ?? '', GIT_CEILING_DIRECTORIES: tmpdir() } }));
     assert.deepEqual(plain, { findings: [], skipped: 'The workspace folder is not a git repository, so cases are not checked against commits.' });

@@ -33,7 +33,7 @@ describe('placeProject', () => {
   it('asks when the folder is taken, proposing the free name, and takes the name the person gives', async () => {
     const a = asker({ kind: 'folder', name: 'adder' });
     const placed = await placeProject('sum-tool', false, { taken: takenOf(['sum-tool', 'sum-tool-2']), ask: a.ask });
-    assert.deepEqual(placed, { kind: 'folder', dir: 'adder', note: 'The person named the project’s folder adder.'.replace('’', "'") });
+    assert.deepEqual(placed, { kind: 'folder', dir: 'adder', note: "The person named the project's folder adder." });
     assert.equal(a.questions[0]?.taken, 'sum-tool');
     assert.equal(a.questions[0]?.free, 'sum-tool-3');
     assert.equal(a.questions[0]?.existing, false);

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sha256 } from '../../support/sha256';
 import { CaseInputError, CaseNotFoundError, CaseStore } from '../../../src/core/cases/caseStore';
 import { CaseTransitionError } from '../../../src/core/cases/caseActions';
 import { addCase, casesSetup, line } from './casesHarness';
@@ -53,7 +54,7 @@ describe('adding cases', () => {
     ws.fs.writeRaw(ws.path(COUNTERS), 'not json at all');
     assert.equal((await addCase(store, 'after the damage')).id, 'disc-007');
     await ws.store.remove(COUNTERS);
-    const fresh = new CaseStore(ws.store, { now: () => 0 });
+    const fresh = new CaseStore(ws.store, { now: () => 0 }, sha256);
     assert.equal((await addCase(fresh, 'after its loss, in another window')).id, 'disc-008');
     assert.equal(JSON.parse(ws.fs.text(ws.path(COUNTERS))!).discovery, 8);
   });
@@ -95,11 +96,11 @@ describe('adding cases', () => {
 
   test('two windows adding at once get distinct ids', async () => {
     const { ws, clock } = casesSetup();
-    const one = new CaseStore(ws.store, clock);
-    const two = new CaseStore(ws.store, clock);
+    const one = new CaseStore(ws.store, clock, sha256);
+    const two = new CaseStore(ws.store, clock, sha256);
     const made = await Promise.all(Array.from({ length: 40 }, (_, i) => addCase(i % 2 ? one : two, `learning number ${i}`)));
     assert.equal(new Set(made.map((c) => c.id)).size, 40);
-    const { cases, problems } = await new CaseStore(ws.store, clock).load();
+    const { cases, problems } = await new CaseStore(ws.store, clock, sha256).load();
     assert.equal(cases.length, 40);
     assert.deepEqual(problems, []);
   });
@@ -130,7 +131,7 @@ describe('changing cases', () => {
     assert.equal(last.id, c.id);
     assert.equal(last.metadata.validated, true);
     assert.equal(last.validatedAt, '2025-01-31T09:16:00.000Z');
-    const reloaded = (await new CaseStore(casesSetup().ws.store, clock).load()).cases;
+    const reloaded = (await new CaseStore(casesSetup().ws.store, clock, sha256).load()).cases;
     assert.deepEqual(reloaded, [], 'another workspace sees nothing');
     const [only] = (await store.load()).cases;
     assert.equal(only?.metadata.validated, true);
@@ -170,7 +171,7 @@ describe('changing cases', () => {
     await store.apply(b.id, { kind: 'edit', content: 'second learning, edited' });
     const after = lines();
     assert.ok(after.length < 5, `compacted to ${after.length} lines`);
-    const { cases, problems } = await new CaseStore(ws.store, { now: () => 0 }).load();
+    const { cases, problems } = await new CaseStore(ws.store, { now: () => 0 }, sha256).load();
     assert.deepEqual(
       cases.map((c) => c.content),
       ['first learning, edited again', 'second learning, edited'],
@@ -213,7 +214,7 @@ describe('a hostile or damaged cases.jsonl', () => {
     ws.plant('cases.jsonl', [line('disc-001'), 'garbage']);
     for (let i = 0; i < 6; i++) await store.apply('disc-001', { kind: 'edit', content: `edit ${i}` });
     assert.ok(lines().includes('garbage'));
-    const { cases, problems } = await new CaseStore(ws.store, { now: () => 0 }).load();
+    const { cases, problems } = await new CaseStore(ws.store, { now: () => 0 }, sha256).load();
     assert.equal(cases[0]?.content, 'edit 5');
     assert.equal(problems.length, 1);
     assert.equal(problems[0]?.excerpt, 'garbage');

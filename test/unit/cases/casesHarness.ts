@@ -2,6 +2,7 @@
 // a valid case line to plant or to mutate into a hostile one.
 import { CaseStore } from '../../../src/core/cases/caseStore';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
+import { sha256 } from '../../support/sha256';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
@@ -11,7 +12,7 @@ export const DAY = 24 * 60 * 60 * 1000;
 export function casesSetup(options: { maxBytes?: number } = {}) {
   const ws = new MemoryWorkspace();
   const clock = new FakeClock(T0);
-  const store = new CaseStore(ws.store, clock, options);
+  const store = new CaseStore(ws.store, clock, sha256, options);
   return { ws, clock, store, lines: () => ws.lines('cases.jsonl') ?? [] };
 }
 
