@@ -11,7 +11,7 @@ import importPlugin from 'eslint-plugin-import';
 
 const root = import.meta.dirname;
 
-const FEATURES = ['discovery', 'brainstorm', 'journal', 'sleep', 'build'];
+const FEATURES = ['discovery', 'brainstorm', 'journal', 'sleep', 'build', 'cases'];
 /** Core modules every feature may use; they use no feature. */
 const SHARED_CORE = ['plan', 'storage', 'llm', 'prompt', 'tools', 'session', 'audit', 'roles'];
 const NOT_CORE_NODE = ['src/core/node/**'];

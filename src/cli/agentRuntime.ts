@@ -16,6 +16,7 @@ import { SleepLog } from '../core/sleep/sleepLog';
 import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { RunStore } from '../core/run/runStore';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import type { CaseService } from '../core/cases/caseService';
 import { sleep } from '../core/llm/watchdog';
 import { visibleJson, visibleText } from '../core/visibleText';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
@@ -32,6 +33,8 @@ export interface CliRun {
   /** How commands are approved and run (a build re-runs its checks through the same gate). */
   gate: GateDeps;
   journal: Journal;
+  /** The workspace's discovery cases: what the runs learn, and what their prompts carry. */
+  cases: CaseService;
   runs: RunStore;
   store: WorkspaceStore;
   root: string;
@@ -43,7 +46,8 @@ export interface CliRun {
   signal: AbortSignal;
   /** What stopped the run, for the last line. */
   stoppedBy: () => string | undefined;
-  dispose: () => void;
+  /** Waits for the discoveries' views, then stops listening for Ctrl-C. */
+  dispose: () => Promise<void>;
 }
 
 /** The runtime, wired for one invocation. `approve` are the `--approve` texts; `unattended` asks nobody. */
@@ -89,6 +93,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     autoApprove: () => auto.patterns,
   };
   const journal = new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock);
+  const cases = await deps.cases({ store, clock: deps.clock, hash: deps.hash, journal, git: await deps.git(root) });
   const runner = await deps.agentRunner({
     store,
     runs,
@@ -100,11 +105,19 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     sleepMaxSeconds: () => sleepMax,
     sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
     journal,
+    discoveries: cases,
     wait: sleep,
     origin: 'cli',
   });
   const onEvent = (event: RunEvent) => show(printer.print(event));
-  return { runner, gate, journal, runs, store, root, onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose: () => (offInterrupt(), offTerminate()) };
+  const dispose = async () => {
+    offInterrupt();
+    offTerminate();
+    await cases
+      .settled()
+      .catch((err: unknown) => io.stderr(`groundwork: the discoveries' views could not be written: ${visibleText(err instanceof Error ? err.message : String(err))}\n`));
+  };
+  return { runner, gate, journal, cases, runs, store, root, onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose };
 }
 
 function ttyApprover(ctx: CommandContext): CommandApprover {
@@ -164,7 +177,7 @@ export async function finishRun(ctx: CommandContext, run: CliRun, go: () => Prom
     }
     throw err;
   } finally {
-    run.dispose();
+    await run.dispose();
   }
 }
 

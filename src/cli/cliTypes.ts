@@ -5,6 +5,8 @@ import type { Clock } from '../core/clock';
 import type { CommandRunner } from '../core/commands/commandRunner';
 import type { AgentRunDeps, AgentRunner } from '../core/run/agentRun';
 import type { BuildDeps, BuildRunner } from '../core/build/buildRunner';
+import type { CaseService, CaseServiceDeps } from '../core/cases/caseService';
+import type { GitLogPort } from '../core/cases/staleness';
 import type { DiscoveryServiceDeps } from '../core/discovery/discoveryService';
 import type { DiscoveryApi } from '../core/discovery/discoveryTypes';
 import type { LlmClient } from '../core/llm/llmClient';
@@ -57,6 +59,10 @@ export interface CliDeps {
   agentRunner(deps: AgentRunDeps): Promise<AgentRunner>;
   /** The build orchestrator over these deps (loaded on first use). */
   buildRunner(deps: BuildDeps): Promise<BuildRunner>;
+  /** The discovery cases over these deps (loaded on first use). */
+  cases(deps: CaseServiceDeps): Promise<CaseService>;
+  /** `git log` in the workspace folder, for the cases' staleness check. */
+  git(workspaceRoot: string): Promise<GitLogPort>;
   /** The text of the bundled `roles/build.workflow.yaml`. */
   bundledWorkflow(): Promise<string>;
   /** Where an agent's approved commands run: child processes in their own process group. */

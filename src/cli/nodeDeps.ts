@@ -26,6 +26,8 @@ export function createNodeDeps(): CliDeps {
     brainstorm: async (deps) => new (await import('../core/brainstorm/brainstormService')).BrainstormService(deps),
     agentRunner: async (deps) => new (await import('../core/run/agentRun')).AgentRunner(deps),
     buildRunner: async (deps) => new (await import('../core/build/buildRunner')).BuildRunner(deps),
+    cases: async (deps) => new (await import('../core/cases/caseService')).CaseService(deps),
+    git: async (root) => new (await import('../core/node/gitLogRunner')).GitLogRunner(root),
     bundledWorkflow: () => readBundledWorkflow(),
     commands: new NodeCommandRunner(),
     hash: (bytes) => createHash('sha256').update(bytes).digest('hex'),

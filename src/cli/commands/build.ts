@@ -103,8 +103,8 @@ export const build: CliCommand = {
       loadRole,
       origin: 'cli',
       ...(asks ? { place: ttyPlacer(ctx, run.signal) } : {}),
-      discoveriesOf: async (id) =>
-        (await run.journal.load()).records.filter((e) => e.task === id).map((e) => (e.title === e.description ? e.title : `${e.title}: ${e.description}`)),
+      discoveriesOf: (id) => run.cases.learnedIn(id),
+      archiveTask: (id) => run.cases.archiveTask(id),
     });
     const printer = new BuildPrinter();
     const emit = (event: BuildEvent) => run.show(printer.print(event));
@@ -217,6 +217,6 @@ async function finishBuild(ctx: CommandContext, run: CliRun, go: () => Promise<B
     }
     throw err;
   } finally {
-    run.dispose();
+    await run.dispose();
   }
 }

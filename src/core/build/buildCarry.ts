@@ -279,10 +279,22 @@ export class BuildCarry {
     if (build.status === 'completed') delete build.reason;
     else build.reason = failedBuildReason(build, ended.kind === 'failed' ? ended.reason : 'The build was stopped before it finished.').slice(0, RECORD_TEXT_MAX_CHARS);
     await this.note(build, `build ${build.status}${build.reason ? `: ${build.reason}` : ''}`, 'build.end', build.status === 'completed' ? 'ok' : 'error');
+    if (build.status === 'completed') await this.archiveLocal(build);
     const report = buildReport(build, { created: await this.createdFiles(build), discoveries: await this.discoveries(build) });
     await this.deps.builds.writeReport(build.id, report).catch(() => undefined);
     going.emit({ type: 'build', build });
     return build;
+  }
+
+  /** A completed build's local discoveries leave the prompts (archived, not lost); a failure to is noted, not fatal. */
+  private async archiveLocal(build: BuildRecord): Promise<void> {
+    if (this.deps.archiveTask === undefined) return;
+    try {
+      const n = (await this.deps.archiveTask(build.id)).length;
+      if (n > 0) await this.note(build, `archived ${n} local discover${n === 1 ? 'y' : 'ies'} of the build`);
+    } catch (err) {
+      await this.note(build, `its local discoveries could not be archived: ${err instanceof Error ? err.message : String(err)}`, undefined, 'error');
+    }
   }
 
   /** Every file the build's runs created, relative to the project folder (for the report). */

@@ -45,6 +45,8 @@ export interface BuildDeps {
   audit?: AuditLog;
   /** The learnings reported with the build's id as their task (the journal's), for the report. */
   discoveriesOf?: (buildId: string) => Promise<string[]>;
+  /** Archives the active local discovery cases of a task (core/cases' CaseService.archiveTask): a completed build's. */
+  archiveTask?: (taskId: string) => Promise<readonly unknown[]>;
   /** Asks the person where the project goes when its folder is taken or the analyst sees a feature on existing code; without it, the first free name. */
   place?: (question: PlaceQuestion) => Promise<PlaceAnswer>;
 }

@@ -207,10 +207,6 @@ export class AgentRunner {
     if (!resumed) await record({ type: 'message', at: stamp(), turn: 0, message: messages[0] as LlmMessage });
 
     const filter = new SignalFilter();
-    let pending = Promise.resolve();
-    const noteSignals = (signals: { scope: 'local' | 'global'; content: string }[]) => {
-      for (const s of signals) pending = pending.then(() => acting.noteDiscovery(s.scope, s.content).catch(() => undefined));
-    };
     const turnsBefore = run.turns;
     let progressAt = Number.NEGATIVE_INFINITY;
     const usageBefore: LlmUsage | undefined = run.usage;
@@ -219,10 +215,11 @@ export class AgentRunner {
     let reply: AgentReply | undefined;
     try {
       const llm = await this.llm();
+      const discoveries = await acting.promptDiscoveries();
       reply = await callAgent(
         llm,
         {
-          role: { ...role, maxTurns: Math.max(1, role.maxTurns - turnsBefore) },
+          role: { ...role, prompt: discoveries === '' ? role.prompt : `${role.prompt}\n\n${discoveries}`, maxTurns: Math.max(1, role.maxTurns - turnsBefore) },
           messages,
           maxTokens: AGENT_MAX_TOKENS,
           stablePrefix: messages.length,
@@ -238,7 +235,7 @@ export class AgentRunner {
           onText: (text) => {
             const out = filter.push(text);
             if (out.text !== '') onEvent({ type: 'text', text: out.text });
-            noteSignals(out.signals);
+            acting.noteSignals(out.signals);
           },
           onRetry: (retry) => onEvent({ type: 'retry', retry }),
           onTool: (activity) => {
@@ -248,7 +245,7 @@ export class AgentRunner {
           onMessage: async (message, progress) => {
             const rest = filter.flush();
             if (rest !== '') onEvent({ type: 'text', text: rest });
-            await pending;
+            await acting.signalsNoted();
             await record({ type: 'message', at: stamp(), turn: turnsBefore + progress.turns, message });
             run.turns = turnsBefore + progress.turns;
             this.account(run, usageBefore, progress.usage, progress.model);
@@ -277,7 +274,7 @@ export class AgentRunner {
     }
     const rest = filter.flush();
     if (rest !== '') onEvent({ type: 'text', text: rest });
-    await pending;
+    await acting.signalsNoted();
     const ended = stamp();
     const summary = reply && status === 'completed' ? cutText(extractSignals(reply.text).text.trim(), SUMMARY_MAX_CHARS) : undefined;
     const final: RunRecord = {

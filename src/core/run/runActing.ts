@@ -13,14 +13,14 @@ import { parseSleepArgs } from '../sleep/parseSleepArgs';
 import type { SleepLog } from '../sleep/sleepLog';
 import { displayPath } from '../storage/workspaceStore';
 import { ToolInputError } from '../tools/toolTypes';
-import type { ActingPorts, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
+import type { ActingPorts, DiscoveryImpact, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
 import { oneLine } from '../tools/toolLines';
 import type { ChangeLog } from './changesFile';
 import { gateCommand } from './commandGate';
 import type { GateDeps, GateState } from './commandGate';
 import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
-import type { ApprovalDecision, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
+import type { ApprovalDecision, RunDiscoveries, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
 
 /** What a run's acting side needs from its front end and the workspace (commands: see commandGate.ts). */
 export interface ActingDeps extends GateDeps {
@@ -31,6 +31,12 @@ export interface ActingDeps extends GateDeps {
   sleepMaxSeconds: () => number;
   sleepLog: SleepLog;
   journal: Journal;
+  /**
+   * Discovery cases (core/cases' CaseService fits): what the run learns becomes a numbered case
+   * (the service also writes it to the journal) and its prompt carries the discoveries block.
+   * Without it, learnings go to the journal only.
+   */
+  discoveries?: RunDiscoveries;
   /** Waits `ms` or until `signal` aborts (then resolves early); tests pass a fast one. */
   wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Whether the run or phase named `event` has ended since `since` (ms): what an event sleep waits for. Default: runEnded. */
@@ -48,6 +54,7 @@ export class RunActing implements ActingPorts, GateState {
   /** The tool being run now, to tell a write from an edit in the terminal. */
   currentTool = '';
   private commandCount = 0;
+  private signals: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: ActingDeps,
@@ -130,17 +137,59 @@ export class RunActing implements ActingPorts, GateState {
     return `Woken after ${formatSeconds(this.deps.clock.now() - start)}: ${reason.text}${parsed.clamped ? ` (the sleep was cut to the cap of ${seconds} s)` : ''}`;
   }
 
-  async reportDiscovery(input: DiscoveryToolInput): Promise<string> {
-    await this.noteDiscovery(input.scope, input.content, input.impact);
-    return `Recorded as a ${input.scope} discovery in the journal.`;
+  /** Queues the signals of the model's text (in order: noted one after the other). */
+  noteSignals(signals: readonly { scope: 'local' | 'global'; content: string }[]): void {
+    for (const s of signals) {
+      // Each one caught on its own, so that one that fails does not skip the rest.
+      this.signals = this.signals.then(() => this.noteDiscovery(s.scope, s.content).catch(() => undefined));
+    }
   }
 
-  /** A learning from report_discovery or a signal in the model's text. */
-  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: string): Promise<void> {
-    const title = oneLine(content, 120);
-    await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: this.taskId ?? oneLine(this.run.task, 200) });
-    this.emit({ type: 'discovery', scope, content });
-    await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}) });
+  /** Resolves when every queued signal is noted (a failed one is not the run's failure). */
+  async signalsNoted(): Promise<void> {
+    await this.signals.catch(() => undefined);
+  }
+
+  /** The discoveries block for the role's system prompt (cached: the same cases give the same bytes); '' on failure, said once. */
+  async promptDiscoveries(): Promise<string> {
+    if (this.deps.discoveries === undefined) return '';
+    try {
+      return (await this.deps.discoveries.injection(this.run.role)).text;
+    } catch (err) {
+      this.emit({ type: 'notice', text: `The run goes on without the project's discoveries: ${err instanceof Error ? err.message : String(err)}` });
+      return '';
+    }
+  }
+
+  async reportDiscovery(input: DiscoveryToolInput): Promise<string> {
+    return this.noteDiscovery(input.scope, input.content, input.impact);
+  }
+
+  /** A learning from report_discovery or a signal in the model's text; returns what the model is told. */
+  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact): Promise<string> {
+    const noted = await this.toCase(scope, content, impact);
+    if (noted === undefined) {
+      const title = oneLine(content, 120);
+      await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: this.taskId ?? oneLine(this.run.task, 200) });
+    }
+    const which = noted === undefined ? {} : { caseId: noted.id, ...(noted.duplicate ? { duplicate: true } : {}) };
+    this.emit({ type: 'discovery', scope, content, ...which });
+    await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}), ...which });
+    if (noted === undefined) return `Recorded as a ${scope} discovery in the journal.`;
+    return noted.duplicate ? `Already known as ${noted.id}; nothing new was recorded.` : `Recorded as ${noted.id}, a ${scope} discovery.`;
+  }
+
+  /** The case a learning became, or undefined when there is no case store or it could not take it (then the journal has it). */
+  private async toCase(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact): Promise<{ id: string; duplicate: boolean } | undefined> {
+    if (this.deps.discoveries === undefined) return undefined;
+    try {
+      const result = await this.deps.discoveries.report({ scope, content, ...(impact ? { impact } : {}), taskId: this.taskId ?? this.run.id, agentId: this.run.role });
+      if (result.kind === 'created' && result.hookError !== undefined) this.emit({ type: 'notice', text: result.hookError });
+      return result.kind === 'created' ? { id: result.case.id, duplicate: false } : { id: result.id, duplicate: true };
+    } catch (err) {
+      this.emit({ type: 'notice', text: `The discovery was kept in the journal only: ${err instanceof Error ? err.message : String(err)}` });
+      return undefined;
+    }
   }
 
   /** Not run: said to the model (an error result), recorded, and shown. */

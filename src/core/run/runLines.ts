@@ -91,7 +91,7 @@ export class RunPrinter {
       case 'woken':
         return [line(`☀ Woke: ${oneLine(event.reason, 200)}`, 'dim')];
       case 'discovery':
-        return [line(`◆ Learned (${event.scope}): ${oneLine(event.content, 200)}`, 'accent')];
+        return [line(`◆ Learned (${event.scope}${caseOf(event)}): ${oneLine(event.content, 200)}`, 'accent')];
       case 'retry':
         return [line(`… waiting for the model (retry ${event.retry.attempt} of ${event.retry.of}: ${oneLine(event.retry.reason, 120)})`, 'dim')];
       case 'notice':
@@ -159,4 +159,9 @@ export function endLines(run: RunRecord): RunPiece[] {
           ? line(`■ Failed: ${oneLine(run.reason ?? 'it did not finish', 300)} (${figures})`, 'error')
           : line(`■ ${run.status}: ${figures}`, 'plain');
   return [head, line(`  run ${run.id}`, 'dim')];
+}
+
+function caseOf(event: { caseId?: string; duplicate?: boolean }): string {
+  if (event.caseId === undefined) return '';
+  return event.duplicate === true ? `, already known as ${event.caseId}` : `, ${event.caseId}`;
 }

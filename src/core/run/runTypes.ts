@@ -81,7 +81,7 @@ export type TranscriptRecord =
   | { type: 'command'; at: string; command: string; decision: ApprovalDecision; exitCode?: number; signal?: string; timedOut?: boolean; durationMs?: number; log?: string }
   | { type: 'sleep'; at: string; mode: 'timer' | 'event' | 'manual'; seconds?: number; event?: string; reason?: string }
   | { type: 'woken'; at: string; reason: string }
-  | { type: 'discovery'; at: string; scope: 'local' | 'global'; content: string; impact?: string }
+  | { type: 'discovery'; at: string; scope: 'local' | 'global'; content: string; impact?: string; caseId?: string; duplicate?: boolean }
   | { type: 'end'; at: string; status: RunStatus; reason?: string };
 
 /**
@@ -105,8 +105,25 @@ export type RunEvent =
   | { type: 'exit'; command: string; exitCode?: number; signal?: string; timedOut: boolean; cancelled: boolean; durationMs: number }
   | { type: 'sleep'; mode: 'timer' | 'event' | 'manual'; seconds?: number; event?: string; reason?: string }
   | { type: 'woken'; reason: string }
-  | { type: 'discovery'; scope: 'local' | 'global'; content: string }
+  /** caseId: the discovery case it became (or, with duplicate, the one it repeats); absent when only the journal has it. */
+  | { type: 'discovery'; scope: 'local' | 'global'; content: string; caseId?: string; duplicate?: boolean }
   | { type: 'retry'; retry: LlmRetry }
   | { type: 'notice'; text: string }
   /** `reply`: the model's whole last text (signals taken out), for a caller that checks it (a build phase). */
   | { type: 'ended'; run: RunRecord; reply?: string };
+
+/**
+ * What an agent run asks of discovery cases (core/cases' CaseService fits it): a learning becomes
+ * a case, or is found to repeat one; a prompt gets the block of what earlier agents learned.
+ */
+export interface RunDiscoveries {
+  report(report: {
+    scope: 'local' | 'global';
+    content: string;
+    impact?: 'low' | 'medium' | 'high' | 'critical';
+    taskId?: string;
+    agentId?: string;
+  }): Promise<{ kind: 'created'; case: { id: string }; hookError?: string } | { kind: 'duplicate'; id: string }>;
+  /** The block for the prompt of `agentId` ('' when there is nothing to give). */
+  injection(agentId?: string): Promise<{ text: string }>;
+}

@@ -57,8 +57,11 @@ export const parseTranscriptRecord: RecordParser<TranscriptRecord> = (value) => 
       if (scope !== 'local' && scope !== 'global') return bad(`field scope ${describeValue(scope)} is not local or global`);
       const content = text(value['content'], 'content', LONG_TEXT_MAX_CHARS);
       if (!content.ok) return content;
-      const impact = optionalTexts(value, ['impact'], SHORT_TEXT_MAX_CHARS);
-      return impact.ok ? { ok: true, record: { type: 'discovery', at, scope, content: content.record, ...impact.record } } : impact;
+      const impact = optionalTexts(value, ['impact', 'caseId'], SHORT_TEXT_MAX_CHARS);
+      if (!impact.ok) return impact;
+      const duplicate = value['duplicate'];
+      if (duplicate !== undefined && typeof duplicate !== 'boolean') return bad(`field duplicate ${describeValue(duplicate)} is not true or false`);
+      return { ok: true, record: { type: 'discovery', at, scope, content: content.record, ...impact.record, ...(duplicate !== undefined ? { duplicate } : {}) } };
     }
     case 'end': {
       const status = value['status'];
