@@ -60,7 +60,12 @@ export interface BuildScriptOptions {
   stallDeveloper?: boolean;
   /** ms before each reply's first byte. */
   delayMs?: number;
+  /** The first developer reports what it learned with report_discovery: GLOBAL_DISCOVERY, then LOCAL_DISCOVERY. */
+  discoveries?: boolean;
 }
+
+export const GLOBAL_DISCOVERY = "Tests run with Node's built-in runner (node --test): no test framework is installed.";
+export const LOCAL_DISCOVERY = 'src/sum.js is CommonJS: export with exports.sum, not export default.';
 
 export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   const d = options.delayMs === undefined ? {} : { headerDelayMs: options.delayMs };
@@ -76,6 +81,12 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
     ['test-writer 1', phase('test-writer'), { ...write('test/sum.test.js', TEST_FILE, 'Writing the test.'), ...d }],
     ['test-writer 2', phase('test-writer'), reply.text('One test, REQ-001.\n\nTESTS_COMPLETE', d)],
     ['developer 1', phase('developer'), { ...write('src/sum.js', BUGGY, 'Implementing sum.'), ...d }],
+    ...(options.discoveries
+      ? ([
+          ['developer learns', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'global', content: GLOBAL_DISCOVERY, impact: 'high' }), ...d }],
+          ['developer learns more', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'local', content: LOCAL_DISCOVERY }), ...d }],
+        ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
+      : []),
     ['developer 2', phase('developer'), reply.text('sum is implemented.\n\nIMPLEMENTATION_COMPLETE', d)],
     ['qa 1', phase('qa'), qaFirst],
     ['developer 3', phase('developer'), { ...write('src/sum.js', FIXED, 'Fixing sum: it subtracted instead of adding.'), ...d }],
