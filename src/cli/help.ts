@@ -135,3 +135,63 @@ export const BRAINSTORM_HELP: readonly string[] = [
   'failed (the brainstorm is kept: --resume retries), 2 bad usage or input (a bad slug, no answers',
   'on stdin, --unattended, a complete brainstorm), 130 stopped.',
 ];
+
+/** `groundwork help cases <subcommand>`: what each one does and prints. */
+export const CASES_HELP = {
+  list: [
+    'One line per case, by id: id, status, scope, impact, category and the content cut to one line.',
+    '--status and --scope keep only the cases with that status (active, outdated, archived,',
+    'deleted) or scope (local, global). --json prints one JSON array of the cases, each in the line',
+    'format of .groundwork/cases.jsonl. Lines of that file that are not cases are reported on',
+    'stderr with their line numbers; every readable case is still listed (exit 0).',
+  ],
+  add: [
+    'Adds a discovery as a person would: the curator checks it for a duplicate (same text once',
+    'trimmed, lower-cased and with its spaces collapsed, among cases of any status), rates its',
+    'impact and category when not given, writes it to the journal, checks it against older cases',
+    'and rewrites the views. Prints the new id (disc-012), or the id of the case that already says',
+    'it and the word "duplicate" (disc-007 duplicate). --json prints the case plus "duplicate".',
+    '--impact is low, medium, high or critical; --task and --agent name where it was learned (a',
+    "local case goes into that agent's prompts).",
+  ],
+  edit: [
+    'Replaces the content of an active or outdated case; an outdated case becomes active again (the',
+    'person confirms what holds now). Archived and deleted cases cannot be edited. --json prints',
+    'the case.',
+  ],
+  promote: ["Makes a local case global: every agent's prompt carries it. --json prints the case."],
+  validate: ['Marks a case validated (a person confirms it holds); an outdated case becomes active again. --json prints the case.'],
+  outdated: ['Marks an active case outdated ("marked by user"): no prompt carries it until it is validated or edited. --json prints the case.'],
+  archive: ['Archives a case: it leaves every prompt and view, and stays in the store for resurrect. --json prints the case.'],
+  resurrect: ['Makes an archived case active again. --json prints the case.'],
+  delete: ['Deletes an outdated case (mark it outdated first). --json prints the case.'],
+  transitions: [
+    '',
+    'A change the status diagram does not allow (resurrecting an active case, deleting an active',
+    'one, promoting a global one…) changes nothing and exits 2, saying why. An id the store does',
+    'not hold exits 1.',
+  ],
+  checkOutdated: [
+    'Marks outdated each active case that names a file a commit changed since the case was made or',
+    'validated (asks git in the workspace folder), and each that a newer case contradicts; then',
+    'archives the outdated cases nobody touched for --archive-after-days days (default 7). Prints',
+    'one line per change: "disc-004 outdated: src/auth.ts changed in abc1234", "disc-003 outdated:',
+    'superseded by disc-012", "disc-002 archived: …". Without git (or outside a repository) the file',
+    'check is skipped, said once on stderr; the rest still runs (exit 0). --json prints',
+    '{findings, superseded, archived, skipped?}.',
+  ],
+  views: [
+    'Rewrites .groundwork/discoveries.md (the global cases) and .groundwork/agents/<persona>/',
+    "discoveries.md (each persona's local cases) from the store, and prints each file it changed.",
+    'Every other cases command keeps them up to date already. --json prints {written, skipped}.',
+  ],
+  metrics: [
+    'The discovery metrics: cases by status, scope and impact, duplicates prevented, the tasks that',
+    'produced cases, the cases a prompt carries now, and the validation and outdated rates.',
+    '--json prints them as one object.',
+  ],
+  archiveTask: [
+    "Archives the active local cases learned in a finished task (a build's or an agent run's id)",
+    'and prints their ids, one per line; its global cases stay. --json prints the archived cases.',
+  ],
+} as const;
