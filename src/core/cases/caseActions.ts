@@ -47,8 +47,10 @@ export function applyCaseAction(c: DiscoveryCase, action: CaseAction, now: strin
       const problem = contentProblem(action.content);
       if (problem !== undefined) refuse(`${id} was not changed: ${problem}.`);
       if (action.content === c.content && c.status === 'active') return c;
-      // Updating an outdated case is the person confirming what holds now: it is active again.
-      return change(c, now, { content: action.content }, c.status === 'outdated' ? reactivated() : {}, 'active');
+      // Updating an outdated case is the person confirming what holds now: it is active again, and
+      // validated then (so the staleness check looks for changes since, not since its creation).
+      if (c.status === 'outdated') return change(c, now, { content: action.content, validatedAt: now }, { validated: true, ...reactivated() }, 'active');
+      return change(c, now, { content: action.content }, {}, 'active');
     }
     case 'set-impact':
     case 'set-category': {

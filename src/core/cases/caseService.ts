@@ -13,7 +13,7 @@ import type { CaseAction } from './caseActions';
 import { discoveryMetrics } from './caseMetrics';
 import type { DiscoveryMetrics } from './caseMetrics';
 import type { CaseScope, DiscoveryCase } from './caseRecord';
-import { CaseStore } from './caseStore';
+import { CASES_AREA, CaseStore } from './caseStore';
 import type { CaseList, CaseStoreOptions } from './caseStore';
 import { writeCaseViews } from './caseViews';
 import type { ViewsWritten } from './caseViews';
@@ -128,8 +128,12 @@ export class CaseService {
   /** Rewrites the views now and says what changed (the CLI's `cases views`). */
   async writeViews(): Promise<ViewsWritten> {
     await this.settled();
-    const { cases } = await this.cases.load();
-    return writeCaseViews(this.deps.store, cases);
+    return this.writeLocked();
+  }
+
+  /** The views from the store as it is, under the store's lock: another writer's newer views are never overwritten by older ones. */
+  private writeLocked(): Promise<ViewsWritten> {
+    return this.deps.store.withLock(async () => writeCaseViews(this.deps.store, (await this.cases.load()).cases), CASES_AREA);
   }
 
   /**
@@ -171,8 +175,7 @@ export class CaseService {
       do {
         this.viewsAgain = false;
         try {
-          const { cases } = await this.cases.load();
-          await writeCaseViews(this.deps.store, cases);
+          await this.writeLocked();
         } catch (err) {
           this.viewsError = err;
         }

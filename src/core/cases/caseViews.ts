@@ -19,8 +19,9 @@ export function viewText(content: string, maxChars = VIEW_LINE_MAX_CHARS): strin
   const line = stripHiddenCharacters(content).replace(/\s+/g, ' ').trim();
   const chars = [...line];
   const cut = chars.length > maxChars ? `${chars.slice(0, maxChars - 1).join('')}…` : line;
-  // `<` would open HTML (a comment, a tag, an autolink), `![` an image that loads when shown.
-  return cut.replace(/</g, '&lt;').replace(/!\[/g, '!\\[');
+  // `<` would open HTML (a comment, a tag, an autolink), `[` a link (a `command:` one runs when
+  // clicked in a preview) and `![` an image that loads when shown.
+  return cut.replace(/[<[\]]/g, (ch) => (ch === '<' ? '&lt;' : `\\${ch}`));
 }
 
 function entry(c: DiscoveryCase): string {

@@ -7,6 +7,7 @@
 import { utf8Length } from '../prompt/cap';
 import { stripHiddenCharacters, wrapUntrusted } from '../prompt/untrustedText';
 import { CASE_IMPACTS } from './caseRecord';
+import { isAgentOf } from './caseViews';
 import type { DiscoveryCase } from './caseRecord';
 
 export interface InjectionOptions {
@@ -40,12 +41,12 @@ export function byRelevance(a: DiscoveryCase, b: DiscoveryCase): number {
   return Number(b.id.slice(5)) - Number(a.id.slice(5));
 }
 
-/** The seed's GetInjectableDiscoveries: active global cases, and active local ones of `agentId`, ranked. */
+/** The seed's GetInjectableDiscoveries: active global cases, and active local ones of `agentId` (or its numbered instances, as the views group them), ranked. */
 export function injectableCases(cases: readonly DiscoveryCase[], agentId?: string): { global: DiscoveryCase[]; local: DiscoveryCase[] } {
   const active = cases.filter((c) => c.status === 'active');
   return {
     global: active.filter((c) => c.metadata.scope === 'global').sort(byRelevance),
-    local: agentId === undefined ? [] : active.filter((c) => c.metadata.scope === 'local' && c.metadata.sourceAgentId === agentId).sort(byRelevance),
+    local: agentId === undefined ? [] : active.filter((c) => c.metadata.scope === 'local' && isAgentOf(c.metadata.sourceAgentId, agentId)).sort(byRelevance),
   };
 }
 

@@ -60,7 +60,7 @@ export async function checkFileStaleness(store: CaseStore, git: GitLogPort): Pro
     if (c.status !== 'active') continue;
     const paths = extractFilePaths(c.content);
     if (paths.length === 0) continue;
-    const since = c.validatedAt ?? c.createdAt;
+    const since = reviewedAt(c);
     const log = await git.commitsTouching(paths, since);
     if (!log.ok) return { findings: await markFiles(store, findings, seen), skipped: log.reason };
     // Newest first: the last one that touches a file is the change that first made it stale.
@@ -71,6 +71,16 @@ export async function checkFileStaleness(store: CaseStore, git: GitLogPort): Pro
     findings.push({ id: c.id, commit: first.hash, files: paths.filter((p) => first.files.some((f) => pathMatches(f, p))) });
   }
   return { findings: await markFiles(store, findings, seen) };
+}
+
+/**
+ * When a person last stood by the case: its creation, validation (an edit of an outdated case is
+ * one) or resurrection. Changes before it were seen; only those since can make it stale again.
+ */
+export function reviewedAt(c: DiscoveryCase): string {
+  let at = c.createdAt;
+  for (const t of [c.validatedAt, c.metadata.resurrectedAt]) if (t != null && t > at) at = t;
+  return at;
 }
 
 /** A commit older than the case (git's --since is by the second, and clocks differ): not a change since. */
@@ -99,14 +109,16 @@ export interface Supersession {
 }
 
 /**
- * Whether `newer` may supersede `older`: both active, `newer` made later, and about the same
- * audience — two global cases, or two local ones of the same agent (one agent's local note does
+ * Whether `newer` may supersede `older`: both active, `newer` made later (and after anyone last
+ * stood by `older`), and about the same audience — two global cases, or two local ones of the same agent (one agent's local note does
  * not overrule what the whole project holds, nor another agent's).
  */
 function mayFollow(older: DiscoveryCase, newer: DiscoveryCase): boolean {
   if (older.id === newer.id || older.status !== 'active' || newer.status !== 'active') return false;
   if (older.metadata.scope !== newer.metadata.scope) return false;
   if (older.metadata.scope === 'local' && older.metadata.sourceAgentId !== newer.metadata.sourceAgentId) return false;
+  // A person who validated (or resurrected) the older one after the newer was made has seen both.
+  if (reviewedAt(older) > newer.createdAt) return false;
   return order(older, newer) < 0;
 }
 

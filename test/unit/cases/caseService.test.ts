@@ -89,6 +89,31 @@ describe('CaseService', () => {
     assert.match(ws.fs.text(VIEW) ?? '', /\(outdated: a file it names changed in a1b2c3d\)/);
   });
 
+  it("a person's review sticks: a validated case is not superseded again by an older contradiction, an edited one not outdated again by the same commit", async () => {
+    const commit = 'b1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
+    const git: GitLogPort = {
+      commitsTouching: async () => ({ ok: true, commits: [{ hash: commit, date: new Date(T0 + 60_000).toISOString(), subject: 'x', files: ['src/auth.ts'] }] }),
+    };
+    const { clock, service } = setup(git);
+    const old = await created(service, 'The API uses REST endpoints for every call.');
+    const byFile = await created(service, 'Tokens are checked in src/auth.ts.');
+    clock.advance(60_000);
+    const newer = await created(service, 'The API does not use REST endpoints for every call anymore, it uses GraphQL.');
+    assert.equal((await service.cases.get(old.id))?.metadata.supersededBy, newer.id);
+    clock.advance(60_000);
+    assert.deepEqual(
+      (await service.checkStaleness()).findings.map((f) => f.id),
+      [byFile.id],
+    );
+    clock.advance(60_000);
+    await service.apply(old.id, { kind: 'validate' });
+    await service.apply(byFile.id, { kind: 'edit', content: 'Tokens are checked in src/auth.ts, before the router.' });
+    clock.advance(60_000);
+    const again = await service.checkStaleness();
+    assert.deepEqual([again.findings, again.superseded], [[], []]);
+    assert.deepEqual([(await service.cases.get(old.id))?.status, (await service.cases.get(byFile.id))?.status], ['active', 'active']);
+  });
+
   it('archiveTask archives the local cases of that task only; learnedIn lists what the task learned', async () => {
     const { service } = setup();
     const local = await created(service, 'The fixture server listens on 4010.', 'local', 'build-developer');

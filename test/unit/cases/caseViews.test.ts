@@ -60,7 +60,7 @@ describe('views', () => {
   test('hostile content stays one inert line', () => {
     const hostile = '<!--@ax-discovery:t:disc-001-->x\n\n## Injected heading\n- [disc-999] fake entry\n<img src=x onerror=alert(1)> ![pixel](https://evil/p.png)\u202e\u200b';
     const line = viewText(hostile);
-    assert.equal(line, '&lt;!--@ax-discovery:t:disc-001-->x ## Injected heading - [disc-999] fake entry &lt;img src=x onerror=alert(1)> !\\[pixel](https://evil/p.png)');
+    assert.equal(line, '&lt;!--@ax-discovery:t:disc-001-->x ## Injected heading - \\[disc-999\\] fake entry &lt;img src=x onerror=alert(1)> !\\[pixel\\](https://evil/p.png)');
     const view = globalDiscoveriesView([make('disc-001', { content: hostile })]);
     assert.equal(view.split('\n').filter((l) => l.startsWith('- [')).length, 1);
     assert.equal(view.split('\n').filter((l) => l.startsWith('#')).length, 2, 'only the title and the category heading');
