@@ -32,11 +32,16 @@ export const APPLIED_TO_MAX = 1000;
 /** Far above any real count; bounds what a hostile id or counter can make the next id. */
 export const CASE_NUMBER_MAX = 999_999_999;
 
-const CASE_ID = /^disc-(\d{3,9})$/;
-const ISO_TIME = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,3})?Z$/;
+/** An ISO-8601 UTC time's pattern (isIsoTime checks the calendar too), and a commit hash's. */
+export const ISO_TIME_PATTERN = '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z';
+export const COMMIT_PATTERN = '[0-9a-f]{7,64}';
+const ISO_TIME = new RegExp(`^${ISO_TIME_PATTERN}$`);
 /** Text with a letter or digit is never blank: the full check (untrustedText.ts) is for the rest. */
 const PLAINLY_VISIBLE = /[0-9A-Za-z]/;
-const COMMIT = /^[0-9a-f]{7,64}$/;
+const COMMIT = new RegExp(`^${COMMIT_PATTERN}$`);
+
+/** A commit hash as outdatedCommit holds one. */
+export const isCommitHash = (value: unknown): value is string => typeof value === 'string' && COMMIT.test(value);
 
 export interface CaseMetadata {
   readonly scope: CaseScope;
@@ -74,11 +79,14 @@ export interface DiscoveryCase {
 }
 
 export function isCaseId(text: unknown): text is string {
-  if (typeof text !== 'string') return false;
-  const digits = CASE_ID.exec(text)?.[1];
-  if (digits === undefined) return false;
-  const n = Number(digits);
-  return n >= 1 && formatCaseId(n) === text;
+  // What /^disc-(\d{3,9})$/ and formatCaseId(n) === text say, by character: every line is checked on load.
+  if (typeof text !== 'string' || text.length < 8 || text.length > 14 || !text.startsWith('disc-')) return false;
+  for (let i = 5; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  // Three digits, zero-padded (never disc-000), or more without a leading zero.
+  return text.length === 8 ? text !== 'disc-000' : text.charCodeAt(5) !== 0x30;
 }
 
 /** `disc-007`, `disc-142`, `disc-1000`: zero-padded to three digits, growing past 999. */
@@ -98,7 +106,7 @@ const wrong = (field: string, value: unknown, what: string): Bad =>
   bad(value === undefined ? `field ${field} is missing` : `field ${field} ${describeValue(value)} is not ${what}`);
 
 function oneOf<T extends string>(value: unknown, values: readonly T[]): value is T {
-  return values.some((v) => v === value);
+  return (values as readonly unknown[]).includes(value);
 }
 
 /**
@@ -164,6 +172,8 @@ export function parseCase(value: unknown): Checked<DiscoveryCase> {
   };
 }
 
+const TIME_FIELDS = ['archivedAt', 'resurrectedAt', 'outdatedAt', 'deletedAt'] as const;
+
 function parseMetadata(value: unknown, id: string, content: string): Checked<CaseMetadata> {
   if (!isPlainObject(value)) return wrong('metadata', value, 'an object');
   const { scope, impact, validated, appliedTo } = value;
@@ -179,8 +189,8 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
   if (!agent.ok) return agent;
   if (!Array.isArray(appliedTo)) return wrong('metadata.appliedTo', appliedTo, 'a list');
   if (appliedTo.length > APPLIED_TO_MAX) return bad(`field metadata.appliedTo has ${appliedTo.length} entries; the limit is ${APPLIED_TO_MAX}`);
-  for (const [i, entry] of appliedTo.entries()) {
-    const problem = labelProblem(`metadata.appliedTo[${i}]`, entry);
+  for (let i = 0; i < appliedTo.length; i++) {
+    const problem = labelProblem(`metadata.appliedTo[${i}]`, appliedTo[i]);
     if (problem !== undefined) return bad(`field ${problem}`);
   }
   const supersededBy = value['supersededBy'] ?? null;
@@ -195,7 +205,7 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
     appliedTo: appliedTo as string[],
     supersededBy,
   };
-  for (const field of ['archivedAt', 'resurrectedAt', 'outdatedAt', 'deletedAt'] as const) {
+  for (const field of TIME_FIELDS) {
     const at = value[field];
     if (at === undefined) continue;
     if (!isIsoTime(at)) return wrong(`metadata.${field}`, at, 'an ISO-8601 UTC time');
@@ -215,7 +225,7 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
     meta.outdatedReason = outdatedReason;
   }
   if (outdatedCommit !== undefined) {
-    if (typeof outdatedCommit !== 'string' || !COMMIT.test(outdatedCommit)) return wrong('metadata.outdatedCommit', outdatedCommit, 'a commit hash');
+    if (!isCommitHash(outdatedCommit)) return wrong('metadata.outdatedCommit', outdatedCommit, 'a commit hash');
     meta.outdatedCommit = outdatedCommit;
   }
   return { ok: true, value: meta };

@@ -19,6 +19,7 @@ import { visibleText } from '../visibleText';
 import { applyCaseAction } from './caseActions';
 import type { CaseAction } from './caseActions';
 import { CASE_NUMBER_MAX, caseNumber, caseToJson, draftProblem, formatCaseId, newCase, parseCase } from './caseRecord';
+import { parseCaseLine } from './caseLine';
 import type { CaseDraft, DiscoveryCase } from './caseRecord';
 import { contentHash } from './classify';
 import { COUNTERS_MAX_BYTES, DISCOVERY_COUNTER, DUPLICATES_COUNTER, parseCounters, serializeCounters } from './counters';
@@ -26,10 +27,13 @@ import type { CountersRead } from './counters';
 
 /** The lock area of cases.jsonl and counters.json. */
 export const CASES_AREA = 'cases';
-/** 100,000 cases are some 40 MiB; a file past this is refused rather than read. */
+/** 100,000 cases are some 40–60 MiB; a file past this is refused rather than read. */
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-/** Lines parsed between two yields, so that a large file never holds the extension host for long. */
-const LINES_PER_TURN = 2000;
+/** The file is decoded this many bytes at a time (then up to the end of a line). */
+const PART_BYTES = 1024 * 1024;
+const PART_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+const NEWLINE = 0x0a;
+const NON_ASCII = /[^\u0000-\u007f]/;
 const EXCERPT_CHARS = 120;
 /** An id inside a line that is not a case: its number is never given again either. */
 const ID_IN_LINE = /"id"\s*:\s*"disc-(\d{3,9})"/;
@@ -62,8 +66,8 @@ export interface CaseStoreOptions {
 interface Snapshot {
   key: string;
   cases: Map<string, DiscoveryCase>;
-  /** The bytes of each case's line as it would be compacted. */
-  lineBytes: Map<string, number>;
+  /** The bytes of each case's line, by the number of its id (a sparse array where ids are sparse). */
+  lineBytes: number[];
   liveBytes: number;
   problems: ReadProblem[];
   /** Lines that are not cases, as they are: compaction keeps them at the end of the file. */
@@ -128,15 +132,17 @@ export class CaseStore {
     if (drafts.length === 0) return [];
     const hashes = options.dedup === true ? drafts.map((d) => contentHash(d.content, this.hash)) : undefined;
     return this.store.withLock(async () => {
-      const snap = await this.fresh();
+      // Neither read waits for the other: each is a few calls to the file system.
+      const [snap, { counters }] = await Promise.all([this.fresh(), this.readCounters()]);
       const index = hashes === undefined ? undefined : await this.hashIndex(snap);
-      const { counters } = await this.readCounters();
       let last = Math.max(counters[DISCOVERY_COUNTER] ?? 0, snap.highest);
       const now = this.nowIso();
       const created: DiscoveryCase[] = [];
       const results: AddResult[] = [];
       let duplicates = 0;
+      const turn = new Turns();
       for (const [i, draft] of drafts.entries()) {
+        if (i % 32 === 31) await turn.maybeYield();
         const existing = index?.get(hashes![i]!);
         const found = existing === undefined ? undefined : (snap.cases.get(existing) ?? created.find((c) => c.id === existing));
         if (found !== undefined) {
@@ -157,7 +163,7 @@ export class CaseStore {
       if (created.length > 0) next[DISCOVERY_COUNTER] = last;
       if (duplicates > 0) next[DUPLICATES_COUNTER] = Math.min((counters[DUPLICATES_COUNTER] ?? 0) + duplicates, CASE_NUMBER_MAX);
       if (created.length > 0 || duplicates > 0) await this.store.writeText(COUNTERS_FILE, serializeCounters(next));
-      if (created.length > 0) await this.append(snap, created);
+      if (created.length > 0) await this.append(snap, created, index !== undefined);
       return results;
     }, CASES_AREA);
   }
@@ -222,47 +228,68 @@ export class CaseStore {
   }
 
   private async read(key: string, size: number): Promise<Snapshot> {
-    const snap: Snapshot = { key, cases: new Map(), lineBytes: new Map(), liveBytes: 0, problems: [], badLines: [], badBytes: 0, highest: 0, fileBytes: 0 };
-    const text = key === 'missing' ? undefined : await this.store.readText(CASES_FILE, this.maxBytes);
-    if (text === undefined) return snap;
+    const snap: Snapshot = { key, cases: new Map(), lineBytes: [], liveBytes: 0, problems: [], badLines: [], badBytes: 0, highest: 0, fileBytes: 0 };
+    const bytes = key === 'missing' ? undefined : await this.store.readBytes(CASES_FILE, this.maxBytes);
+    if (bytes === undefined) return snap;
     snap.fileBytes = size;
-    const lines = text.split('\n');
-    const torn = lines.pop() ?? '';
-    const found = new Map<string, DiscoveryCase>();
-    for (let i = 0; i < lines.length; i++) {
-      if (i > 0 && i % LINES_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      const line = i === 0 ? lines[0]!.replace(/^\uFEFF/, '') : lines[i]!;
-      if (line.trim() === '') continue;
-      const parsed = parseLine(line);
-      if (parsed.ok) {
-        found.delete(parsed.value.id);
-        found.set(parsed.value.id, parsed.value);
-        snap.lineBytes.set(parsed.value.id, utf8Length(line) + 1);
-      } else {
-        snap.problems.push({ line: i + 1, reason: parsed.reason, excerpt: excerpt(line) });
-        snap.badLines.push(line);
-        snap.badBytes += utf8Length(line) + 1;
-        snap.highest = Math.max(snap.highest, idIn(line));
+    const turn = new Turns();
+    // Ids appended in order come in order: the cases are sorted by id only when a line says otherwise.
+    let sorted = true;
+    let lastNew = 0;
+    let lineNo = 0;
+    let torn = '';
+    // Decoded in parts that end with a line, so that no one step holds the thread for the whole file.
+    for (let start = 0; start < bytes.length;) {
+      const newline = start + PART_BYTES >= bytes.length ? -1 : bytes.indexOf(NEWLINE, start + PART_BYTES);
+      const end = newline < 0 ? bytes.length : newline + 1;
+      // The first part drops a byte order mark as readText does; a line's own is kept, and refused.
+      const text = (start === 0 ? new TextDecoder('utf-8') : PART_DECODER).decode(bytes.subarray(start, end));
+      // Each character one byte: the whole part is ASCII (U+FFFD stands for a byte that was not UTF-8).
+      const ascii = text.length === end - start && text.indexOf('\uFFFD') < 0;
+      start = end;
+      let from = 0;
+      for (let at = text.indexOf('\n'); at >= 0; from = at + 1, at = text.indexOf('\n', from)) {
+        if (++lineNo % 64 === 0) await turn.maybeYield();
+        const line = lineNo === 1 ? text.slice(0, at).replace(/^\uFEFF/, '') : text.slice(from, at);
+        // A line is blank only if its first character is: a case line starts with '{'.
+        if (line.charCodeAt(0) !== 0x7b && line.trim() === '') continue;
+        const lineBytes = (ascii || !NON_ASCII.test(line) ? line.length : utf8Length(line)) + 1;
+        const parsed = parseCaseLine(line);
+        if (parsed.ok) {
+          const c = parsed.value;
+          const n = Number(c.id.slice(5));
+          const before = snap.lineBytes[n];
+          if (before !== undefined) snap.liveBytes -= before;
+          else if (n < lastNew) sorted = false;
+          else lastNew = n;
+          snap.cases.set(c.id, c);
+          snap.lineBytes[n] = lineBytes;
+          snap.liveBytes += lineBytes;
+          if (n > snap.highest) snap.highest = n;
+        } else {
+          snap.problems.push({ line: lineNo, reason: parsed.reason, excerpt: excerpt(line) });
+          snap.badLines.push(line);
+          snap.badBytes += lineBytes;
+          snap.highest = Math.max(snap.highest, idIn(line));
+        }
       }
+      if (from < text.length) torn = text.slice(from);
     }
     if (torn !== '') {
-      snap.problems.push({ line: lines.length + 1, reason: TORN_LINE_REASON, excerpt: excerpt(torn) });
+      snap.problems.push({ line: lineNo + 1, reason: TORN_LINE_REASON, excerpt: excerpt(torn) });
       snap.highest = Math.max(snap.highest, idIn(torn));
     }
-    for (const c of [...found.values()].sort((a, b) => caseNumber(a.id) - caseNumber(b.id))) {
-      snap.cases.set(c.id, c);
-      snap.liveBytes += snap.lineBytes.get(c.id) ?? 0;
-      snap.highest = Math.max(snap.highest, caseNumber(c.id));
-    }
+    if (!sorted) snap.cases = await inIdOrder(snap.cases, turn);
     return snap;
   }
 
   private async hashIndex(snap: Snapshot): Promise<Map<string, string>> {
     if (snap.hashes !== undefined) return snap.hashes;
     const index = new Map<string, string>();
+    const turn = new Turns();
     let n = 0;
     for (const c of snap.cases.values()) {
-      if (++n % LINES_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (++n % 64 === 0) await turn.maybeYield();
       const hash = contentHash(c.content, this.hash);
       // The oldest case with a content is the one a duplicate points at.
       if (!index.has(hash)) index.set(hash, c.id);
@@ -271,18 +298,28 @@ export class CaseStore {
     return index;
   }
 
-  /** Appends each case's line, keeps the snapshot in step, and compacts when the file is past twice its live size. */
-  private async append(snap: Snapshot, cases: readonly DiscoveryCase[]): Promise<void> {
+  /**
+   * Appends each case's line, keeps the snapshot in step, and compacts when the file is past twice
+   * its live size. `indexed`: the cases' hashes are in the snapshot's index already (addMany's dedup).
+   */
+  private async append(snap: Snapshot, cases: readonly DiscoveryCase[], indexed = false): Promise<void> {
+    const turn = new Turns();
+    const lines: Record<string, unknown>[] = [];
     for (const c of cases) {
-      const json = caseToJson(c);
-      await this.log.appendHeld(json);
-      const bytes = utf8Length(JSON.stringify(json)) + 1;
-      snap.liveBytes += bytes - (snap.lineBytes.get(c.id) ?? 0);
-      snap.lineBytes.set(c.id, bytes);
+      if (lines.length % 32 === 31) await turn.maybeYield();
+      lines.push(caseToJson(c));
+    }
+    // One write for all of them, each its own whole line: a burst costs one append, not one each.
+    await this.log.appendHeldMany(lines);
+    for (const [i, c] of cases.entries()) {
+      const bytes = utf8Length(JSON.stringify(lines[i])) + 1;
+      const n = caseNumber(c.id);
+      snap.liveBytes += bytes - (snap.lineBytes[n] ?? 0);
+      snap.lineBytes[n] = bytes;
       const before = snap.cases.get(c.id);
       snap.cases.set(c.id, c);
       snap.highest = Math.max(snap.highest, caseNumber(c.id));
-      if (snap.hashes !== undefined && before?.content !== c.content) {
+      if (!indexed && snap.hashes !== undefined && before?.content !== c.content) {
         const hash = contentHash(c.content, this.hash);
         if (!snap.hashes.has(hash)) snap.hashes.set(hash, c.id);
       }
@@ -299,10 +336,12 @@ export class CaseStore {
   /** Rewrites the file atomically: each case's last line, by id, then the lines that are not cases. */
   private async compact(snap: Snapshot): Promise<void> {
     const out: string[] = [];
+    const turn = new Turns();
     let live = 0;
     for (const c of snap.cases.values()) {
+      if (out.length % 64 === 63) await turn.maybeYield();
       const line = `${JSON.stringify(caseToJson(c))}\n`;
-      snap.lineBytes.set(c.id, utf8Length(line));
+      snap.lineBytes[caseNumber(c.id)] = utf8Length(line);
       live += utf8Length(line);
       out.push(line);
     }
@@ -317,16 +356,6 @@ export class CaseStore {
   }
 }
 
-function parseLine(line: string): { ok: true; value: DiscoveryCase } | { ok: false; reason: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (err) {
-    return { ok: false, reason: `not valid JSON (${err instanceof Error ? err.message : String(err)})` };
-  }
-  return parseCase(value);
-}
-
 /** The number of an id a line that is not a case names, or 0. */
 function idIn(line: string): number {
   const digits = ID_IN_LINE.exec(line)?.[1];
@@ -335,4 +364,32 @@ function idIn(line: string): number {
 
 function excerpt(line: string): string {
   return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
+}
+
+/** The cases by id. Nearly in order already (two windows' appends crossing), so the sort is about one pass. */
+async function inIdOrder(cases: Map<string, DiscoveryCase>, turn: Turns): Promise<Map<string, DiscoveryCase>> {
+  const numbered = Array.from(cases.values(), (c) => ({ n: Number(c.id.slice(5)), c }));
+  await turn.maybeYield();
+  numbered.sort((a, b) => a.n - b.n);
+  const sorted = new Map<string, DiscoveryCase>();
+  for (const { c } of numbered) {
+    if (sorted.size % 1024 === 0) await turn.maybeYield();
+    sorted.set(c.id, c);
+  }
+  return sorted;
+}
+
+/** How long one turn of the event loop may go on reading before it lets the rest of the host run. */
+const TURN_MS = 10;
+
+/** Yields to the event loop once a turn has run TURN_MS: by time, since lines differ in cost. */
+class Turns {
+  private ends = performance.now() + TURN_MS;
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() < this.ends) return;
+    // setImmediate where there is one (Node): a timer would wait a millisecond each time.
+    await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+    this.ends = performance.now() + TURN_MS;
+  }
 }

@@ -63,12 +63,13 @@ const IMPACT_WORDS: readonly [CaseImpact, RegExp][] = [
   ['medium', words(['require*', 'need*', 'should', 'cleanup', 'clean up', 'expect*', 'before', 'after', 'workaround', 'instead', 'use', 'uses'])],
 ];
 
+const SOFT_WORDS = words(['when possible', 'if possible', 'nice to', 'prefer*', 'consider']);
+
 export function classifyImpact(content: string): CaseImpact {
-  const soft = words(['when possible', 'if possible', 'nice to', 'prefer*', 'consider']);
   for (const [impact, pattern] of IMPACT_WORDS) {
     if (!pattern.test(content)) continue;
     // "Use const over let when possible": a preference stays low whatever its verb.
-    if (impact === 'medium' && soft.test(content)) return 'low';
+    if (impact === 'medium' && SOFT_WORDS.test(content)) return 'low';
     return impact;
   }
   return 'low';

@@ -46,7 +46,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
         total += bytesRead;
         if (total > maxBytes) throw tooLargeError(path, total, maxBytes);
       }
-      return Buffer.concat(chunks, total);
+      // Most files are read whole by the first read(): copying them again would hold the thread for nothing.
+      return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
     } catch (err) {
       throw ioStorageError('read', path, err);
     } finally {
@@ -122,18 +123,17 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async appendRecord(path: string, line: string): Promise<void> {
-    if (!line.endsWith('\n') || line.indexOf('\n') !== line.length - 1) {
-      throw new RangeError('appendRecord takes exactly one line ending in "\\n".');
-    }
+    if (!line.endsWith('\n')) throw new RangeError('appendRecord takes whole lines, each ending in "\\n".');
     const data = Buffer.from(line, 'utf8');
     let handle: fsp.FileHandle;
+    let size: number;
     try {
-      handle = await openForAppend(path);
+      ({ handle, size } = await openForAppend(path));
     } catch (err) {
       throw ioStorageError('open for appending', path, err);
     }
     try {
-      await this.setAsideTornTail(handle, path);
+      await this.setAsideTornTail(handle, path, size);
       // One write() on an O_APPEND file: the record lands whole after whatever is there.
       const { bytesWritten } = await handle.write(data);
       if (bytesWritten !== data.length) {
@@ -220,8 +220,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
    * If the file does not end in a newline, its last line is a record whose writer was cut off:
    * keep those bytes in `<path>.corrupt` (flushed first, so nothing is lost), then cut them off.
    */
-  private async setAsideTornTail(handle: fsp.FileHandle, path: string): Promise<void> {
-    const { size } = await handle.stat();
+  private async setAsideTornTail(handle: fsp.FileHandle, path: string, size: number): Promise<void> {
     if (size === 0) return;
     const last = Buffer.alloc(1);
     await handle.read(last, 0, 1, size - 1);
@@ -281,20 +280,20 @@ async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; 
 }
 
 /** Open for reading (the torn-tail check) and appending; the folder is created if missing. */
-async function openForAppend(path: string): Promise<fsp.FileHandle> {
+async function openForAppend(path: string): Promise<{ handle: fsp.FileHandle; size: number }> {
   const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
-  let handle: fsp.FileHandle;
+  let opened: Awaited<ReturnType<typeof openChecked>>;
   try {
-    handle = (await openChecked(path, flags, 'append to')).handle;
+    opened = await openChecked(path, flags, 'append to');
   } catch (err) {
     if (errorCode(err) !== 'ENOENT') throw err;
     await fsp.mkdir(dirname(path), { recursive: true });
-    handle = (await openChecked(path, flags, 'append to')).handle;
+    opened = await openChecked(path, flags, 'append to');
   }
+  const { handle, size, nlink } = opened;
   // A file with another name is a hard link: appending would change that other file too, which
   // may be anywhere on the disk (the store's checks see links, not hard links). A replacement
   // (writeAtomic) is safe either way: the rename gives the name a file of its own.
-  const { nlink } = await handle.stat();
   if (nlink > 1) {
     await handle.close();
     throw new StorageError(
@@ -303,7 +302,7 @@ async function openForAppend(path: string): Promise<fsp.FileHandle> {
       `Refused to append to ${quotePath(path)}: it has ${nlink - 1} other name(s) (a hard link), so appending would change another file too. Copy it to a file of its own, then try again.`,
     );
   }
-  return handle;
+  return { handle, size };
 }
 
 /**
@@ -312,7 +311,7 @@ async function openForAppend(path: string): Promise<fsp.FileHandle> {
  * keeps the open itself from waiting for the other end of a FIFO. Unless `flags` has
  * O_NOFOLLOW, a link is followed, as for every path of the store, which checked where it leads.
  */
-async function openChecked(path: string, flags: number, verb: string): Promise<{ handle: fsp.FileHandle; size: number }> {
+async function openChecked(path: string, flags: number, verb: string): Promise<{ handle: fsp.FileHandle; size: number; nlink: number }> {
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(path, flags | NONBLOCK, 0o644);
@@ -328,7 +327,7 @@ async function openChecked(path: string, flags: number, verb: string): Promise<{
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw notRegularFile(verb, path, st);
-    return { handle, size: st.size };
+    return { handle, size: st.size, nlink: st.nlink };
   } catch (err) {
     await handle.close();
     throw err;

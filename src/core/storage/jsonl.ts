@@ -96,6 +96,11 @@ export class JsonlLog<T> implements RecordLog<T> {
     await this.fs.appendRecord(this.path, this.checkedLine(record));
   }
 
+  /** As appendHeld for several records at once: one write, each record still a whole line of its own. */
+  async appendHeldMany(records: readonly T[]): Promise<void> {
+    if (records.length > 0) await this.fs.appendRecord(this.path, records.map((r) => this.checkedLine(r)).join(''));
+  }
+
   private checkedLine(record: T): string {
     const line = serializeRecord(record);
     // A record the reader would skip is a bug in the caller; better refused now than lost later.

@@ -44,8 +44,8 @@ export interface WorkspaceFs {
   writeAtomic(path: string, data: Uint8Array | string, mode?: number): Promise<void>;
 
   /**
-   * Appends `line` (one record ending in "\n", no other newline) with a single write() on an
-   * O_APPEND file. If the file does not end in "\n" (a writer was killed mid-record), the bytes
+   * Appends `line` (one record ending in "\n", no other newline; or several such lines, a batch
+   * of records that each stay a whole line) with a single write() on an O_APPEND file. If the file does not end in "\n" (a writer was killed mid-record), the bytes
    * after its last newline are first appended to `<path>.corrupt` and cut off, so the record
    * starts on a fresh line. The caller holds the lock (see `withLock`), since that repair must
    * not race another writer.

@@ -88,6 +88,11 @@ export class WorkspaceStore {
     });
   }
 
+  /** The file's bytes, or undefined when it does not exist: for a reader that decodes a large file in parts. */
+  async readBytes(rel: string, maxBytes = this.maxTextBytes): Promise<Uint8Array | undefined> {
+    return this.io(async () => this.fs.read(await this.check(this.pathOf(rel)), maxBytes));
+  }
+
   /** Replaces the file atomically, creating folders as needed. */
   async writeText(rel: string, text: string, mode?: number): Promise<void> {
     return this.io(async () => this.fs.writeAtomic(await this.check(this.pathOf(rel)), text, mode));

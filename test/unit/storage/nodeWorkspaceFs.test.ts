@@ -158,10 +158,12 @@ describe('appendRecord', () => {
     assert.equal(await readFile(file, 'utf8'), '{"a":1}\n{"a":2}\n');
   });
 
-  test('refuses anything but exactly one line', async () => {
+  test('refuses anything but whole lines; several whole lines go in one write', async () => {
     const d = await fresh('append-lines');
     await assert.rejects(fs.appendRecord(join(d, 'x'), '{"a":1}'), RangeError);
-    await assert.rejects(fs.appendRecord(join(d, 'x'), '{"a":1}\n{"a":2}\n'), RangeError);
+    await assert.rejects(fs.appendRecord(join(d, 'x'), '{"a":1}\n{"a":2}'), RangeError);
+    await fs.appendRecord(join(d, 'x'), '{"a":1}\n{"a":2}\n');
+    assert.equal(await readFile(join(d, 'x'), 'utf8'), '{"a":1}\n{"a":2}\n');
   });
 
   test('sets a torn tail aside in .corrupt and starts the record on a fresh line', async () => {
