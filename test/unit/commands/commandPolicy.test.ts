@@ -92,7 +92,9 @@ describe('commandHazards', () => {
       matchesAutoApprove(command, PATTERNS);
       usesManifestTool(command);
     }
-    assert.ok(performance.now() - start < 500, `took ${performance.now() - start} ms`);
+    // Not a benchmark: a pattern that backtracks on these inputs takes minutes (100 KB squared), a
+    // linear one milliseconds, so a bound far above what a loaded CI machine needs still tells them apart.
+    assert.ok(performance.now() - start < 10_000, `took ${performance.now() - start} ms`);
   });
 });
 
