@@ -49,6 +49,7 @@ const LAZY_FEATURES = {
   'src/vscode/brainstormFeature.ts': 'brainstorm.js',
   'src/vscode/agentRunFeature.ts': 'agentRun.js',
   'src/vscode/buildFeature.ts': 'build.js',
+  'src/vscode/casesFeature.ts': 'cases.js',
 };
 
 /**

@@ -1,8 +1,10 @@
 // The agent runtime of this window, for the features that run agents (agent runs, builds): core/run's
 // AgentRunner over the window's ports — the model of ModelService, commands through NodeCommandRunner
 // behind the approval modal (runApproval.ts) and the user-level `groundwork.commands.autoApprove`, the
-// workspace trust, the sleep log and the journal. Each feature bundle carries its own copy of this
-// module; the logs come from the extension's bundle (RunLogs).
+// workspace trust, the sleep log and the journal, and the window's discovery cases (what a run learns
+// becomes a case, and its prompt carries what earlier agents learned: Host.services.discoveries).
+// Each feature bundle carries its own copy of this module; the logs come from the extension's bundle
+// (RunLogs).
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { systemClock } from '../core/clock';
@@ -12,6 +14,7 @@ import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
 import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { AgentRunner } from '../core/run/agentRun';
 import type { GateDeps } from '../core/run/commandGate';
+import type { RunDiscoveries } from '../core/run/runTypes';
 import { RunStore } from '../core/run/runStore';
 import type { SleepLog } from '../core/sleep/sleepLog';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
@@ -49,13 +52,17 @@ export class AgentRuntime {
     return this.host.workspace.workspaceStore();
   }
 
-  journal(): Journal {
-    return this.logs.journal(this.store);
+  /** What a run reports to and injects: the window's CaseService (its bundle loaded when a run first asks), when the cases feature offers it. */
+  discoveries(): RunDiscoveries | undefined {
+    const cases = this.host.services.discoveries;
+    if (cases === undefined) return undefined;
+    return { report: (report) => cases().report(report), injection: (agentId) => cases().injection(agentId) };
   }
 
   /** A runner over the window's store as it is now. */
   runner(): AgentRunner {
     const store = this.store;
+    const discoveries = this.discoveries();
     return new AgentRunner({
       store,
       runs: new RunStore(store),
@@ -70,6 +77,7 @@ export class AgentRuntime {
       sleepMaxSeconds: () => vscode.workspace.getConfiguration('groundwork.sleep').get<number>('maxSeconds', 3600),
       sleepLog: this.logs.sleepLog(store),
       journal: this.logs.journal(store),
+      ...(discoveries ? { discoveries } : {}),
       wait: sleep,
     });
   }

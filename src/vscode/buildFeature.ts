@@ -299,7 +299,8 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
 
   private runner(): BuildRunner {
     const store = this.runtime.store;
-    const journal = this.runtime.journal();
+    // The window's discovery cases: what a build learned goes in its report, and a completed build archives its local ones.
+    const cases = this.host.services.discoveries;
     return new BuildRunner({
       store,
       builds: new BuildStore(store),
@@ -311,7 +312,7 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
       loadRole: (name) => this.host.roles(name),
       origin: 'vscode',
       place: askPlace,
-      discoveriesOf: async (id) => (await journal.load()).records.filter((e) => e.task === id).map((e) => (e.title === e.description ? e.title : `${e.title}: ${e.description}`)),
+      ...(cases ? { discoveriesOf: (id: string) => cases().learnedIn(id), archiveTask: (id: string) => cases().archiveTask(id) } : {}),
     });
   }
 

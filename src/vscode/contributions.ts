@@ -6,12 +6,15 @@ import type { AgentPanel } from './agentPanel';
 import type { ModelService } from './llm/modelService';
 import type { DisposableLike } from './lifecycle';
 import type { RoleLookup } from './roleCache';
+import type { CaseService } from '../core/cases/caseService';
 import type { BuildSource, BuildsSource } from './buildsTree';
+import type { CasesSource } from './casesTree';
 import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
 import { agentRunContribution } from './agentRunContribution';
 import { brainstormContribution } from './brainstormContribution';
 import { buildContribution } from './buildContribution';
+import { casesContribution } from './casesContribution';
 import { discoveryContribution } from './discoveryContribution';
 import { explorerContribution } from './explorerContribution';
 import { journalContribution } from './journalContribution';
@@ -41,6 +44,10 @@ export interface FeatureServices {
   buildFrom?(source: BuildSource): Promise<void>;
   /** The builds, for the plan explorer's Builds group (set by the build feature, before the explorer registers). */
   builds?: BuildsSource;
+  /** The discovery cases, for the plan explorer's Discoveries group (set by the cases feature, before the explorer registers). */
+  cases?: CasesSource;
+  /** The window's one CaseService, its bundle loaded on first call: what agent runs and builds report to and inject (throws without a folder). */
+  discoveries?(): CaseService;
 }
 
 export interface Contribution {
@@ -59,5 +66,6 @@ export const CONTRIBUTIONS: readonly Contribution[] = [
   brainstormContribution,
   agentRunContribution,
   buildContribution,
+  casesContribution,
   explorerContribution,
 ];

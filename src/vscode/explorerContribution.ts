@@ -1,6 +1,6 @@
-// The plan explorer: plans, the journal, sleeping agents, builds and agent runs as a tree beside the
-// agent panel. The runs and the builds come from their features (Host.services.runs, .builds),
-// registered before this one.
+// The plan explorer: plans, the journal, sleeping agents, discovery cases, builds and agent runs as a
+// tree beside the agent panel. The cases, the runs and the builds come from their features
+// (Host.services.cases, .runs, .builds), registered before this one.
 import * as vscode from 'vscode';
 import type { Contribution } from './contributions';
 import { DisposableStore } from './lifecycle';
@@ -10,7 +10,7 @@ export const explorerContribution: Contribution = {
   id: 'explorer',
   register({ workspace, services }) {
     const store = new DisposableStore();
-    const explorer = store.add(new PlanExplorer(workspace, services.runs, services.builds));
+    const explorer = store.add(new PlanExplorer(workspace, services.runs, services.builds, services.cases));
     const view = store.add(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
     explorer.attach(view);
     store.add(
@@ -18,6 +18,8 @@ export const explorerContribution: Contribution = {
         workspace.refresh();
         services.runs?.refresh();
         services.builds?.refresh();
+        services.cases?.refresh();
+        explorer.redrawAll();
       }),
     );
     return store;

@@ -1,14 +1,16 @@
-// The plan explorer: plans, the discoveries journal, sleeping agents, builds and agent runs, as the
-// workspace holds them (the builds come from Host.services.builds: buildsTree.ts; the runs from
-// Host.services.runs: runsTree.ts). A plan with builds lists them beneath it, as the Builds group
-// does. An empty workspace yields no nodes, so VS Code shows the view's welcome content. While
-// agents sleep and the view is visible, their countdowns are redrawn every second (only that group).
+// The plan explorer: plans, the discoveries journal, sleeping agents, discovery cases, builds and
+// agent runs, as the workspace holds them (the cases come from Host.services.cases: casesTree.ts; the
+// builds from Host.services.builds: buildsTree.ts; the runs from Host.services.runs: runsTree.ts). A
+// plan with builds lists them beneath it, as the Builds group does. An empty workspace yields no
+// nodes, so VS Code shows the view's welcome content. While agents sleep and the view is visible,
+// their countdowns are redrawn every second (only that group).
 import * as vscode from 'vscode';
 import type { JournalEntry } from '../core/journal/journalEntry';
 import { sleeperStatus, type Sleeper } from '../core/sleep/sleepLog';
 import { visibleText } from '../core/visibleText';
 import { Disposable, Emitter, toDisposable } from './lifecycle';
 import type { BuildRow, BuildsSource, PhaseRow } from './buildsTree';
+import type { CasesRow, CasesSource } from './casesTree';
 import { RUN_FILE_SCHEME } from './runsTree';
 import type { FileRow, RunRow, RunsSource } from './runsTree';
 import type { PlanSummary, WorkspaceModel } from './workspaceModel';
@@ -16,7 +18,7 @@ import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
 const MAX_JOURNAL_NODES = 200;
 
-type GroupName = 'plans' | 'journal' | 'sleepers' | 'builds' | 'runs';
+type GroupName = 'plans' | 'journal' | 'sleepers' | 'discoveries' | 'builds' | 'runs';
 
 /**
  * `via` prefixes the tree item's id of a build (and of what is beneath it) shown under its plan as
@@ -24,7 +26,7 @@ type GroupName = 'plans' | 'journal' | 'sleepers' | 'builds' | 'runs';
  * listed beneath (a build's try is also a row of the Runs group).
  */
 export type ExplorerNode =
-  | { kind: 'group'; group: GroupName; count: number }
+  | { kind: 'group'; group: GroupName; count: number; tooltip?: readonly string[] }
   | { kind: 'plan'; plan: PlanSummary; builds: readonly BuildRow[] }
   | { kind: 'entry'; entry: JournalEntry }
   | { kind: 'sleeper'; sleeper: Sleeper }
@@ -32,6 +34,8 @@ export type ExplorerNode =
   | { kind: 'phase'; row: PhaseRow; via?: string }
   | { kind: 'run'; row: RunRow; via?: string }
   | { kind: 'runFile'; file: FileRow; under: string }
+  /** A row of the Discoveries group: a status, a scope and impact, a case, or the unreadable lines. */
+  | { kind: 'case'; row: CasesRow }
   | { kind: 'note'; text: string; tooltip?: string }
   | { kind: 'error'; text: string };
 
@@ -44,20 +48,31 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
   private sleeping = false;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  /** Whether the Runs and Builds groups were shown last time the root was read: their coming or going redraws the root. */
-  private runsShown = false;
-  private buildsShown = false;
+  /** The groups of a source (Runs, Builds, Discoveries) shown last time the root was read: their coming or going redraws the root. */
+  private readonly shown = new Set<GroupName>();
+  /** What the model showed when it last changed. */
+  private modelShown: string | undefined;
+  /** Whether VS Code has read the root: until then there is nothing to redraw (a hidden view, a window that never showed it). */
+  private rootRead = false;
 
   constructor(
     private readonly model: WorkspaceModel,
     private readonly runs?: RunsSource,
     private readonly builds?: BuildsSource,
+    private readonly cases?: CasesSource,
   ) {
     super();
-    this._register(model.onDidChange(() => this.changed.fire(undefined)));
-    if (runs) this._register(runs.onDidChange(() => void this.runsChanged()));
-    if (builds) this._register(builds.onDidChange(() => void this.buildsChanged()));
+    this._register(model.onDidChange(() => void this.modelChanged()));
+    if (runs) this._register(runs.onDidChange(() => void this.sourceChanged('runs')));
+    if (builds) this._register(builds.onDidChange(() => void this.sourceChanged('builds')));
+    if (cases) this._register(cases.onDidChange(() => void this.sourceChanged('discoveries')));
     this._register(toDisposable(() => clearInterval(this.ticker)));
+  }
+
+  /** Redraws the whole tree (the view's Refresh). */
+  redrawAll(): void {
+    this.modelShown = undefined;
+    this.changed.fire(undefined);
   }
 
   /** The tree view that shows this provider: its countdowns tick only while it is visible. */
@@ -80,38 +95,42 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
-  /** Only the Runs group is redrawn, unless it appears or goes. */
-  private async runsChanged(): Promise<void> {
-    const listing = await this.runs?.list().catch(() => undefined);
-    const shown = listing !== undefined;
-    const group = this.groups.get('runs');
-    if (shown !== this.runsShown || !group) this.changed.fire(undefined);
-    else {
-      group.count = runCount(listing);
-      this.changed.fire(group);
-    }
+  /**
+   * `.groundwork/` changed (the model watches all of it): the whole tree is redrawn only when what
+   * the model shows changed. A run or a build writes its files many times a second, and each redraw
+   * of the root makes VS Code forget every row while it may still be loading an open group's rows
+   * (which then stays open and empty); their own groups are redrawn by their sources.
+   */
+  private async modelChanged(): Promise<void> {
+    if (!this.rootRead) return;
+    const view = await this.model.read().catch(() => undefined);
+    const journal = view && !('error' in view.journal) ? [view.journal.records.length, view.journal.records.at(-1), view.journal.problems.length] : view?.journal;
+    const shown = JSON.stringify([journal, view?.sleepers, view?.plans]);
+    if (view === undefined || shown !== this.modelShown) this.changed.fire(undefined);
+    this.modelShown = shown;
   }
 
-  /** The Builds and Plans groups are redrawn whole (their rows are new objects: a plan shows its builds), the root only when Builds appears or goes. */
-  private async buildsChanged(): Promise<void> {
-    const listing = await this.builds?.list().catch(() => undefined);
-    const group = this.groups.get('builds');
-    if ((listing !== undefined) !== this.buildsShown || !group) this.changed.fire(undefined);
-    else {
-      group.count = runCount(listing);
-      this.changed.fire(group);
-      const plans = this.groups.get('plans');
-      if (plans) this.changed.fire(plans);
-    }
+  /** A source's group is redrawn (rows are new objects; the Plans group too for builds: a plan shows its builds), the root when it appears or goes. */
+  private async sourceChanged(name: 'runs' | 'builds' | 'discoveries'): Promise<void> {
+    if (!this.rootRead) return;
+    const listing = await (name === 'runs' ? this.runs : name === 'builds' ? this.builds : this.cases)?.list().catch(() => undefined);
+    const group = this.groups.get(name);
+    if ((listing !== undefined) !== this.shown.has(name) || !group || !listing) return this.changed.fire(undefined);
+    group.count = 'total' in listing ? listing.total : runCount(listing);
+    if ('tooltip' in listing) group.tooltip = listing.tooltip;
+    this.changed.fire(group);
+    const plans = this.groups.get('plans');
+    if (name === 'builds' && plans) this.changed.fire(plans);
   }
 
-  private group(group: GroupName, count: number): ExplorerNode {
+  private group(group: GroupName, count: number, tooltip?: readonly string[]): ExplorerNode {
     let node = this.groups.get(group);
     if (!node) {
       node = { kind: 'group', group, count };
       this.groups.set(group, node);
     }
     node.count = count;
+    if (tooltip) node.tooltip = tooltip;
     return node;
   }
 
@@ -121,6 +140,7 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     this.sleeping = !('error' in view.sleepers) && view.sleepers.length > 0;
     this.tick();
     if (!node) {
+      this.rootRead = true;
       const groups: ExplorerNode[] = [];
       const add = (group: GroupName, value: unknown[] | { error: string }) => {
         if ('error' in value) groups.push({ kind: 'error', text: value.error });
@@ -129,18 +149,22 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       add('plans', view.plans);
       add('journal', 'error' in view.journal ? view.journal : view.journal.records);
       add('sleepers', view.sleepers);
-      const builds = await this.builds?.list().catch(() => undefined);
-      this.buildsShown = builds !== undefined;
-      if (builds) groups.push(this.group('builds', runCount(builds)));
-      const runs = await this.runs?.list().catch(() => undefined);
-      this.runsShown = runs !== undefined;
-      if (runs) groups.push(this.group('runs', runCount(runs)));
+      const [cases, builds, runs] = await Promise.all([this.cases, this.builds, this.runs].map((source) => source?.list().catch(() => undefined)));
+      const show = (name: GroupName, listing: typeof cases | typeof builds | typeof runs) => {
+        if (listing === undefined) return void this.shown.delete(name);
+        this.shown.add(name);
+        groups.push(this.group(name, 'total' in listing ? listing.total : runCount(listing), 'tooltip' in listing ? listing.tooltip : undefined));
+      };
+      show('discoveries', cases);
+      show('builds', builds);
+      show('runs', runs);
       return groups;
     }
     if (node.kind === 'run') return this.runFiles(node.row, runItemId(node.row, node.via));
     if (node.kind === 'plan') return node.builds.map((row): ExplorerNode => ({ kind: 'build', row, via: `plan:${node.plan.slug}/` }));
     if (node.kind === 'build') return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row, via: node.via }));
     if (node.kind === 'phase') return this.phaseTries(node.row, node.via);
+    if (node.kind === 'case') return 'children' in node.row ? node.row.children.map((row): ExplorerNode => ({ kind: 'case', row })) : [];
     if (node.kind !== 'group') return [];
     switch (node.group) {
       case 'plans': {
@@ -157,6 +181,8 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
               .map((entry) => ({ kind: 'entry', entry }));
       case 'sleepers':
         return 'error' in view.sleepers ? [] : view.sleepers.map((sleeper) => ({ kind: 'sleeper', sleeper }));
+      case 'discoveries':
+        return ((await this.cases?.list().catch(() => undefined))?.rows ?? []).map((row): ExplorerNode => ({ kind: 'case', row }));
       case 'builds': {
         const listing = await this.builds?.list().catch(() => undefined);
         if (!listing) return [];
@@ -200,8 +226,11 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'group':
-        return groupItem(node.group, node.count);
+      case 'group': {
+        const item = groupItem(node.group, node.count);
+        if (node.tooltip) item.tooltip = paragraphs(node.tooltip);
+        return item;
+      }
       case 'plan': {
         const item = new vscode.TreeItem(node.plan.slug, node.builds.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         item.id = `plan:${node.plan.slug}`;
@@ -246,9 +275,12 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
           node.row.tried ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
       case 'run':
-        return runItem(node.row, runItemId(node.row, node.via));
+        // A run: its task, role and time, a status codicon, its record as a tooltip; expanding it lists its files.
+        return rowItem(node.row, runItemId(node.row, node.via), vscode.TreeItemCollapsibleState.Collapsed);
       case 'runFile':
         return runFileItem(node.file, node.under);
+      case 'case':
+        return caseItem(node.row);
       case 'note': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('info');
@@ -270,6 +302,7 @@ function groupItem(group: GroupName, count: number): vscode.TreeItem {
     plans: [vscode.l10n.t('Plans'), 'folder-library'],
     journal: [vscode.l10n.t('Discoveries journal'), 'book'],
     sleepers: [vscode.l10n.t('Sleeping agents'), 'clock'],
+    discoveries: [vscode.l10n.t('Discoveries'), 'lightbulb-sparkle'],
     builds: [vscode.l10n.t('Builds'), 'tools'],
     runs: [vscode.l10n.t('Runs'), 'history'],
   } as const;
@@ -291,37 +324,48 @@ function runCount(listing: { rows: unknown[]; more: number } | undefined): numbe
   return listing ? listing.rows.length + listing.more : 0;
 }
 
-/** A build or a phase: its label and figures, a status codicon in its theme colour, its record as an untrusted (escaped) tooltip. */
-function rowItem(row: BuildRow | PhaseRow, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+/** What a row of the Builds, Runs or Discoveries group shows (buildsTree.ts, runsTree.ts, casesTree.ts make them). */
+interface ShownRow {
+  label: string;
+  description: string;
+  icon: string;
+  color?: string;
+  tooltip: readonly string[];
+  ariaLabel: string;
+  contextValue?: string;
+}
+
+/** Such a row: its label and figures, a status codicon in its theme colour, its record as an untrusted (escaped) tooltip. */
+function rowItem(row: ShownRow, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
   const item = new vscode.TreeItem(row.label, state);
   item.id = id;
   item.description = row.description;
   item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
   item.tooltip = paragraphs(row.tooltip);
   item.accessibilityInformation = { label: row.ariaLabel };
-  item.contextValue = row.contextValue;
+  if (row.contextValue) item.contextValue = row.contextValue;
   return item;
 }
 
+/** A row of the Discoveries group; the error row opens cases.jsonl at its first unreadable line. */
+function caseItem(row: CasesRow): vscode.TreeItem {
+  const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
+  const item = rowItem(row, row.treeId, 'children' in row ? (row.expanded ? Expanded : Collapsed) : None);
+  if (row.kind === 'problem') item.command = { command: 'groundwork.cases.openFile', title: vscode.l10n.t('Open cases.jsonl'), arguments: [row.line] };
+  return item;
+}
+
+/**
+ * Paragraphs of untrusted text as a tooltip: no command link runs (not trusted), markdown is escaped
+ * by appendText, and `<` and `&` become entities, which VS Code would otherwise drop as HTML.
+ */
 function paragraphs(texts: readonly string[]): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString();
   texts.forEach((paragraph, i) => {
     if (i > 0) tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(paragraph);
+    tooltip.appendText(paragraph.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
   });
   return tooltip;
-}
-
-/** A run: its task, role and time, a status codicon, its record as an untrusted (escaped) tooltip; expanding it lists its files. */
-function runItem(row: RunRow, id: string): vscode.TreeItem {
-  const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Collapsed);
-  item.id = id;
-  item.description = row.description;
-  item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
-  item.tooltip = paragraphs(row.tooltip);
-  item.accessibilityInformation = { label: row.ariaLabel };
-  item.contextValue = row.contextValue;
-  return item;
 }
 
 /** A file a run changed: the file's icon, an A/M badge (agentRunContribution's decorations); a click opens its diff. */

@@ -207,7 +207,7 @@ describe('Agent runs (UI)', function () {
     assert.match(shown, /✓ Allowed once/);
     assert.match(shown, /▶ node --test\n[\s\S]*# pass 1[\s\S]*\n✓ exit 0 in \d/, 'the command, its output, then its exit code');
     assert.match(shown, /☾ Sleeping \(timer, 1 s\): let the file system settle\n☀ Woke: /);
-    assert.match(shown, /◆ Learned \(local\): Tests run with node --test\./);
+    assert.match(shown, /◆ Learned \(local, disc-\d{3,}\): Tests run with node --test\./, 'the learning became a numbered discovery case');
     assert.match(shown, /sum\(\) is written and its test passes\./);
     assert.match(shown, /Press any key to close this terminal\./);
     assert.doesNotMatch(shown, /\\x1b|\u001b/, 'no raw or escaped control sequence is visible');

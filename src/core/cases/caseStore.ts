@@ -5,7 +5,8 @@
 // writer of either file takes, in every window and the CLI), as max(counter, highest id in the
 // file) + 1, persisted before the case is written: never reused, even after the counter is
 // rolled back. Lines that are not cases are reported with their line numbers and kept, never
-// half-read, and never stop the others from loading.
+// half-read, and never stop the others from loading. The file is decoded in parts and its lines
+// read as caseLine.ts reads them, yielding every few milliseconds: 100,000 cases never hold the host long.
 import type { Clock } from '../clock';
 import type { Sha256 } from '../run/changesFile';
 import { CASES_FILE, COUNTERS_FILE } from '../plan/layout';
@@ -124,13 +125,16 @@ export class CaseStore {
    * duplicate. CaseInputError (naming the draft) when one cannot be stored: then none is.
    */
   async addMany(drafts: readonly CaseDraft[], options: { dedup?: boolean } = {}): Promise<AddResult[]> {
-    drafts.forEach((draft, i) => {
+    const hashes: string[] | undefined = options.dedup === true ? [] : undefined;
+    const checking = new Turns();
+    for (const [i, draft] of drafts.entries()) {
+      if (i % 32 === 31) await checking.maybeYield();
       const problem = draftProblem(draft);
       const which = drafts.length === 1 ? '' : ` (report ${i + 1} of ${drafts.length})`;
       if (problem !== undefined) throw new CaseInputError(`The discovery${which} was not added: ${problem}.`);
-    });
+      hashes?.push(contentHash(draft.content, this.hash));
+    }
     if (drafts.length === 0) return [];
-    const hashes = options.dedup === true ? drafts.map((d) => contentHash(d.content, this.hash)) : undefined;
     return this.store.withLock(async () => {
       // Neither read waits for the other: each is a few calls to the file system.
       const [snap, { counters }] = await Promise.all([this.fresh(), this.readCounters()]);
@@ -379,17 +383,15 @@ async function inIdOrder(cases: Map<string, DiscoveryCase>, turn: Turns): Promis
   return sorted;
 }
 
-/** How long one turn of the event loop may go on reading before it lets the rest of the host run. */
-const TURN_MS = 10;
-
-/** Yields to the event loop once a turn has run TURN_MS: by time, since lines differ in cost. */
+/** Yields to the event loop once a turn has run 10 ms (by time, since lines differ in cost): the host is never held long. */
 class Turns {
-  private ends = performance.now() + TURN_MS;
+  private static readonly MS = 10;
+  private ends = performance.now() + Turns.MS;
 
   async maybeYield(): Promise<void> {
     if (performance.now() < this.ends) return;
     // setImmediate where there is one (Node): a timer would wait a millisecond each time.
     await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
-    this.ends = performance.now() + TURN_MS;
+    this.ends = performance.now() + Turns.MS;
   }
 }
