@@ -5,6 +5,7 @@
 // Every text here comes from a build folder, a model or a command, which may come from a cloned
 // repository: it is cut to one visible line where it is a label, and the tooltip is plain text.
 import type * as vscode from 'vscode';
+import type { RowLook } from './rowLook';
 import { phaseTotals, formatDuration } from '../core/build/buildText';
 import type { AttemptCause, BuildRecord, BuildStatus, PhaseAttempt, PhaseState, PhaseStatus } from '../core/build/buildTypes';
 import { formatTokens, formatUsd, totalTokens } from '../core/llm/usage';
@@ -22,21 +23,11 @@ export const BUILDS_SHOWN = 50;
 const LABEL_CHARS = 60;
 const EVIDENCE_LINES = 12;
 
-/** How a row of the Builds group looks. */
-interface RowLook {
-  label: string;
-  description: string;
-  icon: string;
-  color?: string;
-  /** Paragraphs of plain text (the tree escapes them). */
-  tooltip: string[];
-  ariaLabel: string;
-  /** What the `viewItem` when clauses match. */
-  contextValue: string;
-}
+/** How a row of the Builds group looks: every build and phase row offers its actions by contextValue. */
+type BuildLook = RowLook & { contextValue: string };
 
 /** contextValue: `build-<status>[-here][-folder]`. */
-export interface BuildRow extends RowLook {
+export interface BuildRow extends BuildLook {
   id: string;
   status: BuildShownStatus;
   /** Running in this window: Stop is offered. */
@@ -49,7 +40,7 @@ export interface BuildRow extends RowLook {
 }
 
 /** contextValue: `build-phase` when Rerun Phase is offered (the build is not under way and every earlier phase passed), else `build-phase-locked`. */
-export interface PhaseRow extends RowLook {
+export interface PhaseRow extends BuildLook {
   buildId: string;
   name: string;
   status: PhaseStatus;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { CASES_FILE } from '../core/plan/layout';
 import { visibleText } from '../core/visibleText';
 import type { CaseCommand, Cases } from './casesFeature';
+import { errorRow } from './casesTree';
 import type { CasesListing, CasesSource } from './casesTree';
 import type { Contribution } from './contributions';
 import { Disposable, DisposableStore, toDisposable } from './lifecycle';
@@ -126,19 +127,7 @@ class LazyCasesSource extends Disposable implements CasesSource {
 function unreadable(err: unknown): CasesListing {
   const label = vscode.l10n.t('.groundwork/cases.jsonl cannot be read: {0}', visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 300)));
   return {
-    rows: [
-      {
-        kind: 'problem',
-        treeId: 'cases:problems',
-        label,
-        description: '',
-        icon: 'error',
-        color: 'errorForeground',
-        tooltip: [label],
-        ariaLabel: label,
-        contextValue: 'groundwork.casesProblem',
-      },
-    ],
+    rows: [errorRow(label, [label])],
     total: 0,
     tooltip: [],
   };

@@ -11,6 +11,7 @@ import type { DiscoveryMetrics } from '../core/cases/caseMetrics';
 import type { ArchiveReason, CaseImpact, CaseScope, CaseStatus, DiscoveryCase, OutdatedReason } from '../core/cases/caseRecord';
 import type { ReadProblem } from '../core/storage/recordLog';
 import { visibleText } from '../core/visibleText';
+import type { RowLook } from './rowLook';
 import { runTime } from './runsTree';
 
 /** The cases one scope-and-impact row lists; past them a row says how many more there are. */
@@ -25,20 +26,8 @@ const SCOPES: readonly CaseScope[] = ['global', 'local'];
 /** Most to least: the rows of a status list the weightiest first. */
 const IMPACTS: readonly CaseImpact[] = ['critical', 'high', 'medium', 'low'];
 
-/** How a row looks; `contextValue` is what the `viewItem` when clauses match. */
-interface Look {
-  /** The tree item's id: unique in the whole tree, stable across reads (VS Code keeps expansion by it). */
-  treeId: string;
-  label: string;
-  description: string;
-  /** A codicon id, and the theme colour it is drawn in. */
-  icon: string;
-  color?: string;
-  /** Paragraphs of plain text (the tree escapes them). */
-  tooltip: string[];
-  ariaLabel: string;
-  contextValue?: string;
-}
+/** How a row looks, and its tree item's id: unique in the whole tree, stable across reads (VS Code keeps expansion by it). */
+type Look = RowLook & { treeId: string };
 
 export type CasesRow =
   | (Look & { kind: 'status'; status: CaseStatus; expanded: boolean; children: CasesRow[] })
@@ -244,9 +233,13 @@ export function caseRow(c: DiscoveryCase, words: CaseWords, now: number, locale?
 }
 
 function problemRow(problems: readonly ReadProblem[], words: CaseWords): CasesRow {
-  const label = words.unreadable(problems.length);
   const shown = problems.slice(0, PROBLEMS_SHOWN).map((p) => words.line(p.line, oneLine(p.reason, 300)));
   const more = problems.length > PROBLEMS_SHOWN ? [words.moreProblems(problems.length - PROBLEMS_SHOWN)] : [];
+  return errorRow(words.unreadable(problems.length), [...shown, ...more, words.openToFix], problems[0]!.line);
+}
+
+/** The Discoveries group's one error row (it opens cases.jsonl, at `line` when given). */
+export function errorRow(label: string, tooltip: string[], line?: number): CasesRow {
   return {
     kind: 'problem',
     treeId: 'cases:problems',
@@ -254,10 +247,10 @@ function problemRow(problems: readonly ReadProblem[], words: CaseWords): CasesRo
     description: '',
     icon: 'error',
     color: 'errorForeground',
-    tooltip: [...shown, ...more, words.openToFix],
+    tooltip,
     ariaLabel: label,
     contextValue: 'groundwork.casesProblem',
-    line: problems[0]!.line,
+    ...(line !== undefined ? { line } : {}),
   };
 }
 

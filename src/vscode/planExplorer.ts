@@ -12,6 +12,7 @@ import { Disposable, Emitter, toDisposable } from './lifecycle';
 import type { BuildRow, BuildsSource, PhaseRow } from './buildsTree';
 import type { CasesRow, CasesSource } from './casesTree';
 import { RUN_FILE_SCHEME } from './runsTree';
+import type { RowLook } from './rowLook';
 import type { FileRow, RunRow, RunsSource } from './runsTree';
 import type { PlanSummary, WorkspaceModel } from './workspaceModel';
 
@@ -324,19 +325,8 @@ function runCount(listing: { rows: unknown[]; more: number } | undefined): numbe
   return listing ? listing.rows.length + listing.more : 0;
 }
 
-/** What a row of the Builds, Runs or Discoveries group shows (buildsTree.ts, runsTree.ts, casesTree.ts make them). */
-interface ShownRow {
-  label: string;
-  description: string;
-  icon: string;
-  color?: string;
-  tooltip: readonly string[];
-  ariaLabel: string;
-  contextValue?: string;
-}
-
 /** Such a row: its label and figures, a status codicon in its theme colour, its record as an untrusted (escaped) tooltip. */
-function rowItem(row: ShownRow, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+function rowItem(row: RowLook, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
   const item = new vscode.TreeItem(row.label, state);
   item.id = id;
   item.description = row.description;

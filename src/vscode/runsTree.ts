@@ -4,6 +4,7 @@
 // test/unit/vscode/runsTree.test.ts checks them. Every text here comes from a run folder, which may
 // come from a cloned repository: it is cut to one visible line where it is a label.
 import type * as vscode from 'vscode';
+import type { RowLook } from './rowLook';
 import { formatTokens, formatUsd, totalTokens } from '../core/llm/usage';
 import type { ChangeEntry, RunRecord, RunStatus } from '../core/run/runTypes';
 import { visibleText } from '../core/visibleText';
@@ -20,21 +21,13 @@ const TASK_LABEL_CHARS = 60;
 export type RunShownStatus = RunStatus | 'interrupted';
 
 /** What a run row shows and offers; `contextValue` is what the `viewItem` when clauses match. */
-export interface RunRow {
+export interface RunRow extends RowLook {
   id: string;
   role: string;
   status: RunShownStatus;
   /** The run's folder relative to the workspace folder ('.' for the folder itself). */
   root: string;
-  label: string;
-  description: string;
-  /** A codicon id, and the theme colour it is drawn in. */
-  icon: string;
-  color?: string;
-  /** Paragraphs of plain text (the tree escapes them). */
-  tooltip: string[];
-  /** What a screen reader says: the task, the status (which the icon shows) and the description. */
-  ariaLabel: string;
+  /** ariaLabel: the task, the status (which the icon shows) and the description. */
   contextValue: string;
   /** Running in this window: Stop Run is offered. */
   here: boolean;

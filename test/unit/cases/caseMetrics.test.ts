@@ -1,16 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoveryMetrics } from '../../../src/core/cases/caseMetrics';
-import { parseCase } from '../../../src/core/cases/caseRecord';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { parseGitLog, pathspecOf } from '../../../src/core/node/gitLogRunner';
-import { caseJson } from './casesHarness';
-
-function make(id: string, over: Record<string, unknown>): DiscoveryCase {
-  const parsed = parseCase(caseJson(id, over));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.value;
-}
+import { caseJson, make } from './casesHarness';
 
 describe('metrics (the seed table)', () => {
   test('from the cases and the duplicates counter', () => {

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentDiscoveriesView, globalDiscoveriesView, viewText, writeCaseViews } from '../../../src/core/cases/caseViews';
-import { parseCase } from '../../../src/core/cases/caseRecord';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { caseJson } from './casesHarness';
+import { caseJson, make, at } from './casesHarness';
 
 /** Compares with test/unit/cases/golden/<name>; `UPDATE_GOLDEN=1` rewrites it instead. */
 function golden(name: string, actual: string): void {
@@ -14,14 +13,6 @@ function golden(name: string, actual: string): void {
   if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(path, actual);
   assert.equal(actual, readFileSync(path, 'utf8'));
 }
-
-function make(id: string, over: Record<string, unknown>): DiscoveryCase {
-  const parsed = parseCase(caseJson(id, over));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.value;
-}
-
-const at = (day: number) => `2025-02-${String(day).padStart(2, '0')}T09:00:00.000Z`;
 
 const CASES: DiscoveryCase[] = [
   make('disc-030', { content: 'rehype requires explicit config for GFM', createdAt: at(3), updatedAt: at(3) }),

@@ -1,6 +1,7 @@
 // A case store on the in-memory workspace, with a clock the test moves, and a helper that makes
 // a valid case line to plant or to mutate into a hostile one.
 import { CaseStore } from '../../../src/core/cases/caseStore';
+import { parseCase } from '../../../src/core/cases/caseRecord';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { sha256 } from '../../support/sha256';
 import { FakeClock } from '../fakes/fakeClock';
@@ -50,3 +51,13 @@ export async function addCase(store: CaseStore, content: string, over: Partial<P
   const result = await store.add({ content, scope: 'global', impact: 'medium', category: 'Architecture', ...over });
   return result.case;
 }
+
+/** A case as the store reads it, from caseJson's line with `over` merged in. */
+export function make(id: string, over: Record<string, unknown> = {}): DiscoveryCase {
+  const parsed = parseCase(caseJson(id, over));
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.value;
+}
+
+/** 09:00 UTC on day `day` of February 2025. */
+export const at = (day: number) => `2025-02-${String(day).padStart(2, '0')}T09:00:00.000Z`;

@@ -1,16 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoveryBlock, injectableCases } from '../../../src/core/cases/injection';
-import { parseCase } from '../../../src/core/cases/caseRecord';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
-import { caseJson } from './casesHarness';
-
-function make(id: string, over: Record<string, unknown>): DiscoveryCase {
-  const parsed = parseCase(caseJson(id, over));
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.value;
-}
-const at = (day: number) => `2025-02-${String(day).padStart(2, '0')}T09:00:00.000Z`;
+import { caseJson, make, at } from './casesHarness';
 
 const CASES: DiscoveryCase[] = [
   make('disc-001', { content: 'low and old', metadata: { impact: 'low' }, createdAt: at(1) }),
