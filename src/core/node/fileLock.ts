@@ -37,6 +37,8 @@ export class FileLock {
   private released = false;
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private touching = false;
+  /** When this process took it, by its clock. */
+  private readonly takenAt = Date.now();
 
   private constructor(
     readonly path: string,
@@ -85,6 +87,11 @@ export class FileLock {
     this.released = true;
     clearInterval(this.heartbeat);
     held.delete(this);
+    // Held briefly (as nearly every lock is), it cannot have been judged stale, so no stealer is
+    // between the look at its token and the unlink: the .steal handshake's calls are skipped. A
+    // clock set back meanwhile (elapsed < 0) may have made it look stale: the handshake then.
+    const elapsed = Date.now() - this.takenAt;
+    if (elapsed >= 0 && elapsed < this.s.staleMs / 3) return this.unlinkIfOurs();
     const stealPath = `${this.path}.steal`;
     const deadline = Date.now() + this.s.stealStaleMs + 1000;
     let stealToken: string | undefined;
@@ -102,14 +109,19 @@ export class FileLock {
       await sleep(backoff(attempt));
     }
     try {
-      const snap = await readSnapshot(this.path);
-      if (snap?.holder?.token !== this.token) return;
-      await fsp.unlink(this.path).catch((err: unknown) => {
-        if (errorCode(err) !== 'ENOENT') throw ioStorageError('release the lock', this.path, err);
-      });
+      await this.unlinkIfOurs();
     } finally {
       if (stealToken !== undefined) await dropSteal(stealPath, stealToken);
     }
+  }
+
+  /** Removes the file if it holds our token: someone may have deleted it by hand and taken it since. */
+  private async unlinkIfOurs(): Promise<void> {
+    const snap = await readSnapshot(this.path);
+    if (snap?.holder?.token !== this.token) return;
+    await fsp.unlink(this.path).catch((err: unknown) => {
+      if (errorCode(err) !== 'ENOENT') throw ioStorageError('release the lock', this.path, err);
+    });
   }
 
   private async touch(): Promise<void> {

@@ -1,7 +1,7 @@
 import { constants, promises as fsp, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError, errorCode, ioStorageError, quotePath, tooLargeError } from '../storage/storageError';
-import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs } from '../storage/workspaceFs';
+import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs, WriteOptions } from '../storage/workspaceFs';
 import type { FileLockOptions } from './lockFile';
 import { withFileLock } from './lockQueue';
 import { isTempName, sweepTemps, tempPathFor } from './tempFiles';
@@ -95,22 +95,18 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     }
   }
 
-  async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644): Promise<void> {
+  async writeAtomic(path: string, data: Uint8Array | string, mode = 0o644, options: WriteOptions = {}): Promise<void> {
+    const durable = options.durable !== false;
     const dir = dirname(path);
-    try {
-      await fsp.mkdir(dir, { recursive: true });
-    } catch (err) {
-      throw ioStorageError('create the folder for', path, err);
-    }
     await this.sweepTempsNow(dir);
     const temp = tempPathFor(path);
     let handle: fsp.FileHandle | undefined;
     try {
-      handle = await fsp.open(temp, 'wx', mode);
+      handle = await openTemp(temp, mode, path);
       // open() applies the umask; the mode asked for is the mode the file gets.
       await handle.chmod(mode);
       await handle.writeFile(data);
-      await handle.sync();
+      if (durable) await handle.sync();
       await handle.close();
       handle = undefined;
       await renameOver(temp, path);
@@ -119,7 +115,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       await fsp.rm(temp, { force: true }).catch(() => undefined);
       throw ioStorageError('write', path, err);
     }
-    await syncFolder(dir);
+    if (durable) await syncFolder(dir);
   }
 
   async appendRecord(path: string, line: string): Promise<void> {
@@ -373,6 +369,21 @@ async function renameOver(from: string, to: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
     }
   }
+}
+
+/** Creates the temp file, and its folder only when that is missing: the folder nearly always exists. */
+async function openTemp(temp: string, mode: number, path: string): Promise<fsp.FileHandle> {
+  try {
+    return await fsp.open(temp, 'wx', mode);
+  } catch (err) {
+    if (errorCode(err) !== 'ENOENT') throw err;
+  }
+  try {
+    await fsp.mkdir(dirname(temp), { recursive: true });
+  } catch (err) {
+    throw ioStorageError('create the folder for', path, err);
+  }
+  return fsp.open(temp, 'wx', mode);
 }
 
 /** Makes the rename itself durable; not every platform can open a folder, so best effort. */

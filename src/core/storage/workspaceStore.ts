@@ -2,7 +2,7 @@ import { JsonlLog } from './jsonl';
 import type { RecordParser } from './recordLog';
 import { assertRelativePath, safeFileName } from './safeNames';
 import { StorageError, quotePath, relabelStorageError } from './storageError';
-import type { EntryInfo, WorkspaceFs } from './workspaceFs';
+import type { EntryInfo, WorkspaceFs, WriteOptions } from './workspaceFs';
 import { visibleText } from '../visibleText';
 
 export const GROUNDWORK_DIR = '.groundwork';
@@ -44,6 +44,8 @@ export class WorkspaceStore {
   private readonly decoder = new TextDecoder('utf-8');
   /** The port with every path checked and every message relative to the workspace. */
   private readonly guarded: WorkspaceFs;
+  /** The real path of `root` as the last full check found it, for the one-call check of an existing path. */
+  private rootReal: string | undefined;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -94,8 +96,8 @@ export class WorkspaceStore {
   }
 
   /** Replaces the file atomically, creating folders as needed. */
-  async writeText(rel: string, text: string, mode?: number): Promise<void> {
-    return this.io(async () => this.fs.writeAtomic(await this.check(this.pathOf(rel)), text, mode));
+  async writeText(rel: string, text: string, mode?: number, options?: WriteOptions): Promise<void> {
+    return this.io(async () => this.fs.writeAtomic(await this.check(this.pathOf(rel)), text, mode, options));
   }
 
   /**
@@ -225,6 +227,8 @@ export class WorkspaceStore {
       throw new StorageError('unsafe-path', path, `Refused to use ${quotePath(path)}: it is outside the .groundwork folder.`);
     }
     const segments = path === this.root ? [] : assertRelativePath(path.slice(this.root.length + 1));
+    if (segments.length > 0 && (await this.quickCheck(path))) return path;
+    this.rootReal = undefined;
     const rootInfo = await this.fs.info(this.root);
     if (rootInfo === undefined) return path;
     if (rootInfo.kind !== 'directory') throw await this.badRoot(rootInfo.kind);
@@ -235,7 +239,26 @@ export class WorkspaceStore {
       if (real === 'dangling' || !this.isInside(real, rootReal)) throw await this.escape(path, segments, rootReal);
       break;
     }
+    this.rootReal = rootReal;
     return path;
+  }
+
+  /**
+   * The check in one or two calls, as every write makes it (a lock file, counters, a log): true
+   * when `path`, or the nearest folder above a missing one, has a real path inside the real path
+   * the last full check found for the root. Anything else (the first check, a link, a dangling
+   * link, a root that moved or became a link) is left to the full check, which names the culprit.
+   */
+  private async quickCheck(path: string): Promise<boolean> {
+    const rootReal = this.rootReal;
+    if (rootReal === undefined) return false;
+    for (let at = path; at.length > this.root.length; at = at.slice(0, at.lastIndexOf('/'))) {
+      const real = await this.fs.realpath(at).catch(() => undefined);
+      if (real !== undefined) return this.isInside(real, rootReal);
+      // Missing, or a link to nothing (which the full check refuses): only missing goes on up.
+      if ((await this.fs.info(at)) !== undefined) return false;
+    }
+    return false;
   }
 
   /**
@@ -318,7 +341,7 @@ export class WorkspaceStore {
     return {
       read: (path, maxBytes) => checked(path, (p) => fs.read(p, maxBytes)),
       readNewestLines: (path, maxBytes) => checked(path, (p) => fs.readNewestLines(p, maxBytes)),
-      writeAtomic: (path, data, mode) => checked(path, (p) => fs.writeAtomic(p, data, mode)),
+      writeAtomic: (path, data, mode, options) => checked(path, (p) => fs.writeAtomic(p, data, mode, options)),
       appendRecord: (path, line) => checked(path, (p) => fs.appendRecord(p, line)),
       list: (dir) => checked(dir, (p) => fs.list(p)),
       info: (path) => checked(path, (p) => fs.info(p)),

@@ -168,6 +168,20 @@ for (const backend of backends) {
       await assert.rejects(store.readText('sneaky/x'), unsafe(/'\.groundwork\/sneaky' is a symbolic link to '.*\.groundwork-evil'/));
     });
 
+    test('a link planted after earlier checks passed is still refused (the quick check of a known folder)', async () => {
+      const { store, ws, write, read, link } = await backend.make();
+      await store.writeText('metrics/counters.json', '{}');
+      await store.writeText('locks/x.txt', 'ok');
+      await write(`${ws}/outside/counters.json`, 'theirs');
+      await store.remove('metrics');
+      await link(`${ws}/.groundwork/metrics`, `${ws}/outside`);
+      await assert.rejects(store.writeText('metrics/counters.json', '{"discovery": 1}'), unsafe(/'\.groundwork\/metrics' is a symbolic link/));
+      await link(`${ws}/.groundwork/locks/y.txt`, `${ws}/outside/not-yet`);
+      await assert.rejects(store.writeText('locks/y.txt', 'x'), unsafe(/target that does not exist/));
+      assert.equal(await read(`${ws}/outside/counters.json`), 'theirs');
+      assert.equal(await read(`${ws}/outside/not-yet`), undefined);
+    });
+
     test('refuses a dangling link, which a write could follow out later', async () => {
       const { store, ws, link } = await backend.make();
       await link(`${ws}/.groundwork/cases.jsonl`, `${ws}/outside/not-yet`);
