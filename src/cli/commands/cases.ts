@@ -141,8 +141,11 @@ export const casesAdd: CliCommand = {
     return withCases(ctx, topic, async (service) => {
       const result = await service.report({ scope, content, ...(impact !== undefined ? { impact } : {}), ...labels });
       const duplicate = result.kind === 'duplicate';
-      if (ctx.json) printJson(ctx, { ...caseToJson(result.case), duplicate });
+      const superseded = result.kind === 'created' ? (result.superseded ?? []) : [];
+      if (ctx.json) printJson(ctx, { ...caseToJson(result.case), duplicate, superseded });
       else ctx.io.stdout(`${result.case.id}${duplicate ? ' duplicate' : ''}\n`);
+      // Beside the id, not in its place: a script reads the first line.
+      if (!ctx.json && superseded.length > 0) ctx.io.stderr(`${result.case.id} says otherwise than ${superseded.join(', ')}: marked outdated, superseded by ${result.case.id}.\n`);
       if (result.kind === 'created' && result.hookError !== undefined) {
         ctx.io.stderr(`groundwork: ${visibleText(result.hookError)}\n`);
         return EXIT_FAILURE;

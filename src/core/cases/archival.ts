@@ -3,6 +3,7 @@
 // outdated case nobody reviewed within N days is archived rather than left flagged forever. Both
 // keep the case in the store, where a person can resurrect it.
 import { applyCaseAction } from './caseActions';
+import { believableTime } from './caseRecord';
 import type { DiscoveryCase } from './caseRecord';
 import type { CaseStore } from './caseStore';
 
@@ -21,14 +22,14 @@ export async function archiveTask(store: CaseStore, taskId: string): Promise<Dis
 
 /**
  * Archives the cases outdated and untouched (no edit, no validation, no other change) for at least
- * `days` days; returns them. RangeError for a number of days that is not a whole number from 1.
+ * `days` days (a change dated more than a day ahead counts as long ago: see believableTime); returns them. RangeError for a number of days that is not a whole number from 1.
  */
 export async function archiveUnreviewedOutdated(store: CaseStore, days: number = ARCHIVE_OUTDATED_AFTER_DAYS): Promise<DiscoveryCase[]> {
   if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`Outdated cases are archived after a whole number of days from 1, not ${days}.`);
   return store.updateMany((cases, now) => {
     const cutoff = Date.parse(now) - days * DAY_MS;
     return cases
-      .filter((c) => c.status === 'outdated' && Date.parse(c.updatedAt) <= cutoff)
+      .filter((c) => c.status === 'outdated' && believableTime(c.updatedAt, Date.parse(now)) <= cutoff)
       .map((c) => applyCaseAction(c, { kind: 'archive', reason: 'outdated_unreviewed' }, now));
   });
 }

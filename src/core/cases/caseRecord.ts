@@ -291,6 +291,20 @@ export function freezeCase(c: DiscoveryCase): DiscoveryCase {
   return Object.freeze(c);
 }
 
+/** How far ahead of this clock another's may run (a teammate's, in a cloned repository). */
+const CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A case's time (ms) where recency decides something (ranking, which of two is newer, archival):
+ * a time a little ahead of `nowMs` counts as now; one more than a day ahead is no real time (a
+ * hand-made line) and counts as the earliest, so that it never stays newest, or unarchived, forever.
+ */
+export function believableTime(time: string, nowMs: number): number {
+  const ms = Date.parse(time);
+  if (!(ms > nowMs)) return ms;
+  return ms - nowMs <= CLOCK_AHEAD_MS ? nowMs : -Infinity;
+}
+
 /** What a new case is made from; the store adds the id, the status and the times. */
 export interface CaseDraft {
   content: string;

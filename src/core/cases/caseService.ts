@@ -19,7 +19,7 @@ import { writeCaseViews } from './caseViews';
 import type { ViewsWritten } from './caseViews';
 import { DUPLICATES_COUNTER } from './counters';
 import { Curator } from './curator';
-import type { CurateResult, DiscoveryReport } from './curator';
+import type { CreatedFollowUp, CurateResult, DiscoveryReport } from './curator';
 import { discoveryBlock } from './injection';
 import type { InjectionBlock, InjectionOptions } from './injection';
 import { checkContradictions, checkFileStaleness } from './staleness';
@@ -111,7 +111,7 @@ export class CaseService {
   /** The block a prompt of `agentId` carries (empty text when there is no active case). */
   async injection(agentId?: string, options?: InjectionOptions): Promise<InjectionBlock> {
     const { cases } = await this.cases.load();
-    return discoveryBlock(cases, agentId, options);
+    return discoveryBlock(cases, agentId, { now: this.cases.nowIso(), ...options });
   }
 
   /** What a task (a build) learned, for its report: `[disc-012] …` for each of its cases, in id order. */
@@ -149,7 +149,7 @@ export class CaseService {
   }
 
   /** After each new case, in queue order: the journal, then the cases it contradicts. */
-  private async created(c: DiscoveryCase): Promise<void> {
+  private async created(c: DiscoveryCase): Promise<CreatedFollowUp> {
     const problems: string[] = [];
     if (this.deps.journal !== undefined) {
       const entry = {
@@ -161,8 +161,12 @@ export class CaseService {
       };
       await this.deps.journal.append(entry).catch((err: unknown) => problems.push(`the journal: ${messageOf(err)}`));
     }
-    await checkContradictions(this.cases, c).catch((err: unknown) => problems.push(`the contradiction check: ${messageOf(err)}`));
+    const superseded = await checkContradictions(this.cases, c).catch((err: unknown) => {
+      problems.push(`the contradiction check: ${messageOf(err)}`);
+      return [];
+    });
     if (problems.length > 0) throw new Error(`${c.id} was stored, but ${problems.join('; ')}`);
+    return { superseded: superseded.map((s) => s.id) };
   }
 
   /** Queues a rewrite of the views; a burst of changes costs one or two. */

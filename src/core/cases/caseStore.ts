@@ -5,8 +5,7 @@
 // writer of either file takes, in every window and the CLI), as max(counter, highest id in the
 // file) + 1, persisted before the case is written: never reused, even after the counter is
 // rolled back. Lines that are not cases are reported with their line numbers and kept, never
-// half-read, and never stop the others from loading. The file is decoded in parts and its lines
-// read as caseLine.ts reads them, yielding every few milliseconds: 100,000 cases never hold the host long.
+// half-read, and never stop the others from loading (caseSnapshot.ts reads the file).
 import type { Clock } from '../clock';
 import type { Sha256 } from '../run/changesFile';
 import { CASES_FILE, COUNTERS_FILE } from '../plan/layout';
@@ -19,8 +18,9 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
 import { applyCaseAction } from './caseActions';
 import type { CaseAction } from './caseActions';
-import { CASE_NUMBER_MAX, caseNumber, caseToJson, draftProblem, formatCaseId, newCase, parseCase } from './caseRecord';
-import { parseCaseLine } from './caseLine';
+import { CASE_NUMBER_MAX, caseNumber, caseToJson, draftProblem, formatCaseId, newCase, parseCase, serializeCase } from './caseRecord';
+import { Turns, readSnapshot } from './caseSnapshot';
+import type { Snapshot } from './caseSnapshot';
 import type { CaseDraft, DiscoveryCase } from './caseRecord';
 import { contentHash } from './classify';
 import { COUNTERS_MAX_BYTES, DISCOVERY_COUNTER, DUPLICATES_COUNTER, parseCounters, serializeCounters } from './counters';
@@ -30,14 +30,6 @@ import type { CountersRead } from './counters';
 export const CASES_AREA = 'cases';
 /** 100,000 cases are some 40–60 MiB; a file past this is refused rather than read. */
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-/** The file is decoded this many bytes at a time (then up to the end of a line). */
-const PART_BYTES = 1024 * 1024;
-const PART_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
-const NEWLINE = 0x0a;
-const NON_ASCII = /[^\u0000-\u007f]/;
-const EXCERPT_CHARS = 120;
-/** An id inside a line that is not a case: its number is never given again either. */
-const ID_IN_LINE = /"id"\s*:\s*"disc-(\d{3,9})"/;
 
 /** A draft the store refuses; the message says what to change (the CLI exits 2 with it). */
 export class CaseInputError extends Error {
@@ -61,23 +53,6 @@ export type AddResult = { duplicate: false; case: DiscoveryCase } | { duplicate:
 export interface CaseStoreOptions {
   /** The largest cases.jsonl that is read (default 256 MiB). */
   maxBytes?: number;
-}
-
-/** One reading of the file, kept while its size and modification time stay the same. */
-interface Snapshot {
-  key: string;
-  cases: Map<string, DiscoveryCase>;
-  /** The bytes of each case's line, by the number of its id (a sparse array where ids are sparse). */
-  lineBytes: number[];
-  liveBytes: number;
-  problems: ReadProblem[];
-  /** Lines that are not cases, as they are: compaction keeps them at the end of the file. */
-  badLines: string[];
-  badBytes: number;
-  highest: number;
-  fileBytes: number;
-  /** hash of normalised content → id, built on the first dedup check. */
-  hashes?: Map<string, string>;
 }
 
 export class CaseStore {
@@ -154,19 +129,19 @@ export class CaseStore {
           results.push({ duplicate: true, case: found });
           continue;
         }
-        if (last + 1 > CASE_NUMBER_MAX) {
-          throw new StorageError('corrupt', `.groundwork/${COUNTERS_FILE}`, `No new discovery id can be given: the ids have reached ${CASE_NUMBER_MAX}.`);
-        }
+        if (last + 1 > CASE_NUMBER_MAX) throw exhausted(snap, counters[DISCOVERY_COUNTER] ?? 0);
         const c = newCase(formatCaseId(++last), draft, now);
         index?.set(hashes![i]!, c.id);
         created.push(c);
         results.push({ duplicate: false, case: c });
       }
-      // Persisted before any case carries an id from it: a crash between the two skips ids, never repeats one.
+      // Written before any case carries an id from it: a process killed between the two skips ids,
+      // never repeats one. Not flushed to the disk (nor are the case lines): a power cut that loses
+      // it can only give again the id of a case line it lost too, as the store's highest id is the other bound.
       const next = { ...counters };
       if (created.length > 0) next[DISCOVERY_COUNTER] = last;
       if (duplicates > 0) next[DUPLICATES_COUNTER] = Math.min((counters[DUPLICATES_COUNTER] ?? 0) + duplicates, CASE_NUMBER_MAX);
-      if (created.length > 0 || duplicates > 0) await this.store.writeText(COUNTERS_FILE, serializeCounters(next));
+      if (created.length > 0 || duplicates > 0) await this.store.writeText(COUNTERS_FILE, serializeCounters(next), undefined, { durable: false });
       if (created.length > 0) await this.append(snap, created, index !== undefined);
       return results;
     }, CASES_AREA);
@@ -213,7 +188,8 @@ export class CaseStore {
     }
   }
 
-  private nowIso(): string {
+  /** The time now as cases store it (an ISO string): what their times are compared with. */
+  nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
 
@@ -221,7 +197,7 @@ export class CaseStore {
   private async fresh(): Promise<Snapshot> {
     const { key, size } = await this.fileKey();
     if (this.cache?.key === key) return this.cache;
-    this.cache = await this.read(key, size);
+    this.cache = await readSnapshot(key === 'missing' ? undefined : await this.store.readBytes(CASES_FILE, this.maxBytes), key, size);
     return this.cache;
   }
 
@@ -229,62 +205,6 @@ export class CaseStore {
   private async fileKey(): Promise<{ key: string; size: number }> {
     const info = await this.store.info(CASES_FILE);
     return info === undefined ? { key: 'missing', size: 0 } : { key: `${info.kind}:${info.size}:${info.mtimeMs}`, size: info.size };
-  }
-
-  private async read(key: string, size: number): Promise<Snapshot> {
-    const snap: Snapshot = { key, cases: new Map(), lineBytes: [], liveBytes: 0, problems: [], badLines: [], badBytes: 0, highest: 0, fileBytes: 0 };
-    const bytes = key === 'missing' ? undefined : await this.store.readBytes(CASES_FILE, this.maxBytes);
-    if (bytes === undefined) return snap;
-    snap.fileBytes = size;
-    const turn = new Turns();
-    // Ids appended in order come in order: the cases are sorted by id only when a line says otherwise.
-    let sorted = true;
-    let lastNew = 0;
-    let lineNo = 0;
-    let torn = '';
-    // Decoded in parts that end with a line, so that no one step holds the thread for the whole file.
-    for (let start = 0; start < bytes.length;) {
-      const newline = start + PART_BYTES >= bytes.length ? -1 : bytes.indexOf(NEWLINE, start + PART_BYTES);
-      const end = newline < 0 ? bytes.length : newline + 1;
-      // The first part drops a byte order mark as readText does; a line's own is kept, and refused.
-      const text = (start === 0 ? new TextDecoder('utf-8') : PART_DECODER).decode(bytes.subarray(start, end));
-      // Each character one byte: the whole part is ASCII (U+FFFD stands for a byte that was not UTF-8).
-      const ascii = text.length === end - start && text.indexOf('\uFFFD') < 0;
-      start = end;
-      let from = 0;
-      for (let at = text.indexOf('\n'); at >= 0; from = at + 1, at = text.indexOf('\n', from)) {
-        if (++lineNo % 64 === 0) await turn.maybeYield();
-        const line = lineNo === 1 ? text.slice(0, at).replace(/^\uFEFF/, '') : text.slice(from, at);
-        // A line is blank only if its first character is: a case line starts with '{'.
-        if (line.charCodeAt(0) !== 0x7b && line.trim() === '') continue;
-        const lineBytes = (ascii || !NON_ASCII.test(line) ? line.length : utf8Length(line)) + 1;
-        const parsed = parseCaseLine(line);
-        if (parsed.ok) {
-          const c = parsed.value;
-          const n = Number(c.id.slice(5));
-          const before = snap.lineBytes[n];
-          if (before !== undefined) snap.liveBytes -= before;
-          else if (n < lastNew) sorted = false;
-          else lastNew = n;
-          snap.cases.set(c.id, c);
-          snap.lineBytes[n] = lineBytes;
-          snap.liveBytes += lineBytes;
-          if (n > snap.highest) snap.highest = n;
-        } else {
-          snap.problems.push({ line: lineNo, reason: parsed.reason, excerpt: excerpt(line) });
-          snap.badLines.push(line);
-          snap.badBytes += lineBytes;
-          snap.highest = Math.max(snap.highest, idIn(line));
-        }
-      }
-      if (from < text.length) torn = text.slice(from);
-    }
-    if (torn !== '') {
-      snap.problems.push({ line: lineNo + 1, reason: TORN_LINE_REASON, excerpt: excerpt(torn) });
-      snap.highest = Math.max(snap.highest, idIn(torn));
-    }
-    if (!sorted) snap.cases = await inIdOrder(snap.cases, turn);
-    return snap;
   }
 
   private async hashIndex(snap: Snapshot): Promise<Map<string, string>> {
@@ -307,6 +227,14 @@ export class CaseStore {
    * its live size. `indexed`: the cases' hashes are in the snapshot's index already (addMany's dedup).
    */
   private async append(snap: Snapshot, cases: readonly DiscoveryCase[], indexed = false): Promise<void> {
+    if (snap.unterminated) {
+      // An append would set the last case aside as a torn line: the file is rewritten whole instead.
+      for (const c of cases) this.keep(snap, c, indexed, utf8Length(serializeCase(c)));
+      await this.compact(snap);
+      snap.unterminated = false;
+      this.cache = snap;
+      return;
+    }
     const turn = new Turns();
     const lines: Record<string, unknown>[] = [];
     for (const c of cases) {
@@ -315,19 +243,7 @@ export class CaseStore {
     }
     // One write for all of them, each its own whole line: a burst costs one append, not one each.
     await this.log.appendHeldMany(lines);
-    for (const [i, c] of cases.entries()) {
-      const bytes = utf8Length(JSON.stringify(lines[i])) + 1;
-      const n = caseNumber(c.id);
-      snap.liveBytes += bytes - (snap.lineBytes[n] ?? 0);
-      snap.lineBytes[n] = bytes;
-      const before = snap.cases.get(c.id);
-      snap.cases.set(c.id, c);
-      snap.highest = Math.max(snap.highest, caseNumber(c.id));
-      if (!indexed && snap.hashes !== undefined && before?.content !== c.content) {
-        const hash = contentHash(c.content, this.hash);
-        if (!snap.hashes.has(hash)) snap.hashes.set(hash, c.id);
-      }
-    }
+    for (const [i, c] of cases.entries()) this.keep(snap, c, indexed, utf8Length(JSON.stringify(lines[i])) + 1);
     // A torn last line was set aside by the first append: it is no longer a problem of the file.
     snap.problems = snap.problems.filter((p) => p.reason !== TORN_LINE_REASON);
     const file = await this.fileKey();
@@ -335,6 +251,18 @@ export class CaseStore {
     snap.fileBytes = file.size;
     if (snap.fileBytes > 2 * (snap.liveBytes + snap.badBytes)) await this.compact(snap);
     this.cache = snap;
+  }
+
+  /** The snapshot in step with a case just written (`bytes`: its line's). */
+  private keep(snap: Snapshot, c: DiscoveryCase, indexed: boolean, bytes: number): void {
+    const n = caseNumber(c.id);
+    snap.liveBytes += bytes - (snap.lineBytes[n] ?? 0);
+    snap.lineBytes[n] = bytes;
+    const before = snap.cases.get(c.id);
+    snap.cases.set(c.id, c);
+    if (n > snap.highest) [snap.highest, snap.highestLine] = [n, undefined];
+    // An edit's old text may be the index's entry for it: the index is built again when next needed.
+    if (!indexed && before !== undefined && before.content !== c.content) snap.hashes = undefined;
   }
 
   /** Rewrites the file atomically: each case's last line, by id, then the lines that are not cases. */
@@ -353,6 +281,7 @@ export class CaseStore {
     await this.store.writeText(CASES_FILE, out.join(''));
     snap.liveBytes = live;
     snap.fileBytes = live + snap.badBytes;
+    snap.highestLine = undefined;
     // Line numbers changed: the problems are those of the rewritten file.
     const first = snap.cases.size + 1;
     snap.problems = snap.problems.map((p, i) => ({ ...p, line: first + i }));
@@ -360,38 +289,15 @@ export class CaseStore {
   }
 }
 
-/** The number of an id a line that is not a case names, or 0. */
-function idIn(line: string): number {
-  const digits = ID_IN_LINE.exec(line)?.[1];
-  return digits === undefined ? 0 : Math.min(Number(digits), CASE_NUMBER_MAX);
-}
-
-function excerpt(line: string): string {
-  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line;
-}
-
-/** The cases by id. Nearly in order already (two windows' appends crossing), so the sort is about one pass. */
-async function inIdOrder(cases: Map<string, DiscoveryCase>, turn: Turns): Promise<Map<string, DiscoveryCase>> {
-  const numbered = Array.from(cases.values(), (c) => ({ n: Number(c.id.slice(5)), c }));
-  await turn.maybeYield();
-  numbered.sort((a, b) => a.n - b.n);
-  const sorted = new Map<string, DiscoveryCase>();
-  for (const { c } of numbered) {
-    if (sorted.size % 1024 === 0) await turn.maybeYield();
-    sorted.set(c.id, c);
-  }
-  return sorted;
-}
-
-/** Yields to the event loop once a turn has run 10 ms (by time, since lines differ in cost): the host is never held long. */
-class Turns {
-  private static readonly MS = 10;
-  private ends = performance.now() + Turns.MS;
-
-  async maybeYield(): Promise<void> {
-    if (performance.now() < this.ends) return;
-    // setImmediate where there is one (Node): a timer would wait a millisecond each time.
-    await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
-    this.ends = performance.now() + Turns.MS;
-  }
+/** No id is left: says which line (or counters.json) holds the highest, so that a planted one can be removed. */
+function exhausted(snap: Snapshot, counter: number): StorageError {
+  const top = formatCaseId(CASE_NUMBER_MAX);
+  const fromCounter = counter >= snap.highest;
+  const where = fromCounter ? `.groundwork/${COUNTERS_FILE} says so` : `.groundwork/${CASES_FILE} holds it${snap.highestLine === undefined ? '' : ` on line ${snap.highestLine}`}`;
+  const fix = fromCounter ? `lower the "discovery" number in .groundwork/${COUNTERS_FILE}` : 'remove that line (or give it a lower id)';
+  return new StorageError(
+    'corrupt',
+    `.groundwork/${fromCounter ? COUNTERS_FILE : CASES_FILE}`,
+    `No new discovery id can be given: the ids have reached ${top}, the highest there is, and ${where}. If that is not a real case, ${fix}, then add the discovery again.`,
+  );
 }

@@ -4,10 +4,14 @@
 import type { CaseCategory, CaseImpact } from './caseRecord';
 import type { Sha256 } from '../run/changesFile';
 
-/** Trimmed, lower-cased, every run of whitespace one space: what two reports must share to be one. */
+/** Trimmed, lower-cased, every run of whitespace one space, invisible characters left out: what two reports must share to be one. */
 export function normalizeContent(content: string): string {
-  return content.trim().toLowerCase().replace(/\s+/g, ' ');
+  // NFKC and no format characters (zero-width spaces and joiners, soft hyphens, direction marks):
+  // text that reads the same is the same discovery, however it was typed or pasted.
+  return content.normalize('NFKC').replace(INVISIBLE, '').trim().toLowerCase().replace(/\s+/g, ' ');
 }
+
+const INVISIBLE = /\p{Cf}/gu;
 
 const utf8 = new TextEncoder();
 

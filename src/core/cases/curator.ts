@@ -32,7 +32,13 @@ export interface ReportContext {
 }
 
 export type CurateResult =
-  | { kind: 'created'; case: DiscoveryCase; hookError?: string }
+  | {
+      kind: 'created';
+      case: DiscoveryCase;
+      /** The older cases the new one contradicted, now outdated and superseded by it. */
+      superseded?: readonly string[];
+      hookError?: string;
+    }
   | {
       kind: 'duplicate';
       /** The case already holding this content (of any status). */
@@ -46,7 +52,13 @@ export interface CuratorDeps {
    * Runs after each new case, in queue order (the journal, the views, a contradiction check). The
    * case is stored whatever it does; a failure is returned with the result, not thrown.
    */
-  onCreated?: (created: DiscoveryCase) => Promise<void>;
+  onCreated?: (created: DiscoveryCase) => Promise<CreatedFollowUp | void>;
+}
+
+/** What followed a new case, for the one who reported it. */
+export interface CreatedFollowUp {
+  /** The ids of the older cases it superseded. */
+  superseded: readonly string[];
 }
 
 interface Pending {
@@ -128,8 +140,9 @@ export class Curator {
     if (result.duplicate) return { kind: 'duplicate', id: result.case.id, case: result.case };
     if (this.deps.onCreated === undefined) return { kind: 'created', case: result.case };
     try {
-      await this.deps.onCreated(result.case);
-      return { kind: 'created', case: result.case };
+      const followUp = await this.deps.onCreated(result.case);
+      const superseded = followUp?.superseded ?? [];
+      return { kind: 'created', case: result.case, ...(superseded.length > 0 ? { superseded } : {}) };
     } catch (err) {
       return { kind: 'created', case: result.case, hookError: err instanceof Error ? err.message : String(err) };
     }

@@ -6,7 +6,7 @@
 // boundary is derived from its content — so the block can sit in a cached prompt prefix.
 import { utf8Length } from '../prompt/cap';
 import { stripHiddenCharacters, wrapUntrusted } from '../prompt/untrustedText';
-import { CASE_IMPACTS } from './caseRecord';
+import { CASE_IMPACTS, believableTime, caseNumber } from './caseRecord';
 import { isAgentOf } from './caseViews';
 import type { DiscoveryCase } from './caseRecord';
 
@@ -17,6 +17,8 @@ export interface InjectionOptions {
   maxLocal?: number;
   /** The most bytes of case lines per section (default 8 KiB). */
   maxBytes?: number;
+  /** The time now (ISO), against which a case dated in the future is judged (believableTime). */
+  now?: string;
 }
 
 export interface InjectionBlock {
@@ -33,20 +35,40 @@ export const INJECTION_DEFAULTS = { maxGlobal: 30, maxLocal: 15, maxBytes: 8 * 1
 /** One case's line keeps this much of its content. */
 const LINE_MAX_CHARS = 1000;
 
-/** Most relevant first: higher impact, then newer, then the higher id. A total order, so always the same. */
-export function byRelevance(a: DiscoveryCase, b: DiscoveryCase): number {
-  const impact = CASE_IMPACTS.indexOf(b.metadata.impact) - CASE_IMPACTS.indexOf(a.metadata.impact);
-  if (impact !== 0) return impact;
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return Number(b.id.slice(5)) - Number(a.id.slice(5));
+/**
+ * Most relevant first: higher impact, then newer, then the higher id (a total order, so always the
+ * same). Recency by believableTime against `now`: a case dated far ahead is the oldest, not the newest.
+ */
+function ranked(cases: readonly DiscoveryCase[], now?: string): DiscoveryCase[] {
+  const nowMs = now === undefined ? Infinity : Date.parse(now);
+  // Each case's keys once, not at every comparison of the sort.
+  const keyed = cases.map((c) => ({ c, impact: CASE_IMPACTS.indexOf(c.metadata.impact), time: timeKey(c.createdAt, now, nowMs), n: caseNumber(c.id) }));
+  keyed.sort((a, b) => b.impact - a.impact || (a.time !== b.time ? (a.time < b.time ? 1 : -1) : b.n - a.n));
+  return keyed.map((k) => k.c);
+}
+
+/** The time to sort by: as stored (nearly always), `now` for one a little ahead, '' (oldest) for one far ahead. */
+function timeKey(time: string, now: string | undefined, nowMs: number): string {
+  if (now === undefined || time <= now) return time;
+  const believed = believableTime(time, nowMs);
+  return believed === -Infinity ? '' : believed === nowMs ? now : time;
 }
 
 /** The seed's GetInjectableDiscoveries: active global cases, and active local ones of `agentId` (or its numbered instances, as the views group them), ranked. */
-export function injectableCases(cases: readonly DiscoveryCase[], agentId?: string): { global: DiscoveryCase[]; local: DiscoveryCase[] } {
+export function injectableCases(cases: readonly DiscoveryCase[], agentId?: string, now?: string): { global: DiscoveryCase[]; local: DiscoveryCase[] } {
   const active = cases.filter((c) => c.status === 'active');
   return {
-    global: active.filter((c) => c.metadata.scope === 'global').sort(byRelevance),
-    local: agentId === undefined ? [] : active.filter((c) => c.metadata.scope === 'local' && isAgentOf(c.metadata.sourceAgentId, agentId)).sort(byRelevance),
+    global: ranked(
+      active.filter((c) => c.metadata.scope === 'global'),
+      now,
+    ),
+    local:
+      agentId === undefined
+        ? []
+        : ranked(
+            active.filter((c) => c.metadata.scope === 'local' && isAgentOf(c.metadata.sourceAgentId, agentId)),
+            now,
+          ),
   };
 }
 
@@ -92,7 +114,7 @@ async function section(title: string, source: string, picked: { lines: string[] 
 /** The block for the prompt of `agentId` (its role), from every case of the store. */
 export async function discoveryBlock(cases: readonly DiscoveryCase[], agentId?: string, options: InjectionOptions = {}): Promise<InjectionBlock> {
   const o = { ...INJECTION_DEFAULTS, ...options };
-  const { global, local } = injectableCases(cases, agentId);
+  const { global, local } = injectableCases(cases, agentId, o.now);
   const g = fit(global, o.maxGlobal, o.maxBytes);
   const l = fit(local, o.maxLocal, o.maxBytes);
   const leftOut = { global: global.length - g.ids.length, local: local.length - l.ids.length };

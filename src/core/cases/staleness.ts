@@ -5,6 +5,7 @@
 // to cases nobody changed meanwhile. When to check (on creation, on a command, after commits,
 // every few minutes) is the front end's business.
 import { applyCaseAction } from './caseActions';
+import { believableTime } from './caseRecord';
 import type { DiscoveryCase } from './caseRecord';
 import type { CaseStore } from './caseStore';
 import { caseFeatures, contradicts } from './contradiction';
@@ -54,13 +55,14 @@ const HASH = /^[0-9a-f]{7,64}$/;
 /** The active cases whose files changed since they were made or validated: marked outdated, naming the commit. */
 export async function checkFileStaleness(store: CaseStore, git: GitLogPort): Promise<FileCheck> {
   const { cases } = await store.load();
+  const nowMs = Date.parse(store.nowIso());
   const findings: OutdatedFinding[] = [];
   const seen = new Map<string, string>();
   for (const c of cases) {
     if (c.status !== 'active') continue;
     const paths = extractFilePaths(c.content);
     if (paths.length === 0) continue;
-    const since = reviewedAt(c);
+    const since = reviewedAt(c, nowMs);
     const log = await git.commitsTouching(paths, since);
     if (!log.ok) return { findings: await markFiles(store, findings, seen), skipped: log.reason };
     // Newest first: the last one that touches a file is the change that first made it stale.
@@ -77,10 +79,12 @@ export async function checkFileStaleness(store: CaseStore, git: GitLogPort): Pro
  * When a person last stood by the case: its creation, validation (an edit of an outdated case is
  * one) or resurrection. Changes before it were seen; only those since can make it stale again.
  */
-export function reviewedAt(c: DiscoveryCase): string {
-  let at = c.createdAt;
-  for (const t of [c.validatedAt, c.metadata.resurrectedAt]) if (t != null && t > at) at = t;
-  return at;
+export function reviewedAt(c: DiscoveryCase, nowMs: number): string {
+  // By believableTime: a time a little ahead is now; one far ahead (a hand-made line) is none, or
+  // no commit would ever be "since" it and the case would never go stale.
+  let best = -Infinity;
+  for (const t of [c.createdAt, c.validatedAt, c.metadata.resurrectedAt]) if (t != null) best = Math.max(best, believableTime(t, nowMs));
+  return new Date(Number.isFinite(best) ? best : 0).toISOString();
 }
 
 /** A commit older than the case (git's --since is by the second, and clocks differ): not a change since. */
@@ -113,17 +117,21 @@ export interface Supersession {
  * stood by `older`), and about the same audience — two global cases, or two local ones of the same agent (one agent's local note does
  * not overrule what the whole project holds, nor another agent's).
  */
-function mayFollow(older: DiscoveryCase, newer: DiscoveryCase): boolean {
+function mayFollow(older: DiscoveryCase, newer: DiscoveryCase, nowMs: number): boolean {
   if (older.id === newer.id || older.status !== 'active' || newer.status !== 'active') return false;
   if (older.metadata.scope !== newer.metadata.scope) return false;
   if (older.metadata.scope === 'local' && older.metadata.sourceAgentId !== newer.metadata.sourceAgentId) return false;
   // A person who validated (or resurrected) the older one after the newer was made has seen both.
-  if (reviewedAt(older) > newer.createdAt) return false;
-  return order(older, newer) < 0;
+  if (Date.parse(reviewedAt(older, nowMs)) > believableTime(newer.createdAt, nowMs)) return false;
+  return order(nowMs)(older, newer) < 0;
 }
 
-function order(a: DiscoveryCase, b: DiscoveryCase): number {
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : Number(a.id.slice(5)) - Number(b.id.slice(5));
+/** Older first, by believableTime: a case dated far ahead is no newer than any (it supersedes none). */
+function order(nowMs: number): (a: DiscoveryCase, b: DiscoveryCase) => number {
+  return (a, b) => {
+    const [at, bt] = [believableTime(a.createdAt, nowMs), believableTime(b.createdAt, nowMs)];
+    return at < bt ? -1 : at > bt ? 1 : Number(a.id.slice(5)) - Number(b.id.slice(5));
+  };
 }
 
 /**
@@ -133,13 +141,14 @@ function order(a: DiscoveryCase, b: DiscoveryCase): number {
  */
 export async function checkContradictions(store: CaseStore, newer?: DiscoveryCase): Promise<Supersession[]> {
   const { cases } = await store.load();
-  const active = cases.filter((c) => c.status === 'active').sort(order);
+  const nowMs = Date.parse(store.nowIso());
+  const active = cases.filter((c) => c.status === 'active').sort(order(nowMs));
   const features = new Map<string, CaseFeatures>();
   const of = (c: DiscoveryCase) => features.get(c.id) ?? features.set(c.id, caseFeatures(c.content)).get(c.id)!;
   const found = new Map<string, { by: string; seen: string }>();
-  const candidates = newer === undefined ? active : active.filter((c) => mayFollow(c, newer));
+  const candidates = newer === undefined ? active : active.filter((c) => mayFollow(c, newer, nowMs));
   for (const older of candidates) {
-    const later = newer === undefined ? active.filter((c) => mayFollow(older, c)) : [newer];
+    const later = newer === undefined ? active.filter((c) => mayFollow(older, c, nowMs)) : [newer];
     for (let i = later.length - 1; i >= 0; i--) {
       if (!contradicts(of(older), of(later[i]!))) continue;
       found.set(older.id, { by: later[i]!.id, seen: JSON.stringify(older) });

@@ -61,12 +61,25 @@ describe('groundwork cases add', () => {
     const h = harness();
     const r = await h.run('cases', 'add', '--json', '--scope', 'global', '--content', 'Migrations live in db/migrations', '--impact', 'high');
     assert.equal(r.code, 0, r.stderr);
-    const { duplicate, ...rest } = JSON.parse(r.stdout);
+    const { duplicate, superseded, ...rest } = JSON.parse(r.stdout);
     assert.equal(duplicate, false);
+    assert.deepEqual(superseded, []);
     const parsed = parseCase(rest);
     assert.ok(parsed.ok, JSON.stringify(parsed));
     assert.deepEqual(rest, JSON.parse(h.ws.lines('cases.jsonl')?.[0] ?? ''));
     assert.equal(rest.metadata.impact, 'high');
+  });
+
+  test('names the older cases a new one contradicts (now superseded by it) on stderr, and in --json', async () => {
+    const h = harness();
+    const first = await h.run('cases', 'add', '--scope', 'global', '--content', 'Always run the seed script before the auth tests');
+    assert.equal(first.stdout, 'disc-001\n');
+    const r = await h.run('cases', 'add', '--scope', 'global', '--content', 'Never run the seed script before the auth tests');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'disc-002\n');
+    assert.match(r.stderr, /disc-002 says otherwise than disc-001: marked outdated, superseded by disc-002\./);
+    const j = await h.run('cases', 'add', '--json', '--scope', 'global', '--content', 'Always run the seed script before the auth tests, once');
+    assert.deepEqual(JSON.parse(j.stdout).superseded, ['disc-002']);
   });
 
   const refused: [string, string[], RegExp][] = [
