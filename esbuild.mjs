@@ -50,6 +50,7 @@ const LAZY_FEATURES = {
   'src/vscode/agentRunFeature.ts': 'agentRun.js',
   'src/vscode/buildFeature.ts': 'build.js',
   'src/vscode/casesFeature.ts': 'cases.js',
+  'src/vscode/annotationsFeature.ts': 'annotations.js',
 };
 
 /**

@@ -3,6 +3,7 @@ import { discover } from './commands/discover';
 import { journalAppend, journalList } from './commands/journal';
 import { agent } from './commands/agent';
 import { build } from './commands/build';
+import { annotations } from './commands/annotations';
 import { CASES_COMMANDS } from './commands/cases';
 import { runsList, runsResume, runsRevert, runsShow } from './commands/runs';
 import { sleepList, sleepWake } from './commands/sleep';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CliCommand[] = [
   journalAppend,
   journalList,
   ...CASES_COMMANDS,
+  annotations,
   sleepList,
   sleepWake,
 ];

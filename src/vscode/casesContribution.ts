@@ -30,10 +30,16 @@ export const casesContribution: Contribution = {
     const source = store.add(new LazyCasesSource(host.workspace, cases));
     host.services.cases = source;
     host.services.discoveries = () => cases().service;
+    host.services.addDiscovery = async () => {
+      let id: string | undefined;
+      await writing(vscode.l10n.t('add a discovery'), async (c) => void (id = await c.add()))();
+      return id;
+    };
     store.add(
       toDisposable(() => {
         delete host.services.cases;
         delete host.services.discoveries;
+        delete host.services.addDiscovery;
       }),
     );
     /** A command that changes the cases: a folder, trust, then the feature, with what went wrong said. */
@@ -47,16 +53,16 @@ export const casesContribution: Contribution = {
         void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
       }
     };
-    /** A review action of a case row's context menu, on the row it was opened on. */
-    const onCase = (action: CaseCommand) => (node?: ExplorerNode) => {
-      if (node?.kind !== 'case' || node.row.kind !== 'case') return;
-      const id = node.row.id;
+    /** A review action of a case row's context menu, on the row it was opened on; or of a hover's link, on the case it names. */
+    const onCase = (action: CaseCommand) => (node?: ExplorerNode | string) => {
+      const id = typeof node === 'string' ? (/^disc-\d{3,9}$/.test(node) ? node : undefined) : node?.kind === 'case' && node.row.kind === 'case' ? node.row.id : undefined;
+      if (id === undefined) return;
       return writing(vscode.l10n.t('change a discovery'), (c) => c.act(action, id))();
     };
     const registered = [
       vscode.commands.registerCommand(
         'groundwork.cases.add',
-        writing(vscode.l10n.t('add a discovery'), (c) => c.add()),
+        writing(vscode.l10n.t('add a discovery'), async (c) => void (await c.add())),
       ),
       vscode.commands.registerCommand(
         'groundwork.cases.checkStaleness',

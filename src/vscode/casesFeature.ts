@@ -104,7 +104,7 @@ export class Cases extends Disposable {
   }
 
   /** `Add Discovery…`: the scope, the content (checked as it is typed), the impact (or Groundwork's judgement). */
-  async add(): Promise<void> {
+  async add(): Promise<string | undefined> {
     const scopes = scopeWords();
     const scope = await vscode.window.showQuickPick(
       [
@@ -113,7 +113,7 @@ export class Cases extends Disposable {
       ],
       { title: vscode.l10n.t('Add Discovery (1/3)'), placeHolder: vscode.l10n.t('Who should know it?'), ignoreFocusOut: true },
     );
-    if (!scope) return;
+    if (!scope) return undefined;
     const content = await vscode.window.showInputBox({
       title: vscode.l10n.t('Add Discovery (2/3)'),
       prompt: vscode.l10n.t('What was learned? Say what to do, and name the files, functions or values it concerns.'),
@@ -121,7 +121,7 @@ export class Cases extends Disposable {
       ignoreFocusOut: true,
       validateInput: contentMessage,
     });
-    if (content === undefined || contentMessage(content) !== undefined) return;
+    if (content === undefined || contentMessage(content) !== undefined) return undefined;
     const impacts = impactWords();
     const impact = await vscode.window.showQuickPick(
       [
@@ -133,20 +133,22 @@ export class Cases extends Disposable {
       ],
       { title: vscode.l10n.t('Add Discovery (3/3)'), placeHolder: vscode.l10n.t('How much does it matter?'), ignoreFocusOut: true },
     );
-    if (!impact) return;
+    if (!impact) return undefined;
     try {
       const result = await this.service.report({ scope: scope.scope, content, ...('impact' in impact ? { impact: impact.impact } : {}) });
       this.changed();
       if (result.kind === 'duplicate') {
         void vscode.window.showInformationMessage(vscode.l10n.t('Already known as {0}: nothing new was added.', result.id));
-        return;
+        return result.id;
       }
       const c = result.case;
       void vscode.window.showInformationMessage(vscode.l10n.t('Added {0} ({1}, {2}).', c.id, scopes[c.metadata.scope], impacts[c.metadata.impact]));
       if (result.hookError !== undefined) void vscode.window.showWarningMessage(visibleText(result.hookError));
       await this.viewsFollowed();
+      return c.id;
     } catch (err) {
       this.refused(err, vscode.l10n.t('The discovery was not added: {0}', message(err)));
+      return undefined;
     }
   }
 

@@ -12,6 +12,7 @@ import type { CasesSource } from './casesTree';
 import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
 import { agentRunContribution } from './agentRunContribution';
+import { annotationsContribution } from './annotationsContribution';
 import { brainstormContribution } from './brainstormContribution';
 import { buildContribution } from './buildContribution';
 import { casesContribution } from './casesContribution';
@@ -48,6 +49,12 @@ export interface FeatureServices {
   cases?: CasesSource;
   /** The window's one CaseService, its bundle loaded on first call: what agent runs and builds report to and inject (throws without a folder). */
   discoveries?(): CaseService;
+  /** Add Discovery's steps; the id of the case added or repeated, undefined when the person stopped (set by the cases feature). */
+  addDiscovery?(): Promise<string | undefined>;
+  /** The markdown preview's plugin for spec annotations (set by the annotations feature; extension.ts returns it to VS Code). */
+  extendMarkdownIt?<T>(md: T): T;
+  /** What the annotations feature last drew in an editor (for the in-VS Code tests); undefined before it loaded. */
+  annotationsDrawn?(editor: vscode.TextEditor): unknown;
 }
 
 export interface Contribution {
@@ -67,5 +74,6 @@ export const CONTRIBUTIONS: readonly Contribution[] = [
   agentRunContribution,
   buildContribution,
   casesContribution,
+  annotationsContribution,
   explorerContribution,
 ];

@@ -2,6 +2,7 @@
 // tree beside the agent panel. The cases, the runs and the builds come from their features
 // (Host.services.cases, .runs, .builds), registered before this one.
 import * as vscode from 'vscode';
+import { revealCase } from './caseReveal';
 import type { Contribution } from './contributions';
 import { DisposableStore } from './lifecycle';
 import { PlanExplorer, PLAN_EXPLORER_ID } from './planExplorer';
@@ -13,6 +14,7 @@ export const explorerContribution: Contribution = {
     const explorer = store.add(new PlanExplorer(workspace, services.runs, services.builds, services.cases));
     const view = store.add(vscode.window.createTreeView(PLAN_EXPLORER_ID, { treeDataProvider: explorer, showCollapseAll: true }));
     explorer.attach(view);
+    store.add(vscode.commands.registerCommand('groundwork.cases.reveal', (id: unknown) => revealCase(explorer, view, id)));
     store.add(
       vscode.commands.registerCommand('groundwork.refreshExplorer', () => {
         workspace.refresh();

@@ -22,6 +22,10 @@ export interface GroundworkApi {
   panel: Pick<AgentPanel, 'whenReady' | 'lastSnapshot' | 'ping'>;
   model: Pick<WorkspaceModel, 'refresh' | 'read'>;
   models: Pick<ModelService, 'status' | 'client'>;
+  /** VS Code's markdown preview calls this (package.json: markdown.markdownItPlugins): the spec annotations' plugin. */
+  extendMarkdownIt<T>(md: T): T;
+  /** What Groundwork last drew in an editor's spec annotations, for the in-VS Code tests. */
+  annotationsDrawn(editor: vscode.TextEditor): unknown;
 }
 
 export function activate(context: vscode.ExtensionContext): GroundworkApi {
@@ -47,6 +51,8 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },
     model: { refresh: () => workspace.refresh(), read: () => workspace.read() },
     models: { status: () => models.status(), client: () => models.client() },
+    extendMarkdownIt: (md) => host.services.extendMarkdownIt?.(md) ?? md,
+    annotationsDrawn: (editor) => host.services.annotationsDrawn?.(editor),
   };
 }
 

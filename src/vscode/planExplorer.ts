@@ -46,6 +46,7 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
   /** One object per group for the life of the view: VS Code refreshes a node by identity. */
   private readonly groups = new Map<GroupName, Extract<ExplorerNode, { kind: 'group' }>>();
   private view: vscode.TreeView<ExplorerNode> | undefined;
+  private readonly parents = new WeakMap<ExplorerNode, ExplorerNode>();
   private sleeping = false;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
@@ -135,7 +136,18 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     return node;
   }
 
+  /** A node's parent, for TreeView.reveal (caseReveal.ts): known for the nodes getChildren gave. */
+  getParent(node: ExplorerNode): ExplorerNode | undefined {
+    return this.parents.get(node);
+  }
+
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
+    const children = await this.childrenOf(node);
+    if (node) for (const child of children) this.parents.set(child, node);
+    return children;
+  }
+
+  private async childrenOf(node?: ExplorerNode): Promise<ExplorerNode[]> {
     if (!this.model.hasWorkspace) return [];
     const view = await this.model.read();
     this.sleeping = !('error' in view.sleepers) && view.sleepers.length > 0;

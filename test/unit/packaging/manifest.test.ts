@@ -47,8 +47,10 @@ describe('package.json', () => {
     assert.ok(nls[pkg.capabilities.untrustedWorkspaces.description.replace(/%/g, '')]);
   });
 
-  test('starts only when one of its views or commands is used', () => {
-    assert.deepEqual(pkg.activationEvents, []);
+  test('starts only when one of its views or commands is used, or a markdown document opens (its spec annotations)', () => {
+    assert.deepEqual(pkg.activationEvents, ['onLanguage:markdown']);
+    assert.equal(pkg.contributes['markdown.markdownItPlugins'], true);
+    assert.deepEqual(pkg.contributes['markdown.previewStyles'], ['./media/annotationsPreview.css']);
     assert.equal(pkg.main, './dist/extension.js');
   });
 
