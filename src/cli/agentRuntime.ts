@@ -17,6 +17,7 @@ import { secureRandomBytes } from '../core/prompt/untrustedText';
 import { RunStore } from '../core/run/runStore';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import type { CaseService } from '../core/cases/caseService';
+import type { SpecWriter } from '../core/annotations/specWriter';
 import { sleep } from '../core/llm/watchdog';
 import { visibleJson, visibleText } from '../core/visibleText';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './cliTypes';
@@ -38,6 +39,8 @@ export interface CliRun {
   runs: RunStore;
   store: WorkspaceStore;
   root: string;
+  /** Writes the workspace's specs (a build's marks go through it too), when the deps make one. */
+  specs?: SpecWriter;
   /** Prints one event on stderr. */
   onEvent: (event: RunEvent) => void;
   /** Prints pieces (runLines.ts) on stderr, as onEvent does. */
@@ -94,6 +97,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
   };
   const journal = new Journal(store.log(JOURNAL_FILE, parseJournalEntry), deps.clock);
   const cases = await deps.cases({ store, clock: deps.clock, hash: deps.hash, journal, git: await deps.git(root) });
+  const specs = deps.specWriter?.(root);
   const runner = await deps.agentRunner({
     store,
     runs,
@@ -106,6 +110,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), deps.clock),
     journal,
     discoveries: cases,
+    ...(specs ? { specs } : {}),
     wait: sleep,
     origin: 'cli',
   });
@@ -117,7 +122,7 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
       .settled()
       .catch((err: unknown) => io.stderr(`groundwork: the discoveries' views could not be written: ${visibleText(err instanceof Error ? err.message : String(err))}\n`));
   };
-  return { runner, gate, journal, cases, runs, store, root, onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose };
+  return { runner, gate, journal, cases, runs, store, root, ...(specs ? { specs } : {}), onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose };
 }
 
 function ttyApprover(ctx: CommandContext): CommandApprover {

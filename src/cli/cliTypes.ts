@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { SpecWriter } from '../core/annotations/specWriter';
 import type { BrainstormServiceDeps } from '../core/brainstorm/brainstormService';
 import type { BrainstormApi } from '../core/brainstorm/brainstormTypes';
 import type { Clock } from '../core/clock';
@@ -69,6 +70,8 @@ export interface CliDeps {
   commands: CommandRunner;
   /** SHA-256 of bytes, hex. */
   hash(bytes: Uint8Array): string;
+  /** Writes the specs of runs and builds in the workspace folder (discovery notes, marked requirements); without it they are not annotated. */
+  specWriter?(workspaceRoot: string): SpecWriter;
 }
 
 export type OptionValues = Record<string, string | boolean | undefined>;

@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { systemClock } from '../core/clock';
 import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
+import { NodeSpecWriter } from '../core/node/nodeSpecWriter';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
 import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
@@ -31,6 +32,7 @@ export function createNodeDeps(): CliDeps {
     bundledWorkflow: () => readBundledWorkflow(),
     commands: new NodeCommandRunner(),
     hash: (bytes) => createHash('sha256').update(bytes).digest('hex'),
+    specWriter: (root) => new NodeSpecWriter(root),
   };
 }
 

@@ -18,7 +18,9 @@ import type { RunDiscoveries } from '../core/run/runTypes';
 import { RunStore } from '../core/run/runStore';
 import type { SleepLog } from '../core/sleep/sleepLog';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
+import type { SpecWriter } from '../core/annotations/specWriter';
 import type { Host } from './contributions';
+import { EditorSpecWriter } from './specEditor';
 import { filesExclude } from './filesExclude';
 import { prices } from './llm/modelService';
 import { autoApproveSetting, modalApprover } from './runApproval';
@@ -59,6 +61,11 @@ export class AgentRuntime {
     return { report: (report) => cases().report(report), injection: (agentId) => cases().injection(agentId) };
   }
 
+  /** How notes and marks reach the workspace's specs: through their editors when open (specEditor.ts). */
+  specs(): SpecWriter {
+    return new EditorSpecWriter(this.store.folder);
+  }
+
   /** A runner over the window's store as it is now. */
   runner(): AgentRunner {
     const store = this.store;
@@ -78,6 +85,7 @@ export class AgentRuntime {
       sleepLog: this.logs.sleepLog(store),
       journal: this.logs.journal(store),
       ...(discoveries ? { discoveries } : {}),
+      specs: this.specs(),
       wait: sleep,
     });
   }

@@ -312,6 +312,7 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
       loadRole: (name) => this.host.roles(name),
       origin: 'vscode',
       place: askPlace,
+      specs: this.runtime.specs(),
       ...(cases ? { discoveriesOf: (id: string) => cases().learnedIn(id), archiveTask: (id: string) => cases().archiveTask(id) } : {}),
     });
   }

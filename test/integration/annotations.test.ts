@@ -9,7 +9,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { planNote } from '../../src/core/annotations/specEdits';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
+import { EditorSpecWriter } from '../../src/vscode/specEditor';
 import { until } from '../support/until';
 
 interface Drawn {
@@ -131,5 +133,31 @@ describe('Spec annotations', () => {
     await until('the new note drawn', () => drawn()?.notes.outdated === 3);
     await vscode.commands.executeCommand('undo');
     await until('the undone note no longer drawn', () => drawn()?.notes.outdated === 2);
+  });
+
+  it("a run's note reaches an open spec as an edit: the person's unsaved text stays, Undo takes the note out; a clean one is saved", async () => {
+    const writer = new EditorSpecWriter(root);
+    const note = planNote(editor.document.getText(), 'task-002', 'disc-903', NOTE_ACTIVE);
+    assert.equal(note.kind, 'insert');
+    assert.ok(editor.document.isDirty, 'the typing above left unsaved edits');
+    const onDisk = readFileSync(spec, 'utf8');
+    assert.ok(
+      await writer.edit(spec, (text) => {
+        const plan = planNote(text, 'task-002', 'disc-903', NOTE_ACTIVE);
+        return plan.kind === 'insert' ? plan.insertion : undefined;
+      }),
+    );
+    assert.match(editor.document.getText(), /task-002:disc-903/);
+    assert.match(editor.document.getText(), / typed/, "the person's unsaved edit is still there");
+    assert.equal(readFileSync(spec, 'utf8'), onDisk, 'a spec with unsaved edits is not saved behind the person');
+    await vscode.commands.executeCommand('undo');
+    assert.doesNotMatch(editor.document.getText(), /task-002:disc-903/);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.ok(await writer.edit(spec, (text) => ({ text: text.replace('Prose after', 'Prose, marked, after') })));
+    assert.match(readFileSync(spec, 'utf8'), /Prose, marked, after/, 'a clean spec is saved');
+    await assert.rejects(
+      writer.edit(join(root, '..', 'outside.md'), () => ({ text: 'x' })),
+      /not a file inside/,
+    );
   });
 });

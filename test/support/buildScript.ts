@@ -62,10 +62,23 @@ export interface BuildScriptOptions {
   delayMs?: number;
   /** The first developer reports what it learned with report_discovery: GLOBAL_DISCOVERY, then LOCAL_DISCOVERY. */
   discoveries?: boolean;
+  /**
+   * Annotated specs: the analyst's requirements are `- [task-001] …` and `- [task-002] …` lines
+   * (kept as specs/requirements.md), and the first developer reports ANNOTATED_DISCOVERY about task-001.
+   */
+  annotations?: boolean;
 }
+
+/** What the developer of an annotated build learns about task-001: hostile to a marker (`-->`, a backtick). */
+export const ANNOTATED_DISCOVERY = 'sum(a, b) coerces strings: `sum("2", 3)` is "23" --> guard with Number.isFinite <!--/@ax--> first.';
 
 export const GLOBAL_DISCOVERY = "Tests run with Node's built-in runner (node --test): no test framework is installed.";
 export const LOCAL_DISCOVERY = 'src/sum.js is CommonJS: export with exports.sum, not export default.';
+
+const ANNOTATED_ANALYST = ANALYST.replace(
+  '- REQ-001: sum(2, 3) returns 5 | Acceptance: node --test passes\n',
+  '- [task-001] sum(2, 3) returns 5 | Acceptance: node --test passes\n- [task-002] sum is exported from src/sum.js | Acceptance: require works\n',
+);
 
 export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   const d = options.delayMs === undefined ? {} : { headerDelayMs: options.delayMs };
@@ -74,7 +87,7 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       ? reply.text(`All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)
       : reply.text(`The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`, d);
   const rules: [string, ReturnType<typeof phase>, StreamReply][] = [
-    ['analyst', phase('analyst'), reply.text(ANALYST, d)],
+    ['analyst', phase('analyst'), reply.text(options.annotations ? ANNOTATED_ANALYST : ANALYST, d)],
     ['architect 1', phase('architect'), { ...write('specs/architecture.md', ARCHITECTURE, 'Writing the architecture.'), ...d }],
     ['architect 2', phase('architect'), { ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'), ...d }],
     ['architect 3', phase('architect'), reply.text('The architecture is in specs/architecture.md.\n\nARCHITECTURE_COMPLETE', d)],
@@ -85,6 +98,15 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       ? ([
           ['developer learns', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'global', content: GLOBAL_DISCOVERY, impact: 'high' }), ...d }],
           ['developer learns more', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'local', content: LOCAL_DISCOVERY }), ...d }],
+        ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
+      : []),
+    ...(options.annotations
+      ? ([
+          [
+            'developer learns about task-001',
+            phase('developer'),
+            { ...reply.toolUse('report_discovery', { scope: 'local', content: ANNOTATED_DISCOVERY, task: 'task-001' }), ...d },
+          ],
         ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
       : []),
     ['developer 2', phase('developer'), reply.text('sum is implemented.\n\nIMPLEMENTATION_COMPLETE', d)],

@@ -105,6 +105,7 @@ export const build: CliCommand = {
       ...(asks ? { place: ttyPlacer(ctx, run.signal) } : {}),
       discoveriesOf: (id) => run.cases.learnedIn(id),
       archiveTask: (id) => run.cases.archiveTask(id),
+      ...(run.specs ? { specs: run.specs } : {}),
     });
     const printer = new BuildPrinter();
     const emit = (event: BuildEvent) => run.show(printer.print(event));

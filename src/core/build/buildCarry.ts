@@ -19,6 +19,7 @@ import type { AttemptResult } from './phaseAttempt';
 import { projectNameFrom } from './projectName';
 import { placeProject } from './projectPlace';
 import { isTaken, saveProjectFile } from './projectFiles';
+import { keepRequirements, markPhaseSpecs } from './specMarks';
 
 /** Tries of one phase before a transient failure stops the build (the seed's "3 attempts"). */
 export const PHASE_TRIES = 3;
@@ -205,6 +206,8 @@ export class BuildCarry {
         return { kind: 'failed', reason };
       }
       await close('passed', outcome.reason, outcome.evidence);
+      const marked = await markPhaseSpecs({ fs: this.deps.store.files, writer: this.deps.specs }, root, phase.check, result.reply);
+      if (marked !== undefined) await this.note(build, `phase ${phase.name}: ${marked.text}`, undefined, marked.ok ? 'ok' : 'error');
       return { kind: 'passed' };
     }
     const reason = outcome.reason ?? `Phase ${phase.name} failed its check.`;
@@ -218,6 +221,8 @@ export class BuildCarry {
   private async keep(build: BuildRecord, phase: PhaseState, reply: string, outcome: { brief?: AnalystBrief; summary?: BuildRecord['summary'] }): Promise<'stopped' | undefined> {
     if (outcome.brief !== undefined) {
       if ((await this.placeProject(build, outcome.brief.projectName, reply, outcome.brief.target === 'existing')) === 'stopped') return 'stopped';
+      const kept = await keepRequirements(this.deps.store.files, this.deps.store.folder, build, reply);
+      if (kept !== undefined) await this.note(build, kept.text, undefined, kept.ok ? 'ok' : 'error');
     } else await this.keepReply(build, phase, reply);
     if (outcome.summary !== undefined) build.summary = outcome.summary;
     return undefined;

@@ -6,6 +6,7 @@
 // next model call at the cost ceiling, and ends with `report.md`. Resume continues an interrupted,
 // stopped or failed build from its first phase that has not passed; Rerun Phase runs one phase
 // (and the ones after it) again.
+import type { SpecWriter } from '../annotations/specWriter';
 import { AuditLog } from '../audit/auditLog';
 import type { Clock } from '../clock';
 import { buildFile } from '../plan/layout';
@@ -49,6 +50,8 @@ export interface BuildDeps {
   archiveTask?: (taskId: string) => Promise<readonly unknown[]>;
   /** Asks the person where the project goes when its folder is taken or the analyst sees a feature on existing code; without it, the first free name. */
   place?: (question: PlaceQuestion) => Promise<PlaceAnswer>;
+  /** Writes the project's spec documents: a passed architect or delivery phase marks the requirements (specMarks.ts). Without it, they are not marked. */
+  specs?: SpecWriter;
 }
 
 export interface BuildRequest {

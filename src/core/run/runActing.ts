@@ -9,15 +9,18 @@ import { commandLogName, runFile } from '../plan/layout';
 import { cutText, utf8Length } from '../prompt/cap';
 import { wrapUntrusted } from '../prompt/untrustedText';
 import type { RandomBytes } from '../prompt/untrustedText';
+import type { SpecWriter } from '../annotations/specWriter';
 import { parseSleepArgs } from '../sleep/parseSleepArgs';
 import type { SleepLog } from '../sleep/sleepLog';
 import { displayPath } from '../storage/workspaceStore';
+import type { WorkspaceStore } from '../storage/workspaceStore';
 import { ToolInputError } from '../tools/toolTypes';
 import type { ActingPorts, DiscoveryImpact, DiscoveryToolInput, SleepToolInput } from '../tools/toolTypes';
 import { oneLine } from '../tools/toolLines';
 import type { ChangeLog } from './changesFile';
 import { gateCommand } from './commandGate';
 import type { GateDeps, GateState } from './commandGate';
+import { noteInSpecs, noteTask } from './specNotes';
 import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
 import type { ApprovalDecision, RunDiscoveries, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
@@ -37,6 +40,11 @@ export interface ActingDeps extends GateDeps {
    * Without it, learnings go to the journal only.
    */
   discoveries?: RunDiscoveries;
+  /**
+   * Writes the spec documents of the run's folder (`specs/*.md`): a new case's note goes after the
+   * region of its task there. Without it, specs are not annotated.
+   */
+  specs?: SpecWriter;
   /** Waits `ms` or until `signal` aborts (then resolves early); tests pass a fast one. */
   wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Whether the run or phase named `event` has ended since `since` (ms): what an event sleep waits for. Default: runEnded. */
@@ -57,7 +65,7 @@ export class RunActing implements ActingPorts, GateState {
   private signals: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly deps: ActingDeps,
+    private readonly deps: ActingDeps & { store?: Pick<WorkspaceStore, 'files'> },
     private readonly run: RunRecord,
     private readonly root: string,
     private readonly changes: ChangeLog,
@@ -162,11 +170,11 @@ export class RunActing implements ActingPorts, GateState {
   }
 
   async reportDiscovery(input: DiscoveryToolInput): Promise<string> {
-    return this.noteDiscovery(input.scope, input.content, input.impact);
+    return this.noteDiscovery(input.scope, input.content, input.impact, input.task);
   }
 
-  /** A learning from report_discovery or a signal in the model's text; returns what the model is told. */
-  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact): Promise<string> {
+  /** A learning from report_discovery or a signal in the model's text; returns what the model is told. `task`: the requirement it is about, as the model said. */
+  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact, task?: string): Promise<string> {
     const noted = await this.toCase(scope, content, impact);
     if (noted === undefined) {
       const title = oneLine(content, 120);
@@ -175,6 +183,10 @@ export class RunActing implements ActingPorts, GateState {
     const which = noted === undefined ? {} : { caseId: noted.id, ...(noted.duplicate ? { duplicate: true } : {}) };
     this.emit({ type: 'discovery', scope, content, ...which });
     await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}), ...which });
+    if (noted !== undefined && !noted.duplicate) {
+      const note = { task: noteTask(task, this.taskId ?? this.run.id), caseId: noted.id, content };
+      await noteInSpecs({ fs: this.deps.store?.files, writer: this.deps.specs }, this.root, note, this.emit);
+    }
     if (noted === undefined) return `Recorded as a ${scope} discovery in the journal.`;
     return noted.duplicate ? `Already known as ${noted.id}; nothing new was recorded.` : `Recorded as ${noted.id}, a ${scope} discovery.`;
   }

@@ -113,13 +113,18 @@ export const reportDiscoveryDefinition: ToolDefinition = {
   description:
     'Records something learned that others should know (a pitfall, a convention, a fact about the project) in the ' +
     "workspace's journal. scope 'local' is about this task or plan; 'global' holds for the whole project. Keep it to " +
-    'a few sentences: the first line is its title.',
+    'a few sentences: the first line is its title. When it is about one requirement of specs/requirements.md, give its id ' +
+    'as task: the note is shown after that requirement.',
   inputSchema: {
     type: 'object',
     properties: {
       scope: { type: 'string', enum: ['local', 'global'], description: "'local' (this task or plan) or 'global' (the whole project)." },
       content: { type: 'string', minLength: 1, maxLength: DISCOVERY_MAX_CHARS, description: `What was learned, at most ${DISCOVERY_MAX_CHARS} characters.` },
       impact: { type: 'string', enum: [...DISCOVERY_IMPACTS], description: `How much it matters: ${DISCOVERY_IMPACTS.join(', ')}.` },
+      task: {
+        type: 'string',
+        description: 'The id of the requirement in specs/requirements.md this is about, e.g. task-001 (optional; an id that is not one is ignored).',
+      },
     },
     required: ['scope', 'content'],
     additionalProperties: false,

@@ -74,6 +74,8 @@ export interface DiscoveryToolInput {
   scope: 'local' | 'global';
   content: string;
   impact?: DiscoveryImpact;
+  /** The requirement it is about (`task-001`), as the model gave it: the run checks it and ignores a bad one. */
+  task?: string;
 }
 
 /** What goes back to the model as a tool_result. */

@@ -9,6 +9,9 @@ import { Journal } from '../../../src/core/journal/journal';
 import { parseJournalEntry } from '../../../src/core/journal/journalEntry';
 import { JOURNAL_FILE } from '../../../src/core/plan/layout';
 import type { RunDiscoveries } from '../../../src/core/run/runTypes';
+import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
+import { changedText } from '../../../src/core/annotations/specWriter';
+import type { SpecWriter } from '../../../src/core/annotations/specWriter';
 import { DEVELOPER, agentHarness, lastResults } from './agentHarness';
 import type { Harness } from './agentHarness';
 
@@ -16,13 +19,13 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const QA = { ...DEVELOPER, name: 'build-qa', prompt: 'You are QA.' };
 
 /** A harness whose runs report to a CaseService over its own workspace. */
-function withCases(turns: Parameters<typeof agentHarness>[0]): { h: Harness; cases: () => CaseService } {
+function withCases(turns: Parameters<typeof agentHarness>[0], options: Parameters<typeof agentHarness>[1] = {}): { h: Harness; cases: () => CaseService } {
   let service: CaseService | undefined;
   const discoveries: RunDiscoveries = {
     report: (r) => service!.report(r),
     injection: (agent) => service!.injection(agent),
   };
-  const h = agentHarness(turns, { discoveries });
+  const h = agentHarness(turns, { discoveries, ...options });
   service = new CaseService({ store: h.ws.store, clock: h.clock, hash: sha256, journal: new Journal(h.ws.store.log(JOURNAL_FILE, parseJournalEntry), h.clock) });
   return { h, cases: () => service! };
 }
@@ -103,5 +106,54 @@ describe('agent run: discovery cases', () => {
     assert.equal(String(h.script.requests[0]?.system), DEVELOPER.prompt, 'no block, nothing half-added');
     assert.match(h.printed(), /! The run goes on without the project's discoveries: cases\.jsonl could not be read/);
     assert.match(h.printed(), /! The discovery was kept in the journal only: cases\.jsonl is locked/);
+  });
+
+  it('a new case about a task with a region in specs/ gets a note there; a bad task id falls back to the run; a writer that fails is a notice', async () => {
+    const spec = '- <!--@ax:2-15:green:task-001-->[task-001] One.<!--/@ax-->\n';
+    let writer: SpecWriter | undefined;
+    const specs: SpecWriter = { edit: (path, change) => writer!.edit(path, change) };
+    const { h, cases } = withCases(
+      [
+        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Ends --> early', task: 'task-001' } }] },
+        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Again --> early', task: 'task-001' } }] },
+        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Bad task id', task: 'no good:' } }] },
+        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'The writer fails', task: 'task-001' } }] },
+        { text: 'Done.' },
+      ],
+      { specs, files: { 'specs/requirements.md': spec } },
+    );
+    const path = `${h.ws.root}/specs/requirements.md`;
+    let calls = 0;
+    writer = {
+      async edit(abs, change) {
+        if (++calls === 4) throw new Error('the disk is full');
+        const text = h.ws.fs.text(abs);
+        if (text === undefined) return false;
+        const made = change(text);
+        if (made === undefined) return false;
+        await h.ws.fs.writeAtomic(abs, changedText(text, made));
+        return true;
+      },
+    };
+    const run = await start(h);
+    assert.equal(run.status, 'completed');
+    await cases().settled();
+    const text = h.ws.fs.text(path) ?? '';
+    const notes = parseAnnotations(text).annotations.filter((a) => a.kind === 'discovery');
+    assert.deepEqual(
+      notes.map((n) => n.kind === 'discovery' && [n.task, n.caseId]),
+      [
+        ['task-001', 'disc-001'],
+        ['task-001', 'disc-002'],
+      ],
+    );
+    assert.deepEqual(parseAnnotations(text).problems, []);
+    assert.match(h.printed(), /disc-001 is noted after task-001 in specs\/requirements\.md/);
+    assert.match(h.printed(), /disc-004 could not be noted in the specs: the disk is full/);
+    assert.deepEqual(
+      lastResults(h.script).map((r) => r.content),
+      ['Recorded as disc-004, a local discovery.'],
+      'the model is told the case, whatever the spec',
+    );
   });
 });

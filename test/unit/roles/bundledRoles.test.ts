@@ -177,7 +177,7 @@ describe('bundled roles', () => {
     const names = [...prompt.matchAll(/^PROJECT_NAME: (.+)$/gm)].map((m) => m[1]);
     assert.deepEqual(names, ['<name>', 'price-tracker']);
     assert.match('price-tracker', /^[a-z0-9][a-z0-9-]{0,63}$/);
-    assert.match(prompt, /^- REQ-001: .+ \| Acceptance: .+$/m);
+    assert.match(prompt, /^- \[task-001\] .+ \| Acceptance: .+$/m);
   });
 
   test('roles/README.md names every role', () => {

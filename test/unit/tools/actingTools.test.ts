@@ -109,12 +109,17 @@ describe('acting tools: run_command, sleep and report_discovery go to the run', 
     assert.deepEqual(calls, [{ sleep: { mode: 'timer', seconds: 5, reason: 'waiting for CI' } }, { sleep: { mode: 'event', event: 'build-qa' } }, { sleep: { mode: 'manual' } }]);
   });
 
-  test('report_discovery: scope, content and impact', async () => {
+  test('report_discovery: scope, content, impact and task (passed as given: the run checks it)', async () => {
     const { acting, calls } = recordingActing();
     const context = contextFor(memoryWorkspace(), { acting });
     assert.equal((await run('report_discovery', { scope: 'global', content: 'Tests need Node 20.', impact: 'high' }, context)).content, 'Recorded.');
     await run('report_discovery', { scope: 'local', content: 'x' }, context);
-    assert.deepEqual(calls, [{ reportDiscovery: { scope: 'global', content: 'Tests need Node 20.', impact: 'high' } }, { reportDiscovery: { scope: 'local', content: 'x' } }]);
+    assert.equal((await run('report_discovery', { scope: 'local', content: 'y', task: 'not a: task' }, context)).content, 'Recorded.');
+    assert.deepEqual(calls, [
+      { reportDiscovery: { scope: 'global', content: 'Tests need Node 20.', impact: 'high' } },
+      { reportDiscovery: { scope: 'local', content: 'x' } },
+      { reportDiscovery: { scope: 'local', content: 'y', task: 'not a: task' } },
+    ]);
   });
 
   test("the run's refusal goes back as an error result", async () => {

@@ -50,6 +50,7 @@ export const reportDiscovery: ToolImplementation = {
     const acting = requireActing(context, 'report_discovery');
     const impact = text(input, 'impact') as DiscoveryImpact | undefined;
     const scope = text(input, 'scope') as 'local' | 'global';
-    return acting.reportDiscovery({ scope, content: text(input, 'content') ?? '', ...(impact !== undefined ? { impact } : {}) });
+    const task = text(input, 'task');
+    return acting.reportDiscovery({ scope, content: text(input, 'content') ?? '', ...(impact !== undefined ? { impact } : {}), ...(task !== undefined ? { task } : {}) });
   },
 };

@@ -1,0 +1,70 @@
+// Annotated specs, through the built CLI against the scripted model server: the analyst's
+// `[task-NNN]` requirements become specs/requirements.md, the architect's pass marks them blue, the
+// developer's discovery about task-001 (hostile to a marker) becomes one yellow note right after
+// task-001's region, and delivery's pass marks every requirement green.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
+import { unescapeNoteContent } from '../../../src/core/annotations/annotationText';
+import { ANNOTATED_DISCOVERY, BRIEF_MD, PROJECT, VERIFY, buildRules } from '../../support/buildScript';
+import { startScriptedModelServer } from '../../support/scriptedModelServer';
+import { repo, tempFolder } from '../../unit/cli/cliHarness';
+import { cli } from '../agent/agentCliHarness';
+
+test('a build: requirements.md is marked green at the end, with the developer’s discovery noted after task-001', async () => {
+  assert.ok(existsSync(join(repo, 'dist/cli.js')), 'dist/cli.js is missing: run npm run build');
+  const server = await startScriptedModelServer(buildRules({ annotations: true }));
+  const ws = await tempFolder('groundwork-build-annotations-');
+  let stderr: string;
+  try {
+    await writeFile(join(ws, 'brief.md'), BRIEF_MD);
+    const r = await cli(['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', '--approve', VERIFY], server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      server.unmatched.map((u) => u.seq),
+      [],
+      'every model call was scripted',
+    );
+    stderr = r.stderr;
+  } finally {
+    await server.close();
+  }
+
+  const text = await readFile(join(ws, PROJECT, 'specs/requirements.md'), 'utf8');
+  const parse = parseAnnotations(text);
+  assert.deepEqual(parse.problems, [], text);
+  const regions = parse.annotations.filter((a) => a.kind === 'region');
+  assert.deepEqual(
+    regions.map((r) => r.kind === 'region' && [r.task, r.color]),
+    [
+      ['task-001', 'green'],
+      ['task-002', 'green'],
+    ],
+    text,
+  );
+  const notes = parse.annotations.filter((a) => a.kind === 'discovery');
+  assert.equal(notes.length, 1, text);
+  const [note] = notes;
+  assert.ok(note?.kind === 'discovery');
+  assert.equal(note.caseId, 'disc-001');
+  assert.equal(note.task, 'task-001');
+  assert.equal(unescapeNoteContent(text.slice(note.offsets.contentStart, note.offsets.contentEnd)), ANNOTATED_DISCOVERY);
+  // Right after task-001's region: on the next line, with nothing but the list item's indentation between.
+  const first = regions[0];
+  assert.ok(first);
+  assert.match(text.slice(first.offsets.end, note.offsets.start), /^\n[ \t]*$/);
+  assert.ok(note.offsets.end < (regions[1]?.offsets.start ?? 0), 'before task-002');
+  // The case itself is the discovery as reported.
+  const cases = await readFile(join(ws, '.groundwork/cases.jsonl'), 'utf8');
+  assert.ok(cases.includes(JSON.stringify(ANNOTATED_DISCOVERY).slice(1, -1)));
+  assert.match(stderr, /disc-001 is noted after task-001 in specs\/requirements\.md/);
+
+  const [buildId] = await readdir(join(ws, '.groundwork/builds'));
+  assert.ok(buildId);
+  const log = await readFile(join(ws, '.groundwork/builds', buildId, 'build.log'), 'utf8');
+  assert.match(log, /phase architect: requirements marked planned \(blue\)/);
+  assert.match(log, /phase delivery: requirements marked implemented \(green\): all/);
+});

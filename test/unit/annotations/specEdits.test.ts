@@ -1,0 +1,195 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
+import type { Annotation } from '../../../src/core/annotations/annotationParser';
+import { unescapeNoteContent } from '../../../src/core/annotations/annotationText';
+import { applyInsertion, markRegions, noteInsertion, planNote, requirementTasks } from '../../../src/core/annotations/specEdits';
+
+const SPEC = `# Requirements
+
+- [task-001] Users can log in with email and password.
+- [task-002] Users can reset their password.
+`;
+
+const regions = (text: string) => parseAnnotations(text).annotations.filter((a) => a.kind === 'region');
+const notes = (text: string) => parseAnnotations(text).annotations.filter((a) => a.kind === 'discovery');
+const content = (text: string, a: Annotation) => text.slice(a.offsets.contentStart, a.offsets.contentEnd);
+
+/** The text with the note of `caseId` inserted; fails when there is none. */
+function noted(text: string, task: string, caseId: string, note: string): string {
+  const ins = noteInsertion(text, task, caseId, note);
+  assert.ok(ins, `a note of ${caseId} goes into ${JSON.stringify(text)}`);
+  return applyInsertion(text, ins);
+}
+
+describe('requirementTasks', () => {
+  test('lines starting with [TASK] after optional indentation and a list marker', () => {
+    const text = '[task-001] plain\n  - [task-002] dash\n* [task-003] star\n+ [task-004] plus\n12. [task-005] numbered\n3) [task-006] paren\n- not [task-007] here\n';
+    assert.deepEqual(
+      requirementTasks(text).map((r) => [r.task, text.slice(r.start, r.end)]),
+      [
+        ['task-001', '[task-001] plain'],
+        ['task-002', '[task-002] dash'],
+        ['task-003', '[task-003] star'],
+        ['task-004', '[task-004] plus'],
+        ['task-005', '[task-005] numbered'],
+        ['task-006', '[task-006] paren'],
+      ],
+    );
+  });
+
+  test('not in fenced code, not in an annotation, not a link definition, not a bad task id; trailing spaces left out', () => {
+    const text =
+      '```\n- [task-001] in a fence\n```\n<!--@ax:0-1:green:x-->- [task-002] inside<!--/@ax-->\n[task-003]: https://example.com\n- [a b] spaced\n- [] empty\n- [a:b] colon\n- [task-004] kept  \n';
+    const found = requirementTasks(text);
+    assert.deepEqual(
+      found.map((r) => [r.task, text.slice(r.start, r.end)]),
+      [['task-004', '[task-004] kept']],
+    );
+  });
+});
+
+describe('markRegions', () => {
+  test('wraps each requirement line in a region whose START-END are the offsets of its text', () => {
+    const { text, changed } = markRegions(SPEC, { color: 'green', tasks: 'all' });
+    assert.deepEqual(changed, ['task-001', 'task-002']);
+    const found = regions(text);
+    assert.equal(found.length, 2);
+    for (const r of found) {
+      assert.equal(r.kind === 'region' && r.color, 'green');
+      assert.equal(r.kind === 'region' && SPEC.slice(r.from, r.to), content(text, r));
+    }
+    assert.match(text, /^- <!--@ax:\d+-\d+:green:task-001-->\[task-001\] Users can log in with email and password\.<!--\/@ax-->$/m);
+    assert.deepEqual(parseAnnotations(text).problems, []);
+  });
+
+  test('only the tasks asked; idempotent; re-colours existing regions by their COLOR field alone', () => {
+    const blue = markRegions(SPEC, { color: 'blue', tasks: ['task-002'] });
+    assert.deepEqual(blue.changed, ['task-002']);
+    assert.equal(regions(blue.text).length, 1);
+    assert.deepEqual(markRegions(blue.text, { color: 'blue', tasks: ['task-002'] }), { text: blue.text, changed: [] });
+    const green = markRegions(blue.text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(green.changed, ['task-001', 'task-002']);
+    assert.equal(green.text, markRegions(SPEC, { color: 'green', tasks: 'all' }).text);
+    assert.deepEqual(
+      regions(green.text).map((r) => r.kind === 'region' && [r.task, r.color]),
+      [
+        ['task-001', 'green'],
+        ['task-002', 'green'],
+      ],
+    );
+    assert.deepEqual(markRegions(green.text, { color: 'green', tasks: 'all' }), { text: green.text, changed: [] });
+    // recolor: false leaves the colour of existing regions.
+    const kept = markRegions(blue.text, { color: 'green', tasks: 'all', recolor: false });
+    assert.deepEqual(
+      regions(kept.text).map((r) => r.kind === 'region' && [r.task, r.color]),
+      [
+        ['task-001', 'green'],
+        ['task-002', 'blue'],
+      ],
+    );
+  });
+
+  test('keeps CRLF and never touches fenced code', () => {
+    const text = '# R\r\n\r\n- [task-001] one\r\n```\r\n- [task-002] code\r\n```\r\n';
+    const marked = markRegions(text, { color: 'green', tasks: 'all' }).text;
+    assert.equal(marked.replace(/<!--[^>]*-->/g, ''), text);
+    assert.equal(regions(marked).length, 1);
+    assert.ok(marked.includes('```\r\n- [task-002] code\r\n```\r\n'));
+  });
+
+  test('a line whose text would take the closing marker along is left as it is', () => {
+    const text =
+      '- [task-004] fine\n- [task-001] a lone ` backtick\nand ` another\n- [task-002] ends a comment --> here\n- [task-003] opens <!-- one\n- [task-005] hidden by it once markers follow\n';
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(parseAnnotations(marked.text).problems, []);
+    for (const r of regions(marked.text)) assert.equal(r.kind === 'region' && text.slice(r.from, r.to), content(marked.text, r));
+    assert.deepEqual(marked.changed, ['task-004', 'task-002']);
+  });
+
+  test('a bad colour is a RangeError', () => {
+    assert.throws(() => markRegions(SPEC, { color: 'gr:een', tasks: 'all' }), RangeError);
+  });
+});
+
+describe('noteInsertion', () => {
+  const marked = markRegions(SPEC, { color: 'green', tasks: 'all' }).text;
+
+  test('on a line of its own after the region, indented as the list item, with the escaped note', () => {
+    const text = noted(marked, 'task-001', 'disc-001', 'Safari needs SameSite=None');
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes(':task-001-->'));
+    assert.equal(lines[at + 1], '  <!--@ax-discovery:task-001:disc-001-->Safari needs SameSite=None<!--/@ax-->');
+    assert.match(lines[at + 2] ?? '', /task-002/);
+    assert.deepEqual(parseAnnotations(text).problems, []);
+  });
+
+  test('after the notes already following the region; idempotent per case', () => {
+    const one = noted(marked, 'task-001', 'disc-001', 'first');
+    const two = noted(one, 'task-001', 'disc-002', 'second');
+    assert.deepEqual(
+      notes(two).map((n) => content(two, n)),
+      ['first', 'second'],
+    );
+    const lines = two.split('\n');
+    const at = lines.findIndex((l) => l.includes(':task-001-->'));
+    assert.match(lines[at + 2] ?? '', /disc-002/);
+    assert.equal(noteInsertion(two, 'task-001', 'disc-002', 'second'), undefined);
+    assert.equal(noteInsertion(two, 'task-002', 'disc-001', 'again'), undefined, 'a case has one note');
+    assert.deepEqual(planNote(two, 'task-001', 'disc-002', 'x'), { kind: 'noted' });
+  });
+
+  test('no region of the task: undefined', () => {
+    assert.equal(noteInsertion(SPEC, 'task-001', 'disc-001', 'x'), undefined);
+    assert.deepEqual(planNote(marked, 'task-009', 'disc-001', 'x'), { kind: 'no-region' });
+  });
+
+  test('after the last region of the task, the outermost when regions of one task nest; adjacent regions', () => {
+    const nested = '<!--@ax:0-9:green:t-->outer <!--@ax:0-1:blue:t-->inner<!--/@ax--> rest<!--/@ax--> tail\nnext\n';
+    const text = noted(nested, 't', 'disc-001', 'n');
+    assert.equal(text, `${nested.split('\n')[0]}\n<!--@ax-discovery:t:disc-001-->n<!--/@ax-->\nnext\n`);
+    const adjacent = '<!--@ax:0-1:green:a-->A<!--/@ax--><!--@ax:1-2:green:b-->B<!--/@ax-->\n<!--@ax:2-3:green:a-->A2<!--/@ax-->\n';
+    const after = noted(adjacent, 'a', 'disc-002', 'n');
+    assert.equal(after, `${adjacent}<!--@ax-discovery:a:disc-002-->n<!--/@ax-->\n`);
+    const b = noted(adjacent, 'b', 'disc-003', 'n');
+    assert.equal(b.split('\n')[1], '<!--@ax-discovery:b:disc-003-->n<!--/@ax-->');
+    for (const t of [text, after, b]) assert.deepEqual(parseAnnotations(t).problems, []);
+  });
+
+  test('CRLF: the note takes the document line breaks', () => {
+    const crlf = markRegions(SPEC.replace(/\n/g, '\r\n'), { color: 'green', tasks: 'all' }).text;
+    const text = noted(crlf, 'task-001', 'disc-001', 'x');
+    assert.ok(!/[^\r]\n/.test(text), 'no lone LF');
+    assert.equal(notes(text).length, 1);
+  });
+
+  test('a region in fenced code is no region', () => {
+    const text = '```\n<!--@ax:0-1:green:task-001-->x<!--/@ax-->\n```\n';
+    assert.equal(noteInsertion(text, 'task-001', 'disc-001', 'x'), undefined);
+  });
+
+  test('hostile content: exactly one note, which parses back with the content (line breaks as spaces)', () => {
+    const hostile = [
+      'ends --> early',
+      'closes <!--/@ax--> here',
+      'forges <!--@ax-discovery:task-001:disc-009-->x<!--/@ax-->',
+      'a ` backtick and ``code``',
+      'two\nlines\r\nhere',
+      '&lt; stays',
+    ];
+    for (const c of hostile) {
+      const text = noted(marked, 'task-001', 'disc-001', c);
+      const found = notes(text);
+      assert.equal(found.length, 1, c);
+      assert.deepEqual(parseAnnotations(text).problems, [], c);
+      const [note] = found;
+      assert.ok(note?.kind === 'discovery' && note.caseId === 'disc-001' && note.task === 'task-001');
+      assert.equal(unescapeNoteContent(content(text, note)), c.replace(/\r\n|\n/g, ' '), c);
+      assert.equal(regions(text).length, 2, c);
+    }
+  });
+
+  test('a bad task or case id is a RangeError', () => {
+    assert.throws(() => noteInsertion(marked, 'task-001', 'case-1', 'x'), RangeError);
+  });
+});
