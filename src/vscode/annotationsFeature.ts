@@ -156,6 +156,7 @@ export class Annotations extends Disposable {
 
   private casesChanged(): void {
     this.drawVisible();
+    this.parsed.fire(); // the counts above regions say how many notes are not active
     void vscode.commands.executeCommand('markdown.preview.refresh').then(undefined, () => undefined);
   }
 

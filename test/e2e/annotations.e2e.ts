@@ -1,12 +1,13 @@
 // Spec annotations as a person sees them: a spec whose requirements carry a green (implemented) and
 // a blue (planned) region, with two discovery notes after the first (one case active, one
 // outdated). The editor shows the notes yellow and the regions green and blue (read from the
-// colours the editor paints), the hover shows the case with its review links, the markdown preview
-// shows the same highlights, and `Annotate with Discovery…` on the second region inserts a note
+// colours the editor paints), the hover shows the case with its review links (Open in Discoveries
+// selects its row in the explorer; Mark Outdated is recorded in cases.jsonl and strikes the note
+// through), the markdown preview shows the same highlights, and `Annotate with Discovery…` on the second region inserts a note
 // that Undo takes out again. Screenshots in test-artifacts/vscode/annotations-*.png. It removes
 // every file it made.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
@@ -40,6 +41,17 @@ async function paintedColours(page: Page): Promise<string[]> {
     }
     return [...seen];
   });
+}
+
+/** The status of the last line cases.jsonl holds for `id`. */
+function lastStatus(id: string): string | undefined {
+  const lines = readFileSync(join(workbench().workspace, '.groundwork', 'cases.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  return lines
+    .map((l) => JSON.parse(l) as { id: string; status: string })
+    .filter((c) => c.id === id)
+    .at(-1)?.status;
 }
 
 /** The editor's visible text, as the person reads it. */
@@ -123,14 +135,34 @@ describe('Spec annotations (UI)', function () {
     await screenshot(page, 'annotations-revealed.png');
   });
 
+  it('Mark Outdated from the hover: cases.jsonl records it and the note is drawn struck through', async () => {
+    const page = workbench().page;
+    const struck = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('.editor-instance .view-lines span'))
+          .filter((el) => (el.textContent ?? '').includes('SameSite'))
+          .some((el) => getComputedStyle(el).textDecorationLine.includes('line-through')),
+      );
+    assert.equal(await struck(), false, 'an active note is not struck through');
+    await page.locator('.editor-instance .view-line span', { hasText: 'SameSite' }).first().hover();
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
+    await hover.locator('a', { hasText: 'Mark Outdated' }).click({ timeout: 15_000 });
+    await until('cases.jsonl records disc-001 outdated', () => lastStatus('disc-001') === 'outdated');
+    await until('the note struck through', struck);
+    await page.keyboard.press('Escape'); // the hover still shows the case as it was
+    await page.locator('.codelens-decoration', { hasText: '(2 not active)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await screenshot(page, 'annotations-outdated.png');
+  });
+
   it('the markdown preview shows the same highlights', async () => {
     const page = workbench().page;
     await runCommand(page, 'View: Show Explorer');
     await page.locator('.editor-instance .view-line', { hasText: 'Users log in' }).click();
     await runCommand(page, 'Markdown: Open Preview to the Side');
     const frame = await until('the preview', () => previewFrame(page), 30_000);
-    await frame.locator('span.groundwork-discovery.groundwork-status-active').first().waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(await frame.locator('span.groundwork-discovery.groundwork-status-outdated').count(), 1);
+    // disc-001 was marked outdated from the hover; disc-002 was outdated already.
+    await frame.locator('span.groundwork-discovery.groundwork-status-outdated').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await frame.locator('span.groundwork-discovery.groundwork-status-active').count(), 0);
     assert.equal(await frame.locator('span.groundwork-region.groundwork-color-green').count(), 1);
     assert.ok(!(await frame.locator('body').innerText()).includes('@ax'), 'no marker shows as text');
     await screenshot(page, 'annotations-preview.png');
