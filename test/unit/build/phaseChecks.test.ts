@@ -569,7 +569,7 @@ describe('checkPhase: review', () => {
     assert.match(out.sendBack!.feedback, /\[blocking\] src\/store\.rs:42/);
     assert.equal(
       out.reason,
-      'The reviewer requested changes: [blocking] src/store.rs:42 — the threshold query is built by string formatting from CLI input (SQL injection); use a bound parameter (REQ-001)',
+      'The reviewer requested changes: [blocking] src/store.rs:42 — the threshold query is built by string formatting from CLI input (SQL injection); use a bound parameter (task-001)',
     );
   });
 
