@@ -5,14 +5,16 @@
 //
 // Why it is safe. Every offset the parser gives lies on a line holding `<` (a marker's line), or
 // at the end of one. The parse depends on the text only through: `<!--` and `-->`; backtick runs
-// (code spans) and lines that begin with backticks or tildes (fences); whether a line is blank
-// (paragraphs, where code spans end); and line breaks. So an edit whose removed and inserted text
+// (code spans) and lines that begin with backticks or tildes (fences); whether a line is blank or
+// begins a list item or a heading (paragraphs, where code spans end); and line breaks. So an edit whose removed and inserted text
 // hold no `<`, `>`, backtick, tilde or line break, on a line that holds no `<` or `>`, is not blank
-// before or after, does not begin with a backtick or tilde before or after, and does not split or
+// before or after, does not begin with a backtick or tilde before or after, begins a list item or a
+// heading after the edit exactly when it did before, and does not split or
 // join a run of backticks, changes no part of the parse except the offsets after it. Line and
 // character positions do not move either: none lies on the edited line.
 // test/unit/annotations/annotationShift.test.ts checks this against full parses of random edits.
 import type { Annotation, AnnotationParse, AnnotationProblem } from './annotationParser';
+import { lineStart } from './codeRegions';
 
 /** One edit of a document, as VS Code reports it: `rangeLength` characters at `rangeOffset` replaced by `text`. */
 export interface TextChange {
@@ -63,11 +65,13 @@ export function shiftedParse(before: AnnotationParse, oldText: string, after: st
   if (!plain(inserted, 0, inserted.length) || !plain(oldText, at, at + removed)) return undefined;
   // Between two backticks, an edit splits a run or joins two.
   if (oldText.charCodeAt(at - 1) === BACKTICK && oldText.charCodeAt(at + removed) === BACKTICK) return undefined;
-  let lineStart = at;
-  while (lineStart > 0 && oldText.charCodeAt(lineStart - 1) !== LF && oldText.charCodeAt(lineStart - 1) !== CR) lineStart--;
-  let lineEnd = at + removed;
-  while (lineEnd < oldText.length && oldText.charCodeAt(lineEnd) !== LF && oldText.charCodeAt(lineEnd) !== CR) lineEnd++;
-  if (!editable(oldText, lineStart, lineEnd) || !editable(after, lineStart, lineEnd + delta)) return undefined;
+  let from = at;
+  while (from > 0 && oldText.charCodeAt(from - 1) !== LF && oldText.charCodeAt(from - 1) !== CR) from--;
+  let to = at + removed;
+  while (to < oldText.length && oldText.charCodeAt(to) !== LF && oldText.charCodeAt(to) !== CR) to++;
+  if (!editable(oldText, from, to) || !editable(after, from, to + delta)) return undefined;
+  // A line that becomes or stops being a list item or a heading moves where code spans may end.
+  if (lineStart(oldText, from, to) !== lineStart(after, from, to + delta)) return undefined;
   if (delta === 0) return before;
   const end = at + removed;
   const move = (offset: number): number => (offset >= end ? offset + delta : offset);

@@ -7,7 +7,8 @@
 // top-level fences are seen: one inside a block quote (`> ```) or a list item indented four spaces
 // or more is not. Indented code blocks are not treated as code: spec text in lists is often indented.
 //
-// Inline code: within a paragraph (lines up to a blank line, a fence or an HTML block), a run of N
+// Inline code: within a paragraph (lines up to a blank line, a fence, an HTML block, a list item's
+// first line or an ATX heading, which is a paragraph of its own), a run of N
 // backticks opens a span closed by the next run of exactly N; without one the backticks are text.
 // An HTML comment (`<!--` … `-->` within the paragraph) that begins before a backtick hides it, as
 // CommonMark has it. A line that begins with `<!--` starts an HTML block up to the line holding
@@ -83,6 +84,32 @@ function isBlank(text: string, start: number, end: number): boolean {
   return true;
 }
 
+/** What a line starts, for code spans: a list item or an ATX heading ends the paragraph before it. */
+export type LineStart = 'text' | 'item' | 'heading';
+
+/**
+ * Whether the line from `start` to `end` begins (after at most three spaces) a list item (`-`, `*`,
+ * `+`, or 1 to 9 digits and `.` or `)`, then a space, a tab or the end of the line) or an ATX heading
+ * (1 to 6 `#`, then a space, a tab or the end).
+ */
+export function lineStart(text: string, start: number, end: number): LineStart {
+  let at = start;
+  while (at < end && at - start < 4 && text.charCodeAt(at) === SPACE) at++;
+  if (at - start > 3) return 'text';
+  const c = text.charCodeAt(at);
+  const spaceAfter = (i: number) => i >= end || text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB;
+  if (c === 0x2d || c === 0x2a || c === 0x2b) return spaceAfter(at + 1) ? 'item' : 'text';
+  if (c === 0x23) {
+    let run = at;
+    while (run < end && text.charCodeAt(run) === 0x23) run++;
+    return run - at <= 6 && spaceAfter(run) ? 'heading' : 'text';
+  }
+  let digits = at;
+  while (digits < end && digits - at < 10 && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) digits++;
+  const mark = text.charCodeAt(digits);
+  return digits > at && digits - at <= 9 && (mark === 0x2e || mark === 0x29) && spaceAfter(digits + 1) ? 'item' : 'text';
+}
+
 /** Whether the line begins (after at most three spaces) with `<!--`: an HTML block of CommonMark's kind 2. */
 function opensComment(text: string, start: number, end: number): number {
   let at = start;
@@ -103,7 +130,8 @@ export function codeRegions(text: string, starts: readonly number[], lineEnd: (l
   let htmlUntil = -1; // the offset of the `-->` that ends the HTML block being read
   let paragraph = -1; // the start of the paragraph being read
   for (let line = 0; line < starts.length; line++) {
-    const start = starts[line] ?? 0;
+    // A byte order mark is no character of the first line (VS Code strips it): a fence may follow it.
+    const start = line === 0 && text.charCodeAt(0) === 0xfeff ? 1 : (starts[line] ?? 0);
     const end = lineEnd(line);
     if (fence !== undefined) {
       if (closesFence(text, start, end, fence)) {
@@ -115,11 +143,13 @@ export function codeRegions(text: string, starts: readonly number[], lineEnd: (l
     if (htmlUntil >= start) continue;
     const opened = fenceAt(text, start, end);
     const comment = opened === undefined ? opensComment(text, start, end) : -1;
-    if (opened !== undefined || comment >= 0 || isBlank(text, start, end)) {
+    const begins = opened === undefined && comment < 0 ? lineStart(text, start, end) : 'text';
+    if (opened !== undefined || comment >= 0 || begins !== 'text' || isBlank(text, start, end)) {
       if (paragraph >= 0) spans.read(paragraph, lineEnd(line - 1));
       paragraph = -1;
     }
-    if (opened !== undefined) {
+    if (begins === 'heading') spans.read(start, end);
+    else if (opened !== undefined) {
       fence = opened;
       fenceStart = start;
     } else if (comment >= 0) {

@@ -125,8 +125,6 @@ function regionAttributes(meta: RegionMeta): string {
 
 /** The closed annotations of one text by where their markers start, parsed once per text. */
 interface MarkerIndex {
-  /** The inline state whose text this is (a link's text is read in the same state, an image's alt in another). */
-  readonly state: MdInlineState;
   readonly parse: AnnotationParse;
   /** Opening marker's offset → the annotation. */
   readonly opens: Map<number, Annotation>;
@@ -144,7 +142,7 @@ function indexOf(state: MdInlineState): MarkerIndex {
     opens.set(a.offsets.start, a);
     if (a.kind === 'region') closes.set(a.offsets.contentEnd, i);
   });
-  return { state, parse, opens, closes, opened: new Set() };
+  return { parse, opens, closes, opened: new Set() };
 }
 
 /** A note's text: its content without the markers of annotations inside it, unescaped. */
@@ -213,7 +211,7 @@ function blockRule(state: MdCoreState): void {
           out.push(close);
           continue;
         }
-      } else if (parseAnnotations(token.content).annotations.length > 0) {
+      } else if (readableAsParagraph(token.content)) {
         out.push(...paragraph(state, token));
         continue;
       }
@@ -222,6 +220,32 @@ function blockRule(state: MdCoreState): void {
     if (token.nesting > 0) depth++;
   }
   state.tokens = out;
+}
+
+/**
+ * Whether an HTML block that starts with a marker may be read as a paragraph: it holds a closed
+ * annotation, and outside its notes and markers no `<` at all. Raw HTML hides what a paragraph
+ * would show (a tag in a comment left open, or in an attribute, is inert in the block and live in
+ * a paragraph), so a block with any other HTML stays raw: its markers then show nothing.
+ */
+function readableAsParagraph(content: string): boolean {
+  const parse = parseAnnotations(content);
+  if (parse.annotations.length === 0) return false;
+  let rest = '';
+  let at = 0;
+  const cuts: [number, number][] = [];
+  for (const a of parse.annotations) {
+    if (a.kind === 'discovery')
+      cuts.push([a.offsets.start, a.offsets.end]); // shown as text, never markup
+    else cuts.push([a.offsets.start, a.offsets.contentStart], [a.offsets.contentEnd, a.offsets.end]);
+  }
+  cuts.sort((x, y) => x[0] - y[0]);
+  for (const [start, end] of cuts) {
+    if (start >= at) rest += content.slice(at, start);
+    at = Math.max(at, end);
+  }
+  rest += content.slice(at);
+  return !rest.includes('<');
 }
 
 /** An HTML block as a paragraph of its text, which the inline pass then reads. */
@@ -264,9 +288,14 @@ function balanceRule(state: MdCoreState): void {
  */
 export function annotationsPreview(md: MarkdownItLike, options: AnnotationsPreviewOptions = {}): void {
   const lookup = options.lookup ?? (() => undefined);
-  // The inline rule runs at many places of one paragraph: its text is parsed once.
-  let index: MarkerIndex | undefined;
-  const indexFor = (state: MdInlineState): MarkerIndex => (index?.state === state ? index : (index = indexOf(state)));
+  // The inline rule runs at many places of one paragraph, and of the texts read apart inside it (an
+  // image's alt text has a state of its own): each text is parsed once, whatever the order.
+  const indexes = new WeakMap<MdInlineState, MarkerIndex>();
+  const indexFor = (state: MdInlineState): MarkerIndex => {
+    let found = indexes.get(state);
+    if (found === undefined) indexes.set(state, (found = indexOf(state)));
+    return found;
+  };
 
   md.inline.ruler.before('html_inline', 'groundwork_annotation', (state, silent) => {
     const { src, pos } = state;

@@ -56,6 +56,11 @@ describe('shiftedParse: a keystroke in prose moves offsets only', () => {
     const split = { rangeOffset: 3, rangeLength: 0, text: 'q' };
     assert.equal(parseAnnotations(apply(spanned, split)).annotations.length, 1);
     assert.equal(shiftedParse(parseAnnotations(spanned), spanned, apply(spanned, split), split), undefined);
+    // A line that becomes a list item ends the paragraph the code span ran on: the marker is no longer code.
+    const listed = 'a ` b\n-c\nz <!--@ax-discovery:t1:disc-001-->n<!--/@ax--> `\n';
+    const item = { rangeOffset: 7, rangeLength: 0, text: ' ' };
+    assert.notEqual(parseAnnotations(apply(listed, item)).annotations.length, parseAnnotations(listed).annotations.length);
+    assert.equal(shiftedParse(parseAnnotations(listed), listed, apply(listed, item), item), undefined);
     // A fence of tildes loses a tilde: the marker after it stops being code.
     const fenced = '~~~\n<!--@ax:1-2:green:t1-->x<!--/@ax-->\n~~~\n';
     const shorter = { rangeOffset: 0, rangeLength: 1, text: '' };

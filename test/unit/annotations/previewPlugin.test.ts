@@ -190,3 +190,48 @@ describe('annotationsPreview: what stays as it is', () => {
 function escapeMarkdownItText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
+
+describe('annotationsPreview: what raw HTML hid stays hidden', () => {
+  test('a line that starts with a note and then opens a comment stays raw HTML: the tag in the comment is not made live', () => {
+    const src = `${note('disc-001', 'n')}<!-- <img src=x onerror=alert(1)>\n-->\n`;
+    // Without the plugin the browser reads the <img> inside a comment that never closes: inert.
+    assert.equal(render(src), new MarkdownIt({ html: true }).render(src), 'the block renders as without the plugin');
+  });
+
+  test('a link or image written after a note in a comment left open is not fetched or linked', () => {
+    const html = render(`${note('disc-001', 'n')}<!-- ![t](http://evil.example/t.png) [l](http://evil.example)\n-->\n`);
+    assert.doesNotMatch(html, /<img|<a /, html);
+  });
+
+  test('a line of notes and regions and plain text is still read as a paragraph and highlighted', () => {
+    const html = render(`<!--@ax:0-1:green:task-001-->Req **one**<!--/@ax--> and ${note('disc-001', 'n')} then text.\n`);
+    assert.match(
+      html,
+      /^<p><span class="groundwork-annotation groundwork-region groundwork-color-green"[^>]*>Req <strong>one<\/strong><\/span> and <span class="groundwork-annotation groundwork-discovery/,
+    );
+  });
+});
+
+describe('annotationsPreview: markers in image text', () => {
+  test("a region around an image whose text holds another region's marker closes where its own marker is", () => {
+    const html = render('<!--@ax:0-1:green:t-->a ![<!--@ax:0-1:red:u-->](x) b<!--/@ax--> c<!--/@ax--> d\n');
+    const green = /<span class="groundwork-annotation groundwork-region groundwork-color-green"[^>]*>(.*?)<\/span>/.exec(html);
+    assert.ok(green, html);
+    assert.doesNotMatch(green[1] ?? '', / d/, html);
+  });
+
+  test('many images with markers in their text are each read once (the paragraph is not parsed again per image)', () => {
+    const src = '![<!--@ax-discovery:t:disc-001-->n<!--/@ax-->](http://x) '.repeat(300);
+    let parses = 0;
+    const md = new MarkdownIt({ html: true });
+    md.use(annotationsPreview, {
+      lookup: (id) => {
+        parses++;
+        return byId.get(id);
+      },
+    });
+    const html = md.render(src);
+    assert.equal((html.match(/<img /g) ?? []).length, 300);
+    assert.ok(parses <= 300, `${parses} lookups`);
+  });
+});
