@@ -21,6 +21,8 @@ export type Marker =
 
 const FORMS = 'write <!--@ax:START-END:COLOR:TASK-->, <!--@ax-discovery:TASK:disc-NNN--> or <!--/@ax-->';
 
+const INVISIBLE = /\p{Cf}/u;
+
 /** Why `task` cannot be a marker's task id, or undefined when it can. */
 export function taskProblem(task: string): string | undefined {
   if (task.length === 0) return 'the task id is empty; write the id of the task the annotation belongs to';
@@ -34,7 +36,9 @@ export function taskProblem(task: string): string | undefined {
     if (c === 0x3a || c === 0x3c || c === 0x3e || c === 0x60) return `the task id holds '${task[i] ?? ''}'; task ids in markers cannot hold ':', '<', '>' or '\`'`;
     if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c > 0x7f) letterOrDigit = true;
   }
-  return letterOrDigit ? undefined : 'the task id has no letter or digit; write the id of the task the annotation belongs to';
+  if (!letterOrDigit) return 'the task id has no letter or digit; write the id of the task the annotation belongs to';
+  // Invisible characters (zero-width spaces, direction marks, soft hyphens) would make two ids that look the same differ.
+  return INVISIBLE.test(task) ? 'the task id holds an invisible character (a zero-width space or a direction mark); remove it' : undefined;
 }
 
 /** Why `color` cannot be a region's colour, or undefined when it can. */

@@ -27,3 +27,13 @@ describe('a byte order mark before the first line', () => {
     assert.deepEqual(ids(text), ['disc-001']);
   });
 });
+
+describe('task ids that look alike', () => {
+  test('a task id with a zero-width space or a direction mark is a malformed marker, not a second task', () => {
+    for (const task of ['task\u200b-001', 'task-\u202e001', 'ta\u00adsk']) {
+      const parse = parseAnnotations(`<!--@ax:0-1:green:${task}-->x<!--/@ax-->`);
+      assert.deepEqual(parse.annotations, []);
+      assert.match(parse.problems[0]?.message ?? '', /invisible character/);
+    }
+  });
+});

@@ -208,16 +208,16 @@ describe('groundwork annotations', () => {
 
   test('hostile task ids and file names are printed with their controls escaped', async () => {
     const h = harness();
-    // A task id may hold bidi controls (not C0 controls: the parser refuses those); a file name anything.
+    // A task id with bidi controls is a malformed marker (it would look like another task); a file name may hold anything.
     const path = await specFile(`${NOTE('disc-001', 'task-\u202e\u2066red')}\n<!--@ax:1-2:green:t-\u202e-->x\n`, 'we\u001b[2Jird.md');
     const r = await h.run('annotations', path);
     assert.equal(r.code, 1);
     assert.ok(!/[\u001b\u202e\u2066]/.test(r.stdout + r.stderr), JSON.stringify(r));
-    assert.match(r.stdout, /task-\\u202e\\u2066red/);
-    assert.match(r.stdout, /we\\x1b\[2Jird\.md:2:1: unclosed/);
+    assert.match(r.stdout, /we\\x1b\[2Jird\.md:1:1: malformed: .*invisible character/);
+    assert.match(r.stdout, /we\\x1b\[2Jird\.md:2:1: malformed/);
     const json = await h.run('annotations', path, '--json');
     assert.ok(!/[\u001b\u202e\u2066]/.test(json.stdout), json.stdout);
-    assert.equal(JSON.parse(json.stdout).annotations[0].task, 'task-\u202e\u2066red');
+    assert.deepEqual(JSON.parse(json.stdout).annotations, []);
     const missing = await h.run('annotations', `${path}\u001b[2J-missing`);
     assert.ok(!missing.stderr.includes('\u001b'), missing.stderr);
   });
