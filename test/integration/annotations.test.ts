@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { planNote } from '../../src/core/annotations/specEdits';
+import { planNote } from '../../src/core/annotations/specNotePlan';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
 import { EditorSpecWriter } from '../../src/vscode/specEditor';
 import { until } from '../support/until';

@@ -9,9 +9,14 @@
 // or inline code, when any annotation or marker problem touches its line, or when `]` is followed
 // by `:` (a link reference definition).
 //
+// A leading byte order mark (U+FEFF) is not part of the text: the first line's list marker and
+// `[TASK]` are looked for after it, and a region's START-END are string offsets into the text
+// without it, as VS Code counts a document's offsets (it strips the mark when it opens a file). It
+// stays in the text given back, and an insertion's offset is into the text given, mark included.
+//
 // Spec text is untrusted: whatever it holds, an edit here either parses back exactly as intended
 // (checked by parsing the result) or is not made. Line breaks are kept as the document has them.
-import { parseAnnotations } from './annotationParser';
+import { ANNOTATIONS_MAX, parseAnnotations } from './annotationParser';
 import type { Annotation, AnnotationParse } from './annotationParser';
 import { discoveryNote, escapeNoteContent } from './annotationText';
 import { codeRegions } from './codeRegions';
@@ -50,15 +55,19 @@ export interface MarkResult {
 
 const SPACE = 0x20;
 const TAB = 0x09;
+const BOM = 0xfeff;
+export const BOM_CHAR = '\ufeff';
+
+export const hasBom = (text: string): boolean => text.charCodeAt(0) === BOM;
 
 /** The offset after spaces and tabs from `at`. */
-function skipBlank(text: string, at: number, end: number): number {
+export function skipBlank(text: string, at: number, end: number): number {
   while (at < end && (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB)) at++;
   return at;
 }
 
 /** Where the text after the indentation and list marker of the line from `start` to `end` begins. */
-function afterListMarker(text: string, start: number, end: number): number {
+export function afterListMarker(text: string, start: number, end: number): number {
   const at = skipBlank(text, start, end);
   const c = text.charCodeAt(at);
   const spaced = (after: number): number => (after < end && (text.charCodeAt(after) === SPACE || text.charCodeAt(after) === TAB) ? skipBlank(text, after, end) : at);
@@ -91,12 +100,16 @@ function coveredSpans(parse: AnnotationParse): Span[] {
   return merged;
 }
 
-/** The requirement lines of `text`, in order. */
-export function requirementTasks(text: string, parse: AnnotationParse = parseAnnotations(text)): RequirementLine[] {
-  const lines = new LineMap(text);
-  const code = codeRegions(text, lines.starts, (line) => lines.lineEnd(line));
+/** A requirement line as found: also on which line, and whether its text follows a list marker. */
+interface FoundLine extends RequirementLine {
+  readonly line: number;
+  readonly listed: boolean;
+}
+
+/** The requirement lines of `text` (no leading BOM), in order. */
+function requirementLines(text: string, parse: AnnotationParse, lines: LineMap, code: readonly Span[]): FoundLine[] {
   const covered = coveredSpans(parse);
-  const found: RequirementLine[] = [];
+  const found: FoundLine[] = [];
   let inCode = 0;
   let inCovered = 0;
   for (let line = 0; line < lines.lineCount; line++) {
@@ -111,9 +124,66 @@ export function requirementTasks(text: string, parse: AnnotationParse = parseAnn
     if ((covered[inCovered]?.start ?? Infinity) <= lineEnd) continue;
     let end = lineEnd;
     while (end > at && (text.charCodeAt(end - 1) === SPACE || text.charCodeAt(end - 1) === TAB)) end--;
-    found.push({ task, start: at, end });
+    found.push({ task, start: at, end, line, listed: at !== skipBlank(text, lineStart, lineEnd) });
   }
   return found;
+}
+
+/**
+ * The requirement lines of `text`, in order, as string offsets into `text`. `parse` is the parse
+ * of `text`; when `text` begins with a BOM, the text after it is parsed again (and the offsets
+ * given still count the BOM).
+ */
+export function requirementTasks(text: string, parse?: AnnotationParse): RequirementLine[] {
+  const bom = hasBom(text);
+  const body = bom ? text.slice(1) : text;
+  const lines = new LineMap(body);
+  const code = codeRegions(body, lines.starts, (line) => lines.lineEnd(line));
+  const found = requirementLines(body, bom || parse === undefined ? parseAnnotations(body) : parse, lines, code);
+  return found.map((r) => ({ task: r.task, start: r.start + (bom ? 1 : 0), end: r.end + (bom ? 1 : 0) }));
+}
+
+function isBlankLine(text: string, lines: LineMap, line: number): boolean {
+  const end = lines.lineEnd(line);
+  return skipBlank(text, lines.starts[line] ?? 0, end) === end;
+}
+
+/**
+ * Whether a region may wrap the requirement line: its text does not end with an odd run of
+ * backslashes (`C:\<!--/@ax-->` would read `\<` as an escaped `<`), and it follows a list marker or
+ * is a paragraph of its own (indented at most three spaces, a blank line or the start of the
+ * document before it, a blank line or the end after it). A line that opens with the marker starts
+ * an HTML block in markdown, which would cut the paragraph it is in; a list item's text and a
+ * paragraph of one line have nothing to cut.
+ */
+function wrappable(text: string, lines: LineMap, r: FoundLine): boolean {
+  let slashes = 0;
+  while (r.end - slashes > r.start && text.charCodeAt(r.end - slashes - 1) === 0x5c) slashes++;
+  if (slashes % 2 === 1) return false;
+  if (r.listed) return true;
+  const lineStart = lines.starts[r.line] ?? 0;
+  let columns = 0;
+  for (let i = lineStart; i < r.start; i++) columns += text.charCodeAt(i) === TAB ? 4 - (columns % 4) : 1;
+  if (columns > 3) return false;
+  return (r.line === 0 || isBlankLine(text, lines, r.line - 1)) && (r.line + 1 >= lines.lineCount || isBlankLine(text, lines, r.line + 1));
+}
+
+/**
+ * Where the first ordinary HTML comment opening (`<!--`, not in code) that no `-->` follows is, or
+ * the text's length. The parser reads such an opening as a comment up to the next `-->`, which
+ * would be the end of the first marker written after it: no marker may go after it.
+ */
+function unclosedComment(text: string, code: readonly Span[]): number {
+  const lastClose = text.lastIndexOf('-->');
+  let inCode = 0;
+  for (let at = text.indexOf('<!--', Math.max(0, lastClose - 3)); at >= 0; at = text.indexOf('<!--', at + 1)) {
+    if (at + 4 <= lastClose) continue;
+    while (inCode < code.length && (code[inCode]?.end ?? 0) <= at) inCode++;
+    if ((code[inCode]?.start ?? Infinity) <= at) continue;
+    if (text.startsWith('@ax', at + 4) || text.startsWith('/@ax', at + 4)) continue; // an unterminated marker: hides nothing
+    return at;
+  }
+  return text.length;
 }
 
 interface Edit {
@@ -158,13 +228,22 @@ function faithfulRegions(parse: AnnotationParse, text: string, source: string): 
 /**
  * Wraps the requirement lines of `options.tasks` in regions of `options.color` and (unless
  * `recolor` is false) gives their existing regions that colour. A new region's START-END are the
- * string offsets, in the text given, of the text it wraps. Running it again changes nothing. A
- * line whose wrapping would not parse back as exactly that region (its text holds a backtick, a
- * comment or a marker that would take the closing marker along) is left as it is.
+ * string offsets of the text it wraps in the text given, without a leading BOM. Running it again
+ * changes nothing. Left as they are: a line that is not a list item's nor a paragraph of its own,
+ * or whose text ends with a backslash (see wrappable); the lines after an HTML comment opening
+ * that is never closed (see unclosedComment); and a line whose wrapping would not parse back as
+ * exactly that region (its text holds a backtick, a comment or a marker that would take the
+ * closing marker along). Linear in the size of the text: a few parses at most.
  */
 export function markRegions(text: string, options: MarkOptions): MarkResult {
   const problem = colorProblem(options.color);
   if (problem !== undefined) throw new RangeError(`The regions cannot be marked: ${problem}.`);
+  if (!hasBom(text)) return markBody(text, options);
+  const marked = markBody(text.slice(1), options);
+  return { text: BOM_CHAR + marked.text, changed: marked.changed };
+}
+
+function markBody(text: string, options: MarkOptions): MarkResult {
   const { color } = options;
   const wanted = options.tasks === 'all' ? undefined : new Set(options.tasks);
   const takes = (task: string): boolean => wanted === undefined || wanted.has(task);
@@ -177,26 +256,36 @@ export function markRegions(text: string, options: MarkOptions): MarkResult {
       if (edit !== undefined) recolors.push({ task: a.task, edit });
     }
   }
-  let wraps = requirementTasks(text, parse).filter((r) => takes(r.task));
+  const lines = new LineMap(text);
+  const code = codeRegions(text, lines.starts, (line) => lines.lineEnd(line));
+  const cutoff = unclosedComment(text, code);
+  // No more than a parse gives (ANNOTATIONS_MAX): the regions after those would not come back.
+  let wraps: RequirementLine[] = requirementLines(text, parse, lines, code)
+    .filter((r) => takes(r.task) && r.end <= cutoff && wrappable(text, lines, r))
+    .slice(0, Math.max(0, ANNOTATIONS_MAX - parse.annotations.length));
   const before = faithfulRegions(parse, text, text);
-  const attempt = (lines: readonly RequirementLine[]): { text: string; ok: boolean; failed: RequirementLine[] } => {
+  const attempt = (tried: readonly RequirementLine[]): { text: string; ok: boolean; failed: Set<RequirementLine> } => {
     const edits = recolors.map((r) => r.edit);
-    for (const r of lines) edits.push({ at: r.start, remove: 0, insert: `<!--@ax:${r.start}-${r.end}:${color}:${r.task}-->` }, { at: r.end, remove: 0, insert: '<!--/@ax-->' });
+    for (const r of tried) edits.push({ at: r.start, remove: 0, insert: `<!--@ax:${r.start}-${r.end}:${color}:${r.task}-->` }, { at: r.end, remove: 0, insert: '<!--/@ax-->' });
     const out = applyEdits(text, edits);
     const after = parseAnnotations(out);
     const counts = faithfulRegions(after, out, text);
-    const failed = lines.filter((r) => (counts.get(regionKey(r.start, r.end, r.task)) ?? 0) < (before.get(regionKey(r.start, r.end, r.task)) ?? 0) + 1);
-    const whole = after.problems.length === parse.problems.length && after.annotations.length === parse.annotations.length + lines.length;
-    return { text: out, ok: failed.length === 0 && whole, failed };
+    const failed = new Set(tried.filter((r) => (counts.get(regionKey(r.start, r.end, r.task)) ?? 0) < (before.get(regionKey(r.start, r.end, r.task)) ?? 0) + 1));
+    const whole = after.problems.length === parse.problems.length && after.annotations.length === parse.annotations.length + tried.length;
+    return { text: out, ok: failed.size === 0 && whole, failed };
   };
   // Lines that do not come back as their region are left out; when something else broke, the
   // lines holding what can open or hide a marker, then all of them.
   let done: string | undefined;
-  for (let round = 0; round < 3 && done === undefined; round++) {
+  let narrowed = false;
+  for (let round = 0; round < 5 && done === undefined; round++) {
     const tried = attempt(wraps);
     if (tried.ok) done = tried.text;
-    else if (tried.failed.length > 0) wraps = wraps.filter((r) => !tried.failed.includes(r));
-    else wraps = round === 0 ? wraps.filter((r) => !/[`<>]/.test(text.slice(r.start, r.end))) : [];
+    else if (tried.failed.size > 0) wraps = wraps.filter((r) => !tried.failed.has(r));
+    else if (!narrowed) {
+      narrowed = true;
+      wraps = wraps.filter((r) => !/[`<>]/.test(text.slice(r.start, r.end)));
+    } else wraps = [];
   }
   if (done === undefined) {
     wraps = [];
@@ -207,72 +296,4 @@ export function markRegions(text: string, options: MarkOptions): MarkResult {
   }
   const changed = [...recolors.map((r) => ({ at: r.edit.at, task: r.task })), ...wraps.map((r) => ({ at: r.start, task: r.task }))].sort((a, b) => a.at - b.at).map((c) => c.task);
   return { text: done, changed: [...new Set(changed)] };
-}
-
-/** The document's line break: the first one it has, or `\n`. */
-function lineBreakOf(text: string): string {
-  const lf = text.indexOf('\n');
-  const cr = text.indexOf('\r');
-  if (cr < 0) return '\n';
-  if (lf < 0 || cr + 1 < lf) return '\r';
-  return cr + 1 === lf ? '\r\n' : '\n';
-}
-
-/** What noteInsertion found: an insertion, or why there is none. */
-export type NotePlan = { readonly kind: 'insert'; readonly insertion: SpecInsertion } | { readonly kind: 'no-region' } | { readonly kind: 'noted' } | { readonly kind: 'unsafe' };
-
-/**
- * Where the discovery note of `caseId` about `task` goes, and what: on a new line after the line
- * where the task's last region (in the order of the text; its outermost region of the same task
- * when regions of one task nest) ends, after the notes of that task already there (one per line),
- * indented like the text of the region's line, with the document's line breaks. 'no-region' when
- * the task has no region; 'noted' when a note of that case is in the text already; 'unsafe' when
- * the note would not parse back as one note holding the content.
- */
-export function planNote(text: string, task: string, caseId: string, content: string): NotePlan {
-  const parse = parseAnnotations(text);
-  if (parse.annotations.some((a) => a.kind === 'discovery' && a.caseId === caseId)) return { kind: 'noted' };
-  let region: Annotation | undefined;
-  for (const a of parse.annotations) if (a.kind === 'region' && a.task === task) region = a;
-  if (region === undefined) return { kind: 'no-region' };
-  for (let up = parse.annotations[region.parent]; up?.kind === 'region' && up.task === task; up = parse.annotations[up.parent]) region = up;
-  const note = discoveryNote(task, caseId, content);
-  const lines = new LineMap(text);
-  const notesAt = new Map<number, Annotation>();
-  for (const a of parse.annotations) if (a.kind === 'discovery' && a.task === task) notesAt.set(a.offsets.start, a);
-  let line = lines.lineOf(region.offsets.end);
-  for (;;) {
-    const next = line + 1;
-    if (next >= lines.lineCount) break;
-    const start = lines.starts[next] ?? 0;
-    const end = lines.lineEnd(next);
-    const found = notesAt.get(skipBlank(text, start, end));
-    if (found === undefined || skipBlank(text, found.offsets.end, end) !== end) break;
-    line = next;
-  }
-  const regionLine = lines.lineOf(region.offsets.start);
-  const lineStart = lines.starts[regionLine] ?? 0;
-  const textStart = afterListMarker(text, lineStart, lines.lineEnd(regionLine));
-  const indent = text.slice(lineStart, skipBlank(text, lineStart, textStart)) + ' '.repeat(Math.max(0, textStart - skipBlank(text, lineStart, textStart)));
-  const insertion = { offset: lines.lineEnd(line), insert: `${lineBreakOf(text)}${indent}${note}` };
-  const after = parseAnnotations(applyInsertion(text, insertion));
-  const notes = after.annotations.filter((a) => a.kind === 'discovery' && a.caseId === caseId);
-  const shown = notes[0] === undefined ? undefined : applyInsertion(text, insertion).slice(notes[0].offsets.contentStart, notes[0].offsets.contentEnd);
-  const whole = after.problems.length === parse.problems.length && after.annotations.length === parse.annotations.length + 1;
-  return notes.length === 1 && whole && shown === escapeNoteContent(content) ? { kind: 'insert', insertion } : { kind: 'unsafe' };
-}
-
-/**
- * The insertion of the discovery note of `caseId` about `task` (see planNote), or undefined when
- * the task has no region in the text, the case has a note there already, or the note would not
- * parse back whole. Throws a RangeError when the task or case id cannot go in a marker.
- */
-export function noteInsertion(text: string, task: string, caseId: string, content: string): SpecInsertion | undefined {
-  const plan = planNote(text, task, caseId, content);
-  return plan.kind === 'insert' ? plan.insertion : undefined;
-}
-
-/** `text` with the insertion made. */
-export function applyInsertion(text: string, insertion: SpecInsertion): string {
-  return text.slice(0, insertion.offset) + insertion.insert + text.slice(insertion.offset);
 }

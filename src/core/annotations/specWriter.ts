@@ -6,11 +6,14 @@
 // The specs of a folder are the markdown files directly under its `specs/`: `requirements.md`
 // first, then the others in name order, at most SPEC_FILES_MAX of them. A note goes into the first
 // that has a region of its task. Nothing here throws for what a spec holds: specEdits.ts edits
-// only what parses back as intended; the writer's refusals (a link out of the folder) reject.
+// only what parses back as intended. A spec the writer refuses (rejects: a link out of the folder,
+// a file that kept changing) is skipped, the others are still done, and the refusal is told to
+// SpecPorts.refused.
 import type { WorkspaceFs } from '../storage/workspaceFs';
 import { isWindowsRoot, joinUnder, relativeInside } from '../tools/projectPaths';
 import { colorProblem, taskProblem } from './markerSyntax';
-import { applyInsertion, markRegions, planNote } from './specEdits';
+import { markRegions } from './specEdits';
+import { applyInsertion, planNote } from './specNotePlan';
 import type { MarkOptions, SpecInsertion } from './specEdits';
 
 /** What a change makes of a spec's text: one insertion, or the whole new text. */
@@ -57,18 +60,38 @@ export interface SpecPorts {
   /** Lists the specs folder. */
   readonly fs: WorkspaceFs;
   readonly writer: SpecWriter;
+  /** Told of each spec the writer refused (it was skipped); the caller reports them. */
+  readonly refused?: (refusal: SpecRefusal) => void;
+}
+
+/** A spec the writer refused to edit, and why (the rejection's message). */
+export interface SpecRefusal {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The writer's edit of `path`, or undefined when it refused (told to `ports.refused`). */
+async function editSpec(ports: SpecPorts, path: string, change: (text: string) => SpecChange | undefined): Promise<boolean | undefined> {
+  try {
+    return await ports.writer.edit(path, change);
+  } catch (err) {
+    ports.refused?.({ path, reason: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
 }
 
 /**
  * Appends the note of case `caseId` about `task` after the task's last region in the first spec of
  * `folder` that has one. Resolves with the spec written (absolute), or undefined when no spec has
- * a region of the task, the note is there already, or it would not parse back whole.
+ * a region of the task, the note is there already, it would not parse back whole, or the writer
+ * refused the spec that has the region. A spec the writer refuses before its text was read is
+ * skipped. Never rejects for a spec.
  */
 export async function appendDiscoveryNote(ports: SpecPorts, folder: string, note: { task: string; caseId: string; content: string }): Promise<string | undefined> {
   if (taskProblem(note.task) !== undefined) return undefined;
   for (const path of await specFiles(ports.fs, folder)) {
     let found = false;
-    const changed = await ports.writer.edit(path, (text) => {
+    const changed = await editSpec(ports, path, (text) => {
       const plan = planNote(text, note.task, note.caseId, note.content);
       found = plan.kind !== 'no-region';
       return plan.kind === 'insert' ? plan.insertion : undefined;
@@ -81,18 +104,18 @@ export async function appendDiscoveryNote(ports: SpecPorts, folder: string, note
 
 /**
  * Marks the requirement lines (and, unless `recolor` is false, the regions) of the tasks asked in
- * every spec of `folder` (see markRegions). Resolves with the specs changed; a spec that cannot be
- * written rejects, after the ones before it were.
+ * every spec of `folder` (see markRegions). Resolves with the specs changed; a spec the writer
+ * refuses is skipped (told to `ports.refused`) and the others are still marked.
  */
 export async function markSpecs(ports: SpecPorts, folder: string, options: MarkOptions): Promise<string[]> {
   if (colorProblem(options.color) !== undefined) return [];
   const changed: string[] = [];
   for (const path of await specFiles(ports.fs, folder)) {
-    const wrote = await ports.writer.edit(path, (text) => {
+    const wrote = await editSpec(ports, path, (text) => {
       const marked = markRegions(text, options);
       return marked.changed.length > 0 && marked.text !== text ? { text: marked.text } : undefined;
     });
-    if (wrote) changed.push(path);
+    if (wrote === true) changed.push(path);
   }
   return changed;
 }

@@ -102,11 +102,16 @@ export interface MarkNote {
   readonly ok: boolean;
 }
 
-/** Marks the specs of the project folder `folder` after the phase of `check` passed with `reply`. Never rejects. */
+/**
+ * Marks the specs of the project folder `folder` after the phase of `check` passed with `reply`.
+ * A spec the writer refuses (a link out of the folder…) is skipped and named in the note, which is
+ * then not ok. Never rejects.
+ */
 export async function markPhaseSpecs(ports: { fs: WorkspaceFs; writer: SpecWriter | undefined }, folder: string, check: PhaseCheck, reply: string): Promise<MarkNote | undefined> {
   const { writer } = ports;
   if (writer === undefined || (check !== 'architecture' && check !== 'delivery')) return undefined;
-  const spec: SpecPorts = { fs: ports.fs, writer };
+  const refusals = new Map<string, string>();
+  const spec: SpecPorts = { fs: ports.fs, writer, refused: (r) => refusals.set(r.path, r.reason) };
   const listed = parseImplemented(reply);
   const changed = new Set<string>();
   try {
@@ -119,11 +124,13 @@ export async function markPhaseSpecs(ports: { fs: WorkspaceFs; writer: SpecWrite
   } catch (err) {
     return { text: `the specs could not be marked: ${err instanceof Error ? err.message : String(err)}`, ok: false };
   }
-  if (changed.size === 0) return undefined;
+  const refused = [...refusals].map(([path, reason]) => `${specShown(folder, path)} could not be marked: ${reason}`).join('; ');
+  if (changed.size === 0) return refused === '' ? undefined : { text: refused, ok: false };
   const ids = listed.length > 10 ? `${listed.slice(0, 10).join(', ')} and ${listed.length - 10} more` : listed.join(', ');
   const what =
     check === 'architecture'
       ? `planned (${PLANNED_COLOR})${listed.length > 0 ? `, ${ids} implemented` : ''}`
       : `implemented (${IMPLEMENTED_COLOR}): ${listed.length > 0 ? ids : 'all'}`;
-  return { text: `requirements marked ${what} in ${[...changed].map((p) => specShown(folder, p)).join(', ')}`, ok: true };
+  const marked = `requirements marked ${what} in ${[...changed].map((p) => specShown(folder, p)).join(', ')}`;
+  return refused === '' ? { text: marked, ok: true } : { text: `${marked}; ${refused}`, ok: false };
 }

@@ -2,7 +2,9 @@
 // the file atomically (NodeWorkspaceFs.writeAtomic). The spec was written by agents or came with a
 // cloned repository, so the path goes through the write tools' confinement (writePaths.ts): no
 // symbolic link out of the folder given, no protected place, nothing but a regular file. A file
-// that is missing, not a regular file, over SPEC_MAX_BYTES or not UTF-8 is skipped. Edits through
+// that is missing, not a regular file (a folder, a pipe, a device, a link to one), over
+// SPEC_MAX_BYTES or not UTF-8 is skipped (false); a path outside the folder, a link out of it or to
+// nothing, or a protected place is refused (rejects). Edits through
 // one writer run one at a time; a file changed by someone else between the read and the write is
 // read again (three times at most).
 import { SPEC_MAX_BYTES, changedText } from '../annotations/specWriter';
@@ -33,6 +35,7 @@ export class NodeSpecWriter implements SpecWriter {
   private async editNow(absPath: string, change: (text: string) => SpecChange | undefined): Promise<boolean> {
     const inside = relativeInside(absPath, this.folder, isWindowsRoot(this.folder));
     if (inside === undefined || inside.length === 0) throw new Error(`${absPath} is not a file inside ${this.folder}; specs outside it are not annotated.`);
+    if (!(await this.regularFile(absPath))) return false;
     const context = { fs: this.fs, root: this.folder, rootInWorkspace: [], exclude: [], signal: new AbortController().signal };
     const target = await resolveWritePath(inside.join('/'), context, createToolRunCache());
     if (!target.exists) return false;
@@ -49,6 +52,16 @@ export class NodeSpecWriter implements SpecWriter {
       return true;
     }
     throw new Error(`${absPath} kept changing while Groundwork annotated it; it was left as it is.`);
+  }
+
+  /** Whether `absPath` is a regular file or a link to one (or to nothing, which resolveWritePath refuses); false skips it. */
+  private async regularFile(absPath: string): Promise<boolean> {
+    const entry = await this.fs.info(absPath);
+    if (entry === undefined) return false;
+    if (entry.kind !== 'symlink') return entry.kind === 'file';
+    const real = await this.fs.realpath(absPath).catch(() => undefined);
+    const target = real === undefined ? undefined : await this.fs.info(real);
+    return target === undefined || target.kind === 'file';
   }
 
   /** The spec's text (a leading BOM kept) and mode, or undefined when it is skipped. */

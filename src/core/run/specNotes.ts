@@ -2,7 +2,7 @@
 // its task in the first spec of the run's folder that has one (core/annotations/specWriter.ts).
 // Never fails the run or the report: what went wrong is a notice in the run's output.
 import { appendDiscoveryNote, specShown } from '../annotations/specWriter';
-import type { SpecWriter } from '../annotations/specWriter';
+import type { SpecRefusal, SpecWriter } from '../annotations/specWriter';
 import { taskProblem } from '../annotations/markerSyntax';
 import type { WorkspaceFs } from '../storage/workspaceFs';
 import type { RunEvent } from './runTypes';
@@ -22,7 +22,8 @@ export async function noteInSpecs(
   const { fs, writer } = ports;
   if (fs === undefined || writer === undefined || taskProblem(note.task) !== undefined) return;
   try {
-    const path = await appendDiscoveryNote({ fs, writer }, folder, note);
+    const refused = (r: SpecRefusal): void => emit({ type: 'notice', text: `${note.caseId} could not be noted in the specs: ${r.reason} (${specShown(folder, r.path)})` });
+    const path = await appendDiscoveryNote({ fs, writer, refused }, folder, note);
     if (path !== undefined) emit({ type: 'notice', text: `${note.caseId} is noted after ${note.task} in ${specShown(folder, path)}.` });
   } catch (err) {
     emit({ type: 'notice', text: `${note.caseId} could not be noted in the specs: ${err instanceof Error ? err.message : String(err)}` });

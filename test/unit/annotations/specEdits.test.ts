@@ -1,9 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import MarkdownIt from 'markdown-it';
 import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
 import type { Annotation } from '../../../src/core/annotations/annotationParser';
 import { unescapeNoteContent } from '../../../src/core/annotations/annotationText';
-import { applyInsertion, markRegions, noteInsertion, planNote, requirementTasks } from '../../../src/core/annotations/specEdits';
+import { annotationsPreview } from '../../../src/core/annotations/previewPlugin';
+import { markRegions, requirementTasks } from '../../../src/core/annotations/specEdits';
+import { applyInsertion, noteInsertion, planNote } from '../../../src/core/annotations/specNotePlan';
+
+const markdown = new MarkdownIt({ html: true });
+const preview = new MarkdownIt({ html: true }).use(annotationsPreview);
 
 const SPEC = `# Requirements
 
@@ -191,5 +197,123 @@ describe('noteInsertion', () => {
 
   test('a bad task or case id is a RangeError', () => {
     assert.throws(() => noteInsertion(marked, 'task-001', 'case-1', 'x'), RangeError);
+  });
+});
+
+describe('a leading BOM', () => {
+  const text = '\ufeff- [task-001] first\n- [task-002] second\n';
+
+  test('requirementTasks sees the first line after it; offsets into the text given', () => {
+    assert.deepEqual(
+      requirementTasks(text).map((r) => [r.task, text.slice(r.start, r.end)]),
+      [
+        ['task-001', '[task-001] first'],
+        ['task-002', '[task-002] second'],
+      ],
+    );
+  });
+
+  test('markRegions wraps the first line too, keeps the BOM, and counts START-END without it (as VS Code does)', () => {
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(marked.changed, ['task-001', 'task-002']);
+    assert.ok(marked.text.startsWith('\ufeff- <!--@ax:'));
+    const withoutBom = markRegions(text.slice(1), { color: 'green', tasks: 'all' });
+    assert.equal(marked.text, `\ufeff${withoutBom.text}`);
+    const seen = marked.text.slice(1);
+    for (const r of regions(seen)) assert.equal(r.kind === 'region' && text.slice(1).slice(r.from, r.to), content(seen, r));
+    assert.deepEqual(markRegions(marked.text, { color: 'green', tasks: 'all' }), { text: marked.text, changed: [] });
+  });
+
+  test('a fence on the first line is code', () => {
+    const fenced = '\ufeff```\n- [task-001] example\n```\n- [task-002] real\n';
+    assert.deepEqual(markRegions(fenced, { color: 'green', tasks: 'all' }).changed, ['task-002']);
+  });
+
+  test('planNote: the offset is into the text given, the indentation the list item’s', () => {
+    const marked = markRegions(text, { color: 'green', tasks: 'all' }).text;
+    const out = noted(marked, 'task-001', 'disc-001', 'n');
+    assert.ok(out.startsWith('\ufeff- <!--@ax:'));
+    assert.equal(out.split('\n')[1], '  <!--@ax-discovery:task-001:disc-001-->n<!--/@ax-->');
+  });
+});
+
+describe('which requirement lines are wrapped', () => {
+  test('an unclosed <!-- in prose: the lines before it are marked, not the ones after', () => {
+    const text = '- [t1] ok\n\nProse: write a <!-- to start a comment.\n\n- [t3] ok\n- [t4] ok\n- [t5] ok\n';
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(marked.changed, ['t1']);
+    assert.deepEqual(parseAnnotations(marked.text).problems, []);
+    assert.equal(marked.text.replace(/<!--@ax:[^>]*-->|<!--\/@ax-->/g, ''), text);
+    // One closed later: the lines inside the comment are not marked, the ones after it are.
+    const closed = '- [t1] ok\n<!-- hidden\n- [t2] no\n-->\n- [t3] ok\n';
+    assert.deepEqual(markRegions(closed, { color: 'green', tasks: 'all' }).changed, ['t1', 't3']);
+  });
+
+  test('a line ending with a backslash is not wrapped (`\\<` would be an escape); two backslashes are', () => {
+    const text = '- [task-014] Paths use a backslash: C:\\\n- [task-015] Two: C:\\\\\n';
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(marked.changed, ['task-015']);
+    assert.ok(!/(^|[^\\])(\\\\)*\\<!--/.test(marked.text), 'no marker after an odd run of backslashes');
+    assert.equal(markdown.render(marked.text.replace(/<!--@ax:[^>]*-->|<!--\/@ax-->/g, '')), markdown.render(text));
+  });
+
+  test('only list items and paragraphs of their own: a [TASK] line inside a paragraph would be cut by an HTML block', () => {
+    const text =
+      'Requirements:\n[task-001] in a paragraph\nmore\n\n[task-002] a paragraph of its own\n\n    [task-003] indented code\n\n- [task-004] listed\n1. [task-005] numbered\n';
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.deepEqual(marked.changed, ['task-002', 'task-004', 'task-005']);
+    const html = preview.render(marked.text);
+    assert.match(html, /<p>Requirements:\n\[task-001\] in a paragraph\nmore<\/p>/, 'the paragraph is whole');
+    assert.match(html, /<p><span [^>]*>\[task-002\] a paragraph of its own<\/span><\/p>/);
+    assert.match(html, /<pre><code>\[task-003\] indented code\n<\/code><\/pre>/);
+    assert.ok(markRegions('[task-001] alone', { color: 'green', tasks: 'all' }).text.startsWith('<!--@ax:0-'));
+  });
+
+  test('linear: a large spec with an unclosed comment halfway is marked in one go', () => {
+    const half = Array.from({ length: 2000 }, (_, i) => `- [t${i}] ok`).join('\n');
+    const text = `${half}\n\nA <!-- here\n\n${half.replace(/\[t/g, '[u')}\n`;
+    const marked = markRegions(text, { color: 'green', tasks: 'all' });
+    assert.equal(marked.changed.length, 2000);
+    assert.ok(marked.changed.every((t) => t.startsWith('t')));
+  });
+});
+
+describe('planNote checks the annotations, not only their count', () => {
+  test('a note that would move a code span (hiding one note, showing another) is unsafe', () => {
+    const text = 'Intro [t1] <!--@ax:0-1:green:t1-->Req<!--/@ax--> see `\np <!--@ax-discovery:t2:disc-002-->B<!--/@ax--> ` <!--@ax-discovery:t2:disc-003-->A<!--/@ax--> `\n';
+    assert.deepEqual(
+      notes(text).map((n) => n.kind === 'discovery' && n.caseId),
+      ['disc-003'],
+    );
+    assert.deepEqual(planNote(text, 't1', 'disc-077', 'learned'), { kind: 'unsafe' });
+  });
+});
+
+describe('notes in tables and block quotes', () => {
+  const cells = (html: string) => (html.match(/<td>/g) ?? []).length;
+
+  test('a region in a table row: the note goes after the table, which stays whole', () => {
+    const text = '| id | requirement |\n|----|-------------|\n| 1 | <!--@ax:0-1:green:task-001-->Users log in<!--/@ax--> |\n| 2 | Users log out |\n| 3 | Users reset |\n\nAfter.\n';
+    const out = noted(text, 'task-001', 'disc-004', 'learned');
+    assert.equal(out, text.replace('| 3 | Users reset |\n', '| 3 | Users reset |\n<!--@ax-discovery:task-001:disc-004-->learned<!--/@ax-->\n'));
+    const html = markdown.render(out);
+    assert.equal(cells(html), 6, 'every row is still in the table');
+    assert.ok(html.indexOf('learned') > html.indexOf('</table>'));
+    assert.deepEqual(parseAnnotations(out).problems, []);
+    // Another note of the task goes after the first.
+    const two = noted(out, 'task-001', 'disc-005', 'again');
+    assert.match(two, /disc-004-->learned<!--\/@ax-->\n<!--@ax-discovery:task-001:disc-005-->again<!--\/@ax-->\n\nAfter/);
+  });
+
+  test('a region in a block quote: the note line takes the quote markers and stays in the quote', () => {
+    const text = '> - <!--@ax:0-1:green:task-001-->[task-001] Users log in<!--/@ax-->\n> - [task-002] next\n\nAfter.\n';
+    const out = noted(text, 'task-001', 'disc-004', 'learned');
+    assert.equal(out.split('\n')[1], '>   <!--@ax-discovery:task-001:disc-004-->learned<!--/@ax-->');
+    const html = markdown.render(out);
+    assert.equal((html.match(/<blockquote>/g) ?? []).length, 1);
+    assert.ok(html.indexOf('learned') < html.indexOf('</blockquote>'));
+    assert.equal((html.match(/<li>/g) ?? []).length, 2);
+    const nested = '> > <!--@ax:0-1:green:t-->[t] deep<!--/@ax-->\n';
+    assert.equal(noted(nested, 't', 'disc-001', 'n').split('\n')[1], '> > <!--@ax-discovery:t:disc-001-->n<!--/@ax-->');
   });
 });
