@@ -97,17 +97,21 @@ export function lineStart(text: string, start: number, end: number): LineStart {
   while (at < end && at - start < 4 && text.charCodeAt(at) === SPACE) at++;
   if (at - start > 3) return 'text';
   const c = text.charCodeAt(at);
-  const spaceAfter = (i: number) => i >= end || text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB;
-  if (c === 0x2d || c === 0x2a || c === 0x2b) return spaceAfter(at + 1) ? 'item' : 'text';
+  if (c === 0x2d || c === 0x2a || c === 0x2b) return spaceOrEnd(text, at + 1, end) ? 'item' : 'text';
   if (c === 0x23) {
     let run = at;
     while (run < end && text.charCodeAt(run) === 0x23) run++;
-    return run - at <= 6 && spaceAfter(run) ? 'heading' : 'text';
+    return run - at <= 6 && spaceOrEnd(text, run, end) ? 'heading' : 'text';
   }
+  if (c < 0x30 || c > 0x39) return 'text';
   let digits = at;
   while (digits < end && digits - at < 10 && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) digits++;
   const mark = text.charCodeAt(digits);
-  return digits > at && digits - at <= 9 && (mark === 0x2e || mark === 0x29) && spaceAfter(digits + 1) ? 'item' : 'text';
+  return digits - at <= 9 && (mark === 0x2e || mark === 0x29) && spaceOrEnd(text, digits + 1, end) ? 'item' : 'text';
+}
+
+function spaceOrEnd(text: string, at: number, end: number): boolean {
+  return at >= end || text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB;
 }
 
 /** Whether the line begins (after at most three spaces) with `<!--`: an HTML block of CommonMark's kind 2. */
