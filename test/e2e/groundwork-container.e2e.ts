@@ -1,5 +1,5 @@
-// What a person sees: the Groundwork container in the activity bar, its Plans welcome text
-// and its Agent webview. Runs in the runner against the live workbench, before the in-host suite.
+// What a person sees: the Groundwork container in the activity bar, its Plans welcome text (and
+// the walkthrough it opens: test-artifacts/vscode/groundwork-walkthrough.png) and its Agent webview. Runs in the runner against the live workbench, before the in-host suite.
 import * as assert from 'node:assert/strict';
 import { activityBarItem, commandTitle, runCommand, screenshot, sideBar, webviewContent, workbench } from './support/workbench';
 
@@ -28,6 +28,24 @@ describe('Groundwork container (UI)', function () {
     const { page } = workbench();
     const welcome = sideBar(page).locator('.welcome-view-content', { hasText: 'No plans yet' });
     await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('opens the walkthrough from the Plans welcome; its steps show, and one completes when the person does it', async () => {
+    const { page } = workbench();
+    const link = sideBar(page).locator('.welcome-view-content a', { hasText: 'Get Started with Groundwork' });
+    await link.click();
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.getByText('Get Started with Groundwork').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const steps = walkthrough.locator('.getting-started-step');
+    await steps.first().waitFor({ state: 'visible' });
+    const titles = (await steps.locator('.step-title').allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(titles, ['Connect a model', 'Discover an idea', 'Brainstorm', 'Build', 'Review what the agents learned']);
+    const connect = steps.filter({ hasText: 'Connect a model' });
+    assert.equal(await connect.locator('.codicon-getting-started-step-checked').count(), 0, 'not done before the person does it');
+    await runCommand(page, commandTitle('groundwork.checkModel')); // Escape here would leave the walkthrough for the Welcome page
+    await connect.locator('.codicon-getting-started-step-checked').waitFor({ state: 'attached', timeout: 30_000 });
+    await screenshot(page, 'groundwork-walkthrough.png');
+    await runCommand(page, 'View: Close All Editors');
   });
 
   it('renders the Agent webview', async () => {

@@ -1,7 +1,7 @@
 // The manifest is what a user meets first: every command it shows must do something, every
 // string must be there, and nothing may make VS Code start Groundwork before it is needed.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DEFAULT_MODELS } from '../../../src/core/llm/models';
@@ -29,9 +29,13 @@ describe('package.json', () => {
   test('menus and welcome links name contributed commands only', () => {
     const menus = Object.values(pkg.contributes.menus as Record<string, Array<{ command: string }>>).flat();
     for (const item of menus) assert.ok(contributed.includes(item.command), `menu names unknown command ${item.command}`);
+    // VS Code makes a `<view>.focus` command for each view.
+    const views = Object.values(pkg.contributes.views as Record<string, Array<{ id: string }>>)
+      .flat()
+      .map((v) => `${v.id}.focus`);
     for (const text of Object.values(nls)) {
       for (const m of text.matchAll(/\(command:([\w.]+)\)/g)) {
-        assert.ok(contributed.includes(m[1]!), `welcome content links to unknown command ${m[1]}`);
+        assert.ok(contributed.includes(m[1]!) || views.includes(m[1]!), `welcome content links to unknown command ${m[1]}`);
       }
     }
   });
@@ -40,6 +44,24 @@ describe('package.json', () => {
     const keys = [...JSON.stringify(pkg).matchAll(/"%([\w.]+)%"/g)].map((m) => m[1]!);
     for (const key of keys) assert.ok(nls[key]?.trim(), `package.nls.json lacks ${key}`);
     assert.deepEqual(Object.keys(nls).sort(), [...new Set(keys)].sort());
+  });
+
+  test('the walkthrough: five steps, each with a picture that exists, a command link and an event that completes it; the Plans welcome opens it', () => {
+    const [walkthrough] = pkg.contributes.walkthroughs as Array<{
+      id: string;
+      steps: Array<{ id: string; description: string; media: { image: string }; completionEvents: string[] }>;
+    }>;
+    assert.ok(walkthrough);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['connectModel', 'discover', 'brainstorm', 'build', 'review'],
+    );
+    for (const step of walkthrough.steps) {
+      assert.ok(existsSync(join(root, step.media.image)), step.media.image);
+      assert.match(nls[step.description.replace(/%/g, '')] ?? '', /\(command:[\w.]+\)/, `${step.id} links its command`);
+      assert.ok(step.completionEvents.length > 0, `${step.id} completes on a real event`);
+    }
+    assert.ok(nls['welcome.planExplorer']?.includes(`command:workbench.action.openWalkthrough?%22groundwork.groundwork%23${walkthrough.id}%22`));
   });
 
   test('supports Restricted Mode in a limited way and says how', () => {
