@@ -67,6 +67,8 @@ export interface BuildScriptOptions {
    * (kept as specs/requirements.md), and the first developer reports ANNOTATED_DISCOVERY about task-001.
    */
   annotations?: boolean;
+  /** The analyst first reads this workspace file with read_file (a build from a spec: the folder it points to). */
+  analystReads?: string;
 }
 
 /** What the developer of an annotated build learns about task-001: hostile to a marker (`-->`, a backtick). */
@@ -87,6 +89,9 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       ? reply.text(`All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)
       : reply.text(`The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`, d);
   const rules: [string, ReturnType<typeof phase>, StreamReply][] = [
+    ...(options.analystReads !== undefined
+      ? ([['analyst reads', phase('analyst'), { ...reply.toolUse('read_file', { path: options.analystReads }), ...d }]] satisfies [string, ReturnType<typeof phase>, StreamReply][])
+      : []),
     ['analyst', phase('analyst'), reply.text(options.annotations ? ANNOTATED_ANALYST : ANALYST, d)],
     ['architect 1', phase('architect'), { ...write('specs/architecture.md', ARCHITECTURE, 'Writing the architecture.'), ...d }],
     ['architect 2', phase('architect'), { ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'), ...d }],

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { BuildRefusedError } from '../../core/build/buildRunner';
 import type { BuildEvent, BuildRequest } from '../../core/build/buildRunner';
-import { BuildInputError, loadWorkflow, readBuildInput } from '../../core/build/buildInputs';
+import { BuildInputError, loadWorkflow, readBuildInput, readSpecInput } from '../../core/build/buildInputs';
+import { specFormatName } from '../../core/build/externalSpec';
 import { estimateBuild, estimateText } from '../../core/build/buildEstimate';
 import { BuildPrinter } from '../../core/build/buildLines';
 import { buildSummaryLines } from '../../core/build/buildReport';
@@ -25,14 +26,17 @@ const MAX_COST_LIMIT = 10_000;
 
 export const build: CliCommand = {
   path: ['build'],
-  summary: 'Build a project from a brief or a brainstorm, phase by phase, checked by Groundwork',
-  usage: 'build (--brief FILE | --from-brainstorm SLUG | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended] [--json]',
+  summary: 'Build a project from a brief, a brainstorm or a spec, phase by phase, checked by Groundwork',
+  usage:
+    'build (--brief FILE | --from-brainstorm SLUG | --spec PATH | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended] [--json]',
   details: [
     'Runs the build workflow (roles/build.workflow.yaml, or .groundwork/workflows/build.yaml): analyst, architect,',
     'test writer, developer, QA, reviewer, delivery, each a fresh agent run in the project folder. After each,',
     'Groundwork checks the claimed outcome itself (files on disk, exit codes of the BUILD:/VERIFY: commands).',
     '--brief FILE            a saved Idea Brief (or any markdown brief) inside the workspace',
     '--from-brainstorm SLUG  a finished brainstorm: its result and its digest',
+    '--spec PATH             a Spec Kit feature folder (specs/<feature>/: spec.md, plan.md, tasks.md) or a Kiro',
+    '                        spec (.kiro/specs/<feature>/: requirements.md, design.md, tasks.md) in the workspace',
     '--resume BUILD-ID       continue a stopped, failed or interrupted build from its first phase not passed',
     '--rerun PHASE           with --resume: run PHASE again, and every phase after it',
     '--into DIR              build a feature on the existing code of DIR (e.g. --into .) instead of a new folder',
@@ -52,6 +56,7 @@ export const build: CliCommand = {
   options: {
     brief: { type: 'string' },
     'from-brainstorm': { type: 'string' },
+    spec: { type: 'string' },
     resume: { type: 'string' },
     rerun: { type: 'string' },
     into: { type: 'string' },
@@ -63,8 +68,8 @@ export const build: CliCommand = {
   args: { min: 0, max: 0, name: 'no arguments' },
   async run(ctx) {
     const { values } = ctx;
-    const chosen = (['brief', 'from-brainstorm', 'resume'] as const).filter((k) => values[k] !== undefined);
-    if (chosen.length !== 1) throw new UsageError('give exactly one of --brief FILE, --from-brainstorm SLUG or --resume BUILD-ID', 'build');
+    const chosen = (['brief', 'from-brainstorm', 'spec', 'resume'] as const).filter((k) => values[k] !== undefined);
+    if (chosen.length !== 1) throw new UsageError('give exactly one of --brief FILE, --from-brainstorm SLUG, --spec PATH or --resume BUILD-ID', 'build');
     if (values['rerun'] !== undefined && values['resume'] === undefined) throw new UsageError('--rerun PHASE goes with --resume BUILD-ID', 'build');
     const approve = approvals(values['approve'], 'build');
     const maxCostUsd = maxCost(values['max-cost']);
@@ -130,19 +135,7 @@ async function newRequest(
   maxCostUsd: number | undefined,
 ): Promise<BuildRequest> {
   const { values } = ctx;
-  let source: BuildRecord['source'];
-  if (typeof values['brief'] === 'string') {
-    const file = resolve(ctx.io.cwd, values['brief']);
-    const rel = relative(workspace, file);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
-      throw new UsageError(`--brief '${visibleText(values['brief'])}' is not a file inside the workspace ${visibleText(workspace)}`, 'build');
-    source = { kind: 'brief', path: rel.split(/[\\/]/).join('/') };
-  } else {
-    const slug = String(values['from-brainstorm'] ?? '');
-    if (!isSlug(slug)) throw new UsageError(`'${visibleText(slug.slice(0, 80))}' is not a plan's name (see \`groundwork brainstorm --list\`)`, 'build');
-    source = { kind: 'brainstorm', slug };
-  }
-  const { input, name } = await readBuildInput(store, source, (text, where) => brainstormDigest(parseContextFile(text, where)));
+  const { source, input, name, spec } = await readInput(ctx, workspace, store);
   const { workflow } = await loadWorkflow(store, () => ctx.deps.bundledWorkflow());
   // Every phase's role, loaded now: a missing one is said before anything starts.
   await Promise.all(
@@ -160,7 +153,43 @@ async function newRequest(
     if (rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`--into '${visibleText(values['into'])}' is not inside the workspace ${visibleText(workspace)}`, 'build');
     if (!(await ctx.deps.isDirectory(into))) throw new UsageError(`--into '${visibleText(values['into'])}' is not an existing folder`, 'build');
   }
-  return { source, input, phases: workflow.phases, ...(into !== undefined ? { into } : {}), approve, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}), name };
+  return {
+    source,
+    ...(spec !== undefined ? { spec } : {}),
+    input,
+    phases: workflow.phases,
+    ...(into !== undefined ? { into } : {}),
+    approve,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    name,
+  };
+}
+
+/** The build's source and input: --brief, --spec or --from-brainstorm. */
+async function readInput(
+  ctx: CommandContext,
+  workspace: string,
+  store: Awaited<ReturnType<CommandContext['workspace']>>['store'],
+): Promise<Pick<BuildRequest, 'source' | 'input' | 'name' | 'spec'>> {
+  const { values } = ctx;
+  for (const flag of ['brief', 'spec'] as const) {
+    const given = values[flag];
+    if (typeof given !== 'string') continue;
+    const rel = relative(workspace, resolve(ctx.io.cwd, given));
+    const inside = rel === '' ? flag === 'spec' : !rel.startsWith('..') && !isAbsolute(rel);
+    if (!inside)
+      throw new UsageError(`--${flag} '${visibleText(given)}' is not ${flag === 'spec' ? 'a folder or file' : 'a file'} inside the workspace ${visibleText(workspace)}`, 'build');
+    const path = rel === '' ? '.' : rel.split(/[\\/]/).join('/');
+    if (flag === 'spec') return readSpecInput(store, path);
+    return { source: { kind: 'brief', path }, ...(await readBuildInput(store, { kind: 'brief', path }, digestOf)) };
+  }
+  const slug = String(values['from-brainstorm'] ?? '');
+  if (!isSlug(slug)) throw new UsageError(`'${visibleText(slug.slice(0, 80))}' is not a plan's name (see \`groundwork brainstorm --list\`)`, 'build');
+  return { source: { kind: 'brainstorm', slug }, ...(await readBuildInput(store, { kind: 'brainstorm', slug }, digestOf)) };
+}
+
+function digestOf(text: string, where: string): string {
+  return brainstormDigest(parseContextFile(text, where));
 }
 
 /** The gate: what will run, where, and what it may cost; y/N on a terminal, --yes, else exit 2. */
@@ -168,7 +197,12 @@ async function confirmed(ctx: CommandContext, request: BuildRequest, loadRole: (
   const { io, deps, values } = ctx;
   const phases = await Promise.all(request.phases.map(async (p) => ({ name: p.name, role: await loadRole(p.role) })));
   const estimate = estimateBuild(phases, request.input.length, { complex: io.env[MODEL_VARS.complex], fast: io.env[MODEL_VARS.fast] });
-  const from = request.source.kind === 'brief' ? `the brief ${request.source.path}` : `the brainstorm ${request.source.slug}`;
+  const from =
+    request.spec !== undefined
+      ? `the ${specFormatName(request.spec.format)} ${request.spec.path}`
+      : request.source.kind === 'brief'
+        ? `the brief ${request.source.path}`
+        : `the brainstorm ${request.source.slug}`;
   const lines = [
     `Build from ${visibleText(from)}`,
     `  where:  ${request.into === undefined ? "a new folder in the workspace, named by the analyst's PROJECT_NAME" : visibleText(request.into)}`,

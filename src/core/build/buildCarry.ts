@@ -10,7 +10,7 @@ import type { RunRecord } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
 import { RECORD_TEXT_MAX_CHARS, VERIFIED_MAX } from './buildRecord';
 import { buildReport } from './buildReport';
-import { phaseTask, REPLY_FILES } from './buildPrompt';
+import { phaseData, phaseTask, REPLY_FILES } from './buildPrompt';
 import type { BuildDeps, BuildEvent } from './buildRunner';
 import { buildTotals, failedBuildReason } from './buildText';
 import type { AnalystBrief, AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
@@ -157,6 +157,7 @@ export class BuildCarry {
         phase,
         role,
         task: phaseTask(build, phase, going.input, feedback),
+        data: phaseData(build, phase, going.input),
         root,
         approve: going.approve,
         gateState: going.gateState,

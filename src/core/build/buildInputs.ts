@@ -10,7 +10,8 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { isSlug, slugify } from '../storage/safeNames';
 import { isWindowsRoot, relativeInside } from '../tools/projectPaths';
 import { visibleText } from '../visibleText';
-import type { BuildRecord, Workflow } from './buildTypes';
+import type { BuildRecord, SpecPointer, Workflow } from './buildTypes';
+import { ExternalSpecError, readExternalSpec, specInput } from './externalSpec';
 import { BUNDLED_WORKFLOW_FILE, parseWorkflow, WORKFLOW_FILE_MAX_BYTES, workflowProblemText } from './workflow';
 
 /** The most a brief file may be, in bytes. */
@@ -40,6 +41,38 @@ export async function readBuildInput(store: WorkspaceStore, source: BuildRecord[
   const text = await readWorkspaceFile(store, source.path, BRIEF_FILE_MAX_BYTES);
   if (text.trim() === '') throw new BuildInputError(`${visibleText(source.path)} is empty: there is nothing to build.`);
   return { input: text, name: nameOf(source.path) };
+}
+
+/** What a build from a spec starts with: the source (a brief naming the spec's first file), the pointer, the analyst's input, the build's name. */
+export interface SpecInput {
+  source: BuildRecord['source'];
+  spec: SpecPointer;
+  input: string;
+  name: string;
+}
+
+/**
+ * A Spec Kit feature folder or a Kiro spec at `path` (workspace-relative, '/'-separated; the folder
+ * or one of its files) as a build's input: its files in one text (externalSpec.ts's specInput),
+ * named after the feature. BuildInputError saying what to do when it cannot be used.
+ */
+export async function readSpecInput(store: WorkspaceStore, path: string): Promise<SpecInput> {
+  try {
+    const spec = await readExternalSpec(store.files, store.folder, path);
+    const input = specInput(spec);
+    if (input.length > BRIEF_FILE_MAX_BYTES)
+      throw new BuildInputError(`The files of '${visibleText(spec.path)}' hold ${input.length} characters together; a build takes at most ${BRIEF_FILE_MAX_BYTES}: shorten them.`);
+    const first = spec.files[0]?.name ?? '';
+    return {
+      source: { kind: 'brief', path: spec.path === '.' ? first : `${spec.path}/${first}` },
+      spec: { kind: 'spec', format: spec.kind, path: spec.path },
+      input,
+      name: slugify(spec.feature),
+    };
+  } catch (err) {
+    if (err instanceof ExternalSpecError) throw new BuildInputError(err.message);
+    throw err;
+  }
 }
 
 async function readBrainstorm(store: WorkspaceStore, slug: string, digestOf: DigestOf): Promise<{ input: string; name: string }> {

@@ -12,7 +12,8 @@ import { ROLE_NAME_MAX_CHARS, ROLE_NAME_PATTERN } from '../roles/roleSchema';
 import { isIsoDate as isIsoText, isRunId, relativePathProblem } from '../run/runRecord';
 import { isSlug } from '../storage/safeNames';
 import { BUILD_STATUSES, PHASE_CHECKS, PHASE_STATUSES, WORKFLOW_PHASES_MAX } from './buildTypes';
-import type { BuildRecord, DeliverySummary, PhaseAttempt, PhaseState, VerifiedCommand } from './buildTypes';
+import type { BuildRecord, DeliverySummary, PhaseAttempt, PhaseState, SpecPointer, VerifiedCommand } from './buildTypes';
+import { SPEC_FORMATS } from './externalSpec';
 import { commandProblem, DELIVERY_FIELD_MAX_CHARS } from './markers';
 import { isProjectDirName } from './projectName';
 import { PHASE_NAME_MAX_CHARS, PHASE_NAME_PATTERN } from './workflow';
@@ -95,7 +96,12 @@ export function parseBuildRecord(value: unknown): Checked<BuildRecord> {
     updatedAt: value['updatedAt'] as string,
     origin,
   };
-  const { projectDir, projectName, summary, endedAt } = value;
+  const { projectDir, projectName, summary, endedAt, input } = value;
+  if (input !== undefined) {
+    const parsed = parseInput(input);
+    if (!parsed.ok) return parsed;
+    record.input = parsed.value;
+  }
   if (projectDir !== undefined) {
     if (typeof projectDir !== 'string') return bad('field projectDir is not text');
     const problem = relativePathProblem(projectDir, true);
@@ -140,6 +146,7 @@ export function serializeBuildRecord(record: BuildRecord): string {
     origin: r.origin,
     mode: r.mode,
     source: r.source.kind === 'brief' ? { kind: 'brief', path: r.source.path } : { kind: 'brainstorm', slug: r.source.slug },
+    input: r.input === undefined ? undefined : { kind: r.input.kind, format: r.input.format, path: r.input.path },
     projectName: r.projectName,
     projectDir: r.projectDir,
     startedAt: r.startedAt,
@@ -253,6 +260,17 @@ function parseSource(value: unknown): Checked<BuildRecord['source']> {
     return typeof slug === 'string' && isSlug(slug) ? { ok: true, value: { kind: 'brainstorm', slug } } : wrong('source.slug', slug, 'a plan slug');
   }
   return wrong('source.kind', value['kind'], 'brief or brainstorm');
+}
+
+/** A spec's pointer (absent in build.yaml files older than specs as input). */
+function parseInput(value: unknown): Checked<SpecPointer> {
+  if (!isPlainObject(value)) return bad('field input is not a mapping of fields');
+  if (value['kind'] !== 'spec') return wrong('input.kind', value['kind'], 'spec');
+  const { format, path } = value;
+  if (!oneOf(format, SPEC_FORMATS)) return wrong('input.format', format, `one of ${SPEC_FORMATS.join(', ')}`);
+  if (typeof path !== 'string') return bad('field input.path is not text');
+  const problem = relativePathProblem(path, true);
+  return problem === undefined ? { ok: true, value: { kind: 'spec', format, path } } : bad(`field input.path ${problem}`);
 }
 
 /** usage, costUsd and maxCostUsd of `obj`, those that are set. */

@@ -5,6 +5,7 @@ import { fenced, neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { visibleText } from '../visibleText';
 import { formatCost, formatDuration, phaseTotals, stoppedPhase } from './buildText';
 import type { BuildRecord } from './buildTypes';
+import { specFormatName } from './externalSpec';
 
 /** The most files and discoveries the report lists. */
 export const REPORT_LIST_MAX = 200;
@@ -48,7 +49,13 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
   out.push(`# Build report: ${inline(title)}`, '');
   out.push(`- **Status:** ${STATUS_WORDS[build.status]}`);
   out.push(`- **Build:** ${code(build.id)}`);
-  out.push(`- **From:** ${build.source.kind === 'brief' ? `the brief ${code(build.source.path)}` : `the brainstorm ${code(build.source.slug)}`}`);
+  const from =
+    build.input !== undefined
+      ? `the ${specFormatName(build.input.format)} ${code(build.input.path)}`
+      : build.source.kind === 'brief'
+        ? `the brief ${code(build.source.path)}`
+        : `the brainstorm ${code(build.source.slug)}`;
+  out.push(`- **From:** ${from}`);
   out.push(`- **Location:** ${build.projectDir === undefined ? 'no project folder yet' : code(build.projectDir === '.' ? '. (the workspace folder)' : `${build.projectDir}/`)}`);
   if (build.summary?.language) out.push(`- **Language:** ${inline(build.summary.language)}`);
   const total = build.endedAt ? Date.parse(build.endedAt) - Date.parse(build.startedAt) : undefined;

@@ -22,10 +22,11 @@ import { isWindowsRoot, relativeInside } from '../tools/projectPaths';
 import { protectedReason } from '../tools/writePaths';
 import { isBuildId } from './buildRecord';
 import type { BuildStore } from './buildStore';
-import type { AttemptCause, BuildRecord, PhaseState, WorkflowPhase } from './buildTypes';
+import type { AttemptCause, BuildRecord, PhaseState, SpecPointer, WorkflowPhase } from './buildTypes';
 import { absoluteIn, BuildCarry } from './buildCarry';
 import type { Going } from './buildCarry';
 import type { PlaceAnswer, PlaceQuestion } from './projectPlace';
+import { specFormatName } from './externalSpec';
 
 /** The most of a brief (with a brainstorm's digest) a build takes. */
 export const BUILD_INPUT_MAX_CHARS = 200_000;
@@ -56,7 +57,9 @@ export interface BuildDeps {
 
 export interface BuildRequest {
   source: BuildRecord['source'];
-  /** What the analyst is given: the brief's text (a brainstorm's result with its digest). */
+  /** A spec written with another tool (buildInputs.ts's readSpecInput): kept in build.yaml as `input`, its files given to the analyst as data blocks of their own. */
+  spec?: SpecPointer;
+  /** What the analyst is given: the brief's text (a brainstorm's result with its digest, a spec's files as readSpecInput joins them). */
   input: string;
   phases: readonly WorkflowPhase[];
   /** A feature on existing code: the absolute folder (inside the workspace) it is built in. */
@@ -109,6 +112,7 @@ export class BuildRunner {
       version: 1,
       status: 'running',
       source: request.source,
+      ...(request.spec !== undefined ? { input: request.spec } : {}),
       ...(into !== undefined ? { projectDir: into } : {}),
       mode: into === undefined ? 'new' : 'feature',
       phases: request.phases.map((p) => ({ name: p.name, role: p.role, check: p.check, status: 'pending', attempts: [] })),
@@ -227,6 +231,7 @@ function newGate(approve: readonly string[] | undefined): GateState {
 }
 
 function describeSource(build: BuildRecord): string {
+  if (build.input !== undefined) return `the ${specFormatName(build.input.format)} ${build.input.path}`;
   return build.source.kind === 'brief' ? `the brief ${build.source.path}` : `the brainstorm ${build.source.slug}`;
 }
 

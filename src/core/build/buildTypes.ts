@@ -4,6 +4,7 @@
 // `.groundwork/builds/<build-id>/` (core/plan/layout.ts): `build.yaml` (this BuildRecord), the
 // build's log and, at the end, `report.md`.
 import type { LlmUsage } from '../llm/llmClient';
+import type { SpecFormat } from './externalSpec';
 
 /**
  * What Groundwork checks after a phase's run (the `check` of a workflow phase):
@@ -148,6 +149,13 @@ export interface VerifiedCommand {
   output?: string;
 }
 
+/** Where a build's spec came from: a Spec Kit feature folder or a Kiro spec, relative to the workspace. */
+export interface SpecPointer {
+  kind: 'spec';
+  format: SpecFormat;
+  path: string;
+}
+
 /** `build.yaml`. Every field is checked when read: the folder may come from a cloned repository. */
 export interface BuildRecord {
   version: 1;
@@ -156,6 +164,12 @@ export interface BuildRecord {
   status: BuildStatus;
   /** What the build was made from: a saved brief (its workspace-relative path) or a brainstorm (its plan slug). */
   source: { kind: 'brief'; path: string } | { kind: 'brainstorm'; slug: string };
+  /**
+   * A build from a spec written with another tool (externalSpec.ts): its format and folder. The
+   * source is then a brief naming the spec's first file (spec.md, requirements.md), so that a
+   * front end that knows only briefs and brainstorms still shows it.
+   */
+  input?: SpecPointer;
   /** Where the project is written, relative to the workspace ('.' for a feature on the workspace itself); set once the analyst named it. */
   projectDir?: string;
   projectName?: string;

@@ -3,7 +3,7 @@
 // going through the same approval gate as any agent's command. Returns what the orchestrator
 // needs to decide what comes next; the build record is the orchestrator's.
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../commands/commandRunner';
-import type { AgentRunner } from '../run/agentRun';
+import type { AgentRunner, AgentRunRequest } from '../run/agentRun';
 import { RunRefusedError } from '../run/agentRun';
 import { readChanges } from '../run/changesFile';
 import type { Sha256 } from '../run/changesFile';
@@ -31,6 +31,8 @@ export interface AttemptRequest {
   phase: PhaseState;
   role: Role;
   task: string;
+  /** Texts given with the task, each a data block of its own (AgentRunRequest.data). */
+  data?: AgentRunRequest['data'];
   /** The absolute folder the run works in and the check reads. */
   root: string;
   approve: readonly string[];
@@ -60,6 +62,7 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
       {
         role: request.role,
         task: request.task,
+        ...(request.data !== undefined ? { data: request.data } : {}),
         root: request.root,
         approve: request.approve,
         phase: { name: phase.name, buildId: request.buildId },

@@ -265,3 +265,34 @@ describe('a damaged build.yaml is refused, naming the field', () => {
     for (const value of [null, [], 'build', 1, undefined]) assert.equal(parseBuildRecord(value).ok, false);
   });
 });
+
+describe("build.yaml's input: where a spec came from", () => {
+  const spec = { kind: 'spec', format: 'kiro', path: '.kiro/specs/todo' } as const;
+
+  test('is written after the source and read back; a file without it (older builds) reads as before', () => {
+    const record = sampleBuild({ source: { kind: 'brief', path: '.kiro/specs/todo/requirements.md' }, input: spec });
+    const text = serializeBuildRecord(record);
+    assert.match(text, /^source:\n {2}kind: brief\n {2}path: \.kiro\/specs\/todo\/requirements\.md\ninput:\n {2}kind: spec\n {2}format: kiro\n {2}path: \.kiro\/specs\/todo\n/m);
+    assert.deepEqual(parseBuildYaml(text), { ok: true, value: record });
+    const older = parseBuildYaml(serializeBuildRecord(sampleBuild()));
+    assert.ok(older.ok && older.value.input === undefined);
+    assert.deepEqual(parseBuildRecord({ ...JSON.parse(JSON.stringify(sampleBuild())), input: { kind: 'spec', format: 'spec-kit', path: '.' } }).ok, true);
+  });
+
+  const cases: [string, unknown, RegExp][] = [
+    ['text', 'specs/a', /^field input is not a mapping of fields$/],
+    ['an unknown kind', { ...spec, kind: 'url' }, /^field input\.kind "url" is not spec$/],
+    ['an unknown format', { ...spec, format: 'openspec' }, /^field input\.format "openspec" is not one of spec-kit, kiro$/],
+    ['a missing format', { kind: 'spec', path: 'specs/a' }, /^field input\.format is missing$/],
+    ['a path that climbs', { ...spec, path: 'specs/../../x' }, /^field input\.path has a '\.\.' segment$/],
+    ['an absolute path', { ...spec, path: '/etc' }, /^field input\.path is an absolute path$/],
+    ['a path as a number', { ...spec, path: 3 }, /^field input\.path is not text$/],
+  ];
+  for (const [name, input, reason] of cases) {
+    test(`refuses ${name}`, () => {
+      const parsed = parseBuildRecord({ ...JSON.parse(JSON.stringify(sampleBuild())), input });
+      assert.equal(parsed.ok, false);
+      if (!parsed.ok) assert.match(parsed.reason, reason);
+    });
+  }
+});
