@@ -55,18 +55,32 @@ export const buildContribution: Contribution = {
       };
     const onBuild = (fn: (builds: Builds, id: string) => Promise<void> | void) =>
       run((builds, node?: ExplorerNode) => (node?.kind === 'build' ? fn(builds, node.row.id) : undefined));
+    /** A folder, trust and a model: what every build needs before anything is asked (said when missing). */
+    const mayBuild = async (): Promise<boolean> => {
+      if (!host.workspace.hasWorkspace) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: a build writes its project into the workspace folder and keeps its state there.'));
+        return false;
+      }
+      if (!requireTrust(vscode.l10n.t('start a build'))) return false;
+      // Without a model the build could only fail: say how to connect one before anything is asked.
+      const model = await host.models.status().catch(() => undefined);
+      if (model?.kind === 'onboarding') {
+        void vscode.window.showWarningMessage(onboardingMessage(model.need));
+        return false;
+      }
+      return true;
+    };
     const registered = [
       vscode.commands.registerCommand(
         'groundwork.buildFromBrief',
         run(async (builds, arg?: unknown) => {
-          if (!host.workspace.hasWorkspace) {
-            return void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: a build writes its project into the workspace folder and keeps its state there.'));
-          }
-          if (!requireTrust(vscode.l10n.t('start a build'))) return;
-          // Without a model the build could only fail: say how to connect one before anything is asked.
-          const model = await host.models.status().catch(() => undefined);
-          if (model?.kind === 'onboarding') return void vscode.window.showWarningMessage(onboardingMessage(model.need));
-          await builds.start(arg);
+          if (await mayBuild()) await builds.start(arg);
+        }),
+      ),
+      vscode.commands.registerCommand(
+        'groundwork.buildFromSpec',
+        run(async (builds, arg?: unknown) => {
+          if (await mayBuild()) await builds.startFromSpec(arg);
         }),
       ),
       // "Build This" on a plan of the explorer: the same command, named for the menu.

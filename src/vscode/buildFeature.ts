@@ -22,6 +22,7 @@ import { buildStream, type BuildMessage, type BuildPanelView } from '../shared/p
 import { AgentRuntime, sha256, type RunLogs } from './agentRuntime';
 import { readAttempts, readBuilds, readNewest } from './buildListing';
 import { confirmBuild, maxCostSetting, pickSource, sourceOf } from './buildStart';
+import { pickSpec, specArgument } from './buildSpecPick';
 import type { AttemptNode, BuildShownStatus, BuildsListing } from './buildsTree';
 import { BuildTerminals } from './buildTerminals';
 import { askPlace } from './buildPlace';
@@ -127,6 +128,24 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
     try {
       const source = given ?? (await pickSource(this.runtime.store));
       request = source && !this.busy() ? await confirmBuild(this.host, source) : undefined;
+    } finally {
+      this.starting = false;
+    }
+    if (!request || this.busy()) return;
+    const go = request;
+    await this.carry((runner, signal, emit) => runner.start(go, signal, emit));
+  }
+
+  /** Build from Spec: the spec (the argument, or picked among the workspace's), the gate, then the build. */
+  async startFromSpec(arg: unknown): Promise<void> {
+    if (this.busy() || this.starting) return;
+    const given = specArgument(arg);
+    if (given !== undefined && 'error' in given) return void vscode.window.showErrorMessage(given.error);
+    let request: BuildRequest | undefined;
+    this.starting = true;
+    try {
+      const spec = given ?? (await pickSpec(this.runtime.store));
+      request = spec && !this.busy() ? await confirmBuild(this.host, { kind: 'spec', path: spec.path }) : undefined;
     } finally {
       this.starting = false;
     }

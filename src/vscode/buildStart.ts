@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { brainstormDigest, parseContextFile } from '../core/brainstorm/contextFile';
 import { estimateBuild } from '../core/build/buildEstimate';
-import { BuildInputError, loadWorkflow, readBuildInput } from '../core/build/buildInputs';
+import { BuildInputError, loadWorkflow, readBuildInput, readSpecInput } from '../core/build/buildInputs';
 import type { BuildRequest } from '../core/build/buildRunner';
 import { PLAN_FILES, PLANS_DIR, planDisplayPath, planFile } from '../core/plan/layout';
 import { isSlug } from '../core/storage/safeNames';
@@ -102,8 +102,11 @@ export async function pickSource(store: WorkspaceStore): Promise<BuildSource | u
   return { kind: 'brief', path: rel };
 }
 
+/** What a build is made from: a brief or a brainstorm, or a spec written with another tool (a Spec Kit or Kiro folder, workspace-relative). */
+export type BuildChoice = BuildSource | { kind: 'spec'; path: string };
+
 /** The build request for `source` once the person pressed Start in the gate; undefined when they did not, or it cannot start (said). */
-export async function confirmBuild(host: Host, source: BuildSource): Promise<BuildRequest | undefined> {
+export async function confirmBuild(host: Host, source: BuildChoice): Promise<BuildRequest | undefined> {
   const store = host.workspace.workspaceStore();
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
@@ -116,15 +119,19 @@ export async function confirmBuild(host: Host, source: BuildSource): Promise<Bui
   }
   const { request, detail } = prepared;
   const start: vscode.MessageItem = { title: vscode.l10n.t('Start Build') };
-  const what = source.kind === 'brief' ? visibleText(source.path) : planDisplayPath(source.slug, PLAN_FILES.document);
+  const what = source.kind === 'brainstorm' ? planDisplayPath(source.slug, PLAN_FILES.document) : visibleText(source.path);
   const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Build a project from {0}?', what), { modal: true, detail }, start);
   // Trust may have been withdrawn while the gate was open.
   if (answer !== start || !requireTrust(vscode.l10n.t('start a build'))) return undefined;
   return request;
 }
 
-async function prepare(host: Host, store: WorkspaceStore, source: BuildSource): Promise<{ request: BuildRequest; detail: string }> {
-  const { input, name } = await readBuildInput(store, source, (text, where) => brainstormDigest(parseContextFile(text, where)));
+async function prepare(host: Host, store: WorkspaceStore, choice: BuildChoice): Promise<{ request: BuildRequest; detail: string }> {
+  const read =
+    choice.kind === 'spec'
+      ? await readSpecInput(store, choice.path)
+      : { source: choice, ...(await readBuildInput(store, choice, (text, where) => brainstormDigest(parseContextFile(text, where)))) };
+  const { source, input, name } = read;
   const { workflow } = await loadWorkflow(store, () => bundledWorkflow(host));
   const phases = await Promise.all(
     workflow.phases.map(async (p) => {
@@ -150,7 +157,8 @@ async function prepare(host: Host, store: WorkspaceStore, source: BuildSource): 
     },
     gateWords(),
   );
-  return { request: { source, input, phases: workflow.phases, name, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) }, detail };
+  const spec = 'spec' in read ? { spec: read.spec } : {};
+  return { request: { source, ...spec, input, phases: workflow.phases, name, ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) }, detail };
 }
 
 function gateWords(): GateWords {
