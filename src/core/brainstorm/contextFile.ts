@@ -108,7 +108,8 @@ export function parseContextFile(text: string, where: string): BrainstormContext
   if (close < 0) throw corrupt("its frontmatter has no closing '---' line");
 
   const lineCounter = new LineCounter();
-  const doc = parseDocument(lines.slice(1, close).join('\n'), { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  // The line break before the closing '---' is the YAML's own: a text kept with its trailing line breaks (`|+`) ends there.
+  const doc = parseDocument(`${lines.slice(1, close).join('\n')}\n`, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
   const yamlProblem = doc.errors[0] ?? doc.warnings[0];
   if (yamlProblem !== undefined) {
     // +1: the YAML starts on the file's line 2, after the opening '---'.

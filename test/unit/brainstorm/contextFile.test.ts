@@ -148,6 +148,7 @@ describe('renderContextFile / parseContextFile', () => {
     ['a hash after a space', 'C # sharp'],
     ['quotes', `"double" and 'single' and \`back\``],
     ['newlines, blank lines and a trailing newline', 'one\n\nthree\n'],
+    ['two trailing newlines (kept as |+), last of the frontmatter', 'last\n\n'],
     ['leading spaces on the first line', '   indented\nnot'],
     ['trailing spaces', 'spaces   '],
     ['tabs and CRLF', 'a\tb\r\nc'],
