@@ -3,35 +3,18 @@
 // developer's discovery about task-001 (hostile to a marker) becomes one yellow note right after
 // task-001's region, and delivery's pass marks every requirement green.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
 import { unescapeNoteContent } from '../../../src/core/annotations/annotationText';
-import { ANNOTATED_DISCOVERY, BRIEF_MD, PROJECT, VERIFY, buildRules } from '../../support/buildScript';
-import { startScriptedModelServer } from '../../support/scriptedModelServer';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
-import { cli } from '../agent/agentCliHarness';
+import { ANNOTATED_DISCOVERY, PROJECT } from '../../support/buildScript';
+import { scriptedBuild } from './buildHarness';
 
 test('a build: requirements.md is marked green at the end, with the developer’s discovery noted after task-001', async () => {
-  assert.ok(existsSync(join(repo, 'dist/cli.js')), 'dist/cli.js is missing: run npm run build');
-  const server = await startScriptedModelServer(buildRules({ annotations: true }));
-  const ws = await tempFolder('groundwork-build-annotations-');
-  let stderr: string;
-  try {
-    await writeFile(join(ws, 'brief.md'), BRIEF_MD);
-    const r = await cli(['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', '--approve', VERIFY], server);
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(
-      server.unmatched.map((u) => u.seq),
-      [],
-      'every model call was scripted',
-    );
-    stderr = r.stderr;
-  } finally {
-    await server.close();
-  }
+  const { ws, r } = await scriptedBuild({ annotations: true });
+  assert.equal(r.code, 0, r.stderr);
+  const stderr = r.stderr;
 
   const text = await readFile(join(ws, PROJECT, 'specs/requirements.md'), 'utf8');
   const parse = parseAnnotations(text);

@@ -14,7 +14,8 @@ import type { MessagesBody } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { repo, tempFolder } from '../../unit/cli/cliHarness';
 import { cli } from '../agent/agentCliHarness';
-import type { Ran } from '../agent/agentCliHarness';
+import { scriptedBuild } from './buildHarness';
+import type { ScriptedBuild } from './buildHarness';
 
 interface Yaml {
   status: string;
@@ -38,20 +39,8 @@ async function theBuild(ws: string): Promise<{ id: string; yaml: Yaml; report: s
   return { id, yaml, report: await readFile(join(dir, 'report.md'), 'utf8').catch(() => ''), log: await readFile(join(dir, 'build.log'), 'utf8') };
 }
 
-async function build(options: BuildScriptOptions, extra: string[] = ['--approve', VERIFY]): Promise<{ ws: string; r: Ran; bodies: MessagesBody[] }> {
-  const server = await startScriptedModelServer(buildRules(options));
-  try {
-    const ws = await workspace();
-    const r = await cli(['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', ...extra], server);
-    assert.deepEqual(
-      server.unmatched.map((u) => u.seq),
-      [],
-      'every model call was scripted',
-    );
-    return { ws, r, bodies: server.requests.map((q) => q.body as MessagesBody) };
-  } finally {
-    await server.close();
-  }
+async function build(options: BuildScriptOptions, extra: string[] = ['--approve', VERIFY]): Promise<ScriptedBuild> {
+  return scriptedBuild(options, (ws) => ['--brief', join(ws, 'brief.md'), ...extra]);
 }
 
 const phaseOf = (body: MessagesBody) => /^Groundwork build phase: ([a-z-]+)\n/.exec(systemText(body))?.[1];

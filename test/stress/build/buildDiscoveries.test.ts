@@ -3,15 +3,13 @@
 // after it are given them in the discoveries block of their system prompt (the local one only to
 // the developer), and the completed build archives its local case.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { BRIEF_MD, GLOBAL_DISCOVERY, LOCAL_DISCOVERY, VERIFY, buildRules } from '../../support/buildScript';
-import { startScriptedModelServer, systemText } from '../../support/scriptedModelServer';
+import { GLOBAL_DISCOVERY, LOCAL_DISCOVERY } from '../../support/buildScript';
+import { systemText } from '../../support/scriptedModelServer';
 import type { MessagesBody } from '../../support/scriptedModelServer';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
-import { cli } from '../agent/agentCliHarness';
+import { scriptedBuild } from './buildHarness';
 
 interface CaseLine {
   id: string;
@@ -34,25 +32,9 @@ function lastLines(text: string): Map<string, CaseLine> {
 }
 
 test('a build: the developer reports discoveries, later phases are given them, the local one is archived at the end', async () => {
-  assert.ok(existsSync(join(repo, 'dist/cli.js')), 'dist/cli.js is missing: run npm run build');
-  const server = await startScriptedModelServer(buildRules({ discoveries: true }));
-  const ws = await tempFolder('groundwork-build-cases-');
-  let bodies: MessagesBody[];
-  let stderr: string;
-  try {
-    await writeFile(join(ws, 'brief.md'), BRIEF_MD);
-    const r = await cli(['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', '--approve', VERIFY], server);
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(
-      server.unmatched.map((u) => u.seq),
-      [],
-      'every model call was scripted',
-    );
-    bodies = server.requests.map((q) => q.body as MessagesBody);
-    stderr = r.stderr;
-  } finally {
-    await server.close();
-  }
+  const { ws, r, bodies } = await scriptedBuild({ discoveries: true });
+  assert.equal(r.code, 0, r.stderr);
+  const stderr = r.stderr;
   const [buildId] = await readdir(join(ws, '.groundwork/builds'));
   assert.ok(buildId);
 
