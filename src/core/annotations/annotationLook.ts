@@ -7,7 +7,7 @@
 // missing. A region is its colour: green (implemented), blue (planned), and the other names the
 // editor knows; any other name is 'other'.
 import type { DiscoveryCase } from '../cases/caseRecord';
-import type { Annotation, AnnotationParse, DiscoveryAnnotation, RegionAnnotation } from './annotationParser';
+import type { Annotation, AnnotationParse, DiscoveryAnnotation } from './annotationParser';
 import type { Position, Range } from './textPositions';
 
 /** The looks a discovery note can have. */
@@ -99,9 +99,4 @@ export function annotationAt(parse: AnnotationParse, position: Position): Annota
 /** The discovery notes of a task in a parse, in order. */
 export function notesOf(parse: AnnotationParse, task: string): DiscoveryAnnotation[] {
   return parse.annotations.filter((a): a is DiscoveryAnnotation => a.kind === 'discovery' && a.task === task);
-}
-
-/** The regions of a task in a parse, in order. */
-export function regionsOf(parse: AnnotationParse, task: string): RegionAnnotation[] {
-  return parse.annotations.filter((a): a is RegionAnnotation => a.kind === 'region' && a.task === task);
 }
