@@ -70,10 +70,12 @@ async function livePid(): Promise<number> {
  * `sleep 60`, which never waits for children, so the exited `sleep 0` is never reaped.
  */
 async function zombiePid(): Promise<number> {
-  const child = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // The background sleep must outlive the shell's `exec`: one that ended before it (`sleep 0` on a
+  // loaded machine) could be reaped by the shell, and then there was no zombie to test.
+  const child = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(child);
   const pid = Number(await firstLine(child));
-  // The background `sleep 0` exits at once; wait until the kernel says so.
+  // The background sleep ends soon after; wait until the kernel says it is a zombie.
   for (let i = 0; i < 500 && procState(pid) !== 'Z'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   return pid;
 }
