@@ -51,6 +51,7 @@ const LAZY_FEATURES = {
   'src/vscode/buildFeature.ts': 'build.js',
   'src/vscode/casesFeature.ts': 'cases.js',
   'src/vscode/annotationsFeature.ts': 'annotations.js',
+  'src/vscode/explorerFeature.ts': 'explorer.js',
 };
 
 /**

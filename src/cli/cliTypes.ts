@@ -43,6 +43,8 @@ export interface CliDeps {
   openStore(workspaceRoot: string): WorkspaceStore;
   /** Whether `path` is an existing folder; kept here so tests need no real folder. */
   isDirectory(path: string): Promise<boolean>;
+  /** A small text file outside the workspace (a `.code-workspace` file); undefined when it cannot be read. */
+  readTextFile?(path: string): Promise<string | undefined>;
   /** stdin, the terminals and Ctrl-C, for the commands that converse. */
   terminal: CliTerminal;
   /**

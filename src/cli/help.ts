@@ -5,7 +5,9 @@ export const VERSION: string = version;
 
 const GLOBAL_HELP = [
   'Options:',
-  '  --workspace DIR  the workspace folder (default: the current folder)',
+  '  --workspace DIR  the workspace folder (default: the current folder), or a .code-workspace',
+  '                   file: the folder --folder NAME names, else its one folder with .groundwork/',
+  '  --folder NAME    which folder of that .code-workspace file',
   '  --json           machine-readable output on stdout',
   '  --help, -h       show help (also: groundwork help COMMAND)',
   '  --version        print the version',

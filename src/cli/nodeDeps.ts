@@ -2,7 +2,7 @@
 // store on disk, the process's terminal, the model from the environment, the role files beside the
 // install, the core's services) and the process's streams bound as CliIo.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { systemClock } from '../core/clock';
 import { NodeCommandRunner } from '../core/node/nodeCommandRunner';
@@ -19,6 +19,10 @@ export function createNodeDeps(): CliDeps {
     clock: systemClock,
     openStore: (root) => openWorkspaceStore(root),
     isDirectory: async (path) => (await stat(path).catch(() => undefined))?.isDirectory() ?? false,
+    readTextFile: async (path) => {
+      const info = await stat(path).catch(() => undefined);
+      return info?.isFile() && info.size <= 1_000_000 ? readFile(path, 'utf8').catch(() => undefined) : undefined;
+    },
     terminal: processTerminal,
     model: modelFromEnv,
     loadRole: (name, store, warn) => loadCliRole(name, store, warn),

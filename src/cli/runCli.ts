@@ -8,11 +8,13 @@ import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { VERSION, commandHelp, generalHelp, groupHelp } from './help';
 import { visibleText } from '../core/visibleText';
 import { blockText } from './terminalText';
+import { chooseWorkspaceFolder, WORKSPACE_FILE_SUFFIX, workspaceFolders } from './workspaceChoice';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 const GLOBAL_OPTIONS: Options = {
   workspace: { type: 'string' },
+  folder: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -78,14 +80,22 @@ async function dispatch(argv: string[], io: CliIo, deps: CliDeps, commands: read
     values: parsed.values,
     args,
     json: parsed.values['json'] === true,
-    workspace: () => (opened ??= openWorkspace(parsed.values['workspace'], io, deps)),
+    workspace: () => (opened ??= openWorkspace(parsed.values['workspace'], parsed.values['folder'], io, deps)),
   };
   return await command.run(ctx);
 }
 
-async function openWorkspace(option: string | boolean | undefined, io: CliIo, deps: CliDeps) {
+async function openWorkspace(option: string | boolean | undefined, folder: string | boolean | undefined, io: CliIo, deps: CliDeps) {
   if (option === '') throw new UsageError('--workspace is empty; give a folder');
-  const root = resolve(io.cwd, typeof option === 'string' ? option : '.');
+  let root = resolve(io.cwd, typeof option === 'string' ? option : '.');
+  // A folder may be named like a workspace file: it is still a folder.
+  if (root.endsWith(WORKSPACE_FILE_SUFFIX) && deps.readTextFile && !(await deps.isDirectory(root))) {
+    const text = await deps.readTextFile(root);
+    if (text === undefined) throw new UsageError(`the workspace file '${root}' cannot be read`);
+    root = await chooseWorkspaceFolder(workspaceFolders(text, root), typeof folder === 'string' ? folder : undefined, root, deps.isDirectory);
+  } else if (typeof folder === 'string') {
+    throw new UsageError(`--folder picks a folder of a ${WORKSPACE_FILE_SUFFIX} file; pass one with --workspace FILE${WORKSPACE_FILE_SUFFIX}`);
+  }
   if (!(await deps.isDirectory(root))) {
     const how = option === undefined ? 'run groundwork inside the workspace or pass --workspace DIR' : 'pass an existing folder with --workspace';
     throw new UsageError(`the workspace folder '${root}' does not exist or is not a folder; ${how}`);

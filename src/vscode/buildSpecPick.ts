@@ -13,7 +13,9 @@ const PATH_MAX_CHARS = 1000;
 /** The spec folder a `groundwork.buildFromSpec` argument names (a string, or `{path}`); undefined: ask. A string result of kind error: why not. */
 export function specArgument(arg: unknown): { path: string } | { error: string } | undefined {
   if (arg === undefined || arg === null) return undefined;
-  const path = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? vscode.workspace.asRelativePath(arg, false) : (arg as { path?: unknown }).path;
+  // A string, a URI, `{path}`, or the explorer's node of a spec (`{kind: 'spec', spec: {path}}`).
+  const node = (arg as { kind?: unknown; spec?: { path?: unknown } }).kind === 'spec' ? (arg as { spec?: { path?: unknown } }).spec : undefined;
+  const path = typeof arg === 'string' ? arg : arg instanceof vscode.Uri ? vscode.workspace.asRelativePath(arg, false) : node ? node.path : (arg as { path?: unknown }).path;
   if (typeof path !== 'string' || path.trim() === '' || path.length > PATH_MAX_CHARS) return { error: vscode.l10n.t('No spec folder was given to build from.') };
   return { path: path.trim() };
 }

@@ -6,7 +6,7 @@ import type { ExplorerNode, PlanExplorer } from './planExplorer';
 
 export async function revealCase(explorer: PlanExplorer, view: vscode.TreeView<ExplorerNode>, id: unknown): Promise<void> {
   if (typeof id !== 'string' || !/^disc-\d{3,9}$/.test(id)) return;
-  const group = (await explorer.getChildren()).find((n) => n.kind === 'group' && n.group === 'discoveries');
+  const group = (await explorer.activeGroups()).find((n) => n.kind === 'group' && n.group === 'discoveries');
   const node = group ? await find(explorer, await explorer.getChildren(group), id, 0) : undefined;
   if (node === undefined) {
     await vscode.commands.executeCommand('groundwork.cases.openFile');

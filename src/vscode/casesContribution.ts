@@ -136,5 +136,7 @@ function unreadable(err: unknown): CasesListing {
     rows: [errorRow(label, [label])],
     total: 0,
     tooltip: [],
+    related: [],
+    rowsOf: () => [],
   };
 }

@@ -8,6 +8,7 @@
 // escapes it).
 import type * as vscode from 'vscode';
 import type { DiscoveryMetrics } from '../core/cases/caseMetrics';
+import type { CaseFacts } from '../core/explorer/explorerTree';
 import type { ArchiveReason, CaseImpact, CaseScope, CaseStatus, DiscoveryCase, OutdatedReason } from '../core/cases/caseRecord';
 import type { ReadProblem } from '../core/storage/recordLog';
 import { visibleText } from '../core/visibleText';
@@ -45,6 +46,10 @@ export interface CasesListing {
   total: number;
   /** The group's tooltip: the seed's metrics, as paragraphs of plain text. */
   tooltip: string[];
+  /** Each case's task and parent, for the plans: a plan lists the cases its builds reported (core/explorer). */
+  related: CaseFacts[];
+  /** The rows of these cases (a plan's), in the order given; an id the file lacks is left out. */
+  rowsOf(ids: readonly string[]): CasesRow[];
 }
 
 /** What the explorer asks of the cases (casesContribution.ts gives it, loading the feature only when cases.jsonl exists). */
@@ -136,7 +141,16 @@ export function casesListing(
     if (cases.length > 0) rows.push(statusRow(status, cases, words, now, locale));
   }
   if (list.problems.length > 0) rows.push(problemRow(list.problems, words));
-  return { rows, total: list.cases.length, tooltip: metricsTooltip(metrics, words) };
+  const related = list.cases.map((c) => ({ id: c.id, task: c.metadata.sourceTaskId, parent: c.parentId }));
+  let byId: Map<string, DiscoveryCase> | undefined;
+  const rowsOf = (ids: readonly string[]): CasesRow[] => {
+    byId ??= new Map(list.cases.map((c) => [c.id, c]));
+    return ids.flatMap((id) => {
+      const c = byId!.get(id);
+      return c ? [caseRow(c, words, now, locale)] : [];
+    });
+  };
+  return { rows, total: list.cases.length, tooltip: metricsTooltip(metrics, words), related, rowsOf };
 }
 
 function statusRow(status: CaseStatus, cases: readonly DiscoveryCase[], words: CaseWords, now: number, locale?: string): CasesRow {

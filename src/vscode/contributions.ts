@@ -11,6 +11,7 @@ import type { BuildSource, BuildsSource } from './buildsTree';
 import type { CasesSource } from './casesTree';
 import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
+import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { agentRunContribution } from './agentRunContribution';
 import { annotationsContribution } from './annotationsContribution';
 import { brainstormContribution } from './brainstormContribution';
@@ -29,6 +30,8 @@ export interface Host {
   readonly log: vscode.LogOutputChannel;
   /** The workspace's .groundwork/ (its store, the journal, the sleepers, the plans). */
   readonly workspace: WorkspaceModel;
+  /** A store over another folder's `.groundwork/` (a multi-root window's other roots in the plan explorer), writes refused while untrusted. */
+  readonly storeFor?: (folder: vscode.WorkspaceFolder) => WorkspaceStore | undefined;
   readonly models: ModelService;
   readonly roles: RoleLookup;
   readonly panel: AgentPanel;

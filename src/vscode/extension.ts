@@ -12,6 +12,7 @@ import { LanguageModelClient } from './llm/languageModelClient';
 import { ModelService } from './llm/modelService';
 import { RoleCache } from './roleCache';
 import { isTrusted } from './trust';
+import { chosenFolder } from './folderChoice';
 import { WorkspaceModel } from './workspaceModel';
 import { writeGuardedFs } from './writeGuard';
 
@@ -31,9 +32,12 @@ export interface GroundworkApi {
 export function activate(context: vscode.ExtensionContext): GroundworkApi {
   const log = vscode.window.createOutputChannel('Groundwork', { log: true });
   context.subscriptions.push(log);
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  // The window's store refuses every write while the folder is not trusted (writeGuard.ts).
-  const store = folder?.uri.scheme === 'file' ? new WorkspaceStore(writeGuardedFs(new NodeWorkspaceFs(), isTrusted), folder.uri.fsPath) : undefined;
+  // The folder Groundwork works in: the one chosen for this workspace, else the first (folderChoice.ts).
+  const folder = chosenFolder(context.workspaceState);
+  // The window's stores refuse every write while the folder is not trusted (writeGuard.ts).
+  const fs = writeGuardedFs(new NodeWorkspaceFs(), isTrusted);
+  const storeFor = (f: vscode.WorkspaceFolder) => (f.uri.scheme === 'file' ? new WorkspaceStore(fs, f.uri.fsPath) : undefined);
+  const store = folder && storeFor(folder);
   const workspace = own(context, new WorkspaceModel(folder, store));
   const models = own(
     context,
@@ -45,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
   );
   const panel = own(context, new AgentPanel(context.extensionUri, store !== undefined, log));
   const roles = own(context, new RoleCache({ bundled: bundledRoleSource(context.extensionUri.fsPath), workspace, log, notify: (text) => panel.showNotice(text) }));
-  const host: Host = { context, log, workspace, models, roles: roles.lookup, panel, services: {} };
+  const host: Host = { context, log, workspace, storeFor, models, roles: roles.lookup, panel, services: {} };
   for (const contribution of CONTRIBUTIONS) context.subscriptions.push(contribution.register(host) as vscode.Disposable);
   return {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },

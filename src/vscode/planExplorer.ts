@@ -1,57 +1,67 @@
-// The plan explorer: plans, the discoveries journal, sleeping agents, discovery cases, builds and
-// agent runs, as the workspace holds them (the cases come from Host.services.cases: casesTree.ts; the
-// builds from Host.services.builds: buildsTree.ts; the runs from Host.services.runs: runsTree.ts). A
-// plan with builds lists them beneath it, as the Builds group does. An empty workspace yields no
-// nodes, so VS Code shows the view's welcome content. While agents sleep and the view is visible,
-// their countdowns are redrawn every second (only that group).
+// The plan explorer: for each folder with a `.groundwork/` (folderChoice.ts; one folder's groups sit
+// at the top, several folders are roots of their own) the sessions waiting for the person, the
+// plans (each expanding to its documents, its builds and the cases they reported: the core's model,
+// core/explorer, through explorerRoots.ts) and the specs of other tools; for the folder Groundwork
+// works in also the journal, sleeping agents, discovery cases, builds and agent runs (from
+// Host.services: casesTree.ts, buildsTree.ts, runsTree.ts). Nodes are drawn by explorerItems.ts.
+// An empty workspace yields no nodes, so VS Code shows the view's welcome content. While the view
+// is visible, sleepers' countdowns are redrawn every second and sessions' time left every 30.
 import * as vscode from 'vscode';
-import type { JournalEntry } from '../core/journal/journalEntry';
-import { sleeperStatus, type Sleeper } from '../core/sleep/sleepLog';
+import { JOURNAL_FILE, SLEEP_FILE } from '../core/plan/layout';
 import { visibleText } from '../core/visibleText';
+import type { BuildsListing, BuildsSource } from './buildsTree';
+import type { CasesListing, CasesSource } from './casesTree';
+import type { ExplorerNode, GroupName } from './explorerNodes';
+import {
+  caseItem,
+  documentItem,
+  errorItem,
+  entryItem,
+  folderItem,
+  groupItem,
+  paragraphs,
+  planCasesItem,
+  planItem,
+  rowItem,
+  runFileItem,
+  runItemId,
+  sessionItem,
+  sleeperItem,
+  specItem,
+} from './explorerItems';
+import type { ExplorerRoot, RootChange } from './explorerRoots';
 import { Disposable, Emitter, toDisposable } from './lifecycle';
-import type { BuildRow, BuildsSource, PhaseRow } from './buildsTree';
-import type { CasesRow, CasesSource } from './casesTree';
-import { RUN_FILE_SCHEME } from './runsTree';
-import type { RowLook } from './rowLook';
-import type { FileRow, RunRow, RunsSource } from './runsTree';
-import type { PlanSummary, WorkspaceModel } from './workspaceModel';
+import type { RunsSource } from './runsTree';
+import type { WorkspaceModel } from './workspaceModel';
+import { ExplorerSources } from './explorerSources';
 
+export type { ExplorerNode } from './explorerNodes';
 export const PLAN_EXPLORER_ID = 'groundwork.planExplorer';
 const MAX_JOURNAL_NODES = 200;
+const SESSION_TICKS = 30;
 
-type GroupName = 'plans' | 'journal' | 'sleepers' | 'discoveries' | 'builds' | 'runs';
-
-/**
- * `via` prefixes the tree item's id of a build (and of what is beneath it) shown under its plan as
- * well as in the Builds group: `plan:<slug>/`. A run file's `under` is the id of the run row it is
- * listed beneath (a build's try is also a row of the Runs group).
- */
-export type ExplorerNode =
-  | { kind: 'group'; group: GroupName; count: number; tooltip?: readonly string[] }
-  | { kind: 'plan'; plan: PlanSummary; builds: readonly BuildRow[] }
-  | { kind: 'entry'; entry: JournalEntry }
-  | { kind: 'sleeper'; sleeper: Sleeper }
-  | { kind: 'build'; row: BuildRow; via?: string }
-  | { kind: 'phase'; row: PhaseRow; via?: string }
-  | { kind: 'run'; row: RunRow; via?: string }
-  | { kind: 'runFile'; file: FileRow; under: string }
-  /** A row of the Discoveries group: a status, a scope and impact, a case, or the unreadable lines. */
-  | { kind: 'case'; row: CasesRow }
-  | { kind: 'note'; text: string; tooltip?: string }
-  | { kind: 'error'; text: string };
+/** The folders the explorer shows (folderChoice.ts's ExplorerFolders). */
+export interface RootsSource {
+  readonly onDidChange: vscode.Event<void>;
+  list(): Promise<ExplorerRoot[]>;
+}
 
 export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<ExplorerNode> {
   private readonly changed = this._register(new Emitter<ExplorerNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  /** One object per group for the life of the view: VS Code refreshes a node by identity. */
-  private readonly groups = new Map<GroupName, Extract<ExplorerNode, { kind: 'group' }>>();
+  /** One object per group (and per plan) for the life of the view: VS Code refreshes a node by identity. */
+  private readonly groups = new Map<string, Extract<ExplorerNode, { kind: 'group' }>>();
+  private readonly plans = new Map<string, Extract<ExplorerNode, { kind: 'plan' }>>();
   private view: vscode.TreeView<ExplorerNode> | undefined;
   private readonly parents = new WeakMap<ExplorerNode, ExplorerNode>();
+  private readonly sources: ExplorerSources;
+  private readonly followed = new Set<string>();
+  /** The groups each folder showed when its groups were last read: one that comes or goes redraws the folder. */
+  private readonly shownGroups = new Set<string>();
   private sleeping = false;
+  private timedSessions = false;
+  private ticks = 0;
   private ticker: ReturnType<typeof setInterval> | undefined;
-
-  /** The groups of a source (Runs, Builds, Discoveries) shown last time the root was read: their coming or going redraws the root. */
-  private readonly shown = new Set<GroupName>();
   /** What the model showed when it last changed. */
   private modelShown: string | undefined;
   /** Whether VS Code has read the root: until then there is nothing to redraw (a hidden view, a window that never showed it). */
@@ -59,15 +69,16 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
 
   constructor(
     private readonly model: WorkspaceModel,
-    private readonly runs?: RunsSource,
-    private readonly builds?: BuildsSource,
-    private readonly cases?: CasesSource,
+    private readonly roots: RootsSource,
+    runs?: RunsSource,
+    builds?: BuildsSource,
+    cases?: CasesSource,
   ) {
     super();
+    this.sources = this._register(new ExplorerSources(runs, builds, cases));
     this._register(model.onDidChange(() => void this.modelChanged()));
-    if (runs) this._register(runs.onDidChange(() => void this.sourceChanged('runs')));
-    if (builds) this._register(builds.onDidChange(() => void this.sourceChanged('builds')));
-    if (cases) this._register(cases.onDidChange(() => void this.sourceChanged('discoveries')));
+    this._register(roots.onDidChange(() => this.redrawAll()));
+    this._register(this.sources.onDidChange((name) => void this.sourceChanged(name)));
     this._register(toDisposable(() => clearInterval(this.ticker)));
   }
 
@@ -77,68 +88,35 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
     this.changed.fire(undefined);
   }
 
-  /** The tree view that shows this provider: its countdowns tick only while it is visible. */
+  /** The tree view that shows this provider: its countdowns tick only while it is visible; its badge counts the sessions waiting. */
   attach(view: vscode.TreeView<ExplorerNode>): void {
     this.view = view;
     this._register(view.onDidChangeVisibility(() => this.tick()));
   }
 
-  /** Starts or stops the countdowns' ticker as sleepers come and go and the view shows or hides. */
-  private tick(): void {
-    const run = this.sleeping && (this.view?.visible ?? false);
-    if (run && !this.ticker) {
-      this.ticker = setInterval(() => {
-        const group = this.groups.get('sleepers');
-        if (group) this.changed.fire(group);
-      }, 1000);
-    } else if (!run && this.ticker) {
-      clearInterval(this.ticker);
-      this.ticker = undefined;
-    }
-  }
-
-  /**
-   * `.groundwork/` changed (the model watches all of it): the whole tree is redrawn only when what
-   * the model shows changed. A run or a build writes its files many times a second, and each redraw
-   * of the root makes VS Code forget every row while it may still be loading an open group's rows
-   * (which then stays open and empty); their own groups are redrawn by their sources.
-   */
-  private async modelChanged(): Promise<void> {
-    if (!this.rootRead) return;
-    const view = await this.model.read().catch(() => undefined);
-    const journal = view && !('error' in view.journal) ? [view.journal.records.length, view.journal.records.at(-1), view.journal.problems.length] : view?.journal;
-    const shown = JSON.stringify([journal, view?.sleepers, view?.plans]);
-    if (view === undefined || shown !== this.modelShown) this.changed.fire(undefined);
-    this.modelShown = shown;
-  }
-
-  /** A source's group is redrawn (rows are new objects; the Plans group too for builds: a plan shows its builds), the root when it appears or goes. */
-  private async sourceChanged(name: 'runs' | 'builds' | 'discoveries'): Promise<void> {
-    if (!this.rootRead) return;
-    const listing = await (name === 'runs' ? this.runs : name === 'builds' ? this.builds : this.cases)?.list().catch(() => undefined);
-    const group = this.groups.get(name);
-    if ((listing !== undefined) !== this.shown.has(name) || !group || !listing) return this.changed.fire(undefined);
-    group.count = 'total' in listing ? listing.total : runCount(listing);
-    if ('tooltip' in listing) group.tooltip = listing.tooltip;
-    this.changed.fire(group);
-    const plans = this.groups.get('plans');
-    if (name === 'builds' && plans) this.changed.fire(plans);
-  }
-
-  private group(group: GroupName, count: number, tooltip?: readonly string[]): ExplorerNode {
-    let node = this.groups.get(group);
-    if (!node) {
-      node = { kind: 'group', group, count };
-      this.groups.set(group, node);
-    }
-    node.count = count;
-    if (tooltip) node.tooltip = tooltip;
-    return node;
-  }
-
   /** A node's parent, for TreeView.reveal (caseReveal.ts): known for the nodes getChildren gave. */
   getParent(node: ExplorerNode): ExplorerNode | undefined {
     return this.parents.get(node);
+  }
+
+  /** The groups of the folder Groundwork works in, wherever they sit (caseReveal.ts). */
+  async activeGroups(): Promise<ExplorerNode[]> {
+    const top = await this.getChildren();
+    const folder = top.find((n) => n.kind === 'folder' && n.root.active);
+    return folder ? this.getChildren(folder) : top;
+  }
+
+  /** Counts the sessions waiting in every folder on the view's badge (also before the view is first shown). */
+  async updateBadge(): Promise<void> {
+    const roots = await this.roots.list().catch(() => []);
+    const reads = await Promise.all(roots.map((r) => r.read().catch(() => undefined)));
+    const now = Date.now();
+    const waiting = reads.reduce((n, read) => n + (read?.tree.waiting(now) ?? 0), 0);
+    this.timedSessions = reads.some((read) => read?.tree.sessions(now).some((s) => s.expiresAt !== undefined && !s.expired));
+    this.tick();
+    if (!this.view) return;
+    const tooltip = waiting === 1 ? vscode.l10n.t('1 session waits for your answers') : vscode.l10n.t('{0} sessions wait for your answers', waiting);
+    this.view.badge = waiting > 0 ? { value: waiting, tooltip } : undefined;
   }
 
   async getChildren(node?: ExplorerNode): Promise<ExplorerNode[]> {
@@ -148,137 +126,242 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
   }
 
   private async childrenOf(node?: ExplorerNode): Promise<ExplorerNode[]> {
-    if (!this.model.hasWorkspace) return [];
-    const view = await this.model.read();
-    this.sleeping = !('error' in view.sleepers) && view.sleepers.length > 0;
-    this.tick();
     if (!node) {
       this.rootRead = true;
-      const groups: ExplorerNode[] = [];
-      const add = (group: GroupName, value: unknown[] | { error: string }) => {
-        if ('error' in value) groups.push({ kind: 'error', text: value.error });
-        else if (value.length) groups.push(this.group(group, value.length));
+      const roots = await this.roots.list();
+      roots.forEach((root) => this.follow(root));
+      void this.updateBadge();
+      if (roots.length > 1) return roots.map((root): ExplorerNode => ({ kind: 'folder', root }));
+      return roots[0] ? this.groupsOf(roots[0]) : [];
+    }
+    switch (node.kind) {
+      case 'folder':
+        return this.groupsOf(node.root);
+      case 'group':
+        return this.groupChildren(node);
+      case 'plan': {
+        const { plan, root } = node;
+        const builds = root.active ? await this.sources.builds() : undefined;
+        const rows = builds ? plan.builds.map((id) => builds.rows.find((b) => b.id === id)).filter((b) => b !== undefined) : [];
+        return [
+          ...plan.documents.map((doc): ExplorerNode => ({ kind: 'document', doc, slug: plan.slug, root })),
+          ...rows.map((row): ExplorerNode => ({ kind: 'build', row, via: `plan:${plan.slug}/` })),
+          ...(plan.cases.length > 0 && root.active ? [{ kind: 'planCases' as const, slug: plan.slug, ids: plan.cases, root }] : []),
+        ];
+      }
+      case 'planCases':
+        return (await this.sources.caseRows(node.ids)).map((row): ExplorerNode => ({ kind: 'case', row, via: `plan:${node.slug}/` }));
+      case 'run':
+        return this.sources.runFiles(node.row, runItemId(node.row, node.via));
+      case 'build':
+        return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row, via: node.via }));
+      case 'phase':
+        return this.sources.phaseTries(node.row, node.via);
+      case 'case':
+        return 'children' in node.row ? node.row.children.map((row): ExplorerNode => ({ kind: 'case', row, via: node.via })) : [];
+      default:
+        return [];
+    }
+  }
+
+  /** A folder's groups: sessions, plans, then (in the folder Groundwork works in) the features' groups, then other specs. */
+  private async groupsOf(root: ExplorerRoot): Promise<ExplorerNode[]> {
+    const read = await root.read();
+    const now = Date.now();
+    const groups: ExplorerNode[] = [];
+    const sessions = read.tree.sessions(now);
+    const [sessionProblems, planProblems] = splitProblems(read.problems);
+    if (sessions.length + sessionProblems.length > 0) groups.push(this.group(root, 'sessions', read.tree.waiting(now)));
+    const plans = read.tree.planNodes();
+    if (plans.length + planProblems.length > 0) groups.push(this.group(root, 'plans', plans.length));
+    if (root.active && this.model.hasWorkspace) {
+      const view = await this.model.read();
+      this.sleeping = !('error' in view.sleepers) && view.sleepers.length > 0;
+      this.tick();
+      const add = (group: 'journal' | 'sleepers', value: unknown[] | { error: string }) => {
+        if ('error' in value) groups.push({ kind: 'error', text: value.error, file: root.fileUri(group === 'journal' ? JOURNAL_FILE : SLEEP_FILE) });
+        else if (value.length) groups.push(this.group(root, group, value.length));
       };
-      add('plans', view.plans);
       add('journal', 'error' in view.journal ? view.journal : view.journal.records);
       add('sleepers', view.sleepers);
-      const [cases, builds, runs] = await Promise.all([this.cases, this.builds, this.runs].map((source) => source?.list().catch(() => undefined)));
-      const show = (name: GroupName, listing: typeof cases | typeof builds | typeof runs) => {
-        if (listing === undefined) return void this.shown.delete(name);
-        this.shown.add(name);
-        groups.push(this.group(name, 'total' in listing ? listing.total : runCount(listing), 'tooltip' in listing ? listing.tooltip : undefined));
-      };
-      show('discoveries', cases);
-      show('builds', builds);
-      show('runs', runs);
-      return groups;
+      for (const [name, listing] of await this.sources.groups()) groups.push(this.group(root, name, listing.count, listing.tooltip));
     }
-    if (node.kind === 'run') return this.runFiles(node.row, runItemId(node.row, node.via));
-    if (node.kind === 'plan') return node.builds.map((row): ExplorerNode => ({ kind: 'build', row, via: `plan:${node.plan.slug}/` }));
-    if (node.kind === 'build') return node.row.phases.map((row): ExplorerNode => ({ kind: 'phase', row, via: node.via }));
-    if (node.kind === 'phase') return this.phaseTries(node.row, node.via);
-    if (node.kind === 'case') return 'children' in node.row ? node.row.children.map((row): ExplorerNode => ({ kind: 'case', row })) : [];
-    if (node.kind !== 'group') return [];
+    if (read.specs.length > 0) groups.push(this.group(root, 'specs', read.specs.length));
+    for (const key of [...this.shownGroups]) if (key.startsWith(`${root.key}|`)) this.shownGroups.delete(key);
+    for (const g of groups) if (g.kind === 'group') this.shownGroups.add(`${root.key}|${g.group}`);
+    return groups;
+  }
+
+  private async groupChildren(node: Extract<ExplorerNode, { kind: 'group' }>): Promise<ExplorerNode[]> {
+    const root = node.root;
     switch (node.group) {
+      case 'sessions': {
+        const read = await root.read();
+        return [
+          ...read.tree.sessions(Date.now()).map((session): ExplorerNode => ({ kind: 'session', session, root })),
+          ...splitProblems(read.problems)[0].map((p): ExplorerNode => ({ kind: 'error', text: `${p.file}: ${p.problem}`, file: vscode.Uri.joinPath(root.folder.uri, p.file) })),
+        ];
+      }
       case 'plans': {
-        if ('error' in view.plans) return [];
-        const builds = (await this.builds?.list().catch(() => undefined))?.rows ?? [];
-        return view.plans.map((plan): ExplorerNode => ({ kind: 'plan', plan, builds: builds.filter((b) => b.plan === plan.slug) }));
+        const read = await root.read();
+        if (root.active) await this.sources.relate(read.tree);
+        return [
+          ...read.tree.planNodes().map((plan) => this.planNode(root, plan)),
+          ...splitProblems(read.problems)[1].map((p): ExplorerNode => ({ kind: 'error', text: `${p.file}: ${p.problem}` })),
+        ];
       }
-      case 'journal':
-        return 'error' in view.journal
-          ? []
-          : view.journal.records
-              .slice(-MAX_JOURNAL_NODES)
-              .reverse()
-              .map((entry) => ({ kind: 'entry', entry }));
-      case 'sleepers':
+      case 'specs':
+        return (await root.read()).specs.map((spec): ExplorerNode => ({ kind: 'spec', spec, root }));
+      case 'journal': {
+        const view = await this.model.read();
+        if ('error' in view.journal) return [];
+        return view.journal.records
+          .slice(-MAX_JOURNAL_NODES)
+          .reverse()
+          .map((entry) => ({ kind: 'entry', entry }));
+      }
+      case 'sleepers': {
+        const view = await this.model.read();
         return 'error' in view.sleepers ? [] : view.sleepers.map((sleeper) => ({ kind: 'sleeper', sleeper }));
-      case 'discoveries':
-        return ((await this.cases?.list().catch(() => undefined))?.rows ?? []).map((row): ExplorerNode => ({ kind: 'case', row }));
-      case 'builds': {
-        const listing = await this.builds?.list().catch(() => undefined);
-        if (!listing) return [];
-        return [
-          ...listing.rows.map((row): ExplorerNode => ({ kind: 'build', row })),
-          ...(listing.more > 0 ? [{ kind: 'note' as const, text: vscode.l10n.t('{0} more in .groundwork/builds/', listing.more) }] : []),
-          ...listing.problems.map((p): ExplorerNode => ({ kind: 'error', text: vscode.l10n.t('Build {0} cannot be read: {1}', p.id, p.problem) })),
-        ];
       }
-      case 'runs': {
-        const listing = await this.runs?.list().catch(() => undefined);
-        if (!listing) return [];
-        return [
-          ...listing.rows.map((row): ExplorerNode => ({ kind: 'run', row })),
-          ...(listing.more > 0 ? [{ kind: 'note' as const, text: vscode.l10n.t('{0} more — use groundwork runs list', listing.more) }] : []),
-          ...listing.problems.map((p): ExplorerNode => ({ kind: 'error', text: vscode.l10n.t('Run {0} cannot be read: {1}', p.id, p.problem) })),
-        ];
+      default:
+        return this.sources.groupRows(node.group, (rel) => root.fileUri(rel));
+    }
+  }
+
+  private planNode(root: ExplorerRoot, plan: Extract<ExplorerNode, { kind: 'plan' }>['plan']): ExplorerNode {
+    const key = `${root.key}|${plan.slug}`;
+    const node = this.plans.get(key);
+    if (node) {
+      node.plan = plan;
+      return node;
+    }
+    const made: Extract<ExplorerNode, { kind: 'plan' }> = { kind: 'plan', plan, root };
+    this.plans.set(key, made);
+    return made;
+  }
+
+  private group(root: ExplorerRoot, group: GroupName, count: number, tooltip?: readonly string[]): ExplorerNode {
+    const key = `${root.key}|${group}`;
+    let node = this.groups.get(key);
+    if (!node) {
+      node = { kind: 'group', group, count, root };
+      this.groups.set(key, node);
+    }
+    node.count = count;
+    if (tooltip) node.tooltip = tooltip;
+    return node;
+  }
+
+  /** A root's own changes: a plan redrawn alone when only its folder changed, its group when plans come or go. */
+  private follow(root: ExplorerRoot): void {
+    if (this.followed.has(root.key)) return;
+    this.followed.add(root.key);
+    this._register(root.onDidChange((change) => void this.rootChanged(root, change)));
+  }
+
+  private async rootChanged(root: ExplorerRoot, change: RootChange): Promise<void> {
+    void this.updateBadge();
+    if (!this.rootRead) return;
+    const read = await root.read().catch(() => undefined);
+    const plansGroup = this.groups.get(`${root.key}|plans`);
+    const sessionsGroup = this.groups.get(`${root.key}|sessions`);
+    const specsGroup = this.groups.get(`${root.key}|specs`);
+    if (change.kind === 'all' || !read) return this.changed.fire(undefined);
+    if (change.kind === 'specs') return this.changed.fire(specsGroup && read.specs.length > 0 && this.shownGroups.has(`${root.key}|specs`) ? specsGroup : undefined);
+    const sessionsShown = read.tree.sessions(Date.now()).length + splitProblems(read.problems)[0].length > 0;
+    const plansShown = read.tree.planNodes().length > 0;
+    // A group that comes or goes redraws the folder's groups.
+    const shown = (group: GroupName) => this.shownGroups.has(`${root.key}|${group}`);
+    if ((change.sessions && sessionsShown !== shown('sessions')) || (change.list && plansShown !== shown('plans'))) return this.changed.fire(undefined);
+    if (change.sessions && sessionsGroup) {
+      sessionsGroup.count = read.tree.waiting(Date.now());
+      this.changed.fire(sessionsGroup);
+    }
+    if (change.list && plansGroup) {
+      plansGroup.count = read.tree.planNodes().length;
+      return this.changed.fire(plansGroup);
+    }
+    for (const slug of change.slugs) {
+      const node = this.plans.get(`${root.key}|${slug}`);
+      const plan = read.tree.plan(slug);
+      if (node && plan) {
+        node.plan = plan;
+        this.changed.fire(node);
       }
     }
   }
 
-  private async phaseTries(row: PhaseRow, via: string | undefined): Promise<ExplorerNode[]> {
-    try {
-      const tries = (await this.builds?.attempts(row.buildId, row.name)) ?? [];
-      return tries.map((t): ExplorerNode => (t.kind === 'run' ? { kind: 'run', row: t.row, via } : { kind: 'note', text: t.text, ...(t.tooltip ? { tooltip: t.tooltip } : {}) }));
-    } catch (err) {
-      return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
-    }
+  /**
+   * `.groundwork/` changed (the model watches all of it): the whole tree is redrawn only when what
+   * the model shows changed (the journal, the sleepers). A run or a build writes its files many
+   * times a second, and each redraw of the root makes VS Code forget every row while it may still be
+   * loading an open group's rows; their own groups are redrawn by their sources.
+   */
+  private async modelChanged(): Promise<void> {
+    if (!this.rootRead) return;
+    const view = await this.model.read().catch(() => undefined);
+    const journal = view && !('error' in view.journal) ? [view.journal.records.length, view.journal.records.at(-1), view.journal.problems.length] : view?.journal;
+    const shown = JSON.stringify([journal, view?.sleepers]);
+    if (view === undefined || shown !== this.modelShown) this.changed.fire(undefined);
+    this.modelShown = shown;
   }
 
-  private async runFiles(row: RunRow, under: string): Promise<ExplorerNode[]> {
-    try {
-      const files = (await this.runs?.files(row.id)) ?? [];
-      if (files.length === 0) return [{ kind: 'note', text: vscode.l10n.t('It changed no file.') }];
-      return files.map((file) => ({ kind: 'runFile', file, under }));
-    } catch (err) {
-      // The sentence may name a file of a cloned run folder: one visible line.
-      return [{ kind: 'error', text: visibleText((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim()) }];
+  /** A source's group is redrawn, the Plans group too for builds and cases (a plan lists its own), the root when the group appears or goes. */
+  private async sourceChanged(name: 'runs' | 'builds' | 'discoveries'): Promise<void> {
+    if (!this.rootRead) return;
+    const active = (await this.roots.list().catch(() => [])).find((r) => r.active);
+    const group = active && this.groups.get(`${active.key}|${name}`);
+    const was = this.sources.shown(name);
+    const listing = (await this.sources.groups(false)).find(([n]) => n === name)?.[1];
+    if (!group || !listing || !was) return this.changed.fire(undefined);
+    group.count = listing.count;
+    if (listing.tooltip) group.tooltip = listing.tooltip;
+    this.changed.fire(group);
+    const plans = active && this.groups.get(`${active.key}|plans`);
+    if (name !== 'runs' && plans) this.changed.fire(plans);
+  }
+
+  /** Starts or stops the countdowns' ticker as sleepers and timed sessions come and go and the view shows or hides. */
+  private tick(): void {
+    const run = (this.sleeping || this.timedSessions) && (this.view?.visible ?? false);
+    if (run && !this.ticker) {
+      this.ticker = setInterval(() => {
+        const sleepers = [...this.groups.entries()].find(([key]) => key.endsWith('|sleepers'))?.[1];
+        if (this.sleeping && sleepers) this.changed.fire(sleepers);
+        if (++this.ticks % SESSION_TICKS !== 0) return;
+        for (const [key, group] of this.groups) if (key.endsWith('|sessions')) this.changed.fire(group);
+        void this.updateBadge();
+      }, 1000);
+    } else if (!run && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
     }
   }
 
   getTreeItem(node: ExplorerNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'folder':
+        return folderItem(node.root);
       case 'group': {
-        const item = groupItem(node.group, node.count);
+        const item = groupItem(node.group, node.count, node.root);
         if (node.tooltip) item.tooltip = paragraphs(node.tooltip);
         return item;
       }
-      case 'plan': {
-        const item = new vscode.TreeItem(node.plan.slug, node.builds.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-        item.id = `plan:${node.plan.slug}`;
-        item.iconPath = new vscode.ThemeIcon(node.plan.complete ? 'notebook' : 'loading~spin');
-        item.description = node.plan.complete ? undefined : vscode.l10n.t('in progress');
-        item.contextValue = node.plan.unfinishedBrainstorm ? 'brainstorm-unfinished' : 'plan';
-        const uri = node.plan.mainFile && this.model.fileUri(node.plan.mainFile);
-        if (node.plan.unfinishedBrainstorm) {
-          item.description = vscode.l10n.t('brainstorm in progress');
-          item.iconPath = new vscode.ThemeIcon('debug-pause');
-          item.command = { command: 'groundwork.brainstorm.resume', title: vscode.l10n.t('Resume Brainstorm'), arguments: [node.plan.slug] };
-        } else if (uri) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
-        return item;
-      }
-      case 'entry': {
-        const item = new vscode.TreeItem(oneLine(node.entry.title), vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('lightbulb');
-        item.description = shortDate(node.entry.timestamp);
-        const tooltip = new vscode.MarkdownString();
-        tooltip.appendText(node.entry.title);
-        tooltip.appendMarkdown('\n\n');
-        tooltip.appendText(node.entry.description);
-        item.tooltip = tooltip;
-        item.contextValue = 'entry';
-        return item;
-      }
-      case 'sleeper': {
-        const state = node.sleeper.state;
-        const item = new vscode.TreeItem(state.agent, vscode.TreeItemCollapsibleState.None);
-        const { expired, status } = sleeperStatus(state, Date.now());
-        item.iconPath = new vscode.ThemeIcon(expired ? 'warning' : 'clock');
-        item.description = status;
-        item.contextValue = 'sleeper';
-        return item;
-      }
+      case 'plan':
+        return planItem(node.plan, node.root);
+      case 'document':
+        return documentItem(node.doc, node.slug, node.root);
+      case 'planCases':
+        return planCasesItem(node.slug, node.ids.length, node.root);
+      case 'session':
+        return sessionItem(node.session, node.root, Date.now());
+      case 'spec':
+        return specItem(node.spec, node.root);
+      case 'entry':
+        return entryItem(node.entry);
+      case 'sleeper':
+        return sleeperItem(node.sleeper, Date.now());
       case 'build':
         return rowItem(node.row, `${node.via ?? ''}build:${node.row.id}`, vscode.TreeItemCollapsibleState.Collapsed);
       case 'phase':
@@ -293,103 +376,23 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
       case 'runFile':
         return runFileItem(node.file, node.under);
       case 'case':
-        return caseItem(node.row);
+        return caseItem(node.row, node.via);
       case 'note': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('info');
         item.tooltip = node.tooltip ?? node.text;
         return item;
       }
-      case 'error': {
-        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        item.tooltip = node.text;
-        return item;
-      }
+      case 'error':
+        return errorItem(visibleText(node.text), node.file);
     }
   }
 }
 
-function groupItem(group: GroupName, count: number): vscode.TreeItem {
-  const labels = {
-    plans: [vscode.l10n.t('Plans'), 'folder-library'],
-    journal: [vscode.l10n.t('Discoveries journal'), 'book'],
-    sleepers: [vscode.l10n.t('Sleeping agents'), 'clock'],
-    discoveries: [vscode.l10n.t('Discoveries'), 'lightbulb-sparkle'],
-    builds: [vscode.l10n.t('Builds'), 'tools'],
-    runs: [vscode.l10n.t('Runs'), 'history'],
-  } as const;
-  const [label, iconName] = labels[group];
-  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
-  item.id = `group:${group}`;
-  item.iconPath = new vscode.ThemeIcon(iconName);
-  item.description = String(count);
-  item.contextValue = group;
-  return item;
+/** The problems of session files (under Active sessions), and the others (under Plans). */
+function splitProblems<P extends { file: string }>(problems: readonly P[]): [P[], P[]] {
+  const session = (p: P) => p.file.includes('/discovery/') || p.file.endsWith('/.brainstorm.json');
+  return [problems.filter(session), problems.filter((p) => !session(p))];
 }
 
-/** A build's try is a run too, shown under its phase as well as in the Runs group (and under its plan): an id of its own in each. */
-function runItemId(row: RunRow, prefix: string | undefined): string {
-  return `${prefix ?? ''}${row.contextValue === 'build-run' ? 'build-run' : 'run'}:${row.id}`;
-}
-
-function runCount(listing: { rows: unknown[]; more: number } | undefined): number {
-  return listing ? listing.rows.length + listing.more : 0;
-}
-
-/** Such a row: its label and figures, a status codicon in its theme colour, its record as an untrusted (escaped) tooltip. */
-function rowItem(row: RowLook, id: string, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
-  const item = new vscode.TreeItem(row.label, state);
-  item.id = id;
-  item.description = row.description;
-  item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
-  item.tooltip = paragraphs(row.tooltip);
-  item.accessibilityInformation = { label: row.ariaLabel };
-  if (row.contextValue) item.contextValue = row.contextValue;
-  return item;
-}
-
-/** A row of the Discoveries group; the error row opens cases.jsonl at its first unreadable line. */
-function caseItem(row: CasesRow): vscode.TreeItem {
-  const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
-  const item = rowItem(row, row.treeId, 'children' in row ? (row.expanded ? Expanded : Collapsed) : None);
-  if (row.kind === 'problem') item.command = { command: 'groundwork.cases.openFile', title: vscode.l10n.t('Open cases.jsonl'), arguments: [row.line] };
-  return item;
-}
-
-/**
- * Paragraphs of untrusted text as a tooltip: no command link runs (not trusted), markdown is escaped
- * by appendText, and `<` and `&` become entities, which VS Code would otherwise drop as HTML.
- */
-function paragraphs(texts: readonly string[]): vscode.MarkdownString {
-  const tooltip = new vscode.MarkdownString();
-  texts.forEach((paragraph, i) => {
-    if (i > 0) tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(paragraph.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
-  });
-  return tooltip;
-}
-
-/** A file a run changed: the file's icon, an A/M badge (agentRunContribution's decorations); a click opens its diff. */
-function runFileItem(file: FileRow, under: string): vscode.TreeItem {
-  const item = new vscode.TreeItem(file.label, vscode.TreeItemCollapsibleState.None);
-  // Beneath the run row it is listed under: the same file shows under a build's try and in the Runs group.
-  item.id = `${under}:${file.path}`;
-  item.resourceUri = vscode.Uri.from({ scheme: RUN_FILE_SCHEME, path: `/${file.runId}/${file.path}`, query: file.created ? 'A' : 'M' });
-  item.description = file.description;
-  item.tooltip = file.tooltip;
-  item.accessibilityInformation = { label: file.ariaLabel };
-  item.contextValue = 'runFile';
-  item.command = { command: 'groundwork.runs.openFile', title: vscode.l10n.t('Open Changes'), arguments: [file] };
-  return item;
-}
-
-function shortDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-}
-
-/** Tree labels are one line; journal titles may hold anything. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').slice(0, 120);
-}
+export type { BuildsListing, CasesListing };

@@ -40,7 +40,7 @@ export class WorkspaceModel extends Disposable {
   private debounce: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly folder: vscode.WorkspaceFolder | undefined,
+    readonly folder: vscode.WorkspaceFolder | undefined,
     /** Over the folder's .groundwork/, when the folder is on disk. */
     private readonly store: WorkspaceStore | undefined,
   ) {

@@ -5,13 +5,15 @@
 // cloned repository.
 import { parseSession, SESSION_FILE_MAX_BYTES } from '../brainstorm/sessionFile';
 import { MAX_ROUNDS } from '../discovery/discoveryTypes';
-import { parseRoundFile, ROUND_FILE_MAX_BYTES } from '../discovery/roundFile';
+import { parseRoundFile, ROUND_FILE_MAX_BYTES, roundFileRel, sessionNameProblem } from '../discovery/roundFile';
 import { DISCOVERY_DIR, PLAN_FILES, PLANS_DIR, planFile } from '../plan/layout';
 import { isSlug } from '../storage/safeNames';
 import { displayPath, type WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
 import type { FileProblem, PlanFacts, SessionFacts } from './explorerTree';
 
+/** The panel's session's file (vscode/discoveryController.ts's PANEL_SESSION). */
+const PANEL_FILE = 'panel.md';
 /** More discovery sessions than anyone waits on: the rest are named in one problem. */
 export const SESSIONS_READ_MAX = 100;
 /** Plan folders read at once. */
@@ -33,7 +35,8 @@ export async function readPlanFacts(store: WorkspaceStore, slug: string): Promis
   const info = await store.info(planFile(slug)).catch(() => undefined);
   if (info?.kind !== 'directory') return undefined;
   const files = await store.list(planFile(slug)).catch(() => undefined);
-  if (files === undefined) return undefined;
+  // Gone between the check and the listing (which reads a missing folder as empty): no plan.
+  if (files === undefined || (files.length === 0 && (await store.info(planFile(slug)).catch(() => undefined))?.kind !== 'directory')) return undefined;
   const rounds = files.includes(PLAN_FILES.roundsDir) ? await store.list(planFile(slug, PLAN_FILES.roundsDir)).catch(() => []) : [];
   return { slug, files, rounds };
 }
@@ -53,7 +56,10 @@ export async function readPlans(store: WorkspaceStore): Promise<PlanFacts[]> {
 
 /** The discovery sessions of `discovery/*.md`, and a problem for each file that is not one. */
 export async function readDiscoverySessions(store: WorkspaceStore, ttlMs: number): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
-  const names = (await store.list(DISCOVERY_DIR)).filter((n) => n.endsWith('.md')).sort();
+  // The panel's own session first: files planted beside it cannot push it out of the ones read.
+  const names = (await store.list(DISCOVERY_DIR))
+    .filter((n) => n.endsWith('.md'))
+    .sort((a, b) => Number(b === PANEL_FILE) - Number(a === PANEL_FILE) || (a < b ? -1 : a > b ? 1 : 0));
   const sessions: SessionFacts[] = [];
   const problems: FileProblem[] = [];
   for (const name of names.slice(0, SESSIONS_READ_MAX)) {
@@ -67,9 +73,17 @@ export async function readDiscoverySessions(store: WorkspaceStore, ttlMs: number
         continue;
       }
       const { data } = parsed;
+      // A file is the session its name says (a hashed name records itself): none may pose as another.
+      const session = data.session ?? name.slice(0, -'.md'.length);
+      const wrong =
+        sessionNameProblem(session) ?? (roundFileRel(session) !== file ? `it names the session "${visibleText(session).slice(0, 100)}", whose file is another` : undefined);
+      if (wrong !== undefined) {
+        problems.push({ file: displayPath(file), problem: wrong });
+        continue;
+      }
       sessions.push({
         kind: 'discovery',
-        session: data.session ?? name.slice(0, -'.md'.length),
+        session,
         file,
         request: data.originalRequest,
         round: Math.min(data.round, MAX_ROUNDS),

@@ -81,6 +81,8 @@ const DOCUMENTS: readonly (readonly [DocumentKind, string])[] = [
   ['brainstorms', PLAN_FILES.brainstorms],
 ];
 const ROUND_FILE = /^round-([1-9]\d{0,2})\.md$/;
+/** A session made further ahead of the clock than this is taken for expired (as core/cases' believableTime does). */
+const CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 
 /** A plan's documents, in the order a person reads them: the brief, the result, its context, the rounds by number. */
 export function planDocuments(facts: PlanFacts): DocumentNode[] {
@@ -154,7 +156,8 @@ export class ExplorerTree {
       .map((facts) => {
         if (facts.kind !== 'discovery') return { facts, expired: false };
         const expiresAt = facts.createdMs + facts.ttlMs;
-        return { facts, expiresAt, expired: now > expiresAt };
+        // Made more than a day ahead of the clock is no real time (a planted file): it never waits forever.
+        return { facts, expiresAt, expired: now > expiresAt || facts.createdMs - now > CLOCK_AHEAD_MS };
       });
   }
 

@@ -44,9 +44,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await row.click();
 }
 
-/** The activity-bar entry of a view container, by its title. */
+/**
+ * The activity-bar entry of a view container, by its title: the whole item, so that a click lands
+ * on it even where its badge (the sessions waiting, in Groundwork's) covers the icon.
+ */
 export function activityBarItem(page: Page, title: string): Locator {
-  return page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
+  return page.locator(`.part.activitybar .action-item:has(> a.action-label[aria-label^="${title}"])`).first();
 }
 
 /** The side bar, once it shows the named container (its title is upper-cased by CSS only). */

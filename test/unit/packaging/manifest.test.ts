@@ -69,8 +69,8 @@ describe('package.json', () => {
     assert.ok(nls[pkg.capabilities.untrustedWorkspaces.description.replace(/%/g, '')]);
   });
 
-  test('starts only when one of its views or commands is used, or a markdown document opens (its spec annotations)', () => {
-    assert.deepEqual(pkg.activationEvents, ['onLanguage:markdown']);
+  test('starts only when one of its views or commands is used, a markdown document opens (its spec annotations) or a folder with a .groundwork/ (the badge counts its sessions)', () => {
+    assert.deepEqual(pkg.activationEvents, ['onLanguage:markdown', 'workspaceContains:.groundwork']);
     assert.equal(pkg.contributes['markdown.markdownItPlugins'], true);
     assert.deepEqual(pkg.contributes['markdown.previewStyles'], ['./media/annotationsPreview.css']);
     assert.equal(pkg.main, './dist/extension.js');

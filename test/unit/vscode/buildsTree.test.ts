@@ -14,7 +14,7 @@ import { Emitter } from '../../../src/vscode/lifecycle';
 import { runRow, type RunsSource, type RunWords } from '../../../src/vscode/runsTree';
 import { sampleBuild } from '../build/buildFixtures';
 import { sampleRun } from '../run/runFixtures';
-import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
+import { fakeRoots, installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
 
 const WORDS: BuildWords = {
   status: { running: 'running', completed: 'completed', failed: 'failed', stopped: 'stopped', interrupted: 'interrupted' },
@@ -189,7 +189,7 @@ const { PlanExplorer } = require('../../../src/vscode/planExplorer') as typeof i
 function explorer(
   listing: BuildsListing | undefined,
   attempts: (id: string, phase: string) => Promise<AttemptNode[]> = async () => [],
-  options: { plans?: string[]; builds?: Emitter<void>; list?: () => BuildsListing | undefined; runs?: RunsSource } = {},
+  options: { plans?: string[]; files?: string[]; builds?: Emitter<void>; list?: () => BuildsListing | undefined; runs?: RunsSource } = {},
 ) {
   const plans = (options.plans ?? []).map((slug) => ({ slug, mainFile: `plans/${slug}/idea-brief.md`, complete: true, unfinishedBrainstorm: false }));
   const model = {
@@ -204,7 +204,7 @@ function explorer(
     attempts,
     refresh: () => undefined,
   };
-  return new PlanExplorer(model as never, options.runs, source);
+  return new PlanExplorer(model as never, fakeRoots(options.plans, [], options.files), options.runs, source);
 }
 
 describe('the Builds group in the explorer', () => {
@@ -277,19 +277,24 @@ describe('a plan in the explorer', () => {
   const adder = (id: string, status: BuildShownStatus = 'completed') =>
     row(status, false, { id, projectDir: `sum-${id.slice(-4)}`, source: { kind: 'brief', path: '.groundwork/plans/adder/idea-brief.md' } });
 
-  test('lists its builds as the Builds group does, with ids of their own; a plan without builds stays a leaf that opens its file', async () => {
+  test('lists its Idea Brief, then its builds as the Builds group does, with ids of their own; a click opens its file', async () => {
     const [first, second, other] = [adder('20250102-030405-adder-0a1f'), adder('20250102-030406-adder-0b2e', 'stopped'), row('completed')];
     const e = explorer({ rows: [first, second, other], more: 0, problems: [] }, async () => [], { plans: ['adder', 'notes'] });
     const [plansGroup, buildsGroup] = await e.getChildren();
     const plans = await e.getChildren(plansGroup);
     const [withBuilds, without] = plans.map((p) => e.getTreeItem(p) as TreeItem);
     assert.deepEqual([withBuilds!.label, withBuilds!.collapsibleState, withBuilds!.id, withBuilds!.contextValue], ['adder', 1, 'plan:adder', 'plan']);
-    assert.deepEqual([without!.label, without!.collapsibleState], ['notes', 0]);
+    assert.deepEqual([without!.label, without!.collapsibleState], ['notes', 1]);
     for (const plan of [withBuilds!, without!])
-      assert.deepEqual(plan.command, { command: 'vscode.open', title: 'Open', arguments: [{ path: `/ws/.groundwork/plans/${plan.label}/idea-brief.md` }] });
-    assert.deepEqual(await e.getChildren(plans[1]), []);
+      assert.deepEqual(plan.command, { command: 'groundwork.explorer.open', title: 'Open', arguments: [{ path: `/ws/.groundwork/plans/${plan.label}/idea-brief.md` }] });
+    const notes = (await e.getChildren(plans[1])).map((n) => e.getTreeItem(n) as TreeItem);
+    assert.deepEqual(
+      notes.map((i) => [i.label, i.contextValue, i.id]),
+      [['Idea Brief', 'document', 'plan:notes/doc:plans/notes/idea-brief.md']],
+    );
 
-    const underPlan = (await e.getChildren(plans[0])).map((b) => e.getTreeItem(b) as TreeItem);
+    const [brief, ...underPlan] = (await e.getChildren(plans[0])).map((b) => e.getTreeItem(b) as TreeItem);
+    assert.equal(brief!.label, 'Idea Brief', 'the documents come first');
     const inGroup = (await e.getChildren(buildsGroup)).map((b) => e.getTreeItem(b) as TreeItem);
     assert.deepEqual(
       underPlan.map((i) => [i.label, i.contextValue, i.description, i.collapsibleState]),
@@ -343,7 +348,7 @@ describe('a plan in the explorer', () => {
       assert.ok(ids.includes(id), `${id} in\n${ids.join('\n')}`);
     const [plans] = await e.getChildren();
     const [plan] = await e.getChildren(plans);
-    const [shown] = await e.getChildren(plan);
+    const [shown] = (await e.getChildren(plan)).filter((n) => n.kind === 'build');
     const [, qa] = await e.getChildren(shown);
     assert.deepEqual([qa!.kind, e.getTreeItem(qa!).contextValue], ['phase', 'build-phase'], 'Rerun Phase is offered under the plan too');
   });
@@ -351,7 +356,7 @@ describe('a plan in the explorer', () => {
   test('is redrawn when the builds change, so a plan that gets its first build becomes expandable', async () => {
     let listing: BuildsListing = { rows: [row('completed')], more: 0, problems: [] };
     const builds = new Emitter<void>();
-    const e = explorer(undefined, async () => [], { plans: ['adder'], builds, list: () => listing });
+    const e = explorer(undefined, async () => [], { plans: ['adder'], files: [], builds, list: () => listing });
     const [plansGroup] = await e.getChildren();
     const [plan] = await e.getChildren(plansGroup);
     assert.equal((e.getTreeItem(plan!) as TreeItem).collapsibleState, 0);

@@ -15,7 +15,7 @@ import { CASES_SHOWN, caseRow, casesListing, metricsTooltip } from '../../../src
 import type { CaseWords, CasesListing, CasesRow, CasesSource } from '../../../src/vscode/casesTree';
 import { Emitter } from '../../../src/vscode/lifecycle';
 import { caseJson } from '../cases/casesHarness';
-import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
+import { fakeRoots, installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
 
 const WORDS: CaseWords = {
   status: { active: 'Active', outdated: 'Outdated', archived: 'Archived', deleted: 'Deleted' },
@@ -230,7 +230,7 @@ function explorer(shown: CasesListing | undefined, cases = new Emitter<void>(), 
     read: async () => ({ plans: [], journal: { records: [], problems: [] }, sleepers: [] }),
   };
   const source: CasesSource = { onDidChange: cases.event, list: async () => (list ? list() : shown), refresh: () => undefined };
-  return new PlanExplorer(model as never, undefined, undefined, source);
+  return new PlanExplorer(model as never, fakeRoots(), undefined, undefined, source);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -304,7 +304,7 @@ describe('the Discoveries group in the explorer', () => {
       read: async () => ({ plans: [], journal: { records, problems: [] }, sleepers: [] }),
     };
     const source: CasesSource = { onDidChange: cases.event, list: async () => shown, refresh: () => undefined };
-    const e = new PlanExplorer(model as never, undefined, undefined, source);
+    const e = new PlanExplorer(model as never, fakeRoots(), undefined, undefined, source);
     const fired: unknown[] = [];
     e.onDidChangeTreeData((node) => fired.push(node));
     cases.fire();

@@ -1,5 +1,6 @@
 // The TreeItem side of the `vscode` module (fakeVscode.ts has the rest), for the tests that draw
 // the plan explorer's rows under Node: what an item holds is plain data the test reads back.
+import { ExplorerTree, type SessionFacts } from '../../../src/core/explorer/explorerTree';
 import { installFakeVscode } from './fakeVscode';
 
 export class TreeItem {
@@ -50,4 +51,21 @@ export function installFakeTree(): { TreeItem: typeof TreeItem; ThemeIcon: typeo
     Uri: { ...(fakeVscode['Uri'] as object), from: (parts: Record<string, string>) => ({ ...parts, toString: () => `${parts['scheme']}:${parts['path']}?${parts['query']}` }) },
   });
   return { TreeItem, ThemeIcon, MarkdownString };
+}
+
+/**
+ * The explorer's folders for these tests: one folder, the one Groundwork works in, holding these
+ * plans (each with these files: an Idea Brief unless told) and these sessions.
+ */
+export function fakeRoots(slugs: readonly string[] = [], sessions: readonly SessionFacts[] = [], files: readonly string[] = ['idea-brief.md']) {
+  const tree = new ExplorerTree({ plans: slugs.map((slug) => ({ slug, files, rounds: [] })), sessions });
+  const root = {
+    key: 'file:///ws',
+    active: true,
+    folder: { name: 'ws', uri: { path: '/ws', fsPath: '/ws', toString: () => 'file:///ws' } },
+    onDidChange: () => ({ dispose() {} }),
+    fileUri: (rel: string) => ({ path: `/ws/.groundwork/${rel}` }),
+    read: async () => ({ tree, problems: [], specs: [] }),
+  };
+  return { onDidChange: () => ({ dispose() {} }), list: async () => [root] } as never;
 }

@@ -11,7 +11,7 @@ import { RUNS_SHOWN, fileRows, runContext, runRow, runsListing } from '../../../
 import type { FileRow, RunShownStatus, RunWords, RunsListing, RunsSource } from '../../../src/vscode/runsTree';
 import { Emitter } from '../../../src/vscode/lifecycle';
 import { sampleRun } from '../run/runFixtures';
-import { installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
+import { fakeRoots, installFakeTree, type MarkdownString, type ThemeIcon, type TreeItem } from './fakeTree';
 
 const WORDS: RunWords = {
   status: { running: 'running', completed: 'completed', failed: 'failed', stopped: 'stopped', interrupted: 'interrupted' },
@@ -179,7 +179,7 @@ function explorer(listing: RunsListing | undefined, files: (id: string) => Promi
     read: async () => ({ plans: [], journal: { records: [], problems: [] }, sleepers: [] }),
   };
   const source: RunsSource = { onDidChange: changed.event, list: async () => listing, files, refresh: () => undefined };
-  return new PlanExplorer(model as never, source);
+  return new PlanExplorer(model as never, fakeRoots(), source);
 }
 
 const labelOf = (item: unknown) => (item as TreeItem).label;
