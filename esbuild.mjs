@@ -52,6 +52,7 @@ const LAZY_FEATURES = {
   'src/vscode/casesFeature.ts': 'cases.js',
   'src/vscode/annotationsFeature.ts': 'annotations.js',
   'src/vscode/explorerFeature.ts': 'explorer.js',
+  'src/vscode/chatFeature.ts': 'chat.js',
 };
 
 /**

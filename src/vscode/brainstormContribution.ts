@@ -35,6 +35,20 @@ export const brainstormContribution: Contribution = {
     // The Idea Brief card's "Brainstorm Deeper" (discovery's) asks for it.
     host.services.brainstormPlan = withFeature((m, c, plan: { slug: string; topic: string }) => m.brainstormPlan(c, plan));
     store.add({ dispose: () => delete host.services.brainstormPlan });
+    // The @groundwork chat participant drives the same brainstorm (one session, two views).
+    host.services.brainstormSession = async () => {
+      const [m, c] = [load(), await feature.controller()];
+      return {
+        get state() {
+          return c.state;
+        },
+        onDidChange: c.onDidChange,
+        onDidStream: c.onDidStream,
+        answer: (answers, action) => c.answer(answers, action),
+        start: (topic) => c.start(topic, m.roundSettings()),
+      };
+    };
+    store.add({ dispose: () => delete host.services.brainstormSession });
     store.add(vscode.commands.registerCommand('groundwork.brainstorm.stop', () => feature.ifLoaded?.stop()));
     return store;
   },

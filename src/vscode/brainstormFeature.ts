@@ -15,7 +15,7 @@ import { isTrusted, requireTrust } from './trust';
 import { sessionTools } from '../core/session/sessionTools';
 import { filesExclude } from './filesExclude';
 
-export { brainstormPlan, newBrainstorm, resumeBrainstorm } from './brainstormCommands';
+export { brainstormPlan, newBrainstorm, resumeBrainstorm, roundSettings } from './brainstormCommands';
 
 /** Which brainstorm the panel shows, kept in the workspace so a reload shows it again. */
 const CURRENT = 'panel/brainstorm.json';

@@ -7,8 +7,10 @@ import type { ModelService } from './llm/modelService';
 import type { DisposableLike } from './lifecycle';
 import type { RoleLookup } from './roleCache';
 import type { CaseService } from '../core/cases/caseService';
+import type { BrainstormController } from './brainstormController';
 import type { BuildSource, BuildsSource } from './buildsTree';
 import type { CasesSource } from './casesTree';
+import type { DiscoveryController } from './discoveryController';
 import type { RunsSource } from './runsTree';
 import type { WorkspaceModel } from './workspaceModel';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
@@ -17,6 +19,7 @@ import { annotationsContribution } from './annotationsContribution';
 import { brainstormContribution } from './brainstormContribution';
 import { buildContribution } from './buildContribution';
 import { casesContribution } from './casesContribution';
+import { chatContribution } from './chatContribution';
 import { discoveryContribution } from './discoveryContribution';
 import { explorerContribution } from './explorerContribution';
 import { journalContribution } from './journalContribution';
@@ -58,7 +61,17 @@ export interface FeatureServices {
   extendMarkdownIt?<T>(md: T): T;
   /** What the annotations feature last drew in an editor (for the in-VS Code tests); undefined before it loaded. */
   annotationsDrawn?(editor: vscode.TextEditor): unknown;
+  /** The panel's discovery conversation, its bundle loaded on first call: the chat participant drives the same session (set by the discovery feature). */
+  discoverySession?(): Promise<DiscoverySession>;
+  /** The panel's brainstorm, its bundle loaded on first call: the chat participant drives the same session (set by the brainstorm feature). */
+  brainstormSession?(): Promise<BrainstormSession>;
 }
+
+/** One session, two views: what the chat participant may do with the panel's discovery conversation. */
+export type DiscoverySession = Pick<DiscoveryController, 'state' | 'onDidChange' | 'onDidStream' | 'send' | 'handle'>;
+
+/** The panel's brainstorm, for the chat participant: a new one starts with the user's round settings. */
+export type BrainstormSession = Pick<BrainstormController, 'state' | 'onDidChange' | 'onDidStream' | 'answer'> & { start(topic: string): Promise<void> };
 
 export interface Contribution {
   readonly id: string;
@@ -78,5 +91,6 @@ export const CONTRIBUTIONS: readonly Contribution[] = [
   buildContribution,
   casesContribution,
   annotationsContribution,
+  chatContribution,
   explorerContribution,
 ];

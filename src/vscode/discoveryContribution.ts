@@ -38,6 +38,9 @@ export const discoveryContribution: Contribution = {
       }),
     );
     store.add(vscode.commands.registerCommand('groundwork.discovery.cancel', async () => (await feature.controller()).cancel()));
+    // The @groundwork chat participant drives the same conversation (one session, two views).
+    host.services.discoverySession = () => feature.controller();
+    store.add({ dispose: () => delete host.services.discoverySession });
     return store;
   },
 };

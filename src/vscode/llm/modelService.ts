@@ -2,6 +2,7 @@
 // composition root passes in: this module makes no adapter itself) and keeps this window's token
 // and cost totals. Nothing here runs at activation: the SDK is loaded on the first call, and the
 // key is read only when a client is needed.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as vscode from 'vscode';
 import type { AnthropicClientOptions } from '../../core/node/anthropicClient';
 import { LlmError, type LlmClient, type LlmEvent, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
@@ -30,6 +31,8 @@ export class ModelService extends Disposable {
   readonly ledger = new UsageLedger();
   /** The last status, until a key, a setting or the available models change. */
   private cachedStatus: Promise<ModelStatus> | undefined;
+  /** The model picked in VS Code's chat view, for the calls a chat request makes (withChatModel). */
+  private readonly chatModel = new AsyncLocalStorage<string>();
 
   constructor(
     secrets: vscode.SecretStorage,
@@ -76,30 +79,58 @@ export class ModelService extends Disposable {
     return { kind: 'ready', provider: choice.kind, models };
   }
 
+  /**
+   * Runs `fn` with the language model the person picked in the chat view (`request.model.id`) as
+   * the model of every call made from within it, whichever client the caller holds (the sessions
+   * keep theirs): the @groundwork participant, when Groundwork's provider is `vscode-lm` or `auto`
+   * without a key (chatModelSource). Calls from anywhere else in the window are not affected.
+   */
+  withChatModel<T>(modelId: string, fn: () => Promise<T>): Promise<T> {
+    return this.chatModel.run(modelId, fn);
+  }
+
   /** The client for the chosen provider; an LlmError that says how to connect one if none. */
   async client(): Promise<LlmClient> {
+    // The provider as chosen, also within withChatModel: a session keeps the client it was given.
     const choice = await this.choice();
     switch (choice.kind) {
       case 'onboarding':
         throw new LlmError('no-provider', onboardingMessage(choice.need));
       case 'vscode-lm':
-        return this.recording(
-          this.clients.languageModel({
-            modelFor: languageModelSetting,
-            justification: vscode.l10n.t('Groundwork asks the model clarifying questions and runs build phases for you.'),
-            firstByteTimeoutMs: () => callLimits().firstByteTimeoutMs ?? DEFAULT_CALL_LIMITS.firstByteTimeoutMs,
-          }),
-        );
+        return this.recording(this.chatAware(this.languageModelClient(languageModelSetting)));
       case 'anthropic':
         return this.recording(
-          await this.clients.anthropic({
-            apiKey: () => this.keys.get(),
-            baseURL: userBaseUrl(),
-            models: (tier) => resolveModel({ tier }, anthropicModels()),
-            limits: callLimits,
-          }),
+          this.chatAware(
+            await this.clients.anthropic({
+              apiKey: () => this.keys.get(),
+              baseURL: userBaseUrl(),
+              models: (tier) => resolveModel({ tier }, anthropicModels()),
+              limits: callLimits,
+            }),
+          ),
         );
     }
+  }
+
+  private languageModelClient(modelFor: (tier: ModelTier) => string): LlmClient {
+    return this.clients.languageModel({
+      modelFor,
+      justification: vscode.l10n.t('Groundwork asks the model clarifying questions and runs build phases for you.'),
+      firstByteTimeoutMs: () => callLimits().firstByteTimeoutMs ?? DEFAULT_CALL_LIMITS.firstByteTimeoutMs,
+    });
+  }
+
+  /** A call made within withChatModel goes to the model picked in chat; any other to `inner`. */
+  private chatAware(inner: LlmClient): LlmClient {
+    let chat: { id: string; client: LlmClient } | undefined;
+    return {
+      stream: (request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> => {
+        const id = this.chatModel.getStore();
+        if (!id) return inner.stream(request, signal);
+        if (chat?.id !== id) chat = { id, client: this.languageModelClient(() => id) };
+        return chat.client.stream(request, signal);
+      },
+    };
   }
 
   /** Every call's usage goes into the window's ledger on its way to the caller. */
