@@ -293,7 +293,11 @@ describe('Builds (UI)', function () {
     await plan.locator('.monaco-tl-twistie').click();
     const underPlan = sideBar(page).locator(`.monaco-list-row[aria-level="3"][aria-label^="${PROJECT}, completed"]`).first();
     await underPlan.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.equal(Number(await underPlan.getAttribute('data-index')), Number(await plan.getAttribute('data-index')) + 1, 'the build is the plan’s first child');
+    // Its documents come first (the Idea Brief), then its build.
+    const planIndex = Number(await plan.getAttribute('data-index'));
+    const brief = sideBar(page).locator(`.monaco-list-row[aria-level="3"][data-index="${planIndex + 1}"]`);
+    assert.match(await brief.innerText(), /^\s*Idea Brief/, 'the plan’s first child is its Idea Brief');
+    assert.equal(Number(await underPlan.getAttribute('data-index')), planIndex + 2, 'the build follows the plan’s documents');
     await underPlan.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 5_000 });
     await underPlan.click(); // expands it to its phases, as in the Builds group
     for (const phase of PHASES)
