@@ -23,7 +23,7 @@ const stub = {
   EventEmitter,
   l10n: { t: (s) => s },
   window: {
-    createOutputChannel: record('createOutputChannel'),
+    createOutputChannel: (...args) => ({ ...record('createOutputChannel')(...args), info() {}, warn() {}, error() {}, debug() {}, trace() {} }),
     registerWebviewViewProvider: record('registerWebviewViewProvider'),
     createTreeView: (...args) => ({ ...record('createTreeView')(...args), visible: false, onDidChangeVisibility: () => disposable }),
     registerFileDecorationProvider: record('registerFileDecorationProvider'),

@@ -32,6 +32,7 @@ export const explorerContribution: Contribution = {
     explorer.attach(view);
     // The badge counts the sessions waiting before the view is first shown: read once the window has settled.
     const badge = setTimeout(() => void explorer.updateBadge(), 3000);
+    badge.unref?.();
     store.add({ dispose: () => clearTimeout(badge) });
     store.add(registerExplorerCommands(host, folders));
     store.add(vscode.commands.registerCommand('groundwork.cases.reveal', (id: unknown) => revealCase(explorer, view, id)));
