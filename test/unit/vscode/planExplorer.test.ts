@@ -35,6 +35,24 @@ function explorer(roots: ReturnType<typeof root>[], cases?: CasesListing) {
   return new PlanExplorer(model as never, { onDidChange: new Emitter<void>().event, list: async () => roots } as never, undefined, undefined, source as never);
 }
 
+/** The Discoveries listing of one case, disc-001, reported by build b1. */
+function oneCase(): CasesListing {
+  const row = {
+    kind: 'case',
+    id: 'disc-001',
+    status: 'active',
+    scope: 'local',
+    treeId: 'case:disc-001',
+    label: 'Safari needs SameSite=None',
+    description: '',
+    icon: 'lightbulb',
+    tooltip: [],
+    ariaLabel: 'x',
+    contextValue: 'groundwork.case.active.local',
+  } as CasesRow;
+  return { rows: [], total: 1, tooltip: [], related: [{ id: 'disc-001', task: 'b1', parent: null }], rowsOf: (ids) => (ids.includes('disc-001') ? [row] : []) };
+}
+
 const item = (e: ReturnType<typeof explorer>, node: ExplorerNode | undefined) => e.getTreeItem(node!) as TreeItem;
 const discovery = (createdMs: number): SessionFacts => ({
   kind: 'discovery',
@@ -80,28 +98,9 @@ describe('the plan explorer', () => {
     assert.equal(view.badge, undefined);
   });
 
-  test('a plan expands to its documents, then the cases its builds reported, each a case row with its own id', async () => {
+  test('a plan expands to its documents in reading order; no case reaches it while no build of it is listed', async () => {
     const tree = new ExplorerTree({ plans: [{ slug: 'crm', files: ['idea-brief.md', 'rounds'], rounds: ['round-1.md'] }] });
-    const caseRow = {
-      kind: 'case',
-      id: 'disc-001',
-      status: 'active',
-      scope: 'local',
-      treeId: 'case:disc-001',
-      label: 'Safari needs SameSite=None',
-      description: '',
-      icon: 'lightbulb',
-      tooltip: [],
-      ariaLabel: 'x',
-      contextValue: 'groundwork.case.active.local',
-    } as CasesRow;
-    const cases: CasesListing = {
-      rows: [],
-      total: 1,
-      tooltip: [],
-      related: [{ id: 'disc-001', task: 'b1', parent: null }],
-      rowsOf: (ids) => (ids.includes('disc-001') ? [caseRow] : []),
-    };
+    const cases = oneCase();
     const e = explorer([root('ws', true, { tree })], cases);
     // No build lists the plan: the cases a build reported reach it only through its builds.
     tree.setBuildsAndCases([{ id: 'b1', plan: 'crm' }], cases.related);
@@ -120,26 +119,7 @@ describe('the plan explorer', () => {
 
   test('lists the cases under the plan when its build lists it', async () => {
     const tree = new ExplorerTree({ plans: [{ slug: 'crm', files: ['idea-brief.md'], rounds: [] }] });
-    const caseRow = {
-      kind: 'case',
-      id: 'disc-001',
-      status: 'active',
-      scope: 'local',
-      treeId: 'case:disc-001',
-      label: 'Safari needs SameSite=None',
-      description: '',
-      icon: 'lightbulb',
-      tooltip: [],
-      ariaLabel: 'x',
-      contextValue: 'groundwork.case.active.local',
-    } as CasesRow;
-    const cases: CasesListing = {
-      rows: [],
-      total: 1,
-      tooltip: [],
-      related: [{ id: 'disc-001', task: 'b1', parent: null }],
-      rowsOf: (ids) => (ids.includes('disc-001') ? [caseRow] : []),
-    };
+    const cases = oneCase();
     const builds = {
       onDidChange: new Emitter<void>().event,
       list: async () => ({ rows: [{ id: 'b1', plan: 'crm', phases: [], label: 'crm', description: '', icon: 'pass', tooltip: [], ariaLabel: 'b1' }], more: 0, problems: [] }),
