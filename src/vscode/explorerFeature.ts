@@ -3,4 +3,4 @@
 // tools' specs with them, which the extension's own bundle does not carry. Loaded the first time
 // the Plans view reads a folder (explorerRoots.ts).
 export { findExternalSpecs } from '../core/build/externalSpec';
-export { readBrainstormSession, readDiscoverySessions, readExplorer, readPlanFacts } from '../core/explorer/explorerReader';
+export { readExplorer, readPlanFacts, readSessions } from '../core/explorer/explorerReader';

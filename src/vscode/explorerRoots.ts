@@ -5,7 +5,7 @@
 // the workspace: npm run bench:tree), a session file the sessions, a spec folder the specs.
 import * as vscode from 'vscode';
 import type { ExternalSpecEntry } from '../core/build/externalSpec';
-import { ExplorerTree, type FileProblem, type SessionFacts } from '../core/explorer/explorerTree';
+import { ExplorerTree, isSessionProblem, type FileProblem } from '../core/explorer/explorerTree';
 import { DISCOVERY_DIR, GROUNDWORK_DIR, PLAN_FILES, PLANS_DIR } from '../core/plan/layout';
 import type { WorkspaceStore } from '../core/storage/workspaceStore';
 import { Disposable, Emitter } from './lifecycle';
@@ -108,7 +108,7 @@ export class ExplorerRoot extends Disposable {
     if (cached === undefined) return;
     const read = await cached.catch(() => undefined);
     // The whole folder, or all plans, came or went; or a problem not of a session's file may be gone.
-    const whole = paths.includes(EVERYTHING) || paths.includes(PLANS_DIR) || read?.problems.some((p) => !isSessionFile(p.file));
+    const whole = paths.includes(EVERYTHING) || paths.includes(PLANS_DIR) || read?.problems.some((p) => !isSessionProblem(p));
     if (read === undefined || whole) return this.refresh();
     if (paths.includes(SPECS)) {
       read.specs = await readers()
@@ -137,23 +137,14 @@ export class ExplorerRoot extends Disposable {
     this.changed.fire({ kind: 'plans', slugs: [...slugs], list, sessions });
   }
 
-  /** The sessions again: the discovery round files and each plan's brainstorm under way. */
+  /** The sessions again: the discovery round files and each plan's brainstorm under way (a problem not of a session's file refreshes everything first: settle). */
   private async readSessions(read: RootRead): Promise<void> {
-    const { readDiscoverySessions, readBrainstormSession } = readers();
-    const discovery = await readDiscoverySessions(this.store, this.ttlMs()).catch(() => ({ sessions: [], problems: [] }));
-    const sessions: SessionFacts[] = [...discovery.sessions];
-    const problems: FileProblem[] = [...discovery.problems, ...read.problems.filter((p) => !isSessionFile(p.file))];
-    for (const plan of read.tree.planNodes()) {
-      if (!plan.unfinishedBrainstorm) continue;
-      const session = await readBrainstormSession(this.store, plan.slug);
-      if ('kind' in session) sessions.push(session);
-      else problems.push(session);
-    }
+    const brainstorming = read.tree
+      .planNodes()
+      .filter((p) => p.unfinishedBrainstorm)
+      .map((p) => p.slug);
+    const { sessions, problems } = await readers().readSessions(this.store, brainstorming, this.ttlMs());
     read.tree.setSessions(sessions);
     read.problems = problems;
   }
-}
-
-function isSessionFile(file: string): boolean {
-  return file.startsWith(`${GROUNDWORK_DIR}/${DISCOVERY_DIR}/`) || file.endsWith(`/${PLAN_FILES.state}`);
 }

@@ -7,6 +7,7 @@
 // An empty workspace yields no nodes, so VS Code shows the view's welcome content. While the view
 // is visible, sleepers' countdowns are redrawn every second and sessions' time left every 30.
 import * as vscode from 'vscode';
+import { isSessionProblem, type FileProblem } from '../core/explorer/explorerTree';
 import { JOURNAL_FILE, SLEEP_FILE } from '../core/plan/layout';
 import { visibleText } from '../core/visibleText';
 import type { BuildsListing, BuildsSource } from './buildsTree';
@@ -390,9 +391,8 @@ export class PlanExplorer extends Disposable implements vscode.TreeDataProvider<
 }
 
 /** The problems of session files (under Active sessions), and the others (under Plans). */
-function splitProblems<P extends { file: string }>(problems: readonly P[]): [P[], P[]] {
-  const session = (p: P) => p.file.includes('/discovery/') || p.file.endsWith('/.brainstorm.json');
-  return [problems.filter(session), problems.filter((p) => !session(p))];
+function splitProblems(problems: readonly FileProblem[]): [FileProblem[], FileProblem[]] {
+  return [problems.filter(isSessionProblem), problems.filter((p) => !isSessionProblem(p))];
 }
 
 export type { BuildsListing, CasesListing };

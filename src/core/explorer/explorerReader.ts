@@ -114,6 +114,23 @@ export async function readBrainstormSession(store: WorkspaceStore, slug: string)
   }
 }
 
+/** The sessions waiting for the person: the discovery round files, and the brainstorms under way in these plans. */
+export async function readSessions(store: WorkspaceStore, brainstorming: readonly string[], ttlMs: number): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
+  const problems: FileProblem[] = [];
+  const discovery = await readDiscoverySessions(store, ttlMs).catch((err: unknown) => {
+    problems.push({ file: displayPath(DISCOVERY_DIR), problem: reason(err) });
+    return { sessions: [], problems: [] };
+  });
+  const sessions = [...discovery.sessions];
+  problems.push(...discovery.problems);
+  for (const slug of brainstorming) {
+    const read = await readBrainstormSession(store, slug);
+    if ('kind' in read) sessions.push(read);
+    else problems.push(read);
+  }
+  return { sessions, problems };
+}
+
 /** The plans, the sessions waiting for the person, and the files that could not be read. */
 export async function readExplorer(store: WorkspaceStore, ttlMs: number): Promise<ExplorerRead> {
   const problems: FileProblem[] = [];
@@ -121,17 +138,12 @@ export async function readExplorer(store: WorkspaceStore, ttlMs: number): Promis
     problems.push({ file: displayPath(PLANS_DIR), problem: reason(err) });
     return [];
   });
-  const discovery = await readDiscoverySessions(store, ttlMs).catch((err: unknown) => {
-    problems.push({ file: displayPath(DISCOVERY_DIR), problem: reason(err) });
-    return { sessions: [], problems: [] };
-  });
-  const sessions = [...discovery.sessions];
-  problems.push(...discovery.problems);
-  for (const plan of plans) {
-    if (!plan.files.includes(PLAN_FILES.state) || plan.files.includes(PLAN_FILES.sentinel)) continue;
-    const read = await readBrainstormSession(store, plan.slug);
-    if ('kind' in read) sessions.push(read);
-    else problems.push(read);
-  }
+  const read = await readSessions(
+    store,
+    plans.filter((p) => p.files.includes(PLAN_FILES.state) && !p.files.includes(PLAN_FILES.sentinel)).map((p) => p.slug),
+    ttlMs,
+  );
+  problems.push(...read.problems);
+  const sessions = read.sessions;
   return { plans, sessions, problems };
 }

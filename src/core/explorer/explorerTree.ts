@@ -7,7 +7,8 @@
 // One object per plan: `updatePlan` replaces only the plan whose folder changed, so a refresh after
 // one file costs one plan, not the workspace (npm run bench:tree).
 import { isSlug } from '../storage/safeNames';
-import { PLAN_FILES, planFile, planStateOf, roundFileName } from '../plan/layout';
+import { DISCOVERY_DIR, PLAN_FILES, planFile, planStateOf, roundFileName } from '../plan/layout';
+import { displayPath } from '../storage/workspaceStore';
 
 export interface PlanFacts {
   slug: string;
@@ -40,6 +41,12 @@ export interface FileProblem {
   /** Relative to the workspace folder (`.groundwork/discovery/x.md`). */
   file: string;
   problem: string;
+}
+
+/** Whether a problem is about a session's file (shown under Active sessions) rather than a plan's. */
+export function isSessionProblem(problem: FileProblem): boolean {
+  const discovery = displayPath(DISCOVERY_DIR);
+  return problem.file === discovery || problem.file.startsWith(`${discovery}/`) || problem.file.endsWith(`/${PLAN_FILES.state}`);
 }
 
 export type DocumentKind = 'ideaBrief' | 'brainstorm' | 'context' | 'seededFrom' | 'brainstorms' | 'round';
