@@ -6,6 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { featureBundles, mainModules } from './scripts/featureBundles.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -41,25 +42,18 @@ const sdkAsSeparateBundle = {
 
 /**
  * Features whose code the extension loads the first time they are used (the panel shows them or a
- * command needs them), each a bundle of its own: `import('./discoveryFeature')` in the extension's
- * sources becomes `require('./discovery.js')`, so activation neither evaluates nor parses them.
+ * command needs them), each a bundle of its own, found from the `src/vscode/<feature>/<name>Feature.ts`
+ * files themselves and checked against src/vscode/bundles.ts (scripts/featureBundles.mjs):
+ * `import('./discoveryFeature')` in the extension's sources becomes `require('./discovery.js')`, so
+ * activation neither evaluates nor parses them.
  */
-const LAZY_FEATURES = {
-  'src/vscode/discoveryFeature.ts': 'discovery.js',
-  'src/vscode/brainstormFeature.ts': 'brainstorm.js',
-  'src/vscode/agentRunFeature.ts': 'agentRun.js',
-  'src/vscode/buildFeature.ts': 'build.js',
-  'src/vscode/casesFeature.ts': 'cases.js',
-  'src/vscode/annotationsFeature.ts': 'annotations.js',
-  'src/vscode/explorerFeature.ts': 'explorer.js',
-  'src/vscode/chatFeature.ts': 'chat.js',
-};
+const LAZY_FEATURES = Object.fromEntries(featureBundles(root).map(({ entry, file }) => [entry, file]));
 
 /**
  * The modules a feature bundle takes from the extension's bundle instead of a copy of its own (a
- * class told apart with `instanceof` must be one class): listed in src/vscode/mainModules.ts.
+ * class told apart with `instanceof` must be one class): MAIN_MODULES in src/vscode/bundles.ts.
  */
-const MAIN_MODULES = [...readFileSync(join(root, 'src/vscode/mainModules.ts'), 'utf8').matchAll(/^\s*'(src\/[^']+\.ts)':/gm)].map((m) => m[1]);
+const MAIN_MODULES = mainModules(root);
 
 /** The file a relative import names, as the TypeScript sources write it (no extension). */
 function sourceFile(dir, path) {
@@ -83,7 +77,10 @@ const featuresAsSeparateBundles = {
 const modulesFromTheExtensionBundle = {
   name: 'modules-from-the-extension-bundle',
   setup(build) {
-    build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'extension-module' }, () => ({ path: './extension.js', external: true }));
+    build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'extension-module' }, () => ({
+      path: './extension.js',
+      external: true,
+    }));
     build.onResolve({ filter: /^\./ }, (args) => {
       const file = sourceFile(args.resolveDir, args.path);
       return file && MAIN_MODULES.includes(file) ? { path: file, namespace: 'extension-module' } : undefined;
@@ -184,19 +181,22 @@ async function report() {
  * A module bundled both in the extension and in a feature bundle is two modules at run time: an
  * error class it declares is then two classes, and `instanceof` fails across them (a StorageError
  * of the window's store would not be one to the core in a feature bundle). Such a module must be
- * taken from the extension's bundle (src/vscode/mainModules.ts); the build stops when it is not.
+ * taken from the extension's bundle (src/vscode/bundles.ts's MAIN_MODULES); the build stops when it is not.
  */
 function checkFeatureBundles(results) {
   const inputs = (i) => new Set(Object.keys(results[i].metafile.inputs));
   const main = inputs(bundles.findIndex((b) => b.name === 'extension'));
   const problems = [];
-  for (const entry of Object.keys(LAZY_FEATURES)) if (main.has(entry)) problems.push(`${entry} is in dist/extension.js: it must be loaded lazily`);
+  for (const entry of Object.keys(LAZY_FEATURES))
+    if (main.has(entry)) problems.push(`${entry} is in dist/extension.js: it must be loaded lazily`);
   bundles.forEach((b, i) => {
     if (!b.lazyFeature) return;
     for (const file of inputs(i)) {
       if (!main.has(file) || !file.startsWith('src/')) continue;
       if (/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(readFileSync(join(root, file), 'utf8'))) {
-        problems.push(`${file} declares an error class and is bundled in both dist/extension.js and dist/${basenameOf(b.outfile)}: list it in src/vscode/mainModules.ts`);
+        problems.push(
+          `${file} declares an error class and is bundled in both dist/extension.js and dist/${basenameOf(b.outfile)}: list it in MAIN_MODULES of src/vscode/bundles.ts`,
+        );
       }
     }
   });

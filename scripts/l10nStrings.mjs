@@ -15,7 +15,22 @@ export const SOURCE_DIR = 'src/vscode';
 export const PANEL_STRINGS_FILE = 'src/shared/panelStrings.ts';
 export const BUNDLE_DIR = 'l10n';
 
-const KEYWORDS_BEFORE_EXPRESSION = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const KEYWORDS_BEFORE_EXPRESSION = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 
 /**
  * Tokens of a TypeScript text, comments dropped. String tokens carry their decoded value.
@@ -213,7 +228,15 @@ export function extractCalls(text, file = '<text>') {
   const dynamic = [];
   for (let k = 0; k + 3 < tokens.length; k++) {
     const [a, dot, t, open] = tokens.slice(k, k + 4);
-    if (!(a.type === 'ident' && a.value === 'l10n' && dot.value === '.' && t.type === 'ident' && t.value === 't' && open.value === '(')) continue;
+    if (!(
+      a.type === 'ident' &&
+      a.value === 'l10n' &&
+      dot.value === '.' &&
+      t.type === 'ident' &&
+      t.value === 't' &&
+      open.value === '('
+    ))
+      continue;
     let j = k + 4;
     const first = tokens[j];
     const where = { file, line: a.line };
@@ -249,7 +272,9 @@ function describe(tokens, from) {
       depth--;
     }
     if (depth === 0 && tk.value === ',' && tk.type === 'punct') break;
-    parts.push(tk.type === 'string' ? JSON.stringify(tk.value) : tk.type === 'template' ? '`' + tk.value + '`' : tk.value);
+    parts.push(
+      tk.type === 'string' ? JSON.stringify(tk.value) : tk.type === 'template' ? '`' + tk.value + '`' : tk.value,
+    );
   }
   return parts.join('');
 }
@@ -261,7 +286,10 @@ function describe(tokens, from) {
  */
 export function extractPanelStrings(text) {
   const tokens = tokenize(text);
-  const at = tokens.findIndex((t, k) => t.type === 'ident' && t.value === 'PANEL_STRINGS' && tokens[k + 1]?.value === '=' && tokens[k + 2]?.value === '{');
+  const at = tokens.findIndex(
+    (t, k) =>
+      t.type === 'ident' && t.value === 'PANEL_STRINGS' && tokens[k + 1]?.value === '=' && tokens[k + 2]?.value === '{',
+  );
   if (at < 0) throw new Error('l10n scan: no `PANEL_STRINGS = {` found');
   const entries = [];
   let j = at + 3;

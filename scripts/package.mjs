@@ -27,7 +27,9 @@ async function nodeForVsce() {
 /** What must never be in the VSIX: sources, tests, dependencies, source maps. */
 function checkContents(file) {
   const listing = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  const bad = listing.filter((p) => /^extension\/(src|test|webview|node_modules|scripts|\.tools)\//.test(p) || p.endsWith('.map'));
+  const bad = listing.filter(
+    (p) => /^extension\/(src|test|webview|node_modules|scripts|\.tools)\//.test(p) || p.endsWith('.map'),
+  );
   if (bad.length) {
     console.error(`The VSIX ships files it must not:\n  ${bad.join('\n  ')}\nFix .vscodeignore.`);
     process.exit(1);
@@ -37,7 +39,14 @@ function checkContents(file) {
 
 run(process.execPath, ['esbuild.mjs', '--production']);
 const node = await nodeForVsce();
-run(node, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsix]);
+run(node, [
+  join(root, 'node_modules/@vscode/vsce/vsce'),
+  'package',
+  '--no-dependencies',
+  '--allow-missing-repository',
+  '--out',
+  vsix,
+]);
 const files = checkContents(join(root, vsix));
 console.log(`\n${vsix}: ${(statSync(join(root, vsix)).size / 1024).toFixed(1)} KB, ${files} files`);
 

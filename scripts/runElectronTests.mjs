@@ -33,7 +33,10 @@ async function main() {
   const workspace = prepareWorkspace(join(tmp, 'workspace'));
   const resultsFile = join(tmp, 'results.json');
   // no gate here: there is no runner-side UI driving (test/e2e needs code-server's workbench)
-  writeFileSync(join(bundle.integrationDir, 'run-config.json'), JSON.stringify({ files: bundle.testFiles, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2));
+  writeFileSync(
+    join(bundle.integrationDir, 'run-config.json'),
+    JSON.stringify({ files: bundle.testFiles, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2),
+  );
 
   let code = 1;
   try {
@@ -45,8 +48,16 @@ async function main() {
     code = await runTests({
       extensionDevelopmentPath: extensionPath,
       extensionTestsPath: bundle.entry,
-      ...(process.env.VSCODE_EXECUTABLE_PATH ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH } : { version: process.env.VSCODE_VERSION ?? 'stable' }),
-      launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+      ...(process.env.VSCODE_EXECUTABLE_PATH
+        ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH }
+        : { version: process.env.VSCODE_VERSION ?? 'stable' }),
+      launchArgs: [
+        workspace,
+        '--disable-extensions',
+        '--disable-workspace-trust',
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
     });
   } catch (err) {
     const text = String(err instanceof Error ? (err.stack ?? err.message) : err);

@@ -63,14 +63,22 @@ const testsIn = (dir) =>
     .map((f) => relative(root, f))
     .sort()
     .sort((a, b) => rank(a) - rank(b));
-const files = (explicit.length ? explicit : ['test/unit']).flatMap((a) => (statSync(resolve(root, a), { throwIfNoEntry: false })?.isDirectory() ? testsIn(a) : [a]));
+const files = (explicit.length ? explicit : ['test/unit']).flatMap((a) =>
+  statSync(resolve(root, a), { throwIfNoEntry: false })?.isDirectory() ? testsIn(a) : [a],
+);
 if (files.length === 0) {
   console.error(`no test files found under ${explicit.join(', ') || 'test/unit'}`);
   process.exit(1);
 }
-const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`];
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...flags, ...files], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const concurrency = flags.some((f) => f.startsWith('--test-concurrency'))
+  ? []
+  : [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`];
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...flags, ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

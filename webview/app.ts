@@ -7,7 +7,14 @@
 // DOM (test/unit/webview).
 import { panelStringsOf, sliceProblem, toolLineProblem } from '../src/shared/panelShape';
 import { fill, type PanelStrings } from '../src/shared/panelStrings';
-import { FEATURES, PendingRequests, isRecord, streamFeature, type FeatureId, type Settled } from '../src/shared/protocol/common';
+import {
+  FEATURES,
+  PendingRequests,
+  isRecord,
+  streamFeature,
+  type FeatureId,
+  type Settled,
+} from '../src/shared/protocol/common';
 import type { ToolLine } from '../src/shared/protocol/discovery';
 import type { PanelSlices, WebviewMessage } from '../src/shared/protocol/panel';
 import { h, icon } from './dom';
@@ -15,7 +22,12 @@ import type { PanelContext, PanelPart } from './part';
 
 /** "This part of the panel could not be shown: …", where the part would be. */
 export function sectionError(S: PanelStrings, id: string, message: string): HTMLElement {
-  return h('div', { class: 'notice error section-error', role: 'alert', id: `${id}-error` }, icon('error'), h('span', { class: 'notice-text' }, fill(S.sectionFailed, message)));
+  return h(
+    'div',
+    { class: 'notice error section-error', role: 'alert', id: `${id}-error` },
+    icon('error'),
+    h('span', { class: 'notice-text' }, fill(S.sectionFailed, message)),
+  );
 }
 
 /** A request as the part writes it: the correlation id is added on the way out. */
@@ -25,7 +37,10 @@ const isSeq = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 const isFeature = (v: unknown): v is FeatureId => typeof v === 'string' && (FEATURES as readonly string[]).includes(v);
 
 /** An element that may be a vscode-elements control (a Lit element rendering its shadow DOM later). */
-type Control = HTMLElement & { updateComplete?: Promise<unknown>; wrappedElement?: HTMLInputElement | HTMLTextAreaElement | null };
+type Control = HTMLElement & {
+  updateComplete?: Promise<unknown>;
+  wrappedElement?: HTMLInputElement | HTMLTextAreaElement | null;
+};
 interface Focus {
   id: string;
   start: number | null;
@@ -52,7 +67,9 @@ export class PanelApp {
   }
 
   /** Sends a message that expects an answer; settles with it. */
-  request(message: WithoutId<Exclude<Extract<WebviewMessage, { requestId: string }>, { type: 'response' }>>): Promise<Settled> {
+  request(
+    message: WithoutId<Exclude<Extract<WebviewMessage, { requestId: string }>, { type: 'response' }>>,
+  ): Promise<Settled> {
     const { requestId, settled } = this.requests.open();
     this.send({ ...message, requestId } as WebviewMessage);
     return settled;
@@ -88,21 +105,32 @@ export class PanelApp {
       case 'tool': {
         const { seq, stream } = data;
         if (!isSeq(seq) || seq <= this.lastSeq || typeof stream !== 'string') return;
-        const valid = data.type === 'append' ? isSeq(data.at) && data.at >= 0 && typeof data.text === 'string' : toolLineProblem(data.line) === undefined;
+        const valid =
+          data.type === 'append'
+            ? isSeq(data.at) && data.at >= 0 && typeof data.text === 'string'
+            : toolLineProblem(data.line) === undefined;
         if (!valid || this.resyncing) return;
         const feature = streamFeature(stream);
         const part = this.parts.find((p) => p.feature === feature);
         const placed =
           seq === this.lastSeq + 1 &&
           part !== undefined &&
-          (data.type === 'append' ? (part.append?.(stream, data.at as number, data.text as string) ?? false) : (part.tool?.(stream, data.line as ToolLine) ?? false));
+          (data.type === 'append'
+            ? (part.append?.(stream, data.at as number, data.text as string) ?? false)
+            : (part.tool?.(stream, data.line as ToolLine) ?? false));
         if (!placed) return this.resync();
         this.lastSeq = seq;
         return;
       }
       case 'request': {
         const request = data.request;
-        if (typeof data.requestId !== 'string' || !isRecord(request) || request.kind !== 'ping' || typeof request.text !== 'string') return;
+        if (
+          typeof data.requestId !== 'string' ||
+          !isRecord(request) ||
+          request.kind !== 'ping' ||
+          typeof request.text !== 'string'
+        )
+          return;
         this.send({ type: 'response', requestId: data.requestId, result: request.text });
         return;
       }
@@ -130,7 +158,13 @@ export class PanelApp {
 
   private context(): PanelContext {
     const panel = this.slices.panel;
-    return { S: this.S, slices: this.slices, trusted: isRecord(panel) && panel.trusted === true, post: this.send, now: () => this.clock() + this.skew };
+    return {
+      S: this.S,
+      slices: this.slices,
+      trusted: isRecord(panel) && panel.trusted === true,
+      post: this.send,
+      now: () => this.clock() + this.skew,
+    };
   }
 
   private draw(parts: readonly PanelPart[]): void {
@@ -150,7 +184,9 @@ export class PanelApp {
         if (problem !== undefined) throw new Error(problem);
         part.render(ctx);
       } catch (err) {
-        part.element.replaceChildren(sectionError(this.S, part.feature, err instanceof Error ? err.message : String(err)));
+        part.element.replaceChildren(
+          sectionError(this.S, part.feature, err instanceof Error ? err.message : String(err)),
+        );
       }
     }
     if (focus) void refocus(focus);

@@ -4,7 +4,11 @@
 type Attrs = Record<string, string | boolean | undefined>;
 type Child = Node | string | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
 export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);

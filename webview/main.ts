@@ -11,11 +11,15 @@ import '@vscode-elements/elements/dist/vscode-divider/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { WebviewMessage } from '../src/shared/protocol/panel';
 import { PanelApp } from './app';
-import { BrainstormUi, type BrainstormDrafts } from './brainstorm';
-import { BuildPart } from './buildPart';
-import { DiscoveryUi, type DiscoveryDrafts } from './discovery';
-import { JournalForm, type Draft } from './journalForm';
-import { JournalPart, ModelPart, NoticesPart, SleepPart } from './parts';
+import { BrainstormUi } from './parts/brainstorm/brainstormPart';
+import type { BrainstormDrafts } from './parts/brainstorm/brainstormForm';
+import { BuildPart } from './parts/build/buildPart';
+import { DiscoveryUi, type DiscoveryDrafts } from './parts/discovery/discoveryPart';
+import { JournalForm, type Draft } from './parts/journal/journalForm';
+import { JournalPart } from './parts/journal/journalPart';
+import { ModelPart } from './parts/llm/modelPart';
+import { NoticesPart } from './parts/panel/noticesPart';
+import { SleepPart } from './parts/sleep/sleepPart';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;

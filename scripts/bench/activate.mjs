@@ -23,9 +23,20 @@ const stub = {
   EventEmitter,
   l10n: { t: (s) => s },
   window: {
-    createOutputChannel: (...args) => ({ ...record('createOutputChannel')(...args), info() {}, warn() {}, error() {}, debug() {}, trace() {} }),
+    createOutputChannel: (...args) => ({
+      ...record('createOutputChannel')(...args),
+      info() {},
+      warn() {},
+      error() {},
+      debug() {},
+      trace() {},
+    }),
     registerWebviewViewProvider: record('registerWebviewViewProvider'),
-    createTreeView: (...args) => ({ ...record('createTreeView')(...args), visible: false, onDidChangeVisibility: () => disposable }),
+    createTreeView: (...args) => ({
+      ...record('createTreeView')(...args),
+      visible: false,
+      onDidChangeVisibility: () => disposable,
+    }),
     registerFileDecorationProvider: record('registerFileDecorationProvider'),
     visibleTextEditors: [],
     onDidChangeVisibleTextEditors: () => disposable,
@@ -57,10 +68,17 @@ for (let i = 0; i < runs; i++) {
   const ext = Module.createRequire(import.meta.url)(file);
   requireTimes.push(performance.now() - t);
   t = performance.now();
-  ext.activate({ subscriptions: [], extensionUri: { fsPath: root }, secrets: { onDidChange: () => disposable }, workspaceState: { get: () => undefined } });
+  ext.activate({
+    subscriptions: [],
+    extensionUri: { fsPath: root },
+    secrets: { onDidChange: () => disposable },
+    workspaceState: { get: () => undefined },
+  });
   activateTimes.push(performance.now() - t);
 }
 const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`load dist/extension.js: median ${median(requireTimes).toFixed(2)} ms (first ${requireTimes[0].toFixed(2)} ms)`);
+console.log(
+  `load dist/extension.js: median ${median(requireTimes).toFixed(2)} ms (first ${requireTimes[0].toFixed(2)} ms)`,
+);
 console.log(`activate():             median ${median(activateTimes).toFixed(2)} ms over ${runs} runs`);
 console.log(`activate() registers:   ${calls.join(', ')}`);

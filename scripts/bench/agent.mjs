@@ -79,11 +79,15 @@ async function oneRun(turns, tool, text, approve = []) {
     });
     let commandMs = 0;
     const started = performance.now();
-    const run = await runner.start({ role: ROLE, task: 'bench', root: ws, approve }, new AbortController().signal, (event) => {
-      // What a terminal does with each event, so its cost is counted.
-      for (const piece of printer.print(event)) printed += piece.text.length;
-      if (event.type === 'exit') commandMs += event.durationMs;
-    });
+    const run = await runner.start(
+      { role: ROLE, task: 'bench', root: ws, approve },
+      new AbortController().signal,
+      (event) => {
+        // What a terminal does with each event, so its cost is counted.
+        for (const piece of printer.print(event)) printed += piece.text.length;
+        if (event.type === 'exit') commandMs += event.durationMs;
+      },
+    );
     const ms = performance.now() - started;
     if (run.status !== 'completed') throw new Error(`bench run ${run.status}: ${run.reason}`);
     return { perTurn: ms / run.turns, ownPerTurn: (ms - commandMs) / run.turns, printed };
@@ -99,8 +103,17 @@ const commands = [];
 const commandsOwn = [];
 const blocks = [];
 for (let r = 0; r < REPEATS; r++) {
-  writes.push((await oneRun(200, (i) => ({ name: 'write_file', input: { path: `src/file-${i % 20}.js`, content: `export const n = ${i};\n`.repeat(10) } }))).perTurn);
-  const c = await oneRun(20, () => ({ name: 'run_command', input: { command: 'node -e 0' } }), undefined, ['node -e 0']);
+  writes.push(
+    (
+      await oneRun(200, (i) => ({
+        name: 'write_file',
+        input: { path: `src/file-${i % 20}.js`, content: `export const n = ${i};\n`.repeat(10) },
+      }))
+    ).perTurn,
+  );
+  const c = await oneRun(20, () => ({ name: 'run_command', input: { command: 'node -e 0' } }), undefined, [
+    'node -e 0',
+  ]);
   commands.push(c.perTurn);
   commandsOwn.push(c.ownPerTurn);
   // (c): a 1 ms ticker measures the longest gap between ticks while a run streams 2 KB of text a turn and writes.
@@ -122,7 +135,15 @@ for (let r = 0; r < REPEATS; r++) {
 
 const f = (x) => x.toFixed(2).padStart(8);
 console.log(`agent runtime, median of ${REPEATS} repeats (all repeats in brackets)`);
-console.log(`  ms per turn, 200 small writes        ${f(median(writes))}   [${writes.map((x) => x.toFixed(2)).join(', ')}]`);
-console.log(`  ms per turn, 20 × node -e 0          ${f(median(commands))}   [${commands.map((x) => x.toFixed(2)).join(', ')}]`);
-console.log(`  … of which the runtime's own          ${f(median(commandsOwn))}   [${commandsOwn.map((x) => x.toFixed(2)).join(', ')}]`);
-console.log(`  longest event-loop block while streaming (ms) ${f(median(blocks))}   [${blocks.map((x) => x.toFixed(1)).join(', ')}]`);
+console.log(
+  `  ms per turn, 200 small writes        ${f(median(writes))}   [${writes.map((x) => x.toFixed(2)).join(', ')}]`,
+);
+console.log(
+  `  ms per turn, 20 × node -e 0          ${f(median(commands))}   [${commands.map((x) => x.toFixed(2)).join(', ')}]`,
+);
+console.log(
+  `  … of which the runtime's own          ${f(median(commandsOwn))}   [${commandsOwn.map((x) => x.toFixed(2)).join(', ')}]`,
+);
+console.log(
+  `  longest event-loop block while streaming (ms) ${f(median(blocks))}   [${blocks.map((x) => x.toFixed(1)).join(', ')}]`,
+);

@@ -33,16 +33,23 @@ function spec(lines, annotations) {
     else if (made < annotations && n % every === 0) {
       const task = `task-${String(made).padStart(3, '0')}`;
       if (made % 10 === 8) {
-        out.push(`<!--@ax:0-${n}:blue:${task}-->An outer region <!--@ax:${n}-${n + 9}:green:${task}-->with a nested one<!--/@ax--> inside.<!--/@ax-->`);
+        out.push(
+          `<!--@ax:0-${n}:blue:${task}-->An outer region <!--@ax:${n}-${n + 9}:green:${task}-->with a nested one<!--/@ax--> inside.<!--/@ax-->`,
+        );
         made += 2;
       } else if (made % 2 === 0) {
-        out.push(`<!--@ax:${n}-${n + 45}:green:${task}-->Users should be able to log in with email and password (${n}).<!--/@ax-->`);
+        out.push(
+          `<!--@ax:${n}-${n + 45}:green:${task}-->Users should be able to log in with email and password (${n}).<!--/@ax-->`,
+        );
         made++;
       } else {
-        out.push(`<!--@ax-discovery:${task}:disc-${String(made + 1).padStart(3, '0')}-->Note: Safari requires SameSite=None for cookies<!--/@ax-->`);
+        out.push(
+          `<!--@ax-discovery:${task}:disc-${String(made + 1).padStart(3, '0')}-->Note: Safari requires SameSite=None for cookies<!--/@ax-->`,
+        );
         made++;
       }
-    } else out.push(`Line ${i} of the spec says what the system does, with \`code\` and a [link](https://example.com).`);
+    } else
+      out.push(`Line ${i} of the spec says what the system does, with \`code\` and a [link](https://example.com).`);
   }
   return out.join('\n');
 }
@@ -55,7 +62,10 @@ function time(fn) {
 
 const text = spec(10_000, 1_000);
 /** A one-character insertion at `at`, as VS Code reports it, and the text after it. */
-const insertAt = (at) => ({ change: { rangeOffset: at, rangeLength: 0, text: 'x' }, after: `${text.slice(0, at)}x${text.slice(at)}` });
+const insertAt = (at) => ({
+  change: { rangeOffset: at, rangeLength: 0, text: 'x' },
+  after: `${text.slice(0, at)}x${text.slice(at)}`,
+});
 const proseAt = text.indexOf('says what', text.length >> 1);
 const markerAt = text.indexOf('-->', text.length >> 1) - 2;
 const prose = insertAt(proseAt);
@@ -63,7 +73,8 @@ const onMarker = insertAt(markerAt);
 /** The cases the notes show: every third one outdated, a few unknown. */
 const statuses = ['active', 'active', 'outdated'];
 const cases = new Map();
-for (let i = 1; i <= 990; i++) cases.set(`disc-${String(i).padStart(3, '0')}`, { id: `disc-${i}`, status: statuses[i % 3] });
+for (let i = 1; i <= 990; i++)
+  cases.set(`disc-${String(i).padStart(3, '0')}`, { id: `disc-${i}`, status: statuses[i % 3] });
 const lookup = (id) => cases.get(id);
 const filler = 'Plain spec text, with `code` and <!-- comments --> and - dashes -.\n';
 const big = `<!--@ax:0-1:green:t-->${filler.repeat(Math.ceil(10_000_000 / filler.length))}`;
@@ -73,8 +84,10 @@ const first = parseAnnotations(text);
 if (first.annotations.length !== 1_000 || first.problems.length !== 0) {
   throw new Error(`the spec parsed to ${first.annotations.length} annotations and ${first.problems.length} problems`);
 }
-if (shiftedParse(first, text, prose.after, prose.change) === undefined) throw new Error('the edit in prose was not shifted');
-if (shiftedParse(first, text, onMarker.after, onMarker.change) !== undefined) throw new Error('the edit on a marker line was shifted');
+if (shiftedParse(first, text, prose.after, prose.change) === undefined)
+  throw new Error('the edit in prose was not shifted');
+if (shiftedParse(first, text, onMarker.after, onMarker.change) !== undefined)
+  throw new Error('the edit on a marker line was shifted');
 for (let i = 0; i < 5; i++) annotationLook(parseAnnotations(text), lookup); // warm-up: the JIT
 
 const runs = { spec: [], look: [], edit: [], editMarker: [], big: [], hostile: [] };
@@ -82,7 +95,14 @@ for (let i = 0; i < REPEATS; i++) {
   runs.spec.push(time(() => parseAnnotations(text)).ms);
   runs.look.push(time(() => annotationLook(parseAnnotations(text), lookup)).ms);
   runs.edit.push(time(() => annotationLook(shiftedParse(first, text, prose.after, prose.change), lookup)).ms);
-  runs.editMarker.push(time(() => annotationLook(shiftedParse(first, text, onMarker.after, onMarker.change) ?? parseAnnotations(onMarker.after), lookup)).ms);
+  runs.editMarker.push(
+    time(() =>
+      annotationLook(
+        shiftedParse(first, text, onMarker.after, onMarker.change) ?? parseAnnotations(onMarker.after),
+        lookup,
+      ),
+    ).ms,
+  );
   const b = time(() => parseAnnotations(big));
   if (b.value.problems.length !== 1) throw new Error(`the 10 MB file gave ${b.value.problems.length} problems`);
   runs.big.push(b.ms);
@@ -90,7 +110,8 @@ for (let i = 0; i < REPEATS; i++) {
 }
 
 const f = (x) => x.toFixed(2).padStart(9);
-const row = (label, xs, aim = '') => console.log(`  ${label.padEnd(56)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
+const row = (label, xs, aim = '') =>
+  console.log(`  ${label.padEnd(56)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
 console.log(`annotation parser, median of ${REPEATS} repeats (all repeats in brackets)`);
 console.log(`  ${''.padEnd(56)}${'median'.padStart(9)}  ${'aim'.padEnd(10)}`);
 row(`ms, parse 10,000 lines, 1,000 annotations (${(text.length / 1e3).toFixed(0)} kB)`, runs.spec);

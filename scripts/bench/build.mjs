@@ -37,7 +37,10 @@ const { buildRules, BRIEF_MD, VERIFY } = await cjs('../../test/support/buildScri
 const { readFileSync } = await import('node:fs');
 
 const repo = join(import.meta.dirname, '../..');
-const workflow = parseWorkflow(readFileSync(join(repo, 'roles/build.workflow.yaml'), 'utf8'), 'roles/build.workflow.yaml');
+const workflow = parseWorkflow(
+  readFileSync(join(repo, 'roles/build.workflow.yaml'), 'utf8'),
+  'roles/build.workflow.yaml',
+);
 if (!workflow.ok) throw new Error('the bundled workflow does not parse');
 const hash = (b) => createHash('sha256').update(b).digest('hex');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -96,7 +99,13 @@ async function oneBuild() {
     };
     const started = performance.now();
     const build = await runner.start(
-      { source: { kind: 'brief', path: 'brief.md' }, input: BRIEF_MD, phases: workflow.workflow.phases, approve: [VERIFY], name: 'bench' },
+      {
+        source: { kind: 'brief', path: 'brief.md' },
+        input: BRIEF_MD,
+        phases: workflow.workflow.phases,
+        approve: [VERIFY],
+        name: 'bench',
+      },
       new AbortController().signal,
       emit,
     );
@@ -108,10 +117,23 @@ async function oneBuild() {
     for (const phase of build.phases) {
       for (const a of phase.attempts) {
         const u = a.usage;
-        if (u) tokens.set(phase.name, (tokens.get(phase.name) ?? 0) + u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens);
+        if (u)
+          tokens.set(
+            phase.name,
+            (tokens.get(phase.name) ?? 0) + u.inputTokens + u.cacheCreationTokens + u.cacheReadTokens,
+          );
       }
     }
-    return { totalMs, modelMs, commandMs, ownMs: totalMs - modelMs - commandMs, orchestratorMs: totalMs - runsMs - commandMs, calls: server.requests.length, cached, tokens };
+    return {
+      totalMs,
+      modelMs,
+      commandMs,
+      ownMs: totalMs - modelMs - commandMs,
+      orchestratorMs: totalMs - runsMs - commandMs,
+      calls: server.requests.length,
+      cached,
+      tokens,
+    };
   } finally {
     await server.close();
     await rm(ws, { recursive: true, force: true });
@@ -122,8 +144,13 @@ await oneBuild(); // warm-up: module loading, the SDK's first import
 const runs = [];
 for (let i = 0; i < REPEATS; i++) runs.push(await oneBuild());
 const f = (x) => x.toFixed(1).padStart(8);
-const row = (label, pick) => console.log(`  ${label.padEnd(44)}${f(median(runs.map(pick)))}   [${runs.map((r) => pick(r).toFixed(1)).join(', ')}]`);
-console.log(`build orchestrator, seven phases (${runs[0].calls} model calls), median of ${REPEATS} repeats (all repeats in brackets)`);
+const row = (label, pick) =>
+  console.log(
+    `  ${label.padEnd(44)}${f(median(runs.map(pick)))}   [${runs.map((r) => pick(r).toFixed(1)).join(', ')}]`,
+  );
+console.log(
+  `build orchestrator, seven phases (${runs[0].calls} model calls), median of ${REPEATS} repeats (all repeats in brackets)`,
+);
 row('ms, whole build', (r) => r.totalMs);
 row('ms, the model (at the scripted server)', (r) => r.modelMs);
 row('ms, commands (node --test re-run)', (r) => r.commandMs);
@@ -131,4 +158,7 @@ row('ms, ours (orchestrator + runtime + client)', (r) => r.ownMs);
 row('ms, … of which the orchestrator (outside runs)', (r) => r.orchestratorMs);
 console.log(`  every request marked its stable prefix for caching: ${runs.every((r) => r.cached) ? 'yes' : 'NO'}`);
 console.log('  input tokens sent per phase (input + cache writes + cache reads; median):');
-for (const phase of workflow.workflow.phases) console.log(`    ${phase.name.padEnd(14)}${String(median(runs.map((r) => r.tokens.get(phase.name) ?? 0))).padStart(8)}`);
+for (const phase of workflow.workflow.phases)
+  console.log(
+    `    ${phase.name.padEnd(14)}${String(median(runs.map((r) => r.tokens.get(phase.name) ?? 0))).padStart(8)}`,
+  );

@@ -37,7 +37,8 @@ const cjs = async (path) => (await import(path)).default;
 const { CaseStore } = await cjs('../../src/core/cases/caseStore.ts');
 const { Curator } = await cjs('../../src/core/cases/curator.ts');
 const { discoveryBlock } = await cjs('../../src/core/cases/injection.ts');
-const { serializeCase, newCase, formatCaseId } = await cjs('../../src/core/cases/caseRecord.ts');
+const { serializeCase, newCase } = await cjs('../../src/core/cases/caseRecord.ts');
+const { formatCaseId } = await cjs('../../src/core/cases/caseId.ts');
 const { openWorkspaceStore } = await cjs('../../src/core/node/openWorkspace.ts');
 const { systemClock } = await cjs('../../src/core/clock.ts');
 
@@ -112,20 +113,37 @@ function makeCase(n) {
     ...(task ? { sourceTaskId: task } : {}),
   };
   const c = newCase(formatCaseId(n), draft, created);
-  return { ...c, metadata: { ...c.metadata, appliedTo: Array.from({ length: Math.floor(rand() * 4) }, (_, i) => `build-${Math.floor(n / 200) + i + 1}/qa`) } };
+  return {
+    ...c,
+    metadata: {
+      ...c.metadata,
+      appliedTo: Array.from({ length: Math.floor(rand() * 4) }, (_, i) => `build-${Math.floor(n / 200) + i + 1}/qa`),
+    },
+  };
 }
 
 /** The case changed: archived, outdated, deleted or validated, with the metadata that goes with it. */
 function changed(c) {
   const at = new Date(Date.parse(c.createdAt) + 86_400_000).toISOString();
   const r = rand();
-  if (r < 0.4) return { ...c, status: 'archived', updatedAt: at, metadata: { ...c.metadata, archivedAt: at, archivedReason: 'parent_task_completed' } };
+  if (r < 0.4)
+    return {
+      ...c,
+      status: 'archived',
+      updatedAt: at,
+      metadata: { ...c.metadata, archivedAt: at, archivedReason: 'parent_task_completed' },
+    };
   if (r < 0.65)
     return {
       ...c,
       status: 'outdated',
       updatedAt: at,
-      metadata: { ...c.metadata, outdatedAt: at, outdatedReason: 'affected files modified', outdatedCommit: hash(c.id).slice(0, 40) },
+      metadata: {
+        ...c.metadata,
+        outdatedAt: at,
+        outdatedReason: 'affected files modified',
+        outdatedCommit: hash(c.id).slice(0, 40),
+      },
     };
   if (r < 0.75) return { ...c, status: 'deleted', updatedAt: at, metadata: { ...c.metadata, deletedAt: at } };
   return { ...c, validatedAt: at, updatedAt: at, metadata: { ...c.metadata, validated: true } };
@@ -149,7 +167,10 @@ async function workspace(file, counter) {
   const ws = await mkdtemp(join(tmpdir(), 'groundwork-bench-cases-'));
   await mkdir(join(ws, '.groundwork/metrics'), { recursive: true });
   await writeFile(join(ws, '.groundwork/cases.jsonl'), file);
-  await writeFile(join(ws, '.groundwork/metrics/counters.json'), `${JSON.stringify({ discovery: counter }, null, 2)}\n`);
+  await writeFile(
+    join(ws, '.groundwork/metrics/counters.json'),
+    `${JSON.stringify({ discovery: counter }, null, 2)}\n`,
+  );
   return ws;
 }
 
@@ -185,7 +206,8 @@ async function oneLoad() {
   gc?.();
   const store = new CaseStore(openWorkspaceStore(bigWs), systemClock, hash);
   const { value, ms, longest } = await heldAtMost(() => store.load());
-  if (value.cases.length !== LOADED || value.problems.length !== 0) throw new Error(`loaded ${value.cases.length} cases, ${value.problems.length} problems`);
+  if (value.cases.length !== LOADED || value.problems.length !== 0)
+    throw new Error(`loaded ${value.cases.length} cases, ${value.problems.length} problems`);
   return { ms, longest, cases: value.cases };
 }
 
@@ -236,7 +258,9 @@ async function burst() {
   temps.push(ws);
   gc?.();
   const curator = new Curator({ store: new CaseStore(openWorkspaceStore(ws), systemClock, hash) });
-  const { value, ms, longest } = await heldAtMost(() => Promise.all(Array.from({ length: ADDED }, (_, i) => curator.submit(report(i)))));
+  const { value, ms, longest } = await heldAtMost(() =>
+    Promise.all(Array.from({ length: ADDED }, (_, i) => curator.submit(report(i)))),
+  );
   if (value.some((r) => r.kind !== 'created')) throw new Error('a report of the burst was not created');
   return { ms, perCase: ms / ADDED, longest };
 }
@@ -264,8 +288,11 @@ try {
   }
 
   const f = (x) => x.toFixed(2).padStart(9);
-  const row = (label, xs, aim = '') => console.log(`  ${label.padEnd(52)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
-  console.log(`discovery cases, median of ${REPEATS} repeats (all repeats in brackets); ${(bigFile.length / 1e6).toFixed(1)} MB of cases.jsonl`);
+  const row = (label, xs, aim = '') =>
+    console.log(`  ${label.padEnd(52)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
+  console.log(
+    `discovery cases, median of ${REPEATS} repeats (all repeats in brackets); ${(bigFile.length / 1e6).toFixed(1)} MB of cases.jsonl`,
+  );
   console.log(`  ${''.padEnd(52)}${'median'.padStart(9)}  ${'aim'.padEnd(10)}`);
   row(
     `ms, load ${LOADED.toLocaleString('en')} cases`,
@@ -278,8 +305,11 @@ try {
     '<= 50',
   );
   row('ms, … for scale: JSON.parse of each line into a Map', references);
-  console.log(`  (first load in the process, JIT cold: ${cold.ms.toFixed(0)} ms, held at most ${cold.longest.toFixed(0)} ms)`);
-  if (kept !== undefined) console.log(`  (the ${LOADED.toLocaleString('en')} loaded cases keep ${kept.toFixed(0)} MB of heap)`);
+  console.log(
+    `  (first load in the process, JIT cold: ${cold.ms.toFixed(0)} ms, held at most ${cold.longest.toFixed(0)} ms)`,
+  );
+  if (kept !== undefined)
+    console.log(`  (the ${LOADED.toLocaleString('en')} loaded cases keep ${kept.toFixed(0)} MB of heap)`);
   row(
     `ms per add, curator one at a time (${SEEDED.toLocaleString('en')} held)`,
     singles.map((r) => r.median),
@@ -307,7 +337,9 @@ try {
     bursts.map((r) => r.longest),
   );
   row(`ms, injection block from ${LOADED.toLocaleString('en')} cases (${AGENT})`, blocks);
-  console.log(`  (the block carries ${block.globalIds.length} global and ${block.localIds.length} local cases, ${block.text.length} characters)`);
+  console.log(
+    `  (the block carries ${block.globalIds.length} global and ${block.localIds.length} local cases, ${block.text.length} characters)`,
+  );
 } finally {
   await Promise.all(temps.map((ws) => rm(ws, { recursive: true, force: true })));
 }

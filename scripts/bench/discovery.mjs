@@ -59,7 +59,9 @@ const server = await startScriptedModelServer([
       const m = roundOf(body);
       const final = m?.[2] !== undefined;
       // The marker line is held back by the stream filter, so the first visible character is in the second chunk.
-      return final ? reply.text(['DISCOVERY_COMPLETE\n', BRIEF]) : reply.text(['DISCOVERY_QUESTIONS\n', questions(Number(m?.[1] ?? 1))]);
+      return final
+        ? reply.text(['DISCOVERY_COMPLETE\n', BRIEF])
+        : reply.text(['DISCOVERY_QUESTIONS\n', questions(Number(m?.[1] ?? 1))]);
     },
   },
 ]);
@@ -72,7 +74,13 @@ const model = modelFromEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.
 const loadRole = () => loadCliRole('build-discovery', store, (l) => console.error(l));
 const service = new DiscoveryService({ store, llm: model.llm, clock: systemClock, role: loadRole, ttlMinutes: 30 });
 let once;
-const serviceRoleOnce = new DiscoveryService({ store, llm: model.llm, clock: systemClock, role: () => (once ??= loadRole()), ttlMinutes: 30 });
+const serviceRoleOnce = new DiscoveryService({
+  store,
+  llm: model.llm,
+  clock: systemClock,
+  role: () => (once ??= loadRole()),
+  ttlMinutes: 30,
+});
 const options = (onText) => ({ lang: 'en', signal: new AbortController().signal, force: true, onText });
 
 /** ms from calling `send` to the first streamed character, and the turn's total. */
@@ -143,17 +151,27 @@ const latencyRow = (label, rs) => {
   )}`;
 };
 
-console.log(`(a) send → first streamed character, DiscoveryService + AnthropicClient + SDK, scripted server on 127.0.0.1`);
-console.log(`    (no wait before the first chunk: this is what Groundwork adds to the model's own time to first token)`);
-console.log(`    ${RUNS} runs each after ${WARMUP} warm-up runs; Node ${process.version}; round files on ${tmpdir()}\n`);
-console.log(`${''.padEnd(44)} ${'median'.padStart(11)} ${'p90'.padStart(11)} ${'min'.padStart(11)} ${'whole turn'.padStart(11)}`);
+console.log(
+  `(a) send → first streamed character, DiscoveryService + AnthropicClient + SDK, scripted server on 127.0.0.1`,
+);
+console.log(
+  `    (no wait before the first chunk: this is what Groundwork adds to the model's own time to first token)`,
+);
+console.log(
+  `    ${RUNS} runs each after ${WARMUP} warm-up runs; Node ${process.version}; round files on ${tmpdir()}\n`,
+);
+console.log(
+  `${''.padEnd(44)} ${'median'.padStart(11)} ${'p90'.padStart(11)} ${'min'.padStart(11)} ${'whole turn'.padStart(11)}`,
+);
 console.log('roles read for every call (for comparison; neither front end does this now):');
 console.log(latencyRow('  first message (no round file yet)', latency.first));
 console.log(latencyRow('  an answer (saved to the round file first)', latency.answer));
 console.log('roles read once (the CLI per process; the panel until .groundwork/ changes):');
 console.log(latencyRow('  first message (no round file yet)', latency.firstOnce));
 console.log(latencyRow('  an answer (saved to the round file first)', latency.answerOnce));
-console.log(`first call of the process (loads the SDK and the role): first character after ${cold.first.toFixed(1)} ms\n`);
+console.log(
+  `first call of the process (loads the SDK and the role): first character after ${cold.first.toFixed(1)} ms\n`,
+);
 
 const tokenRow = (i, c) => {
   const u = c.usage;

@@ -23,7 +23,14 @@ const { startScriptedModelServer, reply } = await cjs('../../test/support/script
 const { AnthropicClient } = await cjs('../../src/core/node/anthropicClient.ts');
 
 const server = await startScriptedModelServer([
-  { name: 'bench', times: Infinity, reply: reply.text(['Hello', ' from', ' the', ' scripted', ' server.'], { firstChunkDelayMs: FIRST_CHUNK_MS, chunkDelayMs: 2 }) },
+  {
+    name: 'bench',
+    times: Infinity,
+    reply: reply.text(['Hello', ' from', ' the', ' scripted', ' server.'], {
+      firstChunkDelayMs: FIRST_CHUNK_MS,
+      chunkDelayMs: 2,
+    }),
+  },
 ]);
 
 // The same settings on both sides, so the difference is the port's own work.
@@ -34,7 +41,12 @@ const port = new AnthropicClient({
   baseURL: settings.baseURL,
   limits: { maxRetries: settings.maxRetries, firstByteTimeoutMs: settings.timeoutMs },
 });
-const portRequest = { system: SYSTEM, messages: [{ role: 'user', content: QUESTION }], model: { tier: 'fast' }, maxTokens: 256 };
+const portRequest = {
+  system: SYSTEM,
+  messages: [{ role: 'user', content: QUESTION }],
+  model: { tier: 'fast' },
+  maxTokens: 256,
+};
 
 async function viaPort() {
   const t0 = performance.now();
@@ -50,7 +62,14 @@ async function viaPort() {
 const cold = await viaPort();
 
 const { default: Anthropic } = await import('@anthropic-ai/sdk');
-const sdk = new Anthropic({ apiKey: KEY, baseURL: settings.baseURL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs, logLevel: 'off', openTelemetry: false });
+const sdk = new Anthropic({
+  apiKey: KEY,
+  baseURL: settings.baseURL,
+  maxRetries: settings.maxRetries,
+  timeout: settings.timeoutMs,
+  logLevel: 'off',
+  openTelemetry: false,
+});
 // The body the port sends: the system prompt as a cached block.
 const sdkParams = {
   model: MODEL,
@@ -63,7 +82,8 @@ async function viaSdk() {
   const t0 = performance.now();
   let ttft;
   for await (const e of sdk.messages.stream(sdkParams)) {
-    if (e.type === 'content_block_delta' && e.delta.type === 'text_delta' && ttft === undefined) ttft = performance.now() - t0;
+    if (e.type === 'content_block_delta' && e.delta.type === 'text_delta' && ttft === undefined)
+      ttft = performance.now() - t0;
   }
   return { ttft, total: performance.now() - t0 };
 }
@@ -94,10 +114,16 @@ const row = (label, rs) => {
 const paired = results.port.map((r, i) => r.ttft - results.sdk[i].ttft);
 const signed = (x) => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
 
-console.log(`time to first token, scripted server on 127.0.0.1 with a ${FIRST_CHUNK_MS} ms wait before the first chunk`);
+console.log(
+  `time to first token, scripted server on 127.0.0.1 with a ${FIRST_CHUNK_MS} ms wait before the first chunk`,
+);
 console.log(`${RUNS} runs each, interleaved, after ${WARMUP} warm-up runs each; Node ${process.version}\n`);
-console.log(`${''.padEnd(34)} ${'median'.padStart(10)} ${'p90'.padStart(10)} ${'min'.padStart(10)}   ${'whole reply'.padStart(10)}`);
+console.log(
+  `${''.padEnd(34)} ${'median'.padStart(10)} ${'p90'.padStart(10)} ${'min'.padStart(10)}   ${'whole reply'.padStart(10)}`,
+);
 console.log(row('LlmClient (AnthropicClient.stream)', results.port));
 console.log(row('raw SDK (client.messages.stream)', results.sdk));
-console.log(`\nLlmClient minus raw SDK, paired:    median ${signed(pct(paired, 0.5))} ms, p90 ${signed(pct(paired, 0.9))} ms`);
+console.log(
+  `\nLlmClient minus raw SDK, paired:    median ${signed(pct(paired, 0.5))} ms, p90 ${signed(pct(paired, 0.9))} ms`,
+);
 console.log(`first call through LlmClient (loads the SDK): first token after ${cold.ttft.toFixed(1)} ms`);

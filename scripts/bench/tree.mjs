@@ -31,7 +31,11 @@ const ROUNDS = ['round-1.md', 'round-2.md', 'round-3.md'];
 
 const plans = Array.from({ length: PLANS }, (_, i) => ({ slug: slug(i), files: FILES, rounds: ROUNDS }));
 const builds = Array.from({ length: BUILDS }, (_, i) => ({ id: `build-${i}`, plan: slug((i * 7) % PLANS) }));
-const cases = Array.from({ length: CASES }, (_, i) => ({ id: `disc-${String(i + 1).padStart(3, '0')}`, task: i % 5 === 0 ? `run-${i}` : `build-${i % BUILDS}`, parent: null }));
+const cases = Array.from({ length: CASES }, (_, i) => ({
+  id: `disc-${String(i + 1).padStart(3, '0')}`,
+  task: i % 5 === 0 ? `run-${i}` : `build-${i % BUILDS}`,
+  parent: null,
+}));
 const now = Date.now();
 const sessions = Array.from({ length: 20 }, (_, i) => ({
   kind: 'discovery',
@@ -85,7 +89,8 @@ for (let i = 0; i < REPEATS; i++) {
   const target = slug(7 * i);
   const changed = { slug: target, files: [...FILES, 'seeded-from.md'], rounds: [...ROUNDS, 'round-4.md'] };
   const u = time(() => tree.updatePlan(target, changed));
-  if (u.value.documents.length !== 8 || u.value.builds.length === 0) throw new Error('the refreshed plan lost its documents or builds');
+  if (u.value.documents.length !== 8 || u.value.builds.length === 0)
+    throw new Error('the refreshed plan lost its documents or builds');
   runs.update.push(u.ms);
   runs.updateRead.push((await timeAsync(async () => tree.updatePlan(target, await readPlanFacts(store, target)))).ms);
   const r = await timeAsync(() => readExplorer(store, 30 * 60_000));
@@ -95,8 +100,11 @@ for (let i = 0; i < REPEATS; i++) {
 rmSync(dir, { recursive: true, force: true });
 
 const f = (x) => x.toFixed(2).padStart(9);
-const row = (label, xs, aim = '') => console.log(`  ${label.padEnd(62)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
-console.log(`plan explorer model, ${PLANS} plans, ${BUILDS} builds, ${CASES} cases; median of ${REPEATS} repeats (all in brackets)`);
+const row = (label, xs, aim = '') =>
+  console.log(`  ${label.padEnd(62)}${f(median(xs))}  ${aim.padEnd(10)}[${xs.map((x) => x.toFixed(2)).join(', ')}]`);
+console.log(
+  `plan explorer model, ${PLANS} plans, ${BUILDS} builds, ${CASES} cases; median of ${REPEATS} repeats (all in brackets)`,
+);
 console.log(`  ${''.padEnd(62)}${'median'.padStart(9)}  ${'aim'.padEnd(10)}`);
 row(`ms, the model made (${expected} rows: documents, builds, cases)`, runs.make, '< 50');
 row('ms, refresh after one file of one plan changed', runs.update, '< 5');

@@ -46,13 +46,32 @@ function profileDirs(tmp) {
 export function installExtension({ node24, codeServerEntry, tmp, vsix, onOutput }) {
   const dirs = profileDirs(tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const r = spawnSync(node24, [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, '--install-extension', vsix], {
-    encoding: 'utf8',
-    env: { ...process.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache },
-  });
+  const r = spawnSync(
+    node24,
+    [
+      codeServerEntry,
+      '--user-data-dir',
+      dirs.userData,
+      '--extensions-dir',
+      dirs.extensions,
+      '--install-extension',
+      vsix,
+    ],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: dirs.xdgConfig,
+        XDG_DATA_HOME: dirs.xdgData,
+        XDG_CACHE_HOME: dirs.xdgCache,
+      },
+    },
+  );
   onOutput?.(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout ?? '')) {
-    throw new Error(`installing ${vsix} into code-server failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
+    throw new Error(
+      `installing ${vsix} into code-server failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`,
+    );
   }
 }
 
@@ -85,7 +104,10 @@ export async function startCodeServer(o) {
   const dirs = profileDirs(o.tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}), ...o.settings }, null, 2));
+  writeFileSync(
+    join(dirs.userData, 'User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}), ...o.settings }, null, 2),
+  );
   const config = join(o.tmp, 'config.yaml');
   writeFileSync(config, 'auth: none\ncert: false\n');
 
@@ -174,7 +196,8 @@ export async function startCodeServer(o) {
   async function waitHealthy(timeoutMs = 60_000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (exited) throw new Error(`code-server exited before it was healthy (${exited.signal ?? `exit ${exited.code}`})`);
+      if (exited)
+        throw new Error(`code-server exited before it was healthy (${exited.signal ?? `exit ${exited.code}`})`);
       try {
         const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
         if (res.ok) return;

@@ -27,7 +27,16 @@
 // Artifacts: test-artifacts/vscode/run.log (everything, unfiltered) and *.png screenshots
 // (env GROUNDWORK_VSCODE_ARTIFACTS=<dir> puts them elsewhere, e.g. for two runs at once).
 import Mocha from 'mocha';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -69,7 +78,8 @@ const CHROMIUM_ARGS = [
 // logging: everything to run.log; a readable subset to stdout
 
 mkdirSync(artifactsDir, { recursive: true });
-for (const f of readdirSync(artifactsDir)) if (f.endsWith('.png') || f.endsWith('.log')) rmSync(join(artifactsDir, f), { force: true });
+for (const f of readdirSync(artifactsDir))
+  if (f.endsWith('.png') || f.endsWith('.log')) rmSync(join(artifactsDir, f), { force: true });
 const logPath = join(artifactsDir, 'run.log');
 const logFile = createWriteStream(logPath);
 const t0 = Date.now();
@@ -307,7 +317,9 @@ async function main() {
   bundleDir = join(outRoot, `run-${process.pid}`);
   rmSync(bundleDir, { recursive: true, force: true });
   const bundle = await bundleTests({ outDir: bundleDir, suffix: opts.bench ? '.bench.ts' : '.e2e.ts' });
-  say(`bundled ${bundle.testFiles.length} in-host test file(s) and ${bundle.e2eFiles.length} e2e file(s) into ${bundleDir} (${Date.now() - t} ms)`);
+  say(
+    `bundled ${bundle.testFiles.length} in-host test file(s) and ${bundle.e2eFiles.length} e2e file(s) into ${bundleDir} (${Date.now() - t} ms)`,
+  );
 
   sweepOldTempDirs();
   tmp = mkdtempSync(join(tmpdir(), `groundwork-vscode-${process.pid}-`));
@@ -317,7 +329,18 @@ async function main() {
   const resultsFile = join(tmp, 'integration-results.json');
   writeFileSync(
     join(bundle.integrationDir, 'run-config.json'),
-    JSON.stringify({ files: bundle.testFiles, gateFile, gateTimeoutMs: TIMEOUT_S * 1000, resultsFile, grep: opts.grep, testTimeoutMs: 60_000 }, null, 2),
+    JSON.stringify(
+      {
+        files: bundle.testFiles,
+        gateFile,
+        gateTimeoutMs: TIMEOUT_S * 1000,
+        resultsFile,
+        grep: opts.grep,
+        testTimeoutMs: 60_000,
+      },
+      null,
+      2,
+    ),
   );
 
   const { startScriptedModelServer } = createRequire(import.meta.url)(bundle.modelServerEntry);
@@ -349,7 +372,10 @@ async function main() {
         expectedHostExits -= 1;
       } else if (m) {
         setTimeout(() => {
-          if (!exitReported) fail(`the extension host exited (code ${m[1]}, signal ${m[2]}) and the workbench reported no test result; see ${logPath}`);
+          if (!exitReported)
+            fail(
+              `the extension host exited (code ${m[1]}, signal ${m[2]}) and the workbench reported no test result; see ${logPath}`,
+            );
         }, 20_000).unref();
       }
     },
@@ -439,11 +465,15 @@ async function main() {
   if (results) {
     summary.passed += results.passes;
     summary.failed += results.failures;
-    say(`integration: ${results.passes} passed, ${results.failures} failed (${Date.now() - t} ms); workbench exit code ${exitCode}`);
+    say(
+      `integration: ${results.passes} passed, ${results.failures} failed (${Date.now() - t} ms); workbench exit code ${exitCode}`,
+    );
     for (const f of results.failed) summary.notes.push(`in-host failure: ${f.title}\n${f.error}`);
   } else {
     summary.failed += 1;
-    summary.notes.push(`the in-host suite reported no results (workbench exit code ${exitCode}): it did not load or crashed; see ${logPath}`);
+    summary.notes.push(
+      `the in-host suite reported no results (workbench exit code ${exitCode}): it did not load or crashed; see ${logPath}`,
+    );
   }
   if (exitCode !== 0 && results && results.failures === 0) {
     summary.failed += 1;
@@ -459,12 +489,17 @@ async function main() {
 function packageFixture(tools, folder, outDir) {
   const out = join(outDir, `${folder.split('/').pop()}.vsix`);
   const vsce = join(repoRoot, 'node_modules/@vscode/vsce/vsce');
-  const r = spawnSync(tools.node24, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], {
-    cwd: join(repoRoot, folder),
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    tools.node24,
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+    {
+      cwd: join(repoRoot, folder),
+      encoding: 'utf8',
+    },
+  );
   toLog('vsce', `${r.stdout ?? ''}${r.stderr ?? ''}`);
-  if (r.status !== 0) throw new Error(`packaging ${folder} failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
+  if (r.status !== 0)
+    throw new Error(`packaging ${folder} failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
   return out;
 }
 
@@ -503,8 +538,13 @@ async function runRestricted(tools, files) {
   const untrusted = await context.newPage();
   untrusted.on('console', (msg) => toLog(`console.${msg.type()}:restricted`, msg.text()));
   const remote = (p) => `vscode-remote://127.0.0.1:${restrictedServer.port}${p}`;
-  const payload = vsix ? '' : `&payload=${encodeURIComponent(JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]))}`;
-  await untrusted.goto(`${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}${payload}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  const payload = vsix
+    ? ''
+    : `&payload=${encodeURIComponent(JSON.stringify([['extensionDevelopmentPath', remote(extensionPath)]]))}`;
+  await untrusted.goto(`${restrictedServer.url}/?folder=${encodeURIComponent(workspace)}${payload}`, {
+    waitUntil: 'domcontentloaded',
+    timeout: 60_000,
+  });
   await untrusted.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
   say(`restricted window ready (${Date.now() - t} ms)`);
   t = Date.now();

@@ -21,7 +21,14 @@ import { fileURLToPath } from 'node:url';
 
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
-export const APT_PACKAGES = ['build-essential', 'pkg-config', 'python3', 'libkrb5-dev', 'chromium', 'fonts-dejavu-core'];
+export const APT_PACKAGES = [
+  'build-essential',
+  'pkg-config',
+  'python3',
+  'libkrb5-dev',
+  'chromium',
+  'fonts-dejavu-core',
+];
 export const CHROMIUM = '/usr/bin/chromium';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -72,7 +79,12 @@ function run(cmd, args, opts = {}) {
     child.on('error', (err) => reject(new Error(`${cmd} could not start: ${err.message}`)));
     child.on('exit', (code, signal) => {
       if (code === 0) resolvePromise();
-      else reject(new Error(`\`${cmd} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`})${opts.cwd ? ` in ${opts.cwd}` : ''}`));
+      else
+        reject(
+          new Error(
+            `\`${cmd} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`})${opts.cwd ? ` in ${opts.cwd}` : ''}`,
+          ),
+        );
     });
   });
 }
@@ -158,10 +170,13 @@ export async function ensureAptPackages(pkgs = APT_PACKAGES) {
   const isRoot = process.getuid?.() === 0;
   const sudo = isRoot ? [] : spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n'] : null;
   if (!sudo) {
-    throw new Error(`apt packages missing and not root (and no passwordless sudo): sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `apt packages missing and not root (and no passwordless sudo): sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const apt = (args) => (sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env }));
+  const apt = (args) =>
+    sudo.length ? run(sudo[0], [...sudo.slice(1), 'apt-get', ...args], { env }) : run('apt-get', args, { env });
   log(`apt: installing ${missing.join(' ')}`);
   await apt(['update']);
   await apt(['install', '-y', ...missing]);
@@ -204,7 +219,8 @@ async function installNode24(p) {
     ) + '\n',
   );
   await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: p.node24Dir, env: npmEnv() });
-  if (!node24Works(p)) throw new Error(`node ${NODE_VERSION}: ${p.node24} missing or not v${NODE_VERSION} after npm install`);
+  if (!node24Works(p))
+    throw new Error(`node ${NODE_VERSION}: ${p.node24} missing or not v${NODE_VERSION} after npm install`);
   writeFileSync(p.node24Marker, `node ${NODE_VERSION} installed ${new Date().toISOString()}\n`);
   log(`node ${NODE_VERSION}: installed (${secs(start)})`);
 }
@@ -291,7 +307,10 @@ async function installCodeServer(p) {
     missing = codeServerMissing(p);
   }
   if (missing.length) throw new Error(`code-server: incomplete install, missing:\n  ${missing.join('\n  ')}`);
-  writeFileSync(p.codeServerMarker, `code-server ${CODE_SERVER_VERSION} on node ${NODE_VERSION} installed ${new Date().toISOString()}\n`);
+  writeFileSync(
+    p.codeServerMarker,
+    `code-server ${CODE_SERVER_VERSION} on node ${NODE_VERSION} installed ${new Date().toISOString()}\n`,
+  );
   log(`code-server ${CODE_SERVER_VERSION}: installed (${secs(start)})`);
 }
 
@@ -309,7 +328,10 @@ export async function setupTools({ apt = true } = {}) {
   log(`tools folder ${p.toolsDir}${process.env.GROUNDWORK_TOOLS_DIR ? ' (GROUNDWORK_TOOLS_DIR)' : ''}`);
   if (apt) await ensureAptPackages();
   checkChromium();
-  const complete = () => [p.marker, p.node24Marker, p.codeServerMarker].every((m) => existsSync(m)) && node24Works(p) && codeServerMissing(p).length === 0;
+  const complete = () =>
+    [p.marker, p.node24Marker, p.codeServerMarker].every((m) => existsSync(m)) &&
+    node24Works(p) &&
+    codeServerMissing(p).length === 0;
   if (complete()) {
     log(`node ${NODE_VERSION} and code-server ${CODE_SERVER_VERSION}: reused`);
   } else {
@@ -318,11 +340,21 @@ export async function setupTools({ apt = true } = {}) {
       rmSync(p.marker, { force: true });
       await installNode24(p);
       await installCodeServer(p);
-      writeFileSync(p.marker, `node ${NODE_VERSION}, code-server ${CODE_SERVER_VERSION}, ${new Date().toISOString()}\n`);
+      writeFileSync(
+        p.marker,
+        `node ${NODE_VERSION}, code-server ${CODE_SERVER_VERSION}, ${new Date().toISOString()}\n`,
+      );
     });
   }
   log(`ready in ${secs(start)}`);
-  return { node24: p.node24, codeServerBin: p.codeServerBin, codeServerEntry: p.codeServerEntry, chromium: p.chromium, n24: p.n24, toolsDir: p.toolsDir };
+  return {
+    node24: p.node24,
+    codeServerBin: p.codeServerBin,
+    codeServerEntry: p.codeServerEntry,
+    chromium: p.chromium,
+    n24: p.n24,
+    toolsDir: p.toolsDir,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,9 +120,27 @@ export async function cliRun(ctx: CommandContext, options: { unattended: boolean
     offTerminate();
     await cases
       .settled()
-      .catch((err: unknown) => io.stderr(`groundwork: the discoveries' views could not be written: ${visibleText(err instanceof Error ? err.message : String(err))}\n`));
+      .catch((err: unknown) =>
+        io.stderr(
+          `groundwork: the discoveries' views could not be written: ${visibleText(err instanceof Error ? err.message : String(err))}\n`,
+        ),
+      );
   };
-  return { runner, gate, journal, cases, runs, store, root, ...(specs ? { specs } : {}), onEvent, show, signal: abort.signal, stoppedBy: () => stoppedBy, dispose };
+  return {
+    runner,
+    gate,
+    journal,
+    cases,
+    runs,
+    store,
+    root,
+    ...(specs ? { specs } : {}),
+    onEvent,
+    show,
+    signal: abort.signal,
+    stoppedBy: () => stoppedBy,
+    dispose,
+  };
 }
 
 function ttyApprover(ctx: CommandContext): CommandApprover {
@@ -159,7 +177,9 @@ function sleepMaxFromEnv(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_SLEEP_MAX_SECONDS;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 86_400)
-    throw new UsageError(`${SLEEP_MAX_VAR} must be a whole number of seconds from 1 to 86400, got '${visibleText(raw.slice(0, 40))}'`);
+    throw new UsageError(
+      `${SLEEP_MAX_VAR} must be a whole number of seconds from 1 to 86400, got '${visibleText(raw.slice(0, 40))}'`,
+    );
   return n;
 }
 
@@ -190,7 +210,8 @@ export async function finishRun(ctx: CommandContext, run: CliRun, go: () => Prom
 export function approvals(raw: unknown, topic = 'agent'): string[] {
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   return list.map((value) => {
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError('--approve needs the exact text of a command', topic);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new UsageError('--approve needs the exact text of a command', topic);
     return value;
   });
 }

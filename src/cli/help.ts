@@ -34,13 +34,23 @@ export function generalHelp(commands: readonly CliCommand[]): string {
 }
 
 export function commandHelp(command: CliCommand): string {
-  return [`Usage: groundwork ${command.usage}`, '', command.summary + '.', ...(command.details ?? []), '', ...GLOBAL_HELP, ''].join('\n');
+  return [
+    `Usage: groundwork ${command.usage}`,
+    '',
+    command.summary + '.',
+    ...(command.details ?? []),
+    '',
+    ...GLOBAL_HELP,
+    '',
+  ].join('\n');
 }
 
 /** Help for a word that groups commands, e.g. `groundwork journal --help`. */
 export function groupHelp(group: string, commands: readonly CliCommand[]): string {
   const lines = commands.map((c) => `  groundwork ${c.usage}\n      ${c.summary}`);
-  return [`Commands under '${group}':`, ...lines, '', `Run 'groundwork help ${group} <command>' for details.`, ''].join('\n');
+  return [`Commands under '${group}':`, ...lines, '', `Run 'groundwork help ${group} <command>' for details.`, ''].join(
+    '\n',
+  );
 }
 
 /** `groundwork help discover`: the conversation, its input, the model's environment, exit codes. */
@@ -164,9 +174,15 @@ export const CASES_HELP = {
     'the case.',
   ],
   promote: ["Makes a local case global: every agent's prompt carries it. --json prints the case."],
-  validate: ['Marks a case validated (a person confirms it holds); an outdated case becomes active again. --json prints the case.'],
-  outdated: ['Marks an active case outdated ("marked by user"): no prompt carries it until it is validated or edited. --json prints the case.'],
-  archive: ['Archives a case: it leaves every prompt and view, and stays in the store for resurrect. --json prints the case.'],
+  validate: [
+    'Marks a case validated (a person confirms it holds); an outdated case becomes active again. --json prints the case.',
+  ],
+  outdated: [
+    'Marks an active case outdated ("marked by user"): no prompt carries it until it is validated or edited. --json prints the case.',
+  ],
+  archive: [
+    'Archives a case: it leaves every prompt and view, and stays in the store for resurrect. --json prints the case.',
+  ],
   resurrect: ['Makes an archived case active again. --json prints the case.'],
   delete: ['Deletes an outdated case (mark it outdated first). --json prints the case.'],
   transitions: [

@@ -16,7 +16,10 @@ import type { Env, ModelFromEnv } from './cliTypes';
 
 export const KEY_VAR = 'ANTHROPIC_API_KEY';
 export const BASE_URL_VAR = 'ANTHROPIC_BASE_URL';
-export const MODEL_VARS: Readonly<Record<ModelTier, string>> = { complex: 'GROUNDWORK_MODEL_COMPLEX', fast: 'GROUNDWORK_MODEL_FAST' };
+export const MODEL_VARS: Readonly<Record<ModelTier, string>> = {
+  complex: 'GROUNDWORK_MODEL_COMPLEX',
+  fast: 'GROUNDWORK_MODEL_FAST',
+};
 /** The CLI's names for the VS Code settings `groundwork.model.firstByteTimeoutSeconds` and `…retryBudgetSeconds`. */
 export const FIRST_BYTE_VAR = 'GROUNDWORK_FIRST_BYTE_TIMEOUT_SECONDS';
 export const RETRY_BUDGET_VAR = 'GROUNDWORK_RETRY_BUDGET_SECONDS';
@@ -39,9 +42,11 @@ export const CLI_ADVICE: ErrorAdvice = {
  */
 export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?: string): ModelFromEnv {
   const key = env[KEY_VAR]?.trim();
-  if (!key) throw new UsageError(`no model: set ${KEY_VAR} (and ${BASE_URL_VAR} for a proxy or another endpoint)`, helpTopic);
+  if (!key)
+    throw new UsageError(`no model: set ${KEY_VAR} (and ${BASE_URL_VAR} for a proxy or another endpoint)`, helpTopic);
   const baseURL = env[BASE_URL_VAR]?.trim() || undefined;
-  if (baseURL !== undefined && !isHttpUrl(baseURL)) throw new UsageError(`${BASE_URL_VAR} is not an http:// or https:// URL; fix it or unset it`, helpTopic);
+  if (baseURL !== undefined && !isHttpUrl(baseURL))
+    throw new UsageError(`${BASE_URL_VAR} is not an http:// or https:// URL; fix it or unset it`, helpTopic);
   const settings: ModelSettings = { complex: env[MODEL_VARS.complex], fast: env[MODEL_VARS.fast] };
   const limits = limitsFromEnv(env, helpTopic);
   let client: Promise<LlmClient> | undefined;
@@ -49,7 +54,10 @@ export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?:
     secrets: [key],
     llm: () =>
       (client ??= (async () => {
-        const [{ AnthropicClient }, { resolveModel }] = await Promise.all([import('../core/node/anthropicClient'), import('../core/llm/models')]);
+        const [{ AnthropicClient }, { resolveModel }] = await Promise.all([
+          import('../core/node/anthropicClient'),
+          import('../core/llm/models'),
+        ]);
         return new AnthropicClient({
           apiKey: async () => key,
           ...(baseURL !== undefined ? { baseURL } : {}),
@@ -66,7 +74,10 @@ export function modelFromEnv(env: Env, log?: (line: string) => void, helpTopic?:
 export function limitsFromEnv(env: Env, helpTopic?: string): Partial<CallLimits> {
   const firstByteTimeoutMs = secondsFromEnv(env, FIRST_BYTE_VAR, LIMIT_SETTINGS.firstByte, helpTopic);
   const retryBudgetMs = secondsFromEnv(env, RETRY_BUDGET_VAR, LIMIT_SETTINGS.budget, helpTopic);
-  return { ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}), ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}) };
+  return {
+    ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}),
+    ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}),
+  };
 }
 
 /** Seconds within `range` from `name`, as milliseconds; undefined when unset. Out of range is a usage error, not a silent clamp. */
@@ -75,7 +86,10 @@ function secondsFromEnv(env: Env, name: string, range: LimitRange, helpTopic?: s
   if (!raw) return undefined;
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds < range.min || seconds > range.max) {
-    throw new UsageError(`${name} must be a number of seconds from ${range.min} to ${range.max}, not '${visibleText(raw)}'; fix it or unset it`, helpTopic);
+    throw new UsageError(
+      `${name} must be a number of seconds from ${range.min} to ${range.max}, not '${visibleText(raw)}'; fix it or unset it`,
+      helpTopic,
+    );
   }
   return Math.round(seconds * 1000);
 }
@@ -108,7 +122,10 @@ export function findExtensionRoot(role: string, from: string = __dirname): strin
 /** The bundled `roles/build.workflow.yaml` beside the install. */
 export async function readBundledWorkflow(from?: string): Promise<string> {
   const root = findExtensionRoot('build-analyst', from);
-  if (root === undefined) throw new Error(`the bundled build workflow (roles/build.workflow.yaml) was not found beside the groundwork CLI; reinstall Groundwork`);
+  if (root === undefined)
+    throw new Error(
+      `the bundled build workflow (roles/build.workflow.yaml) was not found beside the groundwork CLI; reinstall Groundwork`,
+    );
   const { readFile } = await import('node:fs/promises');
   return readFile(join(root, 'roles', 'build.workflow.yaml'), 'utf8');
 }
@@ -117,7 +134,12 @@ export async function readBundledWorkflow(from?: string): Promise<string> {
  * The role `name`: the bundled file, or the workspace's override in `.groundwork/roles/`. Problems
  * with the files are reported through `warn` (one line each); a missing role throws.
  */
-export async function loadCliRole(name: string, store: WorkspaceStore, warn: (line: string) => void, from?: string): Promise<Role> {
+export async function loadCliRole(
+  name: string,
+  store: WorkspaceStore,
+  warn: (line: string) => void,
+  from?: string,
+): Promise<Role> {
   const root = findExtensionRoot(name, from);
   if (root === undefined) {
     throw new Error(
@@ -139,7 +161,8 @@ export function minutesFromEnv(env: Env, name: string, fallback: number): number
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const minutes = Number(raw);
-  if (!Number.isFinite(minutes) || minutes <= 0) throw new UsageError(`${name} must be a positive number of minutes, not '${visibleText(raw)}'`);
+  if (!Number.isFinite(minutes) || minutes <= 0)
+    throw new UsageError(`${name} must be a positive number of minutes, not '${visibleText(raw)}'`);
   return minutes;
 }
 

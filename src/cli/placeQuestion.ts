@@ -31,7 +31,9 @@ export function ttyPlacer(ctx: CommandContext, signal: AbortSignal): (question: 
         if (q.taken === undefined) return { kind: 'folder', name: q.free };
       }
       for (let i = 0; i < NAME_TRIES; i++) {
-        const typed = await ask(`\nThe folder ${name} exists and is not empty; Groundwork never writes into it.\nFolder for the project [${visibleText(q.free)}]: `);
+        const typed = await ask(
+          `\nThe folder ${name} exists and is not empty; Groundwork never writes into it.\nFolder for the project [${visibleText(q.free)}]: `,
+        );
         if (typed === '') return { kind: 'folder', name: q.free };
         const problem = await q.check(typed);
         if (problem === undefined) return { kind: 'folder', name: typed };

@@ -13,7 +13,9 @@ export function reportProblems(io: CliIo, file: string, problems: readonly ReadP
     if (p.unreadLines !== undefined) io.stderr(`groundwork: warning: ${file}: ${visibleText(p.reason)}\n`);
   }
   for (const p of skipped) {
-    io.stderr(`groundwork: warning: ${file}:${p.line}: skipped, ${visibleText(p.reason)}; the line starts: ${visibleText(p.excerpt)}\n`);
+    io.stderr(
+      `groundwork: warning: ${file}:${p.line}: skipped, ${visibleText(p.reason)}; the line starts: ${visibleText(p.excerpt)}\n`,
+    );
   }
   if (skipped.length > 0) {
     const n = skipped.length === 1 ? '1 line' : `${skipped.length} lines`;

@@ -24,7 +24,12 @@ const GLOBAL_OPTIONS: Options = {
  * Runs one `groundwork` invocation in-process and returns the exit code: 0 success, 1 failure,
  * 2 bad usage or bad input. Never throws and never exits the process, so tests call it directly.
  */
-export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  deps: CliDeps,
+  commands: readonly CliCommand[] = COMMANDS,
+): Promise<number> {
   try {
     return await dispatch([...argv], io, deps, commands);
   } catch (err) {
@@ -60,7 +65,12 @@ async function dispatch(argv: string[], io: CliIo, deps: CliDeps, commands: read
 
   let parsed: { values: OptionValues; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...command.options }, strict: true, allowPositionals: true }) as typeof parsed;
+    parsed = parseArgs({
+      args: argv,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      strict: true,
+      allowPositionals: true,
+    }) as typeof parsed;
   } catch (err) {
     throw new UsageError(parseArgsMessage(err, argv), topic);
   }
@@ -85,19 +95,34 @@ async function dispatch(argv: string[], io: CliIo, deps: CliDeps, commands: read
   return await command.run(ctx);
 }
 
-async function openWorkspace(option: string | boolean | undefined, folder: string | boolean | undefined, io: CliIo, deps: CliDeps) {
+async function openWorkspace(
+  option: string | boolean | undefined,
+  folder: string | boolean | undefined,
+  io: CliIo,
+  deps: CliDeps,
+) {
   if (option === '') throw new UsageError('--workspace is empty; give a folder');
   let root = resolve(io.cwd, typeof option === 'string' ? option : '.');
   // A folder may be named like a workspace file: it is still a folder.
   if (root.endsWith(WORKSPACE_FILE_SUFFIX) && deps.readTextFile && !(await deps.isDirectory(root))) {
     const text = await deps.readTextFile(root);
     if (text === undefined) throw new UsageError(`the workspace file '${root}' cannot be read`);
-    root = await chooseWorkspaceFolder(workspaceFolders(text, root), typeof folder === 'string' ? folder : undefined, root, deps.isDirectory);
+    root = await chooseWorkspaceFolder(
+      workspaceFolders(text, root),
+      typeof folder === 'string' ? folder : undefined,
+      root,
+      deps.isDirectory,
+    );
   } else if (typeof folder === 'string') {
-    throw new UsageError(`--folder picks a folder of a ${WORKSPACE_FILE_SUFFIX} file; pass one with --workspace FILE${WORKSPACE_FILE_SUFFIX}`);
+    throw new UsageError(
+      `--folder picks a folder of a ${WORKSPACE_FILE_SUFFIX} file; pass one with --workspace FILE${WORKSPACE_FILE_SUFFIX}`,
+    );
   }
   if (!(await deps.isDirectory(root))) {
-    const how = option === undefined ? 'run groundwork inside the workspace or pass --workspace DIR' : 'pass an existing folder with --workspace';
+    const how =
+      option === undefined
+        ? 'run groundwork inside the workspace or pass --workspace DIR'
+        : 'pass an existing folder with --workspace';
     throw new UsageError(`the workspace folder '${root}' does not exist or is not a folder; ${how}`);
   }
   return { root, store: deps.openStore(root) };
@@ -163,7 +188,10 @@ function dashValueMessage(option: string, argv: readonly string[]): string {
   const chars = [...value];
   const example = chars.length <= SHOWN_VALUE_CHARS ? shellWord(`${option}=${value}`) : `${option}=VALUE`;
   const shown = chars.length <= SHOWN_VALUE_CHARS ? value : `${chars.slice(0, SHOWN_VALUE_CHARS).join('')}…`;
-  return `option '${option}' is followed by '${shown}', which starts with '-' and so is not taken as its value; ` + `if it is the value, join the two with '=': ${example}`;
+  return (
+    `option '${option}' is followed by '${shown}', which starts with '-' and so is not taken as its value; ` +
+    `if it is the value, join the two with '=': ${example}`
+  );
 }
 
 /**

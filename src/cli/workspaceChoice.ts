@@ -69,7 +69,10 @@ export function workspaceFolders(text: string, file: string): WorkspaceFolderEnt
     if (typeof path !== 'string' || path === '' || path.length > 4096) continue;
     const absolute = resolve(dirname(file), path);
     const name = (folder as { name?: unknown }).name;
-    entries.push({ name: typeof name === 'string' && name.trim() !== '' ? name.trim() : basename(absolute), path: absolute });
+    entries.push({
+      name: typeof name === 'string' && name.trim() !== '' ? name.trim() : basename(absolute),
+      path: absolute,
+    });
   }
   if (entries.length === 0) throw new UsageError(`${file} lists no folder on this disk`);
   return entries;
@@ -92,13 +95,20 @@ export async function chooseWorkspaceFolder(
     const found = byName.length > 0 ? byName : folders.filter((f) => basename(f.path) === wanted);
     if (found.length === 0) throw new UsageError(`${file} has no folder named '${wanted}'; its folders: ${names}`);
     if (found.length > 1)
-      throw new UsageError(`${file} has ${found.length} folders named '${wanted}' (${found.map((f) => f.path).join(', ')}); pass the one you mean with --workspace DIR`);
+      throw new UsageError(
+        `${file} has ${found.length} folders named '${wanted}' (${found.map((f) => f.path).join(', ')}); pass the one you mean with --workspace DIR`,
+      );
     return found[0]!.path;
   }
   if (folders.length === 1) return folders[0]!.path;
   const withState: WorkspaceFolderEntry[] = [];
   for (const folder of folders) if (await isDirectory(resolve(folder.path, '.groundwork'))) withState.push(folder);
   if (withState.length === 1) return withState[0]!.path;
-  const which = withState.length === 0 ? 'none has a .groundwork/ yet' : `${withState.map((f) => f.name).join(' and ')} have a .groundwork/`;
-  throw new UsageError(`${file} has ${folders.length} folders and ${which}; choose one with --folder NAME (one of: ${names})`);
+  const which =
+    withState.length === 0
+      ? 'none has a .groundwork/ yet'
+      : `${withState.map((f) => f.name).join(' and ')} have a .groundwork/`;
+  throw new UsageError(
+    `${file} has ${folders.length} folders and ${which}; choose one with --folder NAME (one of: ${names})`,
+  );
 }

@@ -12,8 +12,10 @@
 // joiner is kept between two pictographs, where it builds one emoji (a family, a profession)
 // rather than hiding anything.
 const C0 = '\\u0000-\\u001f';
-const OTHER = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200c\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
-const LONE_JOINER = '(?<!\\p{Extended_Pictographic}[\\ufe0f\\u{1f3fb}-\\u{1f3ff}]?)\\u200d|\\u200d(?!\\p{Extended_Pictographic})';
+const OTHER =
+  '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200c\\u200e\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+const LONE_JOINER =
+  '(?<!\\p{Extended_Pictographic}[\\ufe0f\\u{1f3fb}-\\u{1f3ff}]?)\\u200d|\\u200d(?!\\p{Extended_Pictographic})';
 const UNSAFE = new RegExp(`[${C0}${OTHER}]|${LONE_JOINER}`, 'gu');
 // Without C0: inside strings JSON.stringify has escaped it already, and outside them a raw "\n"
 // is the indentation's line break.
@@ -38,5 +40,8 @@ export function visibleText(text: string): string {
  * too, which is the same string to any JSON reader, so `--json` output on a terminal is harmless.
  */
 export function visibleJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(
+    UNSAFE_IN_JSON,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

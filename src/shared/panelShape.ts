@@ -57,12 +57,20 @@ function byStatus(cases: Record<string, Record<string, Check>>): Check {
   return (v, at) => {
     if (!isRecord(v)) return `${at} is not an object`;
     const status = v['status'];
-    const check = typeof status === 'string' && Object.prototype.hasOwnProperty.call(checks, status) ? checks[status] : undefined;
+    const check =
+      typeof status === 'string' && Object.prototype.hasOwnProperty.call(checks, status) ? checks[status] : undefined;
     return check === undefined ? `${at}.status is not one of ${Object.keys(cases).join(', ')}` : check(v, at);
   };
 }
 
-const toolLine = obj({ id: str, kind: oneOf('read', 'list', 'search', 'other'), tool: str, target: str, status: oneOf('running', 'done', 'error'), error: opt(str) });
+const toolLine = obj({
+  id: str,
+  kind: oneOf('read', 'list', 'search', 'other'),
+  tool: str,
+  target: str,
+  status: oneOf('running', 'done', 'error'),
+  error: opt(str),
+});
 const actions = list(str);
 
 const discoveryRound = obj({ round: num, questions: list(str), answer: opt(str) });
@@ -94,7 +102,16 @@ const header = {
   minRounds: num,
   maxRounds: num,
   rounds: list(obj({ round: num, questions: list(question), answers: list(nullable(str)) })),
-  inquisitors: opt(list(obj({ angle, state: oneOf('running', 'success', 'parse_error', 'timeout', 'empty'), detail: opt(str), tools: list(toolLine) }))),
+  inquisitors: opt(
+    list(
+      obj({
+        angle,
+        state: oneOf('running', 'success', 'parse_error', 'timeout', 'empty'),
+        detail: opt(str),
+        tools: list(toolLine),
+      }),
+    ),
+  ),
   actions,
 };
 
@@ -108,7 +125,10 @@ const brainstorm = byStatus({
     retry: opt(obj({ who: oneOf('ux', 'technical', 'edge-cases', 'coordinator'), attempt: num, of: num })),
   },
   questions: { ...header, questions: list(question), notice: opt(str) },
-  failed: { ...header, problem: obj({ kind: oneOf('error', 'unexpected', 'stopped', 'interrupted', 'unfinished'), text: opt(str) }) },
+  failed: {
+    ...header,
+    problem: obj({ kind: oneOf('error', 'unexpected', 'stopped', 'interrupted', 'unfinished'), text: opt(str) }),
+  },
   complete: {
     slug: str,
     topic: str,
@@ -138,7 +158,15 @@ const journal = obj({
 });
 
 const sleep = obj({
-  sleepers: list(obj({ agent: str, mode: oneOf('timer', 'event', 'manual'), waitingFor: opt(str), startedAt: num, maxDurationMs: num })),
+  sleepers: list(
+    obj({
+      agent: str,
+      mode: oneOf('timer', 'event', 'manual'),
+      waitingFor: opt(str),
+      startedAt: num,
+      maxDurationMs: num,
+    }),
+  ),
   error: opt(str),
 });
 

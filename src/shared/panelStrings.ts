@@ -15,13 +15,16 @@ export const PANEL_STRINGS = {
   restrictedDiscard: 'The file can be discarded once this folder is trusted.',
   sectionFailed: 'This part of the panel could not be shown: {0}',
   dismiss: 'Dismiss',
-  noWorkspace: 'Open a folder to use Groundwork. Plans, builds and discoveries are kept in the workspace, under .groundwork/.',
+  noWorkspace:
+    'Open a folder to use Groundwork. Plans, builds and discoveries are kept in the workspace, under .groundwork/.',
   openFolder: 'Open Folder…',
 
   modelHeading: 'Model',
   modelNeedKey: 'Groundwork is set to use the Anthropic API. Add your API key to let its agents think.',
-  modelNeedLanguageModel: 'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.',
-  modelNeedEither: "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
+  modelNeedLanguageModel:
+    'Groundwork is set to use a VS Code language model, and none is available. Install and sign in to a chat-model extension.',
+  modelNeedEither:
+    "Connect a model so Groundwork's agents can think: add an Anthropic API key, or use a chat model you already have in VS Code. No key is needed for the second.",
   setApiKey: 'Set Anthropic API Key…',
   findChatModel: 'Find a Chat Model',
   provider: 'Provider',
@@ -150,7 +153,8 @@ export const PANEL_STRINGS = {
   journalAdded: 'Added to the journal.',
   journalNeedTitle: 'Give the discovery a title.',
   journalNeedDescription: 'Describe what was learned.',
-  journalEmpty: 'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
+  journalEmpty:
+    'No discoveries yet. When you or an agent learns something worth keeping, add it above; it is saved to .groundwork/discoveries.jsonl.',
   journalEmptyRestricted: 'No discoveries yet. The journal is kept in .groundwork/discoveries.jsonl.',
   journalCount: '{0} discoveries',
   journalCountOne: '1 discovery',
@@ -171,7 +175,8 @@ export const PANEL_STRINGS = {
   buildCompleted: 'Build completed',
   buildFailed: 'Build failed',
   buildStopped: 'Build stopped',
-  buildInterrupted: 'Build interrupted: the window reloaded or its process ended. Resume continues from the phase it was in.',
+  buildInterrupted:
+    'Build interrupted: the window reloaded or its process ended. Resume continues from the phase it was in.',
   buildPhasePending: 'pending',
   buildPhaseRunning: 'running',
   buildPhasePassed: 'passed',
@@ -192,5 +197,7 @@ export type PanelStrings = Record<PanelStringKey, string>;
 
 /** Fills "{0}", "{1}" … with the values, as vscode.l10n.t does. */
 export function fill(template: string, ...values: Array<string | number>): string {
-  return template.replace(/\{(\d+)\}/g, (whole, i: string) => (values[Number(i)] !== undefined ? String(values[Number(i)]) : whole));
+  return template.replace(/\{(\d+)\}/g, (whole, i: string) =>
+    values[Number(i)] !== undefined ? String(values[Number(i)]) : whole,
+  );
 }

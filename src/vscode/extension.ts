@@ -6,17 +6,19 @@ import * as vscode from 'vscode';
 import { bundledRoleSource } from '../core/node/roleFiles';
 import { NodeWorkspaceFs } from '../core/node/nodeWorkspaceFs';
 import { WorkspaceStore } from '../core/storage/workspaceStore';
-import { AgentPanel } from './agentPanel';
-import { CONTRIBUTIONS, type Host } from './contributions';
+import { AgentPanel } from './panel/agentPanel';
+import { CONTRIBUTIONS } from './contributions';
+import type { Host } from './host';
 import { LanguageModelClient } from './llm/languageModelClient';
 import { ModelService } from './llm/modelService';
-import { RoleCache } from './roleCache';
-import { isTrusted } from './trust';
-import { chosenFolder } from './folderChoice';
-import { WorkspaceModel } from './workspaceModel';
-import { writeGuardedFs } from './writeGuard';
+import { RoleCache } from './base/roleCache';
+import { isTrusted } from './base/trust';
+import { chosenFolder } from './base/folderChoice';
+import { WorkspaceModel } from './base/workspaceModel';
+import { ExplorerGroups } from './explorer/explorerGroups';
+import { writeGuardedFs } from './base/writeGuard';
 
-export { MAIN_MODULES as __mainModules } from './mainModules';
+export { MAIN_MODULES as __mainModules } from './bundles';
 
 /** What `activate` returns: a handle for the in-VS Code tests, nothing a user relies on. */
 export interface GroundworkApi {
@@ -36,7 +38,8 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
   const folder = chosenFolder(context.workspaceState);
   // The window's stores refuse every write while the folder is not trusted (writeGuard.ts).
   const fs = writeGuardedFs(new NodeWorkspaceFs(), isTrusted);
-  const storeFor = (f: vscode.WorkspaceFolder) => (f.uri.scheme === 'file' ? new WorkspaceStore(fs, f.uri.fsPath) : undefined);
+  const storeFor = (f: vscode.WorkspaceFolder) =>
+    f.uri.scheme === 'file' ? new WorkspaceStore(fs, f.uri.fsPath) : undefined;
   const store = folder && storeFor(folder);
   const workspace = own(context, new WorkspaceModel(folder, store));
   const models = own(
@@ -48,9 +51,19 @@ export function activate(context: vscode.ExtensionContext): GroundworkApi {
     }),
   );
   const panel = own(context, new AgentPanel(context.extensionUri, store !== undefined, log));
-  const roles = own(context, new RoleCache({ bundled: bundledRoleSource(context.extensionUri.fsPath), workspace, log, notify: (text) => panel.showNotice(text) }));
-  const host: Host = { context, log, workspace, storeFor, models, roles: roles.lookup, panel, services: {} };
-  for (const contribution of CONTRIBUTIONS) context.subscriptions.push(contribution.register(host) as vscode.Disposable);
+  const roles = own(
+    context,
+    new RoleCache({
+      bundled: bundledRoleSource(context.extensionUri.fsPath),
+      workspace,
+      log,
+      notify: (text) => panel.showNotice(text),
+    }),
+  );
+  const explorer = own(context, new ExplorerGroups());
+  const host: Host = { context, log, workspace, storeFor, models, roles: roles.lookup, panel, explorer, services: {} };
+  for (const contribution of CONTRIBUTIONS)
+    context.subscriptions.push(contribution.register(host) as vscode.Disposable);
   return {
     panel: { whenReady: () => panel.whenReady(), lastSnapshot: () => panel.lastSnapshot(), ping: (t) => panel.ping(t) },
     model: { refresh: () => workspace.refresh(), read: () => workspace.read() },

@@ -20,7 +20,14 @@ import type { Page } from 'playwright-core';
 import { match, reply } from '../support/scriptedModelServer';
 import type { MessagesBody } from '../support/scriptedModelServer';
 import { until } from '../support/until';
-import { contextMenu, dialog, notifications, runCommandPatiently, untilTerminalShows, windowWithDialogs } from './support/dialogWindow';
+import {
+  contextMenu,
+  dialog,
+  notifications,
+  runCommandPatiently,
+  untilTerminalShows,
+  windowWithDialogs,
+} from './support/dialogWindow';
 import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
 
 const KEY = 'sk-ant-agentrun-e2e-0123456789abcdef';
@@ -37,19 +44,24 @@ const HANG =
 let fixtureNames: string[] = [];
 
 const isDeveloper = match.system('# Build developer');
-const forTask = (task: string) => (body: MessagesBody) => isDeveloper(body) && JSON.stringify(body.messages[0]?.content ?? '').includes(task);
+const forTask = (task: string) => (body: MessagesBody) =>
+  isDeveloper(body) && JSON.stringify(body.messages[0]?.content ?? '').includes(task);
 
 /** `Run Agent…` from the palette, as a person would: F1, the role, the task. */
 async function runAgent(page: Page, role: string, task: string): Promise<void> {
   await runCommand(page, commandTitle('groundwork.runAgent'));
   const input = page.locator('.quick-input-widget input');
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Run Agent' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-title', { hasText: 'Run Agent' })
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill(role);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: role }).first();
   await row.waitFor({ state: 'visible' });
   assert.match(await row.innerText(), /implements the project module by module/, "the role's description is shown");
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: `Run Agent: ${role}` }).waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-title', { hasText: `Run Agent: ${role}` })
+    .waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(task);
   await page.keyboard.press('Enter');
 }
@@ -69,7 +81,11 @@ function alive(pid: number): boolean {
 }
 
 function runJson(id: string): { status: string; reason?: string; task: string } {
-  return JSON.parse(readFileSync(join(workbench().workspace, '.groundwork', 'runs', id, 'run.json'), 'utf8')) as { status: string; reason?: string; task: string };
+  return JSON.parse(readFileSync(join(workbench().workspace, '.groundwork', 'runs', id, 'run.json'), 'utf8')) as {
+    status: string;
+    reason?: string;
+    task: string;
+  };
 }
 
 function jsonl(path: string): Array<Record<string, unknown>> {
@@ -109,7 +125,9 @@ async function closeEndedTerminal(page: Page): Promise<void> {
 /** The text drawn after each element of `row` by CSS (`::after`): where VS Code draws a file decoration's badge. */
 function badges(row: ReturnType<typeof treeRow>): Promise<string[]> {
   return row.evaluate((el) =>
-    [el, ...Array.from(el.querySelectorAll('*'))].map((e) => getComputedStyle(e, '::after').content).filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""'),
+    [el, ...Array.from(el.querySelectorAll('*'))]
+      .map((e) => getComputedStyle(e, '::after').content)
+      .filter((c) => c && c !== 'none' && c !== 'normal' && c !== '""'),
   );
 }
 
@@ -119,7 +137,8 @@ describe('Agent runs (UI)', function () {
   let failures = 0;
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) await screenshot(page, `agent-run-failure-${++failures}.png`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed' && page)
+      await screenshot(page, `agent-run-failure-${++failures}.png`).catch(() => undefined);
   });
 
   before(async () => {
@@ -127,12 +146,36 @@ describe('Agent runs (UI)', function () {
     fixtureNames = readdirSync(workspace);
     page = await windowWithDialogs(workbench().page, 'agent-run');
     modelServer.add(
-      { name: 'run: list', match: forTask(TASK), reply: reply.toolUse('list_files', { path: '.' }, { text: ['Let me look ', 'at the folder first.'] }) },
-      { name: 'run: write sum', match: forTask(TASK), reply: reply.toolUse('write_file', { path: 'src/sum.js', content: SUM }) },
-      { name: 'run: write test', match: forTask(TASK), reply: reply.toolUse('write_file', { path: 'test/sum.test.js', content: TEST }) },
-      { name: 'run: node --test', match: forTask(TASK), reply: reply.toolUse('run_command', { command: 'node --test' }, { text: ['Now the tests.'] }) },
-      { name: 'run: sleep', match: forTask(TASK), reply: reply.toolUse('sleep', { mode: 'timer', seconds: 1, reason: 'let the file system settle' }) },
-      { name: 'run: discovery', match: forTask(TASK), reply: reply.toolUse('report_discovery', { scope: 'local', content: 'Tests run with node --test.' }) },
+      {
+        name: 'run: list',
+        match: forTask(TASK),
+        reply: reply.toolUse('list_files', { path: '.' }, { text: ['Let me look ', 'at the folder first.'] }),
+      },
+      {
+        name: 'run: write sum',
+        match: forTask(TASK),
+        reply: reply.toolUse('write_file', { path: 'src/sum.js', content: SUM }),
+      },
+      {
+        name: 'run: write test',
+        match: forTask(TASK),
+        reply: reply.toolUse('write_file', { path: 'test/sum.test.js', content: TEST }),
+      },
+      {
+        name: 'run: node --test',
+        match: forTask(TASK),
+        reply: reply.toolUse('run_command', { command: 'node --test' }, { text: ['Now the tests.'] }),
+      },
+      {
+        name: 'run: sleep',
+        match: forTask(TASK),
+        reply: reply.toolUse('sleep', { mode: 'timer', seconds: 1, reason: 'let the file system settle' }),
+      },
+      {
+        name: 'run: discovery',
+        match: forTask(TASK),
+        reply: reply.toolUse('report_discovery', { scope: 'local', content: 'Tests run with node --test.' }),
+      },
       { name: 'run: summary', match: forTask(TASK), reply: reply.text(['sum() is written ', 'and its test passes.']) },
     );
   });
@@ -143,17 +186,24 @@ describe('Agent runs (UI)', function () {
     // Whatever happened above: no modal, no quick input, no agent terminal, no diff editor, no key, no run left behind.
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
-    for (const title of ['Terminal: Kill All Terminals', 'View: Close All Editors', commandTitle('groundwork.clearApiKey')]) {
+    for (const title of [
+      'Terminal: Kill All Terminals',
+      'View: Close All Editors',
+      commandTitle('groundwork.clearApiKey'),
+    ]) {
       await runCommand(page, title).catch((err: Error) => workbench().log(`cleanup: ${title}: ${err.message}`));
     }
-    for (const name of readdirSync(workspace)) if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
+    for (const name of readdirSync(workspace))
+      if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
     // The Runs group goes with its folder (the explorer's welcome text is what the next file expects).
     await treeRow(page, /^\s*Runs/)
       .waitFor({ state: 'detached', timeout: 15_000 })
       .catch(() => workbench().log('cleanup: the Runs group is still shown'));
     // The window stays open, idle on the Explorer, until the runner ends: a window that closes ends its
     // extension host, which the runner would take for a crash of the extension under test.
-    await runCommand(page, 'View: Show Explorer').catch((err: Error) => workbench().log(`cleanup: View: Show Explorer: ${err.message}`));
+    await runCommand(page, 'View: Show Explorer').catch((err: Error) =>
+      workbench().log(`cleanup: View: Show Explorer: ${err.message}`),
+    );
   });
 
   it('says how to connect a model, and asks for no role or task, while there is none', async () => {
@@ -167,7 +217,11 @@ describe('Agent runs (UI)', function () {
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Escape');
-    assert.equal(await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Run Agent' }).isVisible(), false, 'no role is asked for');
+    assert.equal(
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Run Agent' }).isVisible(),
+      false,
+      'no role is asked for',
+    );
     assert.deepEqual(runIds(), [], 'no run was made');
     assert.equal(modelServer.requests.length, before);
     await runCommand(page, 'Notifications: Clear All Notifications');
@@ -192,7 +246,11 @@ describe('Agent runs (UI)', function () {
     assert.match(text, /^node --test$/m, 'the exact command, on a line of its own');
     assert.ok(text.includes(`Folder: ${workspace}`), `the folder is named:\n${text}`);
     assert.match(text, /Agent: build-developer/);
-    assert.equal(existsSync(join(workspace, 'src', 'sum.js')), true, 'the file was written before the command was asked for');
+    assert.equal(
+      existsSync(join(workspace, 'src', 'sum.js')),
+      true,
+      'the file was written before the command was asked for',
+    );
     // the terminal behind the modal already says what it waits for
     await untilTerminalShows(page, /\? Waiting for your approval to run: node --test/);
     await screenshot(page, 'groundwork-agent-terminal.png');
@@ -205,9 +263,17 @@ describe('Agent runs (UI)', function () {
     assert.match(shown, /✎ wrote src\/sum\.js \(4 lines, new\)/);
     assert.match(shown, /✎ wrote test\/sum\.test\.js \(4 lines, new\)/);
     assert.match(shown, /✓ Allowed once/);
-    assert.match(shown, /▶ node --test\n[\s\S]*# pass 1[\s\S]*\n✓ exit 0 in \d/, 'the command, its output, then its exit code');
+    assert.match(
+      shown,
+      /▶ node --test\n[\s\S]*# pass 1[\s\S]*\n✓ exit 0 in \d/,
+      'the command, its output, then its exit code',
+    );
     assert.match(shown, /☾ Sleeping \(timer, 1 s\): let the file system settle\n☀ Woke: /);
-    assert.match(shown, /◆ Learned \(local, disc-\d{3,}\): Tests run with node --test\./, 'the learning became a numbered discovery case');
+    assert.match(
+      shown,
+      /◆ Learned \(local, disc-\d{3,}\): Tests run with node --test\./,
+      'the learning became a numbered discovery case',
+    );
     assert.match(shown, /sum\(\) is written and its test passes\./);
     assert.match(shown, /Press any key to close this terminal\./);
     assert.doesNotMatch(shown, /\\x1b|\u001b/, 'no raw or escaped control sequence is visible');
@@ -216,9 +282,15 @@ describe('Agent runs (UI)', function () {
     assert.equal(readFileSync(join(workspace, 'test', 'sum.test.js'), 'utf8'), TEST);
     const [id] = runIds();
     assert.ok(id, 'the run has its folder');
-    const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', id, 'run.json'), 'utf8')) as { status: string; role: string; origin: string };
+    const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', id, 'run.json'), 'utf8')) as {
+      status: string;
+      role: string;
+      origin: string;
+    };
     assert.deepEqual([run.status, run.role, run.origin], ['completed', 'build-developer', 'vscode']);
-    const commands = jsonl(join(workspace, '.groundwork', 'runs', id, 'transcript.jsonl')).filter((t) => t['type'] === 'command');
+    const commands = jsonl(join(workspace, '.groundwork', 'runs', id, 'transcript.jsonl')).filter(
+      (t) => t['type'] === 'command',
+    );
     assert.deepEqual(
       commands.map((c) => [c['command'], c['decision'], c['exitCode']]),
       [['node --test', 'once', 0]],
@@ -228,7 +300,10 @@ describe('Agent runs (UI)', function () {
       jsonl(join(workspace, '.groundwork', 'sleep.jsonl')).map((l) => l['event']),
       ['started', 'woken'],
     );
-    assert.match(readFileSync(join(workspace, '.groundwork', 'discoveries.jsonl'), 'utf8'), /Tests run with node --test\./);
+    assert.match(
+      readFileSync(join(workspace, '.groundwork', 'discoveries.jsonl'), 'utf8'),
+      /Tests run with node --test\./,
+    );
     assert.deepEqual(
       modelServer.pending().filter((n) => n.startsWith('run: ')),
       [],
@@ -251,7 +326,12 @@ describe('Agent runs (UI)', function () {
     const testFile = treeRow(page, 'sum.test.js');
     await testFile.waitFor({ state: 'visible', timeout: 15_000 });
     assert.match(await file.innerText(), /src/, 'the folder beside the name');
-    assert.deepEqual(await until('the A badge of a file the run created', async () => ((await badges(file)).length ? badges(file) : undefined)), ['"A"']);
+    assert.deepEqual(
+      await until('the A badge of a file the run created', async () =>
+        (await badges(file)).length ? badges(file) : undefined,
+      ),
+      ['"A"'],
+    );
     assert.deepEqual(await badges(testFile), ['"A"']);
     await widenSideBar(page);
 
@@ -271,12 +351,22 @@ describe('Agent runs (UI)', function () {
 
     await row.hover();
     await row.locator('.actions .action-label[aria-label="Open Changes"]').click();
-    await page.locator('.tabs-container .tab', { hasText: /Changes of run .*build-developer/ }).waitFor({ state: 'visible', timeout: 15_000 });
-    await page.locator('.multiDiffEditor, .multi-diff-editor, .monaco-component.multiDiffEditor').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: /Changes of run .*build-developer/ })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.multiDiffEditor, .multi-diff-editor, .monaco-component.multiDiffEditor')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     const editor = page.locator('.editor-instance').first();
     await until('both files in the multi-file diff', async () => {
       const text = (await editor.innerText()).replace(/\u00a0/g, ' ');
-      return /sum\.js/.test(text) && /sum\.test\.js/.test(text) && /return a \+ b;/.test(text) && /test\('sum adds'/.test(text) ? true : undefined;
+      return /sum\.js/.test(text) &&
+        /sum\.test\.js/.test(text) &&
+        /return a \+ b;/.test(text) &&
+        /test\('sum adds'/.test(text)
+        ? true
+        : undefined;
     });
     await runCommand(page, 'View: Close All Editors');
   });
@@ -291,10 +381,16 @@ describe('Agent runs (UI)', function () {
     });
     assert.match(await modal.innerText(), /Revert the 2 files run \d{8}-\d{6}-build-developer-[0-9a-f]{4} changed\?/);
     await modal.getByRole('button', { name: 'Revert', exact: true }).click();
-    await until('the files to be gone', () => (!existsSync(join(workspace, 'src', 'sum.js')) && !existsSync(join(workspace, 'test', 'sum.test.js')) ? true : undefined));
+    await until('the files to be gone', () =>
+      !existsSync(join(workspace, 'src', 'sum.js')) && !existsSync(join(workspace, 'test', 'sum.test.js'))
+        ? true
+        : undefined,
+    );
     const [id] = runIds();
     await until('the run to record that it was reverted', () => {
-      const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', id!, 'run.json'), 'utf8')) as { revertedAt?: string };
+      const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', id!, 'run.json'), 'utf8')) as {
+        revertedAt?: string;
+      };
       return run.revertedAt;
     });
   });
@@ -323,9 +419,15 @@ describe('Agent runs (UI)', function () {
     const result = last.find((b) => b['type'] === 'tool_result');
     assert.equal(result?.['is_error'], true);
     assert.match(JSON.stringify(result?.['content']), /The command was not run: the person denied it\./);
-    const id = runIds().find((n) => n.includes('build-developer') && JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', n, 'run.json'), 'utf8')).task === DENY_TASK);
+    const id = runIds().find(
+      (n) =>
+        n.includes('build-developer') &&
+        JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', n, 'run.json'), 'utf8')).task === DENY_TASK,
+    );
     assert.ok(id);
-    const commands = jsonl(join(workspace, '.groundwork', 'runs', id, 'transcript.jsonl')).filter((t) => t['type'] === 'command');
+    const commands = jsonl(join(workspace, '.groundwork', 'runs', id, 'transcript.jsonl')).filter(
+      (t) => t['type'] === 'command',
+    );
     assert.deepEqual(
       commands.map((c) => [c['command'], c['decision']]),
       [[command, 'denied']],
@@ -337,8 +439,16 @@ describe('Agent runs (UI)', function () {
   it('closing the terminal mid-command stops the run and its command; Resume Run continues it from the Runs group', async () => {
     const { workspace, modelServer } = workbench();
     modelServer.add(
-      { name: 'stop: write', match: forTask(STOP_TASK), reply: reply.toolUse('write_file', { path: 'hang.js', content: HANG }) },
-      { name: 'stop: command', match: forTask(STOP_TASK), reply: reply.toolUse('run_command', { command: 'node hang.js' }) },
+      {
+        name: 'stop: write',
+        match: forTask(STOP_TASK),
+        reply: reply.toolUse('write_file', { path: 'hang.js', content: HANG }),
+      },
+      {
+        name: 'stop: command',
+        match: forTask(STOP_TASK),
+        reply: reply.toolUse('run_command', { command: 'node hang.js' }),
+      },
       { name: 'stop: resumed', match: forTask(STOP_TASK), reply: reply.text('Resumed: the rest is done.') },
     );
     await runAgent(page, 'build-developer', STOP_TASK);
@@ -347,16 +457,24 @@ describe('Agent runs (UI)', function () {
     await modal.getByRole('button', { name: 'Allow Once' }).click();
     await untilTerminalShows(page, /▶ node hang\.js/);
     const pidsFile = join(workspace, 'pids.txt');
-    const pids = await until('the command to start its child', () => (existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').trim().split(' ').map(Number) : undefined));
+    const pids = await until('the command to start its child', () =>
+      existsSync(pidsFile) ? readFileSync(pidsFile, 'utf8').trim().split(' ').map(Number) : undefined,
+    );
     assert.equal(pids.length, 2);
     assert.ok(pids.every(alive), 'the command and its child run');
 
     // the person closes the run's terminal (its trash can) while the command runs
     await page.locator('.terminal-wrapper').first().click();
     await runCommand(page, 'Terminal: Kill the Active Terminal Instance');
-    const id = await until('the run to be recorded as stopped', () => runIds().find((n) => runJson(n).task === STOP_TASK && runJson(n).status === 'stopped'));
+    const id = await until('the run to be recorded as stopped', () =>
+      runIds().find((n) => runJson(n).task === STOP_TASK && runJson(n).status === 'stopped'),
+    );
     await until('no process of the command left', () => (pids.some(alive) ? undefined : true), 10_000);
-    assert.equal(modelServer.requests.filter((r) => r.rule === 'stop: resumed').length, 0, 'the model was not asked again');
+    assert.equal(
+      modelServer.requests.filter((r) => r.rule === 'stop: resumed').length,
+      0,
+      'the model was not asked again',
+    );
 
     const row = await runRow(page, STOP_TASK);
     await row.locator('.codicon-debug-stop').waitFor({ state: 'visible', timeout: 10_000 });

@@ -34,7 +34,9 @@ const SPEC = [
 async function paintedColours(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const seen = new Set<string>();
-    for (const el of Array.from(document.querySelectorAll('.editor-instance .view-overlays .cdr, .editor-instance .view-lines span'))) {
+    for (const el of Array.from(
+      document.querySelectorAll('.editor-instance .view-overlays .cdr, .editor-instance .view-lines span'),
+    )) {
       const bg = getComputedStyle(el).backgroundColor;
       const m = /rgba?\((\d+), (\d+), (\d+)/.exec(bg);
       if (m && bg !== 'rgba(0, 0, 0, 0)') seen.add(`${m[1]},${m[2]},${m[3]}`);
@@ -83,9 +85,28 @@ describe('Spec annotations (UI)', function () {
     assert.ok(!existsSync(join(state(), 'cases.jsonl')), 'another suite left cases.jsonl behind');
     mkdirSync(state(), { recursive: true });
     const at = new Date().toISOString();
-    const active = newCase('disc-001', { content: ACTIVE, scope: 'global', impact: 'high', category: 'Frontend', sourceTaskId: 'task-001', sourceAgentId: 'build-developer' }, at);
-    const old = newCase('disc-002', { content: OUTDATED, scope: 'local', impact: 'medium', category: 'Conventions' }, at);
-    const outdated = { ...old, status: 'outdated' as const, metadata: { ...old.metadata, outdatedAt: at, outdatedReason: 'marked by user' as const } };
+    const active = newCase(
+      'disc-001',
+      {
+        content: ACTIVE,
+        scope: 'global',
+        impact: 'high',
+        category: 'Frontend',
+        sourceTaskId: 'task-001',
+        sourceAgentId: 'build-developer',
+      },
+      at,
+    );
+    const old = newCase(
+      'disc-002',
+      { content: OUTDATED, scope: 'local', impact: 'medium', category: 'Conventions' },
+      at,
+    );
+    const outdated = {
+      ...old,
+      status: 'outdated' as const,
+      metadata: { ...old.metadata, outdatedAt: at, outdatedReason: 'marked by user' as const },
+    };
     writeFileSync(join(state(), 'cases.jsonl'), serializeCase(active) + serializeCase(outdated));
     mkdirSync(specDir(), { recursive: true });
     writeFileSync(join(specDir(), 'requirements.md'), SPEC);
@@ -97,14 +118,19 @@ describe('Spec annotations (UI)', function () {
     await runCommand(page, 'View: Close All Editors').catch(() => undefined);
     rmSync(specDir(), { recursive: true, force: true });
     if (!hadState) rmSync(state(), { recursive: true, force: true });
-    else for (const made of ['cases.jsonl', 'discoveries.md', 'agents', 'metrics']) rmSync(join(state(), made), { recursive: true, force: true });
+    else
+      for (const made of ['cases.jsonl', 'discoveries.md', 'agents', 'metrics'])
+        rmSync(join(state(), made), { recursive: true, force: true });
   });
 
   it('highlights the notes yellow and the regions green and blue, with a hover that shows the case', async () => {
     const page = workbench().page;
     await runCommand(page, 'Go to File...');
     await page.keyboard.type('specs/requirements.md');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'requirements.md' }).first().waitFor({ state: 'visible' });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'requirements.md' })
+      .first()
+      .waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     await page.locator('.editor-instance .view-line', { hasText: 'Users log in' }).waitFor({ state: 'visible' });
     let last: string[] = [];
@@ -122,11 +148,14 @@ describe('Spec annotations (UI)', function () {
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });
     let text = '';
-    await until('the hover with the case and its links', async () => (text = await hover.innerText()).includes('Open in Discoveries')).catch((err: Error) => {
+    await until('the hover with the case and its links', async () =>
+      (text = await hover.innerText()).includes('Open in Discoveries'),
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; the hover reads: ${text}`);
     });
     const read = text.replace(/\s+/g, ' '); // the hover's spaces may be no-break ones
-    for (const part of [ACTIVE, 'Mark Outdated', 'Open in Discoveries', 'build-developer']) assert.ok(read.includes(part), `the hover shows ${part}: ${read}`);
+    for (const part of [ACTIVE, 'Mark Outdated', 'Open in Discoveries', 'build-developer'])
+      assert.ok(read.includes(part), `the hover shows ${part}: ${read}`);
     await page.screenshot({ path: join(workbench().artifactsDir, 'annotations-hover.png') });
     // Open in Discoveries: the case's row in the plan explorer, selected.
     await hover.locator('a', { hasText: 'Open in Discoveries' }).click();
@@ -150,7 +179,9 @@ describe('Spec annotations (UI)', function () {
     await until('cases.jsonl records disc-001 outdated', () => lastStatus('disc-001') === 'outdated');
     await until('the note struck through', struck);
     await page.keyboard.press('Escape'); // the hover still shows the case as it was
-    await page.locator('.codelens-decoration', { hasText: '(2 not active)' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.codelens-decoration', { hasText: '(2 not active)' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, 'annotations-outdated.png');
   });
 
@@ -161,7 +192,10 @@ describe('Spec annotations (UI)', function () {
     await runCommand(page, 'Markdown: Open Preview to the Side');
     const frame = await until('the preview', () => previewFrame(page), 30_000);
     // disc-001 was marked outdated from the hover; disc-002 was outdated already.
-    await frame.locator('span.groundwork-discovery.groundwork-status-outdated').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    await frame
+      .locator('span.groundwork-discovery.groundwork-status-outdated')
+      .nth(1)
+      .waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await frame.locator('span.groundwork-discovery.groundwork-status-active').count(), 0);
     assert.equal(await frame.locator('span.groundwork-region.groundwork-color-green').count(), 1);
     assert.ok(!(await frame.locator('body').innerText()).includes('@ax'), 'no marker shows as text');
@@ -174,12 +208,17 @@ describe('Spec annotations (UI)', function () {
     await page.locator('.editor-instance .view-line span', { hasText: 'forgotten password' }).first().click();
     await runCommand(page, commandTitle('groundwork.annotations.annotate'));
     const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'disc-001' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await widget
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'disc-001' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.type('disc-001');
     await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'disc-001' }).first().click();
     await until('the note in the editor', async () => (await editorText(page)).includes('task-002:disc-001'));
     // Drawn after the pause: the count above the region says so.
-    await page.locator('.codelens-decoration', { hasText: '1 discovery for task-002' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.codelens-decoration', { hasText: '1 discovery for task-002' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await screenshot(page, 'annotations-annotated.png');
     await page.keyboard.press('Control+Z');
     await until('the note undone', async () => !(await editorText(page)).includes('task-002:disc-001'));

@@ -20,7 +20,14 @@ import type { Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { BRIEF_MD, FIXED, PROJECT, VERIFY, buildRules } from '../support/buildScript';
 import { until } from '../support/until';
-import { dialog, notifications, reloadWindowWithDialogs, runCommandPatiently, untilTerminalShows, windowWithDialogs } from './support/dialogWindow';
+import {
+  dialog,
+  notifications,
+  reloadWindowWithDialogs,
+  runCommandPatiently,
+  untilTerminalShows,
+  windowWithDialogs,
+} from './support/dialogWindow';
 import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
 
 const KEY = 'sk-ant-build-e2e-0123456789abcdef';
@@ -46,7 +53,9 @@ const topStatus = (yaml: string) => /^status: (\w+)$/m.exec(yaml)?.[1];
 
 /** A phase's tries as build.yaml records them: status, cause, run id. */
 function attempts(id: string, phase: string): { status: string; cause?: string; runId?: string }[] {
-  const build = parseYaml(buildYaml(id)) as { phases: { name: string; attempts: { status: string; cause?: string; runId?: string }[] }[] };
+  const build = parseYaml(buildYaml(id)) as {
+    phases: { name: string; attempts: { status: string; cause?: string; runId?: string }[] }[];
+  };
   return build.phases.find((p) => p.name === phase)?.attempts ?? [];
 }
 
@@ -79,11 +88,28 @@ function writeSavedBrief(workspace: string): void {
   mkdirSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true });
   mkdirSync(join(workspace, '.groundwork', 'panel'), { recursive: true });
   writeFileSync(join(workspace, BRIEF_PATH), BRIEF_MD);
-  const fields = { summary: 'A tool that adds two numbers', problem: 'People learning Node need a tiny example.', users: 'Learners', mvpScope: 'sum(a, b) with tests' };
-  const brief = { ...fields, technology: 'Node 20', outOfScope: 'A user interface', keyDecisions: "Node's built-in test runner", constraints: 'None' };
+  const fields = {
+    summary: 'A tool that adds two numbers',
+    problem: 'People learning Node need a tiny example.',
+    users: 'Learners',
+    mvpScope: 'sum(a, b) with tests',
+  };
+  const brief = {
+    ...fields,
+    technology: 'Node 20',
+    outOfScope: 'A user interface',
+    keyDecisions: "Node's built-in test runner",
+    constraints: 'None',
+  };
   writeFileSync(
     join(workspace, '.groundwork', 'panel', 'brief.json'),
-    JSON.stringify({ request: 'Build me a tool that adds two numbers', brief, transcript: [], message: 'Here is the brief.', savedAt: BRIEF_PATH }),
+    JSON.stringify({
+      request: 'Build me a tool that adds two numbers',
+      brief,
+      transcript: [],
+      message: 'Here is the brief.',
+      savedAt: BRIEF_PATH,
+    }),
   );
 }
 
@@ -152,7 +178,11 @@ describe('Builds (UI)', function () {
         .click({ timeout: 5_000 })
         .catch((err: Error) => workbench().log(`cleanup: closing the report's preview: ${err.message}`));
     }
-    for (const title of ['Terminal: Kill All Terminals', 'View: Close All Editors', commandTitle('groundwork.clearApiKey')]) {
+    for (const title of [
+      'Terminal: Kill All Terminals',
+      'View: Close All Editors',
+      commandTitle('groundwork.clearApiKey'),
+    ]) {
       for (let attempt = 1; ; attempt++) {
         // The keyboard back to the workbench from a webview (the panel's) that may hold it.
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -170,11 +200,14 @@ describe('Builds (UI)', function () {
         }
       }
     }
-    for (const name of readdirSync(workspace)) if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
+    for (const name of readdirSync(workspace))
+      if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
     await treeRow(page, /^\s*Builds/)
       .waitFor({ state: 'detached', timeout: 15_000 })
       .catch(() => workbench().log('cleanup: the Builds group is still shown'));
-    await runCommand(page, 'View: Show Explorer').catch((err: Error) => workbench().log(`cleanup: View: Show Explorer: ${err.message}`));
+    await runCommand(page, 'View: Show Explorer').catch((err: Error) =>
+      workbench().log(`cleanup: View: Show Explorer: ${err.message}`),
+    );
   });
 
   it('Build This on a saved brief shows the gate: the brief, the phases with their models, the folder and an estimate', async () => {
@@ -188,7 +221,12 @@ describe('Builds (UI)', function () {
     const text = await modal.innerText();
     assert.ok(text.includes(`Build a project from ${BRIEF_PATH}?`), text);
     assert.match(text, /Idea Brief: a tool that adds two numbers/, "the brief's first lines");
-    for (const phase of PHASES) assert.match(text, new RegExp(`^\\s*${phase} — claude-[\\w.-]+, up to \\d+ turns$`, 'm'), `${phase} with its model`);
+    for (const phase of PHASES)
+      assert.match(
+        text,
+        new RegExp(`^\\s*${phase} — claude-[\\w.-]+, up to \\d+ turns$`, 'm'),
+        `${phase} with its model`,
+      );
     assert.match(text, /Project folder: a new folder in the workspace, named by the analyst's PROJECT_NAME/);
     assert.match(text, /Estimate: \d+k–[\d.]+[kM] tokens, \$\d+\.\d\d–\$\d+\.\d\d\. This is an estimate/);
     assert.match(text, /No cost ceiling/);
@@ -243,20 +281,34 @@ describe('Builds (UI)', function () {
     const qa = await showTerminal(page, 'qa (try 2) · Groundwork build', /Groundwork build phase: qa · try 2/);
     assert.match(qa, /── Groundwork build phase: qa · try 2 ──/);
     assert.match(qa, /VERIFICATION: PASS/);
-    assert.match(qa, /▶ node --test\n[\s\S]*# pass 1[\s\S]*\n✓ exit 0 in \d/, "Groundwork's own run of the command, its output, its exit code");
+    assert.match(
+      qa,
+      /▶ node --test\n[\s\S]*# pass 1[\s\S]*\n✓ exit 0 in \d/,
+      "Groundwork's own run of the command, its output, its exit code",
+    );
     assert.match(qa, /✓ Groundwork checked qa/);
     const firstQa = await showTerminal(page, 'qa · Groundwork build', /Groundwork build phase: qa · try 1/);
     assert.match(firstQa, /── Groundwork build phase: qa · try 1 ──/);
     assert.match(firstQa, /✗ Groundwork checked qa: /);
-    const developer = await showTerminal(page, 'developer (try 2) · Groundwork build', /Groundwork build phase: developer · try 2/);
+    const developer = await showTerminal(
+      page,
+      'developer (try 2) · Groundwork build',
+      /Groundwork build phase: developer · try 2/,
+    );
     assert.match(developer, /sent back: QA failed/);
     assert.match(developer, /✎ wrote src\/sum\.js/);
 
     const yaml = buildYaml(id);
-    for (const phase of PHASES) assert.match(yaml, new RegExp(`name: ${phase}\\n\\s+role: build-${phase}\\n\\s+check: [\\w-]+\\n\\s+status: passed`), `${phase} passed`);
+    for (const phase of PHASES)
+      assert.match(
+        yaml,
+        new RegExp(`name: ${phase}\\n\\s+role: build-${phase}\\n\\s+check: [\\w-]+\\n\\s+status: passed`),
+        `${phase} passed`,
+      );
     assert.match(yaml, /command: node --test\n\s+exitCode: 0/);
     assert.equal(readFileSync(join(workspace, PROJECT, 'src', 'sum.js'), 'utf8'), FIXED);
-    for (const file of ['test/sum.test.js', 'specs/architecture.md', 'docs/USAGE.md']) assert.ok(existsSync(join(workspace, PROJECT, file)), file);
+    for (const file of ['test/sum.test.js', 'specs/architecture.md', 'docs/USAGE.md'])
+      assert.ok(existsSync(join(workspace, PROJECT, file)), file);
   });
 
   it('opens report.md in the markdown preview, and lists the build, its phases and their tries in the Builds group and under its plan', async () => {
@@ -291,17 +343,26 @@ describe('Builds (UI)', function () {
     await plan.waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await plan.getAttribute('aria-expanded'), 'false', 'a plan with a build can be expanded');
     await plan.locator('.monaco-tl-twistie').click();
-    const underPlan = sideBar(page).locator(`.monaco-list-row[aria-level="3"][aria-label^="${PROJECT}, completed"]`).first();
+    const underPlan = sideBar(page)
+      .locator(`.monaco-list-row[aria-level="3"][aria-label^="${PROJECT}, completed"]`)
+      .first();
     await underPlan.waitFor({ state: 'visible', timeout: 15_000 });
     // Its documents come first (the Idea Brief), then its build.
     const planIndex = Number(await plan.getAttribute('data-index'));
     const brief = sideBar(page).locator(`.monaco-list-row[aria-level="3"][data-index="${planIndex + 1}"]`);
     assert.match(await brief.innerText(), /^\s*Idea Brief/, 'the plan’s first child is its Idea Brief');
-    assert.equal(Number(await underPlan.getAttribute('data-index')), planIndex + 2, 'the build follows the plan’s documents');
+    assert.equal(
+      Number(await underPlan.getAttribute('data-index')),
+      planIndex + 2,
+      'the build follows the plan’s documents',
+    );
     await underPlan.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 5_000 });
     await underPlan.click(); // expands it to its phases, as in the Builds group
     for (const phase of PHASES)
-      await sideBar(page).locator(`.monaco-list-row[aria-level="4"][aria-label^="${phase}, passed"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await sideBar(page)
+        .locator(`.monaco-list-row[aria-level="4"][aria-label^="${phase}, passed"]`)
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-plan-builds.png');
     await plan.locator('.monaco-tl-twistie').click();
     await underPlan.waitFor({ state: 'detached', timeout: 10_000 });
@@ -338,8 +399,14 @@ describe('Builds (UI)', function () {
     const [stopped] = attempts(id, 'developer');
     assert.equal(stopped?.status, 'stopped');
     assert.ok(stopped?.runId, 'the stopped try names its agent run');
-    await until('the build and its run to let go of their locks', () => !lockHeld(`build-${id}`) && !lockHeld(`run-${stopped.runId}`), 10_000);
-    const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', stopped.runId, 'run.json'), 'utf8')) as { status: string };
+    await until(
+      'the build and its run to let go of their locks',
+      () => !lockHeld(`build-${id}`) && !lockHeld(`run-${stopped.runId}`),
+      10_000,
+    );
+    const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', stopped.runId, 'run.json'), 'utf8')) as {
+      status: string;
+    };
     assert.equal(run.status, 'stopped', "the developer's run is recorded as stopped");
 
     await reloadWindowWithDialogs(page);
@@ -358,7 +425,11 @@ describe('Builds (UI)', function () {
     for (let attempt = 1; ; attempt++) {
       await build.hover();
       await build.locator('.actions .action-label[aria-label="Resume Build"]').click();
-      const started = await untilTerminalShows(page, /── Groundwork build phase: developer · try 2 \(resumed\) ──/, 10_000).then(
+      const started = await untilTerminalShows(
+        page,
+        /── Groundwork build phase: developer · try 2 \(resumed\) ──/,
+        10_000,
+      ).then(
         () => true,
         () => false,
       );
@@ -375,7 +446,8 @@ describe('Builds (UI)', function () {
       [],
       [...resumedPhases].join(', '),
     );
-    for (const phase of ['analyst', 'architect', 'test-writer']) assert.equal(attempts(id, phase).length, 1, `${phase} ran once`);
+    for (const phase of ['analyst', 'architect', 'test-writer'])
+      assert.equal(attempts(id, phase).length, 1, `${phase} ran once`);
     assert.deepEqual(
       attempts(id, 'developer')
         .slice(0, 2)
@@ -386,7 +458,11 @@ describe('Builds (UI)', function () {
       ],
     );
     await until('the build to let go of its lock', () => !lockHeld(`build-${id}`), 10_000);
-    assert.deepEqual(processesIn(join(workspace, `${PROJECT}-2`)), [], 'no process is left running in the project folder');
+    assert.deepEqual(
+      processesIn(join(workspace, `${PROJECT}-2`)),
+      [],
+      'no process is left running in the project folder',
+    );
     const scripted = new Set(buildRules({ stallDeveloper: true }).map((r) => r.name));
     assert.deepEqual(
       modelServer.pending().filter((n) => scripted.has(n)),
@@ -394,6 +470,8 @@ describe('Builds (UI)', function () {
       'every scripted turn was asked for',
     );
     await build.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 15_000 });
-    await page.locator('.tabs-container .tab', { hasText: 'Preview report.md' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: 'Preview report.md' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
   });
 });

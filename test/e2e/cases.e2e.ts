@@ -39,7 +39,8 @@ function lastLine(id: string): Record<string, unknown> | undefined {
   return lines.filter((l) => l['id'] === id).at(-1);
 }
 
-const metadataOf = (line: Record<string, unknown> | undefined) => line?.['metadata'] as Record<string, unknown> | undefined;
+const metadataOf = (line: Record<string, unknown> | undefined) =>
+  line?.['metadata'] as Record<string, unknown> | undefined;
 const view = () => (existsSync(viewFile()) ? readFileSync(viewFile(), 'utf8') : '');
 
 /** The Discoveries group's row (not the journal's, "Discoveries journal"). */
@@ -81,18 +82,26 @@ async function widenSideBar(page: Page, by: number): Promise<void> {
 async function addDiscovery(page: Page, content: string): Promise<void> {
   await runCommand(page, commandTitle('groundwork.cases.add'));
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: 'Add Discovery (1/3)' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await widget
+    .locator('.quick-input-title', { hasText: 'Add Discovery (1/3)' })
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await widget
     .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Global/ })
     .first()
     .click();
-  await widget.locator('.quick-input-title', { hasText: 'Add Discovery (2/3)' }).waitFor({ state: 'visible', timeout: 15_000 });
+  await widget
+    .locator('.quick-input-title', { hasText: 'Add Discovery (2/3)' })
+    .waitFor({ state: 'visible', timeout: 15_000 });
   const input = widget.locator('input');
   await input.fill('   ');
-  await widget.locator('.quick-input-message', { hasText: 'Say what was learned.' }).waitFor({ state: 'visible', timeout: 10_000 });
+  await widget
+    .locator('.quick-input-message', { hasText: 'Say what was learned.' })
+    .waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(content);
   await page.keyboard.press('Enter');
-  await widget.locator('.quick-input-title', { hasText: 'Add Discovery (3/3)' }).waitFor({ state: 'visible', timeout: 15_000 });
+  await widget
+    .locator('.quick-input-title', { hasText: 'Add Discovery (3/3)' })
+    .waitFor({ state: 'visible', timeout: 15_000 });
   await widget
     .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*high/ })
     .first()
@@ -109,19 +118,36 @@ describe('Discovery cases (UI)', function () {
     fixtureNames = readdirSync(workspace);
     mkdirSync(join(workspace, '.groundwork'), { recursive: true });
     const at = new Date(Date.now() - 60_000).toISOString();
-    const known = newCase('disc-001', { content: KNOWN, scope: 'global', impact: 'high', category: 'Testing', sourceTaskId: 'build-7', sourceAgentId: 'build-qa' }, at);
-    const hostile = newCase('disc-002', { content: HOSTILE, scope: 'global', impact: 'medium', category: 'Conventions' }, at);
+    const known = newCase(
+      'disc-001',
+      {
+        content: KNOWN,
+        scope: 'global',
+        impact: 'high',
+        category: 'Testing',
+        sourceTaskId: 'build-7',
+        sourceAgentId: 'build-qa',
+      },
+      at,
+    );
+    const hostile = newCase(
+      'disc-002',
+      { content: HOSTILE, scope: 'global', impact: 'medium', category: 'Conventions' },
+      at,
+    );
     writeFileSync(casesFile(), serializeCase(known) + serializeCase(hostile));
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await screenshot(workbench().page, `cases-failure-${++failures}.png`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await screenshot(workbench().page, `cases-failure-${++failures}.png`).catch(() => undefined);
   });
 
   after(async () => {
     const { page, workspace } = workbench();
     await page.keyboard.press('Escape');
-    for (const name of readdirSync(workspace)) if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
+    for (const name of readdirSync(workspace))
+      if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
     await group(page)
       .waitFor({ state: 'detached', timeout: 15_000 })
       .catch(() => workbench().log('cleanup: the Discoveries group is still shown'));
@@ -129,7 +155,9 @@ describe('Discovery cases (UI)', function () {
     // The window as the next file expects it: the side bar at its width, on the Explorer (a click on
     // Groundwork's activity-bar entry then opens the container rather than closing it).
     if (widened) await widenSideBar(page, -widened);
-    await runCommand(page, 'View: Show Explorer').catch((err: Error) => workbench().log(`cleanup: View: Show Explorer: ${err.message}`));
+    await runCommand(page, 'View: Show Explorer').catch((err: Error) =>
+      workbench().log(`cleanup: View: Show Explorer: ${err.message}`),
+    );
   });
 
   it('shows the cases by status, scope and impact; a hostile case is text in its row and its tooltip', async () => {
@@ -145,12 +173,17 @@ describe('Discovery cases (UI)', function () {
     assert.equal(await known.locator('.codicon-lightbulb').count(), 1, 'an active case shows the lightbulb');
     const hostile = treeRow(page, 'Pasted note');
     await hostile.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.ok((await hostile.innerText()).includes('[x](command:evil) and <img src=x onerror=alert(1)> with **bold**'), 'the row shows the content as it is');
+    assert.ok(
+      (await hostile.innerText()).includes('[x](command:evil) and <img src=x onerror=alert(1)> with **bold**'),
+      'the row shows the content as it is',
+    );
 
     await hostile.hover();
     const tip = hover(page);
     await tip.waitFor({ state: 'visible', timeout: 15_000 });
-    await until('the tooltip to show the case', async () => ((await tip.innerText()).includes('disc-002') ? true : undefined));
+    await until('the tooltip to show the case', async () =>
+      (await tip.innerText()).includes('disc-002') ? true : undefined,
+    );
     const text = (await tip.innerText()).replace(/\u00a0/g, ' ');
     assert.ok(text.includes('[x](command:evil)'), `the link is text: ${text}`);
     assert.ok(text.includes('<img src=x onerror=alert(1)>'), `the tag is text: ${text}`);
@@ -177,7 +210,9 @@ describe('Discovery cases (UI)', function () {
       lastLine('disc-001')?.['status'] === 'outdated' ? lastLine('disc-001') : undefined,
     );
     assert.equal(metadataOf(outdated)?.['outdatedReason'], 'marked by user');
-    await until('discoveries.md to mark it outdated', () => (view().includes(`[disc-001] (outdated: marked outdated) ${KNOWN}`) ? true : undefined));
+    await until('discoveries.md to mark it outdated', () =>
+      view().includes(`[disc-001] (outdated: marked outdated) ${KNOWN}`) ? true : undefined,
+    );
 
     // It moved from Active to Outdated (closed, as the statuses other than Active are).
     const outdatedGroup = treeRow(page, /^\s*Outdated\s*1/);
@@ -199,12 +234,21 @@ describe('Discovery cases (UI)', function () {
     const { page } = workbench();
     await addDiscovery(page, ADDED);
     const added = await until('cases.jsonl to hold the new case', () => lastLine('disc-003'));
-    assert.deepEqual([added['content'], added['status'], metadataOf(added)?.['scope'], metadataOf(added)?.['impact']], [ADDED, 'active', 'global', 'high']);
+    assert.deepEqual(
+      [added['content'], added['status'], metadataOf(added)?.['scope'], metadataOf(added)?.['impact']],
+      [ADDED, 'active', 'global', 'high'],
+    );
     await treeRow(page, ADDED).waitFor({ state: 'visible', timeout: 15_000 });
-    await until('discoveries.md to list the new case', () => (view().includes(`[disc-003] ${ADDED}`) ? true : undefined));
+    await until('discoveries.md to list the new case', () =>
+      view().includes(`[disc-003] ${ADDED}`) ? true : undefined,
+    );
 
     await addDiscovery(page, ADDED);
-    await until('the duplicate to be reported', async () => ((await notifications(page)).includes('Already known as disc-003') ? true : undefined), 20_000);
+    await until(
+      'the duplicate to be reported',
+      async () => ((await notifications(page)).includes('Already known as disc-003') ? true : undefined),
+      20_000,
+    );
     assert.equal(lastLine('disc-004'), undefined, 'nothing new was stored');
   });
 
@@ -223,7 +267,11 @@ describe('Discovery cases (UI)', function () {
 
   it('a commit that changes a file a case names marks the case outdated, with no command run', async () => {
     const { workspace } = workbench();
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.invalid', ...args], { cwd: workspace, encoding: 'utf8' }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.invalid', ...args], {
+        cwd: workspace,
+        encoding: 'utf8',
+      }).trim();
     git('init', '-q');
     mkdirSync(join(workspace, 'src'), { recursive: true });
     writeFileSync(join(workspace, 'src', 'config.ts'), 'export const retries = 3;\n');
@@ -232,7 +280,11 @@ describe('Discovery cases (UI)', function () {
     // A case about that file, made after that commit and before the next (git dates are in whole seconds).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const at = new Date();
-    const about = newCase('disc-010', { content: 'Retries are set in src/config.ts', scope: 'global', impact: 'medium', category: 'Architecture' }, at.toISOString());
+    const about = newCase(
+      'disc-010',
+      { content: 'Retries are set in src/config.ts', scope: 'global', impact: 'medium', category: 'Architecture' },
+      at.toISOString(),
+    );
     appendFileSync(casesFile(), serializeCase(about));
     await treeRow(workbench().page, 'Retries are set in src/config.ts').waitFor({ state: 'visible', timeout: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() + 1_100 - Date.now())));
@@ -240,7 +292,14 @@ describe('Discovery cases (UI)', function () {
     git('commit', '-q', '-am', 'more retries');
     const head = git('rev-parse', 'HEAD');
     // .git/logs/HEAD changed: the check runs after its debounce.
-    const outdated = await until('the commit to mark the case outdated', () => (lastLine('disc-010')?.['status'] === 'outdated' ? lastLine('disc-010') : undefined), 30_000);
-    assert.deepEqual([metadataOf(outdated)?.['outdatedReason'], metadataOf(outdated)?.['outdatedCommit']], ['affected files modified', head]);
+    const outdated = await until(
+      'the commit to mark the case outdated',
+      () => (lastLine('disc-010')?.['status'] === 'outdated' ? lastLine('disc-010') : undefined),
+      30_000,
+    );
+    assert.deepEqual(
+      [metadataOf(outdated)?.['outdatedReason'], metadataOf(outdated)?.['outdatedCommit']],
+      ['affected files modified', head],
+    );
   });
 });

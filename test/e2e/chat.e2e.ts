@@ -18,8 +18,17 @@ import { commandTitle, openGroundwork, runCommand, screenshot, workbench } from 
 
 const KEY = 'sk-ant-chat-e2e-0123456789abcdef';
 const PLAN = 'chat-adder';
-const QUESTIONS = ['DISCOVERY_QUESTIONS', 'A few questions first:', '1. Who will use the CRM day to day?', '2. What do you keep about each customer today?'].join('\n');
-const FOLLOW_UP = ['DISCOVERY_QUESTIONS', '1. How many customers do you have?', '2. Should customers see their own orders?'].join('\n');
+const QUESTIONS = [
+  'DISCOVERY_QUESTIONS',
+  'A few questions first:',
+  '1. Who will use the CRM day to day?',
+  '2. What do you keep about each customer today?',
+].join('\n');
+const FOLLOW_UP = [
+  'DISCOVERY_QUESTIONS',
+  '1. How many customers do you have?',
+  '2. Should customers see their own orders?',
+].join('\n');
 const BRIEF = [
   'DISCOVERY_COMPLETE',
   'IDEA_BRIEF:',
@@ -60,7 +69,11 @@ async function ask(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Escape'); // a suggestion list left open would take the Enter
   await page.keyboard.press('Enter');
   // An Enter taken by a suggestion list that opened late: the Send button instead.
-  const sent = await until('the chat input to empty', async () => !(await input.innerText()).includes(text.slice(-10)), 3_000).catch(() => false);
+  const sent = await until(
+    'the chat input to empty',
+    async () => !(await input.innerText()).includes(text.slice(-10)),
+    3_000,
+  ).catch(() => false);
   if (!sent) await page.locator('.interactive-input-part .action-label[aria-label^="Send"]').first().click();
 }
 
@@ -104,15 +117,30 @@ describe('Chat participant @groundwork (UI)', function () {
   this.timeout(150_000);
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') workbench().log(`chat e2e: notifications after the failure:\n${await notifications(workbench().page).catch(() => '')}`);
+    if (this.currentTest?.state === 'failed')
+      workbench().log(
+        `chat e2e: notifications after the failure:\n${await notifications(workbench().page).catch(() => '')}`,
+      );
   });
 
   before(async () => {
     const { page, modelServer, workspace } = workbench();
     modelServer.add(
-      { name: 'chat round 1', match: isDiscovery, reply: reply.text(QUESTIONS.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 10 }) },
-      { name: 'chat round 2', match: isDiscovery, reply: reply.text(FOLLOW_UP.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 10 }) },
-      { name: 'chat brief', match: isDiscovery, reply: reply.text(BRIEF.match(/[\s\S]{1,40}/g)!, { chunkDelayMs: 10 }) },
+      {
+        name: 'chat round 1',
+        match: isDiscovery,
+        reply: reply.text(QUESTIONS.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 10 }),
+      },
+      {
+        name: 'chat round 2',
+        match: isDiscovery,
+        reply: reply.text(FOLLOW_UP.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 10 }),
+      },
+      {
+        name: 'chat brief',
+        match: isDiscovery,
+        reply: reply.text(BRIEF.match(/[\s\S]{1,40}/g)!, { chunkDelayMs: 10 }),
+      },
     );
     mkdirSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true });
     writeFileSync(join(workspace, '.groundwork', 'plans', PLAN, 'idea-brief.md'), BRIEF_MD);
@@ -132,11 +160,18 @@ describe('Chat participant @groundwork (UI)', function () {
     // chat model, and a quiet window with VS Code's chat off.
     await page.bringToFront();
     await page.keyboard.press('Escape');
-    await runCommand(page, commandTitle('groundwork.discovery.cancel')).catch((err: Error) => workbench().log(`chat cleanup: cancel: ${err.message}`));
+    await runCommand(page, commandTitle('groundwork.discovery.cancel')).catch((err: Error) =>
+      workbench().log(`chat cleanup: cancel: ${err.message}`),
+    );
     const panel = await openGroundwork(page).catch(() => undefined);
     const discard = panel?.locator('#brief-discard');
     if (discard && (await discard.isVisible().catch(() => false))) await discard.click();
-    const titles = [commandTitle('groundwork.clearApiKey'), 'Disable the scripted chat model', 'View: Close Secondary Side Bar', "Turn VS Code's chat off for the tests"];
+    const titles = [
+      commandTitle('groundwork.clearApiKey'),
+      'Disable the scripted chat model',
+      'View: Close Secondary Side Bar',
+      "Turn VS Code's chat off for the tests",
+    ];
     for (const title of titles) {
       await page.keyboard.press('Escape');
       await runCommand(page, title).catch((err: Error) => workbench().log(`chat cleanup: ${title}: ${err.message}`));
@@ -149,7 +184,9 @@ describe('Chat participant @groundwork (UI)', function () {
     // Explorer in the side bar (a click on Groundwork's entry then opens it rather than closing it).
     await page.waitForTimeout(2_000); // the settings written before the reload
     await workbench().reload();
-    await runCommandPatiently(page, 'View: Show Explorer').catch((err: Error) => workbench().log(`chat cleanup: View: Show Explorer: ${err.message}`));
+    await runCommandPatiently(page, 'View: Show Explorer').catch((err: Error) =>
+      workbench().log(`chat cleanup: View: Show Explorer: ${err.message}`),
+    );
   });
 
   it('asks the round\'s questions of "/discover build me a CRM" in chat, from the same round file as the panel', async () => {
@@ -160,7 +197,9 @@ describe('Chat participant @groundwork (UI)', function () {
     const shown = await responseShowing(page, 'What do you keep about each customer today?');
     assert.match(shown, /Discovery · round 1\/3/);
     assert.match(shown, /Who will use the CRM day to day\?/);
-    await page.locator('.interactive-session-followups', { hasText: 'No preference' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.interactive-session-followups', { hasText: 'No preference' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     const round = roundFileText();
     assert.match(round, /build me a CRM/, 'the round file holds the request');
     assert.match(round, /Who will use the CRM day to day\?/, 'and the questions');
@@ -186,7 +225,9 @@ describe('Chat participant @groundwork (UI)', function () {
     await page.locator('.interactive-session-followups .monaco-button', { hasText: 'No preference' }).last().click();
     const shown = await responseShowing(page, 'A customer book for a small bakery');
     assert.match(shown, /Idea Brief/);
-    await page.locator('.interactive-session-followups', { hasText: 'Build This' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await page
+      .locator('.interactive-session-followups', { hasText: 'Build This' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(roundFileText(), '', 'the round file is gone once the brief is written');
     await screenshot(page, 'chat-brief.png');
   });
@@ -222,7 +263,9 @@ describe('Chat participant @groundwork (UI)', function () {
     try {
       // Once the panel's model section says so, Groundwork has the setting.
       const panel = await openGroundwork(page);
-      await panel.locator('#model', { hasText: 'VS Code language model' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await panel
+        .locator('#model', { hasText: 'VS Code language model' })
+        .waitFor({ state: 'visible', timeout: 15_000 });
       await ask(page, '@groundwork /discover CHAT_MODEL_DISCOVERY a to-do list');
       const shown = await responseShowing(page, 'Which chat model asked this?');
       assert.match(shown, /round 1\/3/);
@@ -230,7 +273,9 @@ describe('Chat participant @groundwork (UI)', function () {
       assert.match(roundFileText(), /Which chat model asked this\?/);
       await screenshot(page, 'chat-model.png');
     } finally {
-      await runCommand(page, "Reset Groundwork's provider for the tests").catch((err: Error) => workbench().log(`chat: reset provider: ${err.message}`));
+      await runCommand(page, "Reset Groundwork's provider for the tests").catch((err: Error) =>
+        workbench().log(`chat: reset provider: ${err.message}`),
+      );
     }
   });
 });

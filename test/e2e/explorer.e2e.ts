@@ -35,7 +35,13 @@ function plant(base: string): string {
   write(join(app, 'plans/old-idea/idea-brief.md'), '# Idea Brief\n\nNo longer wanted.\n');
   write(
     join(app, 'builds', BUILD, 'build.yaml'),
-    serializeBuildRecord(sampleBuild({ id: BUILD, status: 'completed', source: { kind: 'brief', path: '.groundwork/plans/crm/idea-brief.md' } })),
+    serializeBuildRecord(
+      sampleBuild({
+        id: BUILD,
+        status: 'completed',
+        source: { kind: 'brief', path: '.groundwork/plans/crm/idea-brief.md' },
+      }),
+    ),
   );
   write(join(app, 'builds', BROKEN, 'build.yaml'), 'version: 1\nphases: [\n');
   write(
@@ -43,7 +49,15 @@ function plant(base: string): string {
     `${JSON.stringify(caseJson('disc-001', { content: 'Safari needs SameSite=None for the login cookie', parentId: BUILD, metadata: { sourceTaskId: BUILD } }))}\n`,
   );
   const created = Math.floor(Date.now() / 1000);
-  write(join(app, 'discovery/panel.md'), serializeRoundFile({ createdSec: created, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: '1. Who will use it?' }] }));
+  write(
+    join(app, 'discovery/panel.md'),
+    serializeRoundFile({
+      createdSec: created,
+      round: 1,
+      originalRequest: 'build me a CRM',
+      rounds: [{ questions: '1. Who will use it?' }],
+    }),
+  );
   write(join(base, 'app', '.kiro/specs/invoices/requirements.md'), '# Requirements\n\n- Invoices are numbered.\n');
   write(join(base, 'docs', '.groundwork/plans/handbook/idea-brief.md'), '# Idea Brief\n\nA staff handbook.\n');
   write(join(base, 'docs', 'specs/001-todo/spec.md'), '# Todo\n\nA list of things to do.\n');
@@ -55,7 +69,9 @@ function plant(base: string): string {
 /** A window of the workbench on a `.code-workspace` file, with the extension under development and no in-host tests. */
 async function windowOnWorkspace(main: Page, file: string): Promise<Page> {
   const url = new URL(main.url());
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(([name]) => name !== 'extensionTestsPath');
+  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(
+    ([name]) => name !== 'extensionTestsPath',
+  );
   url.searchParams.delete('folder');
   url.searchParams.set('workspace', file);
   url.searchParams.set('payload', JSON.stringify(payload));
@@ -86,7 +102,11 @@ describe('Plan explorer in a two-folder workspace (UI)', function () {
 
   it('shows both roots; a plan expands to its documents, its build and the case it reported; a waiting discovery shows its time left and the badge counts it; a damaged build.yaml is an error node', async () => {
     const badge = activityBarItem(page, 'Groundwork').locator('.badge .badge-content');
-    await until('the badge to count the waiting discovery', async () => ((await badge.textContent().catch(() => ''))?.trim() === '1' ? true : undefined), 30_000);
+    await until(
+      'the badge to count the waiting discovery',
+      async () => ((await badge.textContent().catch(() => ''))?.trim() === '1' ? true : undefined),
+      30_000,
+    );
     await activityBarItem(page, 'Groundwork').click();
     await treeRow(page, /^\s*app/).waitFor({ state: 'visible', timeout: 30_000 });
     // The Agent view folded, so that the tree has the side bar's height.
@@ -101,7 +121,8 @@ describe('Plan explorer in a two-folder workspace (UI)', function () {
     await treeRow(page, /^\s*crm\s*$/)
       .locator('.monaco-tl-twistie')
       .click();
-    for (const row of ['Idea Brief', 'Brainstorm result', 'Round 1', 'Discoveries']) await treeRow(page, row).waitFor({ state: 'visible', timeout: 15_000 });
+    for (const row of ['Idea Brief', 'Brainstorm result', 'Round 1', 'Discoveries'])
+      await treeRow(page, row).waitFor({ state: 'visible', timeout: 15_000 });
     // The build row under the plan (the label is its project's name), and the case under Discoveries.
     const discoveries = sideBar(page).locator('.monaco-list-row[aria-level="4"]', { hasText: 'Discoveries' }).first();
     await discoveries.locator('.monaco-tl-twistie').click();
@@ -114,7 +135,9 @@ describe('Plan explorer in a two-folder workspace (UI)', function () {
 
     // A click on the error node opens the damaged file.
     await treeRow(page, `Build ${BROKEN} cannot be read`).click();
-    await page.locator('.tabs-container .tab', { hasText: 'build.yaml' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: 'build.yaml' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
   });
 
   it('discarding a plan asks first, and moves it out of plans/ into a trash', async () => {

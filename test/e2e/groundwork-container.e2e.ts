@@ -1,7 +1,15 @@
 // What a person sees: the Groundwork container in the activity bar, its Plans welcome text (and
 // the walkthrough it opens: test-artifacts/vscode/groundwork-walkthrough.png) and its Agent webview. Runs in the runner against the live workbench, before the in-host suite.
 import * as assert from 'node:assert/strict';
-import { activityBarItem, commandTitle, runCommand, screenshot, sideBar, webviewContent, workbench } from './support/workbench';
+import {
+  activityBarItem,
+  commandTitle,
+  runCommand,
+  screenshot,
+  sideBar,
+  webviewContent,
+  workbench,
+} from './support/workbench';
 
 describe('Groundwork container (UI)', function () {
   this.timeout(60_000);
@@ -39,9 +47,19 @@ describe('Groundwork container (UI)', function () {
     const steps = walkthrough.locator('.getting-started-step');
     await steps.first().waitFor({ state: 'visible' });
     const titles = (await steps.locator('.step-title').allInnerTexts()).map((t) => t.trim());
-    assert.deepEqual(titles, ['Connect a model', 'Discover an idea', 'Brainstorm', 'Build', 'Review what the agents learned']);
+    assert.deepEqual(titles, [
+      'Connect a model',
+      'Discover an idea',
+      'Brainstorm',
+      'Build',
+      'Review what the agents learned',
+    ]);
     const connect = steps.filter({ hasText: 'Connect a model' });
-    assert.equal(await connect.locator('.codicon-getting-started-step-checked').count(), 0, 'not done before the person does it');
+    assert.equal(
+      await connect.locator('.codicon-getting-started-step-checked').count(),
+      0,
+      'not done before the person does it',
+    );
     // The step's own button, as a person does it (the palette can lose the focus to the walkthrough's page).
     await connect.getByText('Check Model Connection', { exact: true }).first().click();
     await connect.locator('.codicon-getting-started-step-checked').waitFor({ state: 'attached', timeout: 30_000 });

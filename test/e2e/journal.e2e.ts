@@ -25,7 +25,9 @@ describe('Discoveries journal (UI)', function () {
     const panel = await openGroundwork(page);
     await panel.locator('#journal-empty').waitFor({ state: 'visible' });
     await panel.locator('#journal-title input').fill('Cache keys need the path');
-    await panel.locator('#journal-description textarea').fill('Two files with one name collided.\nKey the cache by full path.');
+    await panel
+      .locator('#journal-description textarea')
+      .fill('Two files with one name collided.\nKey the cache by full path.');
     await panel.locator('#journal-add').click();
 
     const entry = panel.locator('#journal-entries .entry', { hasText: 'Cache keys need the path' });
@@ -62,7 +64,10 @@ describe('Discoveries journal (UI)', function () {
     const { page } = workbench();
     const file = join(workbench().workspace, '.groundwork', 'discoveries.jsonl');
     const evil = '<img src=x onerror="document.body.dataset.pwned=1">';
-    appendFileSync(file, JSON.stringify({ timestamp: new Date().toISOString(), title: evil, description: '<b>bold?</b>' }) + '\n');
+    appendFileSync(
+      file,
+      JSON.stringify({ timestamp: new Date().toISOString(), title: evil, description: '<b>bold?</b>' }) + '\n',
+    );
     const panel = await openGroundwork(page);
     await panel.locator('#journal-entries .entry', { hasText: evil }).waitFor({ state: 'visible', timeout: 15_000 });
     assert.equal(await panel.locator('#journal-entries img, #journal-entries b').count(), 0);
@@ -73,7 +78,13 @@ describe('Discoveries journal (UI)', function () {
     const { page } = workbench();
     const dir = join(workbench().workspace, '.groundwork');
     mkdirSync(dir, { recursive: true });
-    const started = { event: 'started', agent: 'build-qa', mode: { kind: 'timer', durationMs: 600_000 }, startedAt: Date.now(), maxDurationMs: 600_000 };
+    const started = {
+      event: 'started',
+      agent: 'build-qa',
+      mode: { kind: 'timer', durationMs: 600_000 },
+      startedAt: Date.now(),
+      maxDurationMs: 600_000,
+    };
     appendFileSync(join(dir, 'sleep.jsonl'), JSON.stringify(started) + '\n');
 
     const panel = await openGroundwork(page);

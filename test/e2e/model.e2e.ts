@@ -42,7 +42,11 @@ describe('Connecting a model (UI)', function () {
 
   it("checks the connection with that key, at the base URL of the user settings (not the workspace's)", async () => {
     const { page, modelServer } = workbench();
-    modelServer.add({ name: 'connection check', match: match.model('claude-haiku-4-5'), reply: reply.text(['O', 'K']) });
+    modelServer.add({
+      name: 'connection check',
+      match: match.model('claude-haiku-4-5'),
+      reply: reply.text(['O', 'K']),
+    });
     const before = modelServer.requests.length;
     const panel = await openGroundwork(page);
     await panel.locator('#model vscode-button', { hasText: 'Check Connection' }).click();
@@ -51,7 +55,11 @@ describe('Connecting a model (UI)', function () {
     assert.match(await check.innerText(), /claude-haiku-4-5 answered in \d+\.\d s/);
     const sent = await until('the check to reach the scripted server', () => modelServer.requests[before]);
     assert.equal(sent.apiKey.present, true);
-    assert.equal(sent.apiKey.sha256, createHash('sha256').update(canary).digest('hex').slice(0, 12), 'the stored key was sent');
+    assert.equal(
+      sent.apiKey.sha256,
+      createHash('sha256').update(canary).digest('hex').slice(0, 12),
+      'the stored key was sent',
+    );
     assert.equal((sent.body as { model: string }).model, 'claude-haiku-4-5');
     assert.equal(modelServer.unmatched.length, 0);
     const usage = panel.locator('#model-usage');
@@ -67,7 +75,11 @@ describe('Connecting a model (UI)', function () {
     assert.ok(!(await panel.locator('html').innerHTML()).includes(canary), "the key is in the panel's document");
     assert.ok(!(await page.content()).includes(canary), "the key is in the workbench's document");
     assert.deepEqual(filesContaining(workspace, canary), [], 'the key is in a workspace file');
-    assert.deepEqual(filesContaining(userDataDir, canary), [], 'the key is in a file of the profile (logs, storage, settings)');
+    assert.deepEqual(
+      filesContaining(userDataDir, canary),
+      [],
+      'the key is in a file of the profile (logs, storage, settings)',
+    );
     assert.ok(!readFileSync(logPath, 'utf8').includes(canary), 'the key is in the run log (console output)');
   });
 });

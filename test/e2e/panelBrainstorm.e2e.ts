@@ -13,8 +13,10 @@ import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbenc
 
 const TOPIC = 'Let customers export their invoices';
 const SLUG = 'let-customers-export-their-invoices';
-const questions = (angle: string, ...texts: string[]) => JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
-const isTask = (task: string) => (body: MessagesBody) => match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
+const questions = (angle: string, ...texts: string[]) =>
+  JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
+const isTask = (task: string) => (body: MessagesBody) =>
+  match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
 const SUMMARY = JSON.stringify({
   summary: {
     topic: 'Let account owners and their accountants export a period of invoices',
@@ -34,20 +36,41 @@ describe('Brainstorm in the panel (UI)', function () {
       {
         name: 'inquisitor ux',
         match: match.system('# UX inquisitor'),
-        reply: reply.text(questions('ux', 'Who exports invoices: the owner, the accountant, or both?', 'Where would someone look for the export first?'), { headerDelayMs: 300 }),
+        reply: reply.text(
+          questions(
+            'ux',
+            'Who exports invoices: the owner, the accountant, or both?',
+            'Where would someone look for the export first?',
+          ),
+          { headerDelayMs: 300 },
+        ),
       },
       {
         name: 'inquisitor technical',
         match: match.system('# Technical inquisitor'),
-        reply: reply.text(['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'], { headerDelayMs: 300 }),
+        reply: reply.text(
+          ['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'],
+          { headerDelayMs: 300 },
+        ),
       },
       {
         name: 'inquisitor edge-cases',
         match: match.system('# Edge-cases inquisitor'),
-        reply: reply.text(questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'), { headerDelayMs: 300 }),
+        reply: reply.text(
+          questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'),
+          { headerDelayMs: 300 },
+        ),
       },
-      { name: 'follow-up', match: isTask('follow-up'), reply: reply.text(questions('ux', 'Should accountants get a login of their own?')) },
-      { name: 'summary', match: isTask('summarize'), reply: reply.text(SUMMARY.match(/[\s\S]{1,60}/g)!, { chunkDelayMs: 10 }) },
+      {
+        name: 'follow-up',
+        match: isTask('follow-up'),
+        reply: reply.text(questions('ux', 'Should accountants get a login of their own?')),
+      },
+      {
+        name: 'summary',
+        match: isTask('summarize'),
+        reply: reply.text(SUMMARY.match(/[\s\S]{1,60}/g)!, { chunkDelayMs: 10 }),
+      },
     );
   });
 
@@ -60,7 +83,10 @@ describe('Brainstorm in the panel (UI)', function () {
     await input.fill(TOPIC);
     await page.keyboard.press('Enter');
     // the minimum rounds: the default (1) is offered first
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' }).first().waitFor({ state: 'visible' });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' })
+      .first()
+      .waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
 
     const panel = await openGroundwork(page);
@@ -70,7 +96,10 @@ describe('Brainstorm in the panel (UI)', function () {
     assert.match(await panel.locator('#brainstorm-round').innerText(), /1\/5/);
     const text = await form.innerText();
     for (const q of ['Who exports invoices', 'Which file formats', 'fails halfway']) assert.match(text, new RegExp(q));
-    assert.ok(text.indexOf('UX') < text.indexOf('Technical') && text.indexOf('Technical') < text.indexOf('Edge cases'), 'grouped by angle, in order');
+    assert.ok(
+      text.indexOf('UX') < text.indexOf('Technical') && text.indexOf('Technical') < text.indexOf('Edge cases'),
+      'grouped by angle, in order',
+    );
 
     const inquisitors = modelServer.requests.filter((r) => r.rule?.startsWith('inquisitor'));
     assert.equal(inquisitors.length, 3);
@@ -108,7 +137,9 @@ describe('Brainstorm in the panel (UI)', function () {
     await panel.locator('#brainstorm-more').click();
 
     await panel.locator('#brainstorm-round', { hasText: '2/5' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await panel.locator('#brainstorm-form .question-text', { hasText: 'login of their own' }).waitFor({ state: 'visible' });
+    await panel
+      .locator('#brainstorm-form .question-text', { hasText: 'login of their own' })
+      .waitFor({ state: 'visible' });
     const followUp = modelServer.requests.find((r) => r.rule === 'follow-up')!;
     const sent = JSON.stringify((followUp.body as MessagesBody).messages);
     assert.match(sent, /untrusted-data/, 'answers are wrapped as data');
@@ -122,7 +153,13 @@ describe('Brainstorm in the panel (UI)', function () {
     assert.match(await panel.locator('#brainstorm-decisions').innerText(), /CSV first/);
 
     const dir = join(workspace, '.groundwork', 'plans', SLUG);
-    for (const f of ['rounds/round-1.md', 'rounds/round-2.md', '00-brainstorming.md', '00-brainstorming.context.md', '.brainstorm-complete']) {
+    for (const f of [
+      'rounds/round-1.md',
+      'rounds/round-2.md',
+      '00-brainstorming.md',
+      '00-brainstorming.context.md',
+      '.brainstorm-complete',
+    ]) {
       await until(f, () => (existsSync(join(dir, f)) ? true : undefined));
     }
     const context = readFileSync(join(dir, '00-brainstorming.context.md'), 'utf8');
@@ -133,7 +170,10 @@ describe('Brainstorm in the panel (UI)', function () {
     await screenshot(page, 'groundwork-brainstorm-complete.png');
 
     await panel.locator('#brainstorm-open-doc').click();
-    await page.locator('.tab', { hasText: '00-brainstorming.md' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.tab', { hasText: '00-brainstorming.md' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await panel.locator('#brainstorm-close').click();
     await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
   });

@@ -17,7 +17,11 @@ const QUESTIONS = [
   '2. What do you keep about each customer today?',
   '3. Must it work on a phone at the counter?',
 ].join('\n');
-const FOLLOW_UP = ['DISCOVERY_QUESTIONS', '1. How many customers do you have?', '2. Should customers see their own orders?'].join('\n');
+const FOLLOW_UP = [
+  'DISCOVERY_QUESTIONS',
+  '1. How many customers do you have?',
+  '2. Should customers see their own orders?',
+].join('\n');
 const BRIEF = [
   'DISCOVERY_COMPLETE',
   'IDEA_BRIEF:',
@@ -40,8 +44,16 @@ describe('Discovery in the panel (UI)', function () {
     const { modelServer } = workbench();
     // chunks with small delays, so the reply visibly streams
     modelServer.add(
-      { name: 'round 1 questions', match: isDiscovery, reply: reply.text(QUESTIONS.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }) },
-      { name: 'round 2 questions', match: isDiscovery, reply: reply.text(FOLLOW_UP.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }) },
+      {
+        name: 'round 1 questions',
+        match: isDiscovery,
+        reply: reply.text(QUESTIONS.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }),
+      },
+      {
+        name: 'round 2 questions',
+        match: isDiscovery,
+        reply: reply.text(FOLLOW_UP.match(/[\s\S]{1,24}/g)!, { chunkDelayMs: 15 }),
+      },
       { name: 'the brief', match: isDiscovery, reply: reply.text(BRIEF.match(/[\s\S]{1,40}/g)!, { chunkDelayMs: 10 }) },
     );
   });
@@ -64,7 +76,11 @@ describe('Discovery in the panel (UI)', function () {
     await form.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await panel.locator('#discovery-round').innerText(), /1\/3/);
     const questions = await panel.locator('#discovery-questions .question-text').allInnerTexts();
-    assert.deepEqual(questions, ['Who will use the CRM day to day?', 'What do you keep about each customer today?', 'Must it work on a phone at the counter?']);
+    assert.deepEqual(questions, [
+      'Who will use the CRM day to day?',
+      'What do you keep about each customer today?',
+      'Must it work on a phone at the counter?',
+    ]);
     assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
     const files = readdirSync(join(workbench().workspace, '.groundwork', 'discovery'));
     assert.equal(files.length, 1, 'one round file');
@@ -78,11 +94,15 @@ describe('Discovery in the panel (UI)', function () {
     // question 3 left empty: skipped
     await panel.locator('#answers-send').click();
     await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await panel.locator('#discovery-questions .question-text', { hasText: 'How many customers' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel
+      .locator('#discovery-questions .question-text', { hasText: 'How many customers' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
 
     await workbench().reload();
     panel = await openGroundwork(page);
-    await panel.locator('#discovery-questions .question-text', { hasText: 'How many customers' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel
+      .locator('#discovery-questions .question-text', { hasText: 'How many customers' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await panel.locator('#discovery-round').innerText(), /2\/3/);
     assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
   });
@@ -97,7 +117,11 @@ describe('Discovery in the panel (UI)', function () {
     await card.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await panel.locator('#brief-summary').innerText(), 'A customer and order book for a small bakery');
     assert.equal(await panel.locator('#brief-outOfScope').innerText(), 'Payments and a customer portal.');
-    assert.equal(readdirSync(join(workspace, '.groundwork', 'discovery')).length, 0, 'the round file is gone once the brief is written');
+    assert.equal(
+      readdirSync(join(workspace, '.groundwork', 'discovery')).length,
+      0,
+      'the round file is gone once the brief is written',
+    );
 
     const discoveryCalls = modelServer.requests.filter((r) => r.rule?.startsWith('round') || r.rule === 'the brief');
     assert.equal(discoveryCalls.length, 3, 'one model call per round');
@@ -107,7 +131,9 @@ describe('Discovery in the panel (UI)', function () {
 
     await panel.locator('#brief-save').click();
     await panel.locator('#brief-saved').waitFor({ state: 'visible', timeout: 15_000 });
-    const saved = (await panel.locator('#brief-saved').innerText()).match(/\.groundwork\/plans\/[a-z0-9-]+\/idea-brief\.md/)?.[0];
+    const saved = (await panel.locator('#brief-saved').innerText()).match(
+      /\.groundwork\/plans\/[a-z0-9-]+\/idea-brief\.md/,
+    )?.[0];
     assert.ok(saved, 'the card says where the plan was saved');
     const file = join(workspace, saved);
     await until('the saved brief', () => (existsSync(file) ? true : undefined));
@@ -125,14 +151,29 @@ describe('Discovery in the panel (UI)', function () {
 
   it('brainstorms the saved brief deeper: a new plan seeded from it, each folder pointing at the other', async () => {
     const { page, workspace, modelServer } = workbench();
-    const questions = (angle: string, text: string) => reply.text(JSON.stringify({ questions: [{ text, angle, priority: 1 }] }));
+    const questions = (angle: string, text: string) =>
+      reply.text(JSON.stringify({ questions: [{ text, angle, priority: 1 }] }));
     modelServer.add(
-      { name: 'deeper ux', match: match.system('# UX inquisitor'), reply: questions('ux', 'Do counter staff need to see allergies at a glance?') },
-      { name: 'deeper technical', match: match.system('# Technical inquisitor'), reply: questions('technical', 'Which offline store keeps a morning of orders?') },
-      { name: 'deeper edge-cases', match: match.system('# Edge-cases inquisitor'), reply: questions('edge-cases', 'What happens to an order taken offline that conflicts?') },
+      {
+        name: 'deeper ux',
+        match: match.system('# UX inquisitor'),
+        reply: questions('ux', 'Do counter staff need to see allergies at a glance?'),
+      },
+      {
+        name: 'deeper technical',
+        match: match.system('# Technical inquisitor'),
+        reply: questions('technical', 'Which offline store keeps a morning of orders?'),
+      },
+      {
+        name: 'deeper edge-cases',
+        match: match.system('# Edge-cases inquisitor'),
+        reply: questions('edge-cases', 'What happens to an order taken offline that conflicts?'),
+      },
     );
     const panel = await openGroundwork(page);
-    const saved = (await panel.locator('#brief-saved').innerText()).match(/\.groundwork\/plans\/([a-z0-9-]+)\/idea-brief\.md/)!;
+    const saved = (await panel.locator('#brief-saved').innerText()).match(
+      /\.groundwork\/plans\/([a-z0-9-]+)\/idea-brief\.md/,
+    )!;
     await panel.locator('#brief-brainstorm').click();
     await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await panel.locator('#brainstorm-topic').innerText(), /A customer and order book for a small bakery/);
@@ -142,7 +183,10 @@ describe('Discovery in the panel (UI)', function () {
     const pointer = join(plans, saved[1]!, 'brainstorms.md');
     await until("the pointer in the brief's plan", () => (existsSync(pointer) ? true : undefined));
     const deeper = readFileSync(pointer, 'utf8').match(/\.\.\/([a-z0-9-]+)\/00-brainstorming\.md/)![1]!;
-    assert.match(readFileSync(join(plans, deeper, 'seeded-from.md'), 'utf8'), new RegExp(`\\.\\./${saved[1]}/idea-brief\\.md`));
+    assert.match(
+      readFileSync(join(plans, deeper, 'seeded-from.md'), 'utf8'),
+      new RegExp(`\\.\\./${saved[1]}/idea-brief\\.md`),
+    );
     assert.ok(!existsSync(join(plans, deeper, 'idea-brief.md')), 'nothing is copied between the plans');
     await panel.locator('#brainstorm-close').click();
     await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
@@ -158,9 +202,17 @@ describe('Discovery in the panel (UI)', function () {
     const paste = `build me an inventory tool for the bakery. ${'flour sugar butter eggs '.repeat(4300)}END-OF-PASTE`;
     assert.ok(paste.length > 100_000);
     modelServer.add(
-      { name: 'paste questions', match: isDiscovery, reply: reply.text(['DISCOVERY_QUESTIONS\n1. Which items run out most often?\n2. Who orders supplies?']) },
+      {
+        name: 'paste questions',
+        match: isDiscovery,
+        reply: reply.text(['DISCOVERY_QUESTIONS\n1. Which items run out most often?\n2. Who orders supplies?']),
+      },
       { name: 'refused', match: isDiscovery, reply: reply.error(400, { message: 'scripted refusal' }) },
-      { name: 'no markers', match: isDiscovery, reply: reply.text(['A stock list for the bakery with low-stock warnings,', ' kept by the owner.']) },
+      {
+        name: 'no markers',
+        match: isDiscovery,
+        reply: reply.text(['A stock list for the bakery with low-stock warnings,', ' kept by the owner.']),
+      },
     );
     await panel.locator('#composer textarea').fill(paste);
     await panel.locator('#composer-send').click();
@@ -188,6 +240,10 @@ describe('Discovery in the panel (UI)', function () {
     await raw.waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await raw.innerText(), 'A stock list for the bakery with low-stock warnings, kept by the owner.');
     const retried = modelServer.requests.filter((r) => r.rule === 'no markers')[0]!;
-    assert.equal(JSON.stringify(retried.body).split('Flour, every week').length - 1, 1, 'the retry sent the answer once, not twice');
+    assert.equal(
+      JSON.stringify(retried.body).split('Flour, every week').length - 1,
+      1,
+      'the retry sent the answer once, not twice',
+    );
   });
 });

@@ -18,7 +18,16 @@ describe('Files a workspace plants, in the panel (UI)', function () {
     mkdirSync(join(workspace, '.groundwork', 'panel'), { recursive: true });
     const hostile = {
       request: 'build me a CRM',
-      brief: { summary: 'A CRM', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' },
+      brief: {
+        summary: 'A CRM',
+        problem: 'p',
+        users: 'u',
+        mvpScope: 'm',
+        technology: 't',
+        outOfScope: 'o',
+        keyDecisions: 'k',
+        constraints: 'c',
+      },
       transcript: [{ round: 1, questions: 'not-an-array' }],
       message: '',
       savedAt: '.groundwork/../../../../etc/passwd',
@@ -41,7 +50,9 @@ describe('Files a workspace plants, in the panel (UI)', function () {
     await panel.locator('#journal-title input').fill('Planted files are read with care');
     await panel.locator('#journal-description textarea').fill('A damaged brief.json is a notice, not a blank panel.');
     await panel.locator('#journal-add').click();
-    await panel.locator('#journal-entries .entry', { hasText: 'Planted files are read with care' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await panel
+      .locator('#journal-entries .entry', { hasText: 'Planted files are read with care' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
 
     await panel.locator('#brief-discard').click();
     await notice.waitFor({ state: 'detached', timeout: 15_000 });
@@ -55,7 +66,11 @@ describe('Files a workspace plants, in the panel (UI)', function () {
     const bundled = readFileSync(join(extensionPath, 'roles', 'build-discovery.md'), 'utf8');
     writeFileSync(join(roles, 'build-discovery.md'), bundled.replace(/^model: .*$/m, 'model: claude-opus-4-1'));
     try {
-      modelServer.add({ name: 'override questions', match: match.system('DISCOVERY_QUESTIONS'), reply: reply.text(['DISCOVERY_QUESTIONS\n1. Who will use it?']) });
+      modelServer.add({
+        name: 'override questions',
+        match: match.system('DISCOVERY_QUESTIONS'),
+        reply: reply.text(['DISCOVERY_QUESTIONS\n1. Who will use it?']),
+      });
       const panel = await openGroundwork(page);
       await panel.locator('#composer textarea').fill('build me a time tracker');
       await panel.locator('#composer-send').click();
@@ -66,7 +81,8 @@ describe('Files a workspace plants, in the panel (UI)', function () {
         /This workspace changes a Groundwork agent: \.groundwork\/roles\/build-discovery\.md overrides the bundled build-discovery role: it uses model claude-opus-4-1 instead of the complex tier/,
       );
       await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
-      const sent = modelServer.requests.find((r) => r.rule === 'override questions')?.body as { model?: string } | undefined;
+      const sent = modelServer.requests.find((r) => r.rule === 'override questions')?.body as
+        { model?: string } | undefined;
       assert.equal(sent?.model, 'claude-opus-4-1', 'the override is used, not refused');
       await panel.locator('#notices').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await screenshot(page, 'groundwork-role-notice.png');

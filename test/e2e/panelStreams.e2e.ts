@@ -27,7 +27,12 @@ async function record(panel: FrameLocator): Promise<void> {
     w.__gwSeen = seen;
     window.addEventListener('message', (e: MessageEvent<unknown>) => {
       const d = e.data as { type?: unknown; feature?: unknown } | null;
-      if (d && typeof d.type === 'string') seen.push({ type: typeof d.feature === 'string' ? `${d.type}:${d.feature}` : d.type, at: Date.now(), size: JSON.stringify(d).length });
+      if (d && typeof d.type === 'string')
+        seen.push({
+          type: typeof d.feature === 'string' ? `${d.type}:${d.feature}` : d.type,
+          at: Date.now(),
+          size: JSON.stringify(d).length,
+        });
     });
   });
 }
@@ -82,7 +87,11 @@ describe('Messages to the panel (UI)', function () {
     await ensureKey(panel);
     await idleDiscovery(panel);
     const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who counts the stock?\n2. How often is it counted?';
-    modelServer.add({ name: 'count turn', match: isDiscovery, reply: reply.text(QUESTIONS.match(/[\s\S]{1,12}/g)!, { chunkDelayMs: 10 }) });
+    modelServer.add({
+      name: 'count turn',
+      match: isDiscovery,
+      reply: reply.text(QUESTIONS.match(/[\s\S]{1,12}/g)!, { chunkDelayMs: 10 }),
+    });
     await page.waitForTimeout(1_500);
     await record(panel);
     await panel.locator('#composer textarea').fill('build me a stock counter');
@@ -97,7 +106,11 @@ describe('Messages to the panel (UI)', function () {
     workbench().log(
       `whole-state messages of one discovery turn: ${seen.filter((s) => s.type === 'snapshot').length}; state messages: ${states} (all messages: ${seen.length}, ${chars} characters)`,
     );
-    assert.equal(seen.filter((s) => s.type === 'snapshot' || s.type === 'strings').length, 0, 'no whole snapshot and no string table during a turn');
+    assert.equal(
+      seen.filter((s) => s.type === 'snapshot' || s.type === 'strings').length,
+      0,
+      'no whole snapshot and no string table during a turn',
+    );
     assert.ok(states <= 3, `running, the questions, and the model's usage at most: ${JSON.stringify(count(seen))}`);
     assert.ok(seen.filter((s) => s.type === 'state:discovery').length <= 2);
     await panel.locator('#discovery-cancel').click();
@@ -118,20 +131,33 @@ describe('Messages to the panel (UI)', function () {
         reply: reply.toolUse('read_file', { path: 'README.md' }, { id: 'toolu_e2e_readme', text: ['Let me look.'] }),
       },
       // slow enough to see the read line while the questions stream
-      { name: 'asks after reading', match: (b) => isDiscovery(b) && toolResult(b), reply: reply.text(QUESTIONS.match(/[\s\S]{1,4}/g)!, { chunkDelayMs: 150 }) },
+      {
+        name: 'asks after reading',
+        match: (b) => isDiscovery(b) && toolResult(b),
+        reply: reply.text(QUESTIONS.match(/[\s\S]{1,4}/g)!, { chunkDelayMs: 150 }),
+      },
     );
     await panel.locator('#composer textarea').fill('build a test dashboard for this project');
     await panel.locator('#composer-send').click();
     const line = panel.locator('#discovery-tools .tool-text', { hasText: 'README.md' });
     await line.waitFor({ state: 'visible', timeout: 30_000 });
     // "Reading README.md" while the read runs (longer on a loaded machine), then this:
-    await panel.locator('#discovery-tools .tool-text', { hasText: /^Read README\.md$/ }).waitFor({ state: 'visible', timeout: 15_000 });
+    await panel
+      .locator('#discovery-tools .tool-text', { hasText: /^Read README\.md$/ })
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'groundwork-tool-read-discovery.png');
     await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
-    const second = modelServer.requests.map((r) => r.body as MessagesBody).find((b) => isDiscovery(b) && toolResult(b))!;
-    const result = (second.messages.at(-1)!.content as Record<string, unknown>[]).find((b) => b['type'] === 'tool_result')!;
+    const second = modelServer.requests
+      .map((r) => r.body as MessagesBody)
+      .find((b) => isDiscovery(b) && toolResult(b))!;
+    const result = (second.messages.at(-1)!.content as Record<string, unknown>[]).find(
+      (b) => b['type'] === 'tool_result',
+    )!;
     assert.notEqual(result['is_error'], true);
-    assert.match(String(result['content']), /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*Groundwork test workspace/);
+    assert.match(
+      String(result['content']),
+      /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*Groundwork test workspace/,
+    );
     await panel.locator('#discovery-cancel').click();
     await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
   });
@@ -142,32 +168,52 @@ describe('Messages to the panel (UI)', function () {
     await ensureKey(panel);
     await idleDiscovery(panel);
     const questions = (angle: string, text: string) => JSON.stringify({ questions: [{ text, angle, priority: 1 }] });
-    const isCoordinator = (task: string) => (body: MessagesBody) => match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
+    const isCoordinator = (task: string) => (body: MessagesBody) =>
+      match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
     modelServer.add(
-      { name: 'streams ux', match: match.system('# UX inquisitor'), reply: reply.text(questions('ux', 'Who counts the stock at night?')) },
-      { name: 'streams technical', match: match.system('# Technical inquisitor'), reply: reply.text(questions('technical', 'Where are the counts kept?')) },
-      { name: 'streams edge-cases', match: match.system('# Edge-cases inquisitor'), reply: reply.text(questions('edge-cases', 'What if a count is missed?')) },
+      {
+        name: 'streams ux',
+        match: match.system('# UX inquisitor'),
+        reply: reply.text(questions('ux', 'Who counts the stock at night?')),
+      },
+      {
+        name: 'streams technical',
+        match: match.system('# Technical inquisitor'),
+        reply: reply.text(questions('technical', 'Where are the counts kept?')),
+      },
+      {
+        name: 'streams edge-cases',
+        match: match.system('# Edge-cases inquisitor'),
+        reply: reply.text(questions('edge-cases', 'What if a count is missed?')),
+      },
     );
     await runCommand(page, commandTitle('groundwork.brainstorm'));
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill('Count the bakery stock every night');
     await page.keyboard.press('Enter');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' }).first().waitFor({ state: 'visible' });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' })
+      .first()
+      .waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
     await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
 
     // Both replies trickle in for a few seconds; the coordinator's waits after a few pieces until the
     // discovery's request has come, so the two overlap however slow the machine is.
     const coordinatorText = questions('ux', 'COORDINATOR-MARK: should night staff count alone?');
-    const discoveryText = 'DISCOVERY_QUESTIONS\nA few questions first:\n1. DISCOVERY-MARK: which items are counted?\n2. Who reads the counts?';
+    const discoveryText =
+      'DISCOVERY_QUESTIONS\nA few questions first:\n1. DISCOVERY-MARK: which items are counted?\n2. Who reads the counts?';
     let discoveryAsked!: () => void;
     const until = new Promise<void>((resolve) => (discoveryAsked = resolve));
     modelServer.add(
       {
         name: 'streams follow-up',
         match: isCoordinator('follow-up'),
-        reply: reply.text(coordinatorText.match(/[\s\S]{1,3}/g)!, { chunkDelayMs: 200, hold: { afterDeltas: 6, until } }),
+        reply: reply.text(coordinatorText.match(/[\s\S]{1,3}/g)!, {
+          chunkDelayMs: 200,
+          hold: { afterDeltas: 6, until },
+        }),
       },
       {
         name: 'streams discovery',
@@ -212,8 +258,12 @@ describe('Messages to the panel (UI)', function () {
     assert.ok(!midBrainstorm.includes('DISCOVERY-MARK'), 'no discovery text in the brainstorm');
     assert.ok(!midDiscovery.includes('COORDINATOR-MARK'), 'no brainstorm text in the discovery card');
 
-    await panel.locator('#discovery-questions .question-text', { hasText: 'DISCOVERY-MARK' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await panel.locator('#brainstorm-form .question-text', { hasText: 'COORDINATOR-MARK' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel
+      .locator('#discovery-questions .question-text', { hasText: 'DISCOVERY-MARK' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await panel
+      .locator('#brainstorm-form .question-text', { hasText: 'COORDINATOR-MARK' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await panel.locator('#brainstorm-round').innerText(), /2\/5/);
     assert.ok(!(await panel.locator('#discovery').innerText()).includes('COORDINATOR-MARK'));
     assert.ok(!(await panel.locator('#brainstorm').innerText()).includes('DISCOVERY-MARK'));
@@ -230,7 +280,14 @@ describe('Messages to the panel (UI)', function () {
   it('draws tool calls as small codicon lines, each in its agent’s part (a look at the real webview)', async () => {
     const { page } = workbench();
     const panel = await openGroundwork(page);
-    const line = (id: string, kind: string, tool: string, target: string, status: string, error?: string) => ({ id, kind, tool, target, status, ...(error ? { error } : {}) });
+    const line = (id: string, kind: string, tool: string, target: string, status: string, error?: string) => ({
+      id,
+      kind,
+      tool,
+      target,
+      status,
+      ...(error ? { error } : {}),
+    });
     const discovery = {
       status: 'running',
       request: 'build me a stock counter',
@@ -267,8 +324,14 @@ describe('Messages to the panel (UI)', function () {
     };
     await panel.locator('#app').evaluate(
       (_el, slices) => {
-        window.postMessage({ type: 'state', seq: 1e9, now: Date.now(), feature: 'discovery', state: slices.discovery }, '*');
-        window.postMessage({ type: 'state', seq: 1e9 + 1, now: Date.now(), feature: 'brainstorm', state: slices.brainstorm }, '*');
+        window.postMessage(
+          { type: 'state', seq: 1e9, now: Date.now(), feature: 'discovery', state: slices.discovery },
+          '*',
+        );
+        window.postMessage(
+          { type: 'state', seq: 1e9 + 1, now: Date.now(), feature: 'brainstorm', state: slices.brainstorm },
+          '*',
+        );
       },
       { discovery, brainstorm },
     );

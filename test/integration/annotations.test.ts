@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { planNote } from '../../src/core/annotations/specNotePlan';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
-import { EditorSpecWriter } from '../../src/vscode/specEditor';
+import { EditorSpecWriter } from '../../src/vscode/agentRuntime/specEditor';
 import { until } from '../support/until';
 
 interface Drawn {
@@ -64,11 +64,26 @@ describe('Spec annotations', () => {
     const at = new Date().toISOString();
     const active = newCase(
       'disc-901',
-      { content: NOTE_ACTIVE, scope: 'global', impact: 'high', category: 'Frontend', sourceTaskId: 'task-001', sourceAgentId: 'build-developer' },
+      {
+        content: NOTE_ACTIVE,
+        scope: 'global',
+        impact: 'high',
+        category: 'Frontend',
+        sourceTaskId: 'task-001',
+        sourceAgentId: 'build-developer',
+      },
       at,
     );
-    const old = newCase('disc-902', { content: NOTE_OUTDATED, scope: 'local', impact: 'medium', category: 'Conventions' }, at);
-    const outdated = { ...old, status: 'outdated' as const, metadata: { ...old.metadata, outdatedAt: at, outdatedReason: 'marked by user' as const } };
+    const old = newCase(
+      'disc-902',
+      { content: NOTE_OUTDATED, scope: 'local', impact: 'medium', category: 'Conventions' },
+      at,
+    );
+    const outdated = {
+      ...old,
+      status: 'outdated' as const,
+      metadata: { ...old.metadata, outdatedAt: at, outdatedReason: 'marked by user' as const },
+    };
     writeFileSync(casesFile, serializeCase(active) + serializeCase(outdated));
     mkdirSync(dir, { recursive: true });
     writeFileSync(spec, SPEC);
@@ -76,10 +91,14 @@ describe('Spec annotations', () => {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    await vscode.commands
+      .executeCommand('workbench.action.revertAndCloseActiveEditor')
+      .then(undefined, () => undefined);
     rmSync(dir, { recursive: true, force: true });
     if (!hadState) rmSync(join(root, '.groundwork'), { recursive: true, force: true });
-    else for (const made of ['cases.jsonl', 'discoveries.md', 'agents', 'metrics']) rmSync(join(root, '.groundwork', made), { recursive: true, force: true });
+    else
+      for (const made of ['cases.jsonl', 'discoveries.md', 'agents', 'metrics'])
+        rmSync(join(root, '.groundwork', made), { recursive: true, force: true });
   });
 
   it('draws the notes by their case, the regions by colour, and reports an unknown id and a malformed marker', async () => {
@@ -106,14 +125,23 @@ describe('Spec annotations', () => {
   });
 
   it('hovers a note with its case, and Mark Outdated from the hover is recorded and redrawn', async () => {
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(3, 45));
-    const md = hovers.flatMap((h) => h.contents).find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('disc-901'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      editor.document.uri,
+      new vscode.Position(3, 45),
+    );
+    const md = hovers
+      .flatMap((h) => h.contents)
+      .find((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && c.value.includes('disc-901'));
     assert.ok(md, `a hover for disc-901: ${JSON.stringify(hovers.map((h) => h.contents))}`);
     assert.ok(md.value.includes('SameSite=None'), 'the case content');
     assert.match(md.value, /high/, 'its impact');
     assert.match(md.value, /build\\?-developer/, 'the agent that learned it');
     const trusted = md.isTrusted;
-    assert.ok(typeof trusted === 'object' && trusted.enabledCommands.every((c) => c.startsWith('groundwork.cases.')), 'only Groundwork review commands are trusted');
+    assert.ok(
+      typeof trusted === 'object' && trusted.enabledCommands.every((c) => c.startsWith('groundwork.cases.')),
+      'only Groundwork review commands are trusted',
+    );
     const link = /\(command:(groundwork\.cases\.markOutdated)\?([^)]+)\)/.exec(md.value);
     assert.ok(link, `a Mark Outdated link in ${md.value}`);
     const args = JSON.parse(decodeURIComponent(link[2] ?? '')) as unknown[];

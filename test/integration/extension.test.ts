@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PanelSlices } from '../../src/shared/protocol/panel';
 import { until } from '../support/until';
-import { requireTrust } from '../../src/vscode/trust';
+import { requireTrust } from '../../src/vscode/base/trust';
 
 const EXTENSION_ID = 'groundwork.groundwork';
 
@@ -115,7 +115,11 @@ describe('Groundwork extension', () => {
     const before = api.panel.lastSnapshot()?.journal.total ?? 0;
     const title = `Written by another process ${Date.now()}`;
     // what the CLI beside the window does: one JSON line appended to the journal
-    appendFileSync(join(dir, 'discoveries.jsonl'), JSON.stringify({ timestamp: new Date().toISOString(), title, description: 'seen through the file watcher' }) + '\n');
+    appendFileSync(
+      join(dir, 'discoveries.jsonl'),
+      JSON.stringify({ timestamp: new Date().toISOString(), title, description: 'seen through the file watcher' }) +
+        '\n',
+    );
     const state = await until('the panel to receive the new discovery', () => {
       const s = api.panel.lastSnapshot();
       return s && s.journal.total > before ? s : undefined;

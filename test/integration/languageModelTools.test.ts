@@ -32,7 +32,9 @@ describe('Discovery reads the workspace through the Language Model API', () => {
   before(async () => {
     await vscode.extensions.getExtension('groundwork.groundwork')!.activate();
     await vscode.commands.executeCommand('groundworkTests.enableFakeModel');
-    await until('the scripted chat model', async () => ((await vscode.lm.selectChatModels({ id: MODEL_ID })).length ? true : undefined));
+    await until('the scripted chat model', async () =>
+      (await vscode.lm.selectChatModels({ id: MODEL_ID })).length ? true : undefined,
+    );
   });
 
   it('README.md comes back as a fenced tool result; ../outside.txt and a link out are refused', async () => {
@@ -42,7 +44,13 @@ describe('Discovery reads the workspace through the Language Model API', () => {
     symlinkSync(outside, join(folder, 'link-out.txt'));
     const store = new WorkspaceStore(new NodeWorkspaceFs(), folder);
     const llm = new LanguageModelClient(vscode, { modelFor: () => MODEL_ID, justification: 'Groundwork tests' });
-    const service = new DiscoveryService({ store, llm, clock: { now: () => Date.now() }, role: async () => role, ttlMinutes: 30 });
+    const service = new DiscoveryService({
+      store,
+      llm,
+      clock: { now: () => Date.now() },
+      role: async () => role,
+      ttlMinutes: 30,
+    });
     const activities: ToolActivity[] = [];
     let streamed = '';
     await service.handle('lm-tools', 'build a plugin for this project READ:README.md,../outside.txt,link-out.txt', {
@@ -61,7 +69,11 @@ describe('Discovery reads the workspace through the Language Model API', () => {
       ],
     );
     const results = /results="(.*)"$/s.exec(streamed)?.[1] ?? '';
-    assert.match(results, /\[tool_result call-1: .*<untrusted-data boundary=\\"[0-9a-f]+\\" source=\\"[^"\\]*README\.md/s, streamed.slice(0, 600));
+    assert.match(
+      results,
+      /\[tool_result call-1: .*<untrusted-data boundary=\\"[0-9a-f]+\\" source=\\"[^"\\]*README\.md/s,
+      streamed.slice(0, 600),
+    );
     assert.match(results, /\[tool_result call-2: Error: /);
     assert.match(results, /\[tool_result call-3: Error: /);
     assert.ok(!streamed.includes(SECRET), 'the outside file reached the model');

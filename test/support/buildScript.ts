@@ -47,7 +47,8 @@ export const FIXED = `exports.sum = (a, b) => a + b;\n`;
 const USAGE = `# Using ${PROJECT}\n\n\`\`\`js\nconst { sum } = require('./src/sum.js');\nsum(2, 3); // 5\n\`\`\`\n`;
 
 const phase = (name: string) => match.system(`Groundwork build phase: ${name}\n`);
-const write = (path: string, content: string, text: string): StreamReply => reply.toolUse('write_file', { path, content }, { text: [text] });
+const write = (path: string, content: string, text: string): StreamReply =>
+  reply.toolUse('write_file', { path, content }, { text: [text] });
 
 export interface BuildScriptOptions {
   /** The first QA: FAIL (default), or a PASS while the test fails (caught as claimed but not verified). */
@@ -72,7 +73,8 @@ export interface BuildScriptOptions {
 }
 
 /** What the developer of an annotated build learns about task-001: hostile to a marker (`-->`, a backtick). */
-export const ANNOTATED_DISCOVERY = 'sum(a, b) coerces strings: `sum("2", 3)` is "23" --> guard with Number.isFinite <!--/@ax--> first.';
+export const ANNOTATED_DISCOVERY =
+  'sum(a, b) coerces strings: `sum("2", 3)` is "23" --> guard with Number.isFinite <!--/@ax--> first.';
 
 export const GLOBAL_DISCOVERY = "Tests run with Node's built-in runner (node --test): no test framework is installed.";
 export const LOCAL_DISCOVERY = 'src/sum.js is CommonJS: export with exports.sum, not export default.';
@@ -87,22 +89,53 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   const qaFirst =
     options.qaFirst === 'claim-pass'
       ? reply.text(`All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)
-      : reply.text(`The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`, d);
+      : reply.text(
+          `The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`,
+          d,
+        );
   const rules: [string, ReturnType<typeof phase>, StreamReply][] = [
     ...(options.analystReads !== undefined
-      ? ([['analyst reads', phase('analyst'), { ...reply.toolUse('read_file', { path: options.analystReads }), ...d }]] satisfies [string, ReturnType<typeof phase>, StreamReply][])
+      ? ([
+          ['analyst reads', phase('analyst'), { ...reply.toolUse('read_file', { path: options.analystReads }), ...d }],
+        ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
       : []),
     ['analyst', phase('analyst'), reply.text(options.annotations ? ANNOTATED_ANALYST : ANALYST, d)],
-    ['architect 1', phase('architect'), { ...write('specs/architecture.md', ARCHITECTURE, 'Writing the architecture.'), ...d }],
-    ['architect 2', phase('architect'), { ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'), ...d }],
-    ['architect 3', phase('architect'), reply.text('The architecture is in specs/architecture.md.\n\nARCHITECTURE_COMPLETE', d)],
+    [
+      'architect 1',
+      phase('architect'),
+      { ...write('specs/architecture.md', ARCHITECTURE, 'Writing the architecture.'), ...d },
+    ],
+    [
+      'architect 2',
+      phase('architect'),
+      {
+        ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'),
+        ...d,
+      },
+    ],
+    [
+      'architect 3',
+      phase('architect'),
+      reply.text('The architecture is in specs/architecture.md.\n\nARCHITECTURE_COMPLETE', d),
+    ],
     ['test-writer 1', phase('test-writer'), { ...write('test/sum.test.js', TEST_FILE, 'Writing the test.'), ...d }],
     ['test-writer 2', phase('test-writer'), reply.text('One test, REQ-001.\n\nTESTS_COMPLETE', d)],
     ['developer 1', phase('developer'), { ...write('src/sum.js', BUGGY, 'Implementing sum.'), ...d }],
     ...(options.discoveries
       ? ([
-          ['developer learns', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'global', content: GLOBAL_DISCOVERY, impact: 'high' }), ...d }],
-          ['developer learns more', phase('developer'), { ...reply.toolUse('report_discovery', { scope: 'local', content: LOCAL_DISCOVERY }), ...d }],
+          [
+            'developer learns',
+            phase('developer'),
+            {
+              ...reply.toolUse('report_discovery', { scope: 'global', content: GLOBAL_DISCOVERY, impact: 'high' }),
+              ...d,
+            },
+          ],
+          [
+            'developer learns more',
+            phase('developer'),
+            { ...reply.toolUse('report_discovery', { scope: 'local', content: LOCAL_DISCOVERY }), ...d },
+          ],
         ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
       : []),
     ...(options.annotations
@@ -110,13 +143,20 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
           [
             'developer learns about task-001',
             phase('developer'),
-            { ...reply.toolUse('report_discovery', { scope: 'local', content: ANNOTATED_DISCOVERY, task: 'task-001' }), ...d },
+            {
+              ...reply.toolUse('report_discovery', { scope: 'local', content: ANNOTATED_DISCOVERY, task: 'task-001' }),
+              ...d,
+            },
           ],
         ] satisfies [string, ReturnType<typeof phase>, StreamReply][])
       : []),
     ['developer 2', phase('developer'), reply.text('sum is implemented.\n\nIMPLEMENTATION_COMPLETE', d)],
     ['qa 1', phase('qa'), qaFirst],
-    ['developer 3', phase('developer'), { ...write('src/sum.js', FIXED, 'Fixing sum: it subtracted instead of adding.'), ...d }],
+    [
+      'developer 3',
+      phase('developer'),
+      { ...write('src/sum.js', FIXED, 'Fixing sum: it subtracted instead of adding.'), ...d },
+    ],
     ['developer 4', phase('developer'), reply.text('Fixed.\n\nIMPLEMENTATION_COMPLETE', d)],
     ['qa 2', phase('qa'), reply.text(`The test passes.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)],
     ['reviewer', phase('reviewer'), reply.text('Small and clear.\n\nREVIEW: APPROVED\n', d)],
@@ -132,8 +172,16 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   ];
   const scripted: ScriptRule[] = rules.map(([name, m, r]) => ({ name, match: m, reply: r }));
   const first: ScriptRule[] = [];
-  if (options.qaAlwaysFails) first.push({ name: 'qa always fails', match: phase('qa'), times: Infinity, reply: qaFirst });
-  if (options.deliveryIncomplete) first.push({ name: 'delivery incomplete', match: phase('delivery'), times: Infinity, reply: reply.text('The docs are written.', d) });
-  if (options.stallDeveloper) first.push({ name: 'developer stalls', match: phase('developer'), reply: reply.blackHole() });
+  if (options.qaAlwaysFails)
+    first.push({ name: 'qa always fails', match: phase('qa'), times: Infinity, reply: qaFirst });
+  if (options.deliveryIncomplete)
+    first.push({
+      name: 'delivery incomplete',
+      match: phase('delivery'),
+      times: Infinity,
+      reply: reply.text('The docs are written.', d),
+    });
+  if (options.stallDeveloper)
+    first.push({ name: 'developer stalls', match: phase('developer'), reply: reply.blackHole() });
   return [...first, ...scripted];
 }

@@ -35,7 +35,12 @@ function* blocksOf(body: Record<string, unknown>): Generator<{ block: unknown; m
 }
 
 function hasCacheControl(block: unknown): boolean {
-  return typeof block === 'object' && block !== null && 'cache_control' in block && (block as { cache_control: unknown }).cache_control != null;
+  return (
+    typeof block === 'object' &&
+    block !== null &&
+    'cache_control' in block &&
+    (block as { cache_control: unknown }).cache_control != null
+  );
 }
 
 /** The block as the cache compares it: the breakpoint marker itself is not content. */
@@ -63,7 +68,11 @@ export class PromptCache {
     const last = breakpoints.at(-1);
     const created = last && !this.#entries.has(last.key) ? last.tokens - read : 0;
     for (const b of breakpoints) this.#entries.add(b.key);
-    return { input_tokens: total - read - created, cache_creation_input_tokens: created, cache_read_input_tokens: read };
+    return {
+      input_tokens: total - read - created,
+      cache_creation_input_tokens: created,
+      cache_read_input_tokens: read,
+    };
   }
 
   clear(): void {

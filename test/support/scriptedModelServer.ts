@@ -8,7 +8,18 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PromptCache, estimateTokens } from './promptCache';
-import { errorBody, errorType, messageJson, pause, writeStream, type ReplyBlock, type StreamFailure, type StreamTiming, type WireMessage, type WireUsage } from './sse';
+import {
+  errorBody,
+  errorType,
+  messageJson,
+  pause,
+  writeStream,
+  type ReplyBlock,
+  type StreamFailure,
+  type StreamTiming,
+  type WireMessage,
+  type WireUsage,
+} from './sse';
 
 /** The parts of a Messages API request body the matchers look at; the rest passes through. */
 export interface MessagesBody {
@@ -117,9 +128,19 @@ export const reply = {
     return { ...options, blocks: [{ type: 'text', chunks: typeof chunks === 'string' ? [chunks] : chunks }] };
   },
   /** A tool call, optionally after some text, as the model writes "Let me check." first. */
-  toolUse(name: string, input: Record<string, unknown>, options: Omit<StreamReply, 'blocks'> & { text?: string[]; id?: string; jsonChunks?: number } = {}): StreamReply {
+  toolUse(
+    name: string,
+    input: Record<string, unknown>,
+    options: Omit<StreamReply, 'blocks'> & { text?: string[]; id?: string; jsonChunks?: number } = {},
+  ): StreamReply {
     const { text, id, jsonChunks, ...rest } = options;
-    const tool: ReplyBlock = { type: 'tool_use', name, input, ...(id ? { id } : {}), ...(jsonChunks ? { jsonChunks } : {}) };
+    const tool: ReplyBlock = {
+      type: 'tool_use',
+      name,
+      input,
+      ...(id ? { id } : {}),
+      ...(jsonChunks ? { jsonChunks } : {}),
+    };
     return { ...rest, blocks: text ? [{ type: 'text', chunks: text }, tool] : [tool] };
   },
   error(status: number, options: Omit<ErrorReply['error'], 'status'> & { headerDelayMs?: number } = {}): ErrorReply {
@@ -148,7 +169,8 @@ function textOf(content: MessagesBody['messages'][number]['content'] | undefined
   return (content ?? []).map((b) => (b['type'] === 'text' && typeof b['text'] === 'string' ? b['text'] : '')).join('');
 }
 
-const matches = (pattern: string | RegExp, text: string) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
+const matches = (pattern: string | RegExp, text: string) =>
+  typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
 
 export function lastUserText(body: MessagesBody): string {
   return textOf([...body.messages].reverse().find((m) => m.role === 'user')?.content);
@@ -167,7 +189,10 @@ export const match = {
   /** The last message carries a tool_result (for `toolUseId` when given). */
   toolResult: (toolUseId?: string) => (body: MessagesBody) => {
     const last = body.messages.at(-1)?.content;
-    return Array.isArray(last) && last.some((b) => b['type'] === 'tool_result' && (toolUseId === undefined || b['tool_use_id'] === toolUseId));
+    return (
+      Array.isArray(last) &&
+      last.some((b) => b['type'] === 'tool_result' && (toolUseId === undefined || b['tool_use_id'] === toolUseId))
+    );
   },
 };
 
@@ -199,18 +224,38 @@ function record(seq: number, req: IncomingMessage): RecordedRequest {
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   const key = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : (bearer ?? '');
   const header = req.headers['x-api-key'] ? ('x-api-key' as const) : bearer ? ('authorization' as const) : undefined;
-  const apiKey = { present: key !== '', header, length: key.length, sha256: key ? createHash('sha256').update(key).digest('hex').slice(0, 12) : '' };
-  return { seq, method: req.method ?? '', path: req.url ?? '', headers, apiKey, body: undefined, receivedAt: now(), clientClosed: false, dropped: false };
+  const apiKey = {
+    present: key !== '',
+    header,
+    length: key.length,
+    sha256: key ? createHash('sha256').update(key).digest('hex').slice(0, 12) : '',
+  };
+  return {
+    seq,
+    method: req.method ?? '',
+    path: req.url ?? '',
+    headers,
+    apiKey,
+    body: undefined,
+    receivedAt: now(),
+    clientClosed: false,
+    dropped: false,
+  };
 }
 
 function outputTokens(blocks: ReplyBlock[]): number {
-  const chars = blocks.reduce((n, b) => n + (b.type === 'text' ? b.chunks.join('').length : JSON.stringify(b.input).length), 0);
+  const chars = blocks.reduce(
+    (n, b) => n + (b.type === 'text' ? b.chunks.join('').length : JSON.stringify(b.input).length),
+    0,
+  );
   return Math.max(1, estimateTokens(chars));
 }
 
 function describeRequest(entry: RecordedRequest): string {
   const body = entry.body as Partial<MessagesBody> | undefined;
-  const what = body?.messages ? `model ${String(body.model)}, last user text "${clip(lastUserText(body as MessagesBody))}"` : 'no Messages API body';
+  const what = body?.messages
+    ? `model ${String(body.model)}, last user text "${clip(lastUserText(body as MessagesBody))}"`
+    : 'no Messages API body';
   return `request #${entry.seq} (${entry.method} ${entry.path}, ${what})`;
 }
 
@@ -226,7 +271,14 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
   };
   add(...rules);
 
-  const sendError = (res: ServerResponse, entry: RecordedRequest, status: number, type: string, message: string, extra: Record<string, string> = {}) => {
+  const sendError = (
+    res: ServerResponse,
+    entry: RecordedRequest,
+    status: number,
+    type: string,
+    message: string,
+    extra: Record<string, string> = {},
+  ) => {
     entry.status = status;
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_scripted_${entry.seq}`, ...extra });
     res.end(JSON.stringify(errorBody(type, message, `req_scripted_${entry.seq}`)));
@@ -237,14 +289,28 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
     try {
       entry.body = raw ? JSON.parse(raw) : undefined;
     } catch {
-      return sendError(res, entry, 400, 'invalid_request_error', `scripted model server: ${describeRequest(entry)} has a body that is not JSON`);
+      return sendError(
+        res,
+        entry,
+        400,
+        'invalid_request_error',
+        `scripted model server: ${describeRequest(entry)} has a body that is not JSON`,
+      );
     }
     const path = entry.path.split('?')[0];
     if (entry.method !== 'POST' || path !== '/v1/messages') {
-      return sendError(res, entry, 404, 'not_found_error', `scripted model server: no route for ${entry.method} ${entry.path} (only POST /v1/messages)`);
+      return sendError(
+        res,
+        entry,
+        404,
+        'not_found_error',
+        `scripted model server: no route for ${entry.method} ${entry.path} (only POST /v1/messages)`,
+      );
     }
     const body = entry.body as MessagesBody;
-    const found = Array.isArray(body?.messages) ? live.find((l) => l.left > 0 && (l.rule.match?.(body) ?? true)) : undefined;
+    const found = Array.isArray(body?.messages)
+      ? live.find((l) => l.left > 0 && (l.rule.match?.(body) ?? true))
+      : undefined;
     if (!found) {
       unmatched.push(entry);
       const left = live.filter((l) => l.left > 0).map((l) => l.label);
@@ -260,7 +326,11 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
     if ('stall' in r) {
       if (r.stall === 'after-headers') {
         entry.status = 200;
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': `req_scripted_${entry.seq}` });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          'request-id': `req_scripted_${entry.seq}`,
+        });
         res.flushHeaders();
       }
       // Nothing more: the response stays open until the client aborts or close() destroys it.
@@ -271,7 +341,14 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
       return void res.socket?.destroy();
     }
     if ('error' in r) {
-      const { status, type = errorType(status), message = `scripted ${status} ${type}`, retryAfter, retryAfterMs, headers: extra = {} } = r.error;
+      const {
+        status,
+        type = errorType(status),
+        message = `scripted ${status} ${type}`,
+        retryAfter,
+        retryAfterMs,
+        headers: extra = {},
+      } = r.error;
       const headers: Record<string, string> = { ...extra };
       if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
       if (retryAfterMs !== undefined) headers['retry-after-ms'] = String(retryAfterMs);
@@ -315,7 +392,14 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
     answer(req, res, entry).catch((err: unknown) => {
       if (res.headersSent) return void res.socket?.destroy();
       // A broken script (a reply function that threw) is the test's bug: fail once, no retries.
-      sendError(res, entry, 500, 'api_error', `scripted model server failed on ${describeRequest(entry)}: ${String(err)}`, { 'x-should-retry': 'false' });
+      sendError(
+        res,
+        entry,
+        500,
+        'api_error',
+        `scripted model server failed on ${describeRequest(entry)}: ${String(err)}`,
+        { 'x-should-retry': 'false' },
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {

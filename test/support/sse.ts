@@ -90,15 +90,28 @@ export function streamEvents(message: WireMessage): WireEvent[] {
     },
   });
   message.blocks.forEach((block, index) => {
-    push('content_block_start', { type: 'content_block_start', index, content_block: blockStart(block, message.id, index) });
+    push('content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: blockStart(block, message.id, index),
+    });
     if (index === 0) push('ping', { type: 'ping' });
     if (block.type === 'text') {
-      for (const text of block.chunks) push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }, true);
+      for (const text of block.chunks)
+        push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }, true);
     } else {
       // The API opens a tool's input with an empty partial, then sends the JSON in pieces.
-      push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } });
+      push('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: '' },
+      });
       for (const partial_json of splitInto(JSON.stringify(block.input), block.jsonChunks ?? 3)) {
-        push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }, true);
+        push(
+          'content_block_delta',
+          { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
+          true,
+        );
       }
     }
     push('content_block_stop', { type: 'content_block_stop', index });
@@ -173,7 +186,13 @@ const gone = (res: ServerResponse) => res.destroyed || res.writableEnded;
  * Writes the reply's events with the scripted delays; stops quietly when the client goes away
  * (a cancelled request), and fails the stream as scripted.
  */
-export async function writeStream(res: ServerResponse, message: WireMessage, timing: StreamTiming, failure?: StreamFailure, onDrop?: () => void): Promise<void> {
+export async function writeStream(
+  res: ServerResponse,
+  message: WireMessage,
+  timing: StreamTiming,
+  failure?: StreamFailure,
+  onDrop?: () => void,
+): Promise<void> {
   let deltas = 0;
   for (const { event, data, delta } of streamEvents(message)) {
     // The failure takes the place of the event after the Nth delta (of the first delta for 0).
@@ -188,7 +207,12 @@ export async function writeStream(res: ServerResponse, message: WireMessage, tim
         res.socket?.destroySoon();
         return;
       }
-      res.end(sseFrame('error', { type: 'error', error: failure.error ?? { type: 'overloaded_error', message: 'Overloaded' } }));
+      res.end(
+        sseFrame('error', {
+          type: 'error',
+          error: failure.error ?? { type: 'overloaded_error', message: 'Overloaded' },
+        }),
+      );
       return;
     }
     if (delta) deltas++;

@@ -3,7 +3,11 @@
  * saying what it waited for. For tests that wait on another process (the webview, a file watcher,
  * the UI, a child process).
  */
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

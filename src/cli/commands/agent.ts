@@ -1,9 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { RunRefusedError } from '../../core/run/agentRun';
 import { ROLE_NAME_PATTERN } from '../../core/roles/roleSchema';
-import { visibleJson, visibleText } from '../../core/visibleText';
+import { visibleText } from '../../core/visibleText';
 import { approvals, cliRun, finishRun, AUTO_APPROVE_VAR, SLEEP_MAX_VAR } from '../agentRuntime';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import { UsageError } from '../cliTypes';
 import type { CliCommand } from '../cliTypes';
 
 export const agent: CliCommand = {
@@ -31,9 +30,13 @@ export const agent: CliCommand = {
   async run(ctx) {
     const [roleName = '', task = ''] = ctx.args;
     if (!ROLE_NAME_PATTERN.test(roleName))
-      throw new UsageError(`'${visibleText(roleName.slice(0, 64))}' is not a role name (lower-case words joined by '-', such as build-developer)`, 'agent');
+      throw new UsageError(
+        `'${visibleText(roleName.slice(0, 64))}' is not a role name (lower-case words joined by '-', such as build-developer)`,
+        'agent',
+      );
     if (task.trim() === '') throw new UsageError('the task is empty; say what the agent should do', 'agent');
-    if (task.length > 20_000) throw new UsageError(`the task is ${task.length} characters; the limit is 20000`, 'agent');
+    if (task.length > 20_000)
+      throw new UsageError(`the task is ${task.length} characters; the limit is 20000`, 'agent');
     const approve = approvals(ctx.values['approve']);
     const { root: workspace, store } = await ctx.workspace();
     const dir = await runFolder(ctx.values['dir'], workspace, ctx.io.cwd, (p) => ctx.deps.isDirectory(p));
@@ -44,12 +47,22 @@ export const agent: CliCommand = {
 };
 
 /** The run's folder: --dir resolved from the current folder, which must be an existing folder inside the workspace. */
-async function runFolder(option: unknown, workspace: string, cwd: string, isDirectory: (path: string) => Promise<boolean>): Promise<string> {
+async function runFolder(
+  option: unknown,
+  workspace: string,
+  cwd: string,
+  isDirectory: (path: string) => Promise<boolean>,
+): Promise<string> {
   if (option === undefined) return workspace;
   if (typeof option !== 'string' || option === '') throw new UsageError('--dir needs a folder', 'agent');
   const dir = resolve(cwd, option);
   const rel = relative(workspace, dir);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`--dir '${visibleText(option)}' is not inside the workspace ${visibleText(workspace)}`, 'agent');
-  if (!(await isDirectory(dir))) throw new UsageError(`--dir '${visibleText(option)}' is not an existing folder`, 'agent');
+  if (rel.startsWith('..') || isAbsolute(rel))
+    throw new UsageError(
+      `--dir '${visibleText(option)}' is not inside the workspace ${visibleText(workspace)}`,
+      'agent',
+    );
+  if (!(await isDirectory(dir)))
+    throw new UsageError(`--dir '${visibleText(option)}' is not an existing folder`, 'agent');
   return rel === '' ? workspace : dir;
 }

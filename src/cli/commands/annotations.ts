@@ -30,16 +30,26 @@ const MIB = 1024 * 1024;
 function fileError(given: string, err: unknown): UsageError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const shown = `'${visibleText(given)}'`;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError(`${shown} does not exist; give the path of a markdown file, relative to the current folder`, TOPIC);
-  if (code === 'EACCES' || code === 'EPERM') return new UsageError(`${shown} cannot be read: permission denied; check its permissions`, TOPIC);
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new UsageError(
+      `${shown} does not exist; give the path of a markdown file, relative to the current folder`,
+      TOPIC,
+    );
+  if (code === 'EACCES' || code === 'EPERM')
+    return new UsageError(`${shown} cannot be read: permission denied; check its permissions`, TOPIC);
   const why = err instanceof Error ? err.message : String(err);
   return new UsageError(`${shown} cannot be read (${why})`, TOPIC);
 }
 
 function kindProblem(given: string, info: Stats): UsageError | undefined {
   const shown = `'${visibleText(given)}'`;
-  if (info.isDirectory()) return new UsageError(`${shown} is a folder; give a markdown file in it, e.g. ${visibleText(given.replace(/[\\/]+$/, ''))}/spec.md`, TOPIC);
-  if (!info.isFile()) return new UsageError(`${shown} is not a regular file (a device, a pipe or a socket); give a markdown file`, TOPIC);
+  if (info.isDirectory())
+    return new UsageError(
+      `${shown} is a folder; give a markdown file in it, e.g. ${visibleText(given.replace(/[\\/]+$/, ''))}/spec.md`,
+      TOPIC,
+    );
+  if (!info.isFile())
+    return new UsageError(`${shown} is not a regular file (a device, a pipe or a socket); give a markdown file`, TOPIC);
   if (info.size > ANNOTATIONS_FILE_MAX_BYTES) return tooBig(given, info.size);
   return undefined;
 }
@@ -101,7 +111,9 @@ async function workspaceCases(ctx: CommandContext): Promise<CaseLookup> {
     return (id) => byId.get(id);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    ctx.io.stderr(`groundwork: warning: ${CASES_SHOWN} could not be read (${visibleText(why)}); case statuses are not shown and case ids are not checked\n`);
+    ctx.io.stderr(
+      `groundwork: warning: ${CASES_SHOWN} could not be read (${visibleText(why)}); case statuses are not shown and case ids are not checked\n`,
+    );
     return undefined;
   }
 }
@@ -123,7 +135,8 @@ export const annotations: CliCommand = {
     problems.sort((a, b) => a.offsets.start - b.offsets.start);
     if (ctx.json) ctx.io.stdout(`${annotationsJson(given, parse, lookup, problems)}\n`);
     else {
-      const lines = parse.annotations.length > 0 ? annotationLines(parse, lookup) : [`No annotations in ${visibleText(given)}.`];
+      const lines =
+        parse.annotations.length > 0 ? annotationLines(parse, lookup) : [`No annotations in ${visibleText(given)}.`];
       ctx.io.stdout([...lines, ...problemLines(given, problems)].map((l) => `${l}\n`).join(''));
     }
     return problems.length > 0 ? EXIT_FAILURE : EXIT_OK;

@@ -17,7 +17,12 @@ export type Problem = AnnotationProblem | CaseProblem;
 
 /** 1-based line and column of a range's start and end, as people read them. */
 function places(range: Range): { line: number; column: number; endLine: number; endColumn: number } {
-  return { line: range.start.line + 1, column: range.start.character + 1, endLine: range.end.line + 1, endColumn: range.end.character + 1 };
+  return {
+    line: range.start.line + 1,
+    column: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  };
 }
 
 /** `12:1–12:58`: where a range starts and ends, 1-based. */
@@ -36,7 +41,12 @@ function statusOf(a: Annotation, lookup: CaseLookup): string | undefined {
 export function annotationLines(parse: AnnotationParse, lookup: CaseLookup): string[] {
   const rows = parse.annotations.map((a) => {
     const status = statusOf(a, lookup);
-    const cells = [rangeText(a.range), a.kind, visibleText(a.task), a.kind === 'discovery' ? a.caseId : visibleText(a.color)];
+    const cells = [
+      rangeText(a.range),
+      a.kind,
+      visibleText(a.task),
+      a.kind === 'discovery' ? a.caseId : visibleText(a.color),
+    ];
     return status === undefined ? cells : [...cells, status];
   });
   const widths: number[] = [];
@@ -52,17 +62,43 @@ export function annotationLines(parse: AnnotationParse, lookup: CaseLookup): str
 /** `spec.md:14:3: unknownCase: message`, a line editors and terminals link. */
 export function problemLines(file: string, problems: readonly Problem[]): string[] {
   const shownFile = visibleText(file);
-  return problems.map((p) => `${shownFile}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.kind}: ${visibleText(p.message)}`);
+  return problems.map(
+    (p) =>
+      `${shownFile}:${p.range.start.line + 1}:${p.range.start.character + 1}: ${p.kind}: ${visibleText(p.message)}`,
+  );
 }
 
 /** The --json object: the file as given, whether the workspace has cases, the annotations, the problems. */
-export function annotationsJson(file: string, parse: AnnotationParse, lookup: CaseLookup, problems: readonly Problem[]): string {
+export function annotationsJson(
+  file: string,
+  parse: AnnotationParse,
+  lookup: CaseLookup,
+  problems: readonly Problem[],
+): string {
   const annotations = parse.annotations.map((a) => {
     // Only a status the workspace holds: a missing case is said in the problems.
     const status = a.kind === 'discovery' ? lookup?.(a.caseId)?.status : undefined;
-    const what = a.kind === 'discovery' ? { caseId: a.caseId, ...(status !== undefined ? { status } : {}) } : { color: a.color, from: a.from, to: a.to };
-    return { kind: a.kind, task: a.task, ...what, ...places(a.range), range: a.range, contentRange: a.contentRange, depth: a.depth, parent: a.parent };
+    const what =
+      a.kind === 'discovery'
+        ? { caseId: a.caseId, ...(status !== undefined ? { status } : {}) }
+        : { color: a.color, from: a.from, to: a.to };
+    return {
+      kind: a.kind,
+      task: a.task,
+      ...what,
+      ...places(a.range),
+      range: a.range,
+      contentRange: a.contentRange,
+      depth: a.depth,
+      parent: a.parent,
+    };
   });
-  const shownProblems = problems.map((p) => ({ kind: p.kind, ...('caseId' in p ? { caseId: p.caseId } : {}), message: p.message, ...places(p.range), range: p.range }));
+  const shownProblems = problems.map((p) => ({
+    kind: p.kind,
+    ...('caseId' in p ? { caseId: p.caseId } : {}),
+    message: p.message,
+    ...places(p.range),
+    range: p.range,
+  }));
   return visibleJson({ file, casesFile: lookup !== undefined, annotations, problems: shownProblems }, 2);
 }

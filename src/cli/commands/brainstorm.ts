@@ -3,22 +3,25 @@
 // session lives in `.groundwork/plans/<slug>/` between steps, so a stopped, failed or cut-off run
 // continues with `--resume <slug>`. It never waits for answers nobody can give:
 // `--unattended` and an empty non-terminal stdin are refused with exit 2.
-import { ANGLES, BrainstormError, COORDINATOR_ROLE, INQUISITOR_ROLES, ROUNDS_LIMIT } from '../../core/brainstorm/brainstormTypes';
+import {
+  ANGLES,
+  BrainstormError,
+  COORDINATOR_ROLE,
+  INQUISITOR_ROLES,
+  ROUNDS_LIMIT,
+} from '../../core/brainstorm/brainstormTypes';
 import { brainstormView, stepOfPhase } from '../../core/brainstorm/brainstormView';
-import type { Answer, BrainstormApi, BrainstormProgress, BrainstormSession, RoundAction, StepOptions } from '../../core/brainstorm/brainstormTypes';
-import { LlmError } from '../../core/llm/llmClient';
+import type { Answer, BrainstormSession, RoundAction } from '../../core/brainstorm/brainstormTypes';
 import type { Role } from '../../core/roles/roleSchema';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { BRAINSTORM_HELP } from '../help';
-import { redactSecrets, retryLine } from '../modelDeps';
 import { INTERRUPTED, LineReader } from '../lineReader';
-import type { CliTerminal } from '../terminal';
-import { blockText, shellWord } from '../terminalText';
-import { displayOrder, inquiryRecap, showComplete, showQuestions, type QuestionsView } from './brainstormOutput';
+import { displayOrder, showComplete, showQuestions, type QuestionsView } from './brainstormOutput';
+import { failed, keptNote, roundOf, say, step } from './brainstormStep';
+import type { Run } from './brainstormStep';
 import { planDisplayPath } from '../../core/plan/layout';
-import { toolLine } from '../toolLine';
 
 export const TIMEOUT_VAR = 'GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS';
 export const CONCURRENCY_VAR = 'GROUNDWORK_BRAINSTORM_CONCURRENCY';
@@ -35,7 +38,8 @@ export const NO_STDIN_MESSAGE =
 export const brainstorm: CliCommand = {
   path: ['brainstorm'],
   summary: 'Think a topic through: three inquisitors ask, you answer, a summary is written',
-  usage: 'brainstorm ["<topic>"] [--rounds N] [--max-rounds N] [--slug S] [--resume SLUG [--restart]] [--discard [SLUG]] [--list] [--unattended] [--json]',
+  usage:
+    'brainstorm ["<topic>"] [--rounds N] [--max-rounds N] [--slug S] [--resume SLUG [--restart]] [--discard [SLUG]] [--list] [--unattended] [--json]',
   details: BRAINSTORM_HELP,
   options: {
     rounds: { type: 'string' },
@@ -50,18 +54,6 @@ export const brainstorm: CliCommand = {
   args: { min: 0, max: Infinity, name: 'a topic' },
   run: (ctx) => runBrainstorm(ctx),
 };
-
-interface Run {
-  ctx: CommandContext;
-  terminal: CliTerminal;
-  service: BrainstormApi;
-  secrets: string[];
-  /** Aborted by Ctrl-C: stops the model call or the wait for an answer. */
-  signal: AbortSignal;
-  /** Rounds answered in this run, for the exit code at the end of stdin. */
-  answered: number;
-  reader?: LineReader;
-}
 
 async function runBrainstorm(ctx: CommandContext): Promise<number> {
   const { io, values, args, deps } = ctx;
@@ -78,16 +70,22 @@ async function runBrainstorm(ctx: CommandContext): Promise<number> {
     throw new UsageError('--list takes no topic and no other option', TOPIC);
   if (has('restart') && resume === undefined) throw new UsageError('--restart goes with --resume SLUG', TOPIC);
   if (discard && has('restart')) throw new UsageError('--discard and --restart exclude each other', TOPIC);
-  if ((resume !== undefined || discard) && newOnly.length > 0) throw new UsageError(`--${newOnly[0]} is for a new brainstorm; a resumed one keeps its own`, TOPIC);
-  if (resume !== undefined && args.length > 0) throw new UsageError('--resume takes no topic: the brainstorm has its own', TOPIC);
+  if ((resume !== undefined || discard) && newOnly.length > 0)
+    throw new UsageError(`--${newOnly[0]} is for a new brainstorm; a resumed one keeps its own`, TOPIC);
+  if (resume !== undefined && args.length > 0)
+    throw new UsageError('--resume takes no topic: the brainstorm has its own', TOPIC);
   const discardSlug = discard ? (resume ?? (args.length === 1 ? args[0] : undefined)) : undefined;
-  if (discard && discardSlug === undefined) throw new UsageError('--discard needs the slug of one brainstorm: --discard SLUG', TOPIC);
-  if (!list && !discard && resume === undefined && topic.trim() === '') throw new UsageError('brainstorm needs a topic: groundwork brainstorm "<topic>"', TOPIC);
+  if (discard && discardSlug === undefined)
+    throw new UsageError('--discard needs the slug of one brainstorm: --discard SLUG', TOPIC);
+  if (!list && !discard && resume === undefined && topic.trim() === '')
+    throw new UsageError('brainstorm needs a topic: groundwork brainstorm "<topic>"', TOPIC);
   const minRounds = roundsOption(values['rounds'], 'rounds');
   const maxRounds = roundsOption(values['max-rounds'], 'max-rounds');
   const timeoutSeconds = numberFromEnv(io.env, TIMEOUT_VAR, false);
   const concurrency = numberFromEnv(io.env, CONCURRENCY_VAR, true);
-  const debug = io.env['GROUNDWORK_DEBUG'] ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`) : undefined;
+  const debug = io.env['GROUNDWORK_DEBUG']
+    ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`)
+    : undefined;
   const model = list || discard ? undefined : deps.model(io.env, debug, TOPIC);
 
   const { store } = await ctx.workspace();
@@ -119,7 +117,13 @@ async function runBrainstorm(ctx: CommandContext): Promise<number> {
     try {
       // A damaged brainstorm cannot be loaded, but --restart sets it aside and starts again.
       if (resume !== undefined)
-        known = await service.load(resume).catch((err: unknown) => (has('restart') && err instanceof BrainstormError && err.kind === 'corrupt' ? undefined : Promise.reject(err)));
+        known = await service
+          .load(resume)
+          .catch((err: unknown) =>
+            has('restart') && err instanceof BrainstormError && err.kind === 'corrupt'
+              ? undefined
+              : Promise.reject(err),
+          );
       // A broken install fails here, before the plan folder is made; role warnings are said once.
       for (const name of ROLES) await role(name);
     } catch (err) {
@@ -133,7 +137,11 @@ async function runBrainstorm(ctx: CommandContext): Promise<number> {
         return EXIT_USAGE;
       }
     }
-    const startOptions = { ...(minRounds ? { minRounds } : {}), ...(maxRounds ? { maxRounds } : {}), ...(typeof values['slug'] === 'string' ? { slug: values['slug'] } : {}) };
+    const startOptions = {
+      ...(minRounds ? { minRounds } : {}),
+      ...(maxRounds ? { maxRounds } : {}),
+      ...(typeof values['slug'] === 'string' ? { slug: values['slug'] } : {}),
+    };
     const first =
       resume === undefined
         ? await step(run, undefined, (s) => service.start(topic, startOptions, s))
@@ -156,7 +164,11 @@ function roundsOption(value: string | boolean | undefined, name: string): number
   if (typeof value !== 'string') return undefined;
   // Digits only: Number() would also take '1e1', '0x5' and ' 3.0 ' as rounds.
   const n = /^\d{1,2}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT) throw new UsageError(`--${name} must be a whole number from 1 to ${ROUNDS_LIMIT}, not '${visibleText(value)}'`, TOPIC);
+  if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT)
+    throw new UsageError(
+      `--${name} must be a whole number from 1 to ${ROUNDS_LIMIT}, not '${visibleText(value)}'`,
+      TOPIC,
+    );
   return n;
 }
 
@@ -165,7 +177,10 @@ function numberFromEnv(env: CommandContext['io']['env'], name: string, whole: bo
   if (!raw) return undefined;
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0 || (whole && !Number.isSafeInteger(n))) {
-    throw new UsageError(`${name} must be a positive ${whole ? 'whole number' : 'number of seconds'}, not '${visibleText(raw)}'`, TOPIC);
+    throw new UsageError(
+      `${name} must be a positive ${whole ? 'whole number' : 'number of seconds'}, not '${visibleText(raw)}'`,
+      TOPIC,
+    );
   }
   return n;
 }
@@ -206,88 +221,10 @@ async function converse(run: Run, first: BrainstormSession | number): Promise<nu
         continue;
       }
     }
-    throw new Error(`the brainstorm ${session.slug} stopped in phase ${session.phase.kind}; run 'groundwork brainstorm --resume ${session.slug}'`);
+    throw new Error(
+      `the brainstorm ${session.slug} stopped in phase ${session.phase.kind}; run 'groundwork brainstorm --resume ${session.slug}'`,
+    );
   }
-}
-
-/** One step of the service with progress on stderr; the session, or the exit code of a failure already reported. */
-async function step(run: Run, slug: string | undefined, fn: (options: StepOptions) => Promise<BrainstormSession>): Promise<BrainstormSession | number> {
-  const { io } = run.ctx;
-  const streaming = !run.ctx.json && run.terminal.stderrIsTTY();
-  const dim = streaming && !io.env['NO_COLOR'];
-  let midLine = false;
-  const line = (text: string) => {
-    io.stderr(`${midLine ? '\n' : ''}${text}\n`);
-    midLine = false;
-  };
-  const asked = new Set<string>();
-  const onProgress = (p: BrainstormProgress) => {
-    // A start that fails from here on has left a brainstorm to resume by this slug.
-    if (p.kind === 'started') slug = p.slug;
-    else if (p.kind === 'inquisitor') {
-      if (p.state === 'running') asked.add(p.angle);
-      line(`${p.angle}: ${p.state === 'running' ? 'asking…' : p.state}`);
-    } else if (p.kind === 'coordinator') line(p.task === 'follow-up' ? 'reading your answers…' : 'writing the summary…');
-    else if (p.kind === 'notice') line(blockText(p.text, ''));
-    else if (p.kind === 'retry') line(`${p.who}: ${redactSecrets(retryLine(p), run.secrets)}`);
-    else if (p.kind === 'tool') {
-      if (p.activity.status !== 'running') line(`${p.who}: ${toolLine(p.activity)}`);
-    } else if (streaming) {
-      // Model text, so shown with its control characters made visible, line breaks kept.
-      const shown = blockText(p.text.replace(/\r/g, ''), '');
-      if (shown === '') return;
-      io.stderr(dim ? `\x1b[2m${shown}\x1b[22m` : shown);
-      midLine = !shown.endsWith('\n');
-    }
-  };
-  try {
-    const session = await fn({ signal: run.signal, onProgress });
-    if (midLine) line('');
-    // After a failed inquiry its error says what each inquisitor did.
-    if (asked.size > 0 && session.phase.kind !== 'inquiry-failed') line(redactSecrets(inquiryRecap(session), run.secrets));
-    return session;
-  } catch (err) {
-    if (midLine) line('');
-    return failed(run, err, slug);
-  }
-}
-
-/** Reports a failure the person can act on and returns its exit code; anything else propagates. */
-async function failed(run: Run, err: unknown, slug: string | undefined): Promise<number> {
-  const kept = async (why: string) => {
-    const session = slug === undefined ? undefined : await run.service.load(slug).catch(() => undefined);
-    if (session !== undefined) keptNote(run, session, why);
-  };
-  if (err instanceof BrainstormError) {
-    say(run, err.message);
-    if (err.kind === 'stopped') {
-      await kept('to go on');
-      return EXIT_INTERRUPTED;
-    }
-    return err.kind === 'busy' ? EXIT_FAILURE : EXIT_USAGE;
-  }
-  if (err instanceof LlmError) {
-    say(run, err.message);
-    await kept('to retry');
-    return EXIT_FAILURE;
-  }
-  throw err;
-}
-
-function say(run: Run, text: string): void {
-  run.ctx.io.stderr(`groundwork: ${blockText(redactSecrets(text, run.secrets).trim(), '')}\n`);
-}
-
-function roundOf(session: BrainstormSession): number {
-  return Math.max(1, session.rounds.at(-1)?.round ?? 1);
-}
-
-/** Where the brainstorm is and the command that continues it (with --workspace when one was given). */
-function keptNote(run: Run, session: BrainstormSession, why: string): void {
-  const ws = run.ctx.values['workspace'];
-  const where = typeof ws === 'string' ? `--workspace ${shellWord(ws)} ` : '';
-  run.ctx.io.stderr(`groundwork: the brainstorm ${session.slug} is kept at round ${roundOf(session)}; run 'groundwork ${where}brainstorm --resume ${session.slug}' ${why}\n`);
-  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'kept', slug: session.slug, round: roundOf(session), phase: session.phase.kind })}\n`);
 }
 
 type RoundInput = { answers: Answer[]; action: RoundAction } | 'eof' | 'interrupted';
@@ -299,7 +236,10 @@ async function readRound(run: Run, view: QuestionsView): Promise<RoundInput> {
   const tty = run.terminal.stdinIsTTY();
   const order = displayOrder(view.questions);
   const answers: Answer[] = view.questions.map(() => ({ kind: 'skipped' }));
-  if (tty) io.stderr('Answer each question on its own line: an empty line or "skip" skips it; /summarize or /more ends the round.\n');
+  if (tty)
+    io.stderr(
+      'Answer each question on its own line: an empty line or "skip" skips it; /summarize or /more ends the round.\n',
+    );
   for (let k = 0; k < order.length; k++) {
     if (tty) io.stderr(`Answer ${k + 1}/${order.length} (skip, /summarize, /more): `);
     const line = await reader.next(run.signal);
@@ -310,7 +250,8 @@ async function readRound(run: Run, view: QuestionsView): Promise<RoundInput> {
   }
   // What the round limits allow next; without a terminal no further line is read: the summary if allowed.
   const canSummarize = view.actions.includes('summarize');
-  if (!tty || !canSummarize || !view.actions.includes('more')) return { answers, action: canSummarize ? 'summarize' : 'more' };
+  if (!tty || !canSummarize || !view.actions.includes('more'))
+    return { answers, action: canSummarize ? 'summarize' : 'more' };
   for (;;) {
     io.stderr('Next: /more for follow-up questions, /summarize to finish [/summarize]: ');
     const line = await reader.next(run.signal);
@@ -330,7 +271,9 @@ async function listUnfinished(run: Run): Promise<number> {
     return failed(run, err, undefined);
   }
   if (run.ctx.json) {
-    io.stdout(`${visibleJson({ event: 'unfinished', brainstorms: open.map((u) => ({ ...u, createdAt: new Date(u.createdAt).toISOString() })) })}\n`);
+    io.stdout(
+      `${visibleJson({ event: 'unfinished', brainstorms: open.map((u) => ({ ...u, createdAt: new Date(u.createdAt).toISOString() })) })}\n`,
+    );
     return EXIT_OK;
   }
   if (open.length === 0) {
@@ -365,9 +308,16 @@ async function discardOne(run: Run, slug: string): Promise<number> {
     return failed(run, err, undefined);
   }
   const { keptIn, damaged } = result;
-  if (run.ctx.json) run.ctx.io.stdout(`${visibleJson({ event: 'discarded', slug, ...(keptIn !== undefined ? { keptIn } : {}), ...(damaged ? { damaged } : {}) })}\n`);
-  else if (damaged) run.ctx.io.stdout(`Discarded the damaged brainstorm ${slug}; its files are kept in ${keptIn} (delete that folder when you no longer need them)\n`);
-  else if (keptIn !== undefined) run.ctx.io.stdout(`Discarded the brainstorm ${slug}; what an earlier discard set aside stays in ${keptIn}\n`);
+  if (run.ctx.json)
+    run.ctx.io.stdout(
+      `${visibleJson({ event: 'discarded', slug, ...(keptIn !== undefined ? { keptIn } : {}), ...(damaged ? { damaged } : {}) })}\n`,
+    );
+  else if (damaged)
+    run.ctx.io.stdout(
+      `Discarded the damaged brainstorm ${slug}; its files are kept in ${keptIn} (delete that folder when you no longer need them)\n`,
+    );
+  else if (keptIn !== undefined)
+    run.ctx.io.stdout(`Discarded the brainstorm ${slug}; what an earlier discard set aside stays in ${keptIn}\n`);
   else run.ctx.io.stdout(`Discarded the brainstorm ${slug} (${planDisplayPath(slug)})\n`);
   return EXIT_OK;
 }

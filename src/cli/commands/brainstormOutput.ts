@@ -19,12 +19,18 @@ export type CompleteView = Extract<BrainstormViewModel, { status: 'complete' }>;
 /** `round 1: 7 questions (ux 3, technical 4); edge-cases: parse_error (why)`. */
 export function inquiryRecap(session: BrainstormSession): string {
   const questions = session.rounds[0]?.questions ?? [];
-  const kept = ANGLES.filter((a) => questions.some((q) => q.angle === a)).map((a) => `${a} ${questions.filter((q) => q.angle === a).length}`);
+  const kept = ANGLES.filter((a) => questions.some((q) => q.angle === a)).map(
+    (a) => `${a} ${questions.filter((q) => q.angle === a).length}`,
+  );
   const failedAngles = ANGLES.flatMap((a) => {
     const o = session.inquisitors?.[a];
-    return o === undefined || o.status === 'success' ? [] : [`${a}: ${o.status}${o.detail ? ` (${visibleText(o.detail)})` : ''}`];
+    return o === undefined || o.status === 'success'
+      ? []
+      : [`${a}: ${o.status}${o.detail ? ` (${visibleText(o.detail)})` : ''}`];
   });
-  return [`round 1: ${questions.length} questions${kept.length ? ` (${kept.join(', ')})` : ''}`, ...failedAngles].join('; ');
+  return [`round 1: ${questions.length} questions${kept.length ? ` (${kept.join(', ')})` : ''}`, ...failedAngles].join(
+    '; ',
+  );
 }
 
 /** The round's questions grouped by angle; the numbers are the order the answers are read in. */
@@ -37,11 +43,20 @@ export function showQuestions(ctx: CommandContext, view: QuestionsView): void {
   const { io } = ctx;
   const order = displayOrder(view.questions);
   if (ctx.json) {
-    const questions = order.map((i, k) => ({ number: k + 1, angle: view.questions[i]!.angle, priority: view.questions[i]!.priority, text: view.questions[i]!.text }));
-    io.stdout(`${visibleJson({ event: 'questions', slug: view.slug, round: view.round, maxRounds: view.maxRounds, questions })}\n`);
+    const questions = order.map((i, k) => ({
+      number: k + 1,
+      angle: view.questions[i]!.angle,
+      priority: view.questions[i]!.priority,
+      text: view.questions[i]!.text,
+    }));
+    io.stdout(
+      `${visibleJson({ event: 'questions', slug: view.slug, round: view.round, maxRounds: view.maxRounds, questions })}\n`,
+    );
     return;
   }
-  const out = [`Round ${view.round} of at most ${view.maxRounds} (${view.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`];
+  const out = [
+    `Round ${view.round} of at most ${view.maxRounds} (${view.slug}): ${order.length} ${order.length === 1 ? 'question' : 'questions'}`,
+  ];
   let angle: string | undefined;
   order.forEach((i, k) => {
     const q = view.questions[i]!;
@@ -64,13 +79,24 @@ export function showComplete(ctx: CommandContext, session: BrainstormSession, vi
   }
   // The summary's own title, the brainstorm's topic when it has none.
   const title = (session.summary?.topic ?? view.topic).replace(/\s+/g, ' ').trim() || view.topic;
-  const section = (heading: string, items: readonly string[]) => [heading, ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`))];
+  const section = (heading: string, items: readonly string[]) => [
+    heading,
+    ...(items.length === 0 ? ['  None.'] : items.map((t) => `  - ${blockText(t, '    ').trimStart()}`)),
+  ];
   const out = [
     `Brainstorm complete after ${view.rounds} ${view.rounds === 1 ? 'round' : 'rounds'}: ${visibleText(title)}`,
     '',
     ...(view.summaryText !== undefined
-      ? ["The coordinator's summary was not in the expected format, so its text is kept as written:", '', blockText(view.summaryText || '(empty)', '  ')]
-      : [...section('Key insights:', view.keyInsights), ...section('Decisions:', view.decisions), ...section('Open questions:', view.openQuestions)]),
+      ? [
+          "The coordinator's summary was not in the expected format, so its text is kept as written:",
+          '',
+          blockText(view.summaryText || '(empty)', '  '),
+        ]
+      : [
+          ...section('Key insights:', view.keyInsights),
+          ...section('Decisions:', view.decisions),
+          ...section('Open questions:', view.openQuestions),
+        ]),
     '',
     `Saved ${paths.document}`,
     `  and ${paths.context}`,

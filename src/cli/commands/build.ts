@@ -69,8 +69,13 @@ export const build: CliCommand = {
   async run(ctx) {
     const { values } = ctx;
     const chosen = (['brief', 'from-brainstorm', 'spec', 'resume'] as const).filter((k) => values[k] !== undefined);
-    if (chosen.length !== 1) throw new UsageError('give exactly one of --brief FILE, --from-brainstorm SLUG, --spec PATH or --resume BUILD-ID', 'build');
-    if (values['rerun'] !== undefined && values['resume'] === undefined) throw new UsageError('--rerun PHASE goes with --resume BUILD-ID', 'build');
+    if (chosen.length !== 1)
+      throw new UsageError(
+        'give exactly one of --brief FILE, --from-brainstorm SLUG, --spec PATH or --resume BUILD-ID',
+        'build',
+      );
+    if (values['rerun'] !== undefined && values['resume'] === undefined)
+      throw new UsageError('--rerun PHASE goes with --resume BUILD-ID', 'build');
     const approve = approvals(values['approve'], 'build');
     const maxCostUsd = maxCost(values['max-cost']);
     const { root: workspace, store } = await ctx.workspace();
@@ -141,17 +146,26 @@ async function newRequest(
   await Promise.all(
     workflow.phases.map((p) =>
       loadRole(p.role).catch((err: unknown) => {
-        throw new UsageError(`phase ${p.name}: ${err instanceof Error ? visibleText(err.message) : String(err)}`, 'build');
+        throw new UsageError(
+          `phase ${p.name}: ${err instanceof Error ? visibleText(err.message) : String(err)}`,
+          'build',
+        );
       }),
     ),
   );
   let into: string | undefined;
   if (values['into'] !== undefined) {
-    if (typeof values['into'] !== 'string' || values['into'] === '') throw new UsageError('--into needs a folder', 'build');
+    if (typeof values['into'] !== 'string' || values['into'] === '')
+      throw new UsageError('--into needs a folder', 'build');
     into = resolve(ctx.io.cwd, values['into']);
     const rel = relative(workspace, into);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`--into '${visibleText(values['into'])}' is not inside the workspace ${visibleText(workspace)}`, 'build');
-    if (!(await ctx.deps.isDirectory(into))) throw new UsageError(`--into '${visibleText(values['into'])}' is not an existing folder`, 'build');
+    if (rel.startsWith('..') || isAbsolute(rel))
+      throw new UsageError(
+        `--into '${visibleText(values['into'])}' is not inside the workspace ${visibleText(workspace)}`,
+        'build',
+      );
+    if (!(await ctx.deps.isDirectory(into)))
+      throw new UsageError(`--into '${visibleText(values['into'])}' is not an existing folder`, 'build');
   }
   return {
     source,
@@ -178,14 +192,24 @@ async function readInput(
     const rel = relative(workspace, resolve(ctx.io.cwd, given));
     const inside = rel === '' ? flag === 'spec' : !rel.startsWith('..') && !isAbsolute(rel);
     if (!inside)
-      throw new UsageError(`--${flag} '${visibleText(given)}' is not ${flag === 'spec' ? 'a folder or file' : 'a file'} inside the workspace ${visibleText(workspace)}`, 'build');
+      throw new UsageError(
+        `--${flag} '${visibleText(given)}' is not ${flag === 'spec' ? 'a folder or file' : 'a file'} inside the workspace ${visibleText(workspace)}`,
+        'build',
+      );
     const path = rel === '' ? '.' : rel.split(/[\\/]/).join('/');
     if (flag === 'spec') return readSpecInput(store, path);
     return { source: { kind: 'brief', path }, ...(await readBuildInput(store, { kind: 'brief', path }, digestOf)) };
   }
   const slug = String(values['from-brainstorm'] ?? '');
-  if (!isSlug(slug)) throw new UsageError(`'${visibleText(slug.slice(0, 80))}' is not a plan's name (see \`groundwork brainstorm --list\`)`, 'build');
-  return { source: { kind: 'brainstorm', slug }, ...(await readBuildInput(store, { kind: 'brainstorm', slug }, digestOf)) };
+  if (!isSlug(slug))
+    throw new UsageError(
+      `'${visibleText(slug.slice(0, 80))}' is not a plan's name (see \`groundwork brainstorm --list\`)`,
+      'build',
+    );
+  return {
+    source: { kind: 'brainstorm', slug },
+    ...(await readBuildInput(store, { kind: 'brainstorm', slug }, digestOf)),
+  };
 }
 
 function digestOf(text: string, where: string): string {
@@ -193,10 +217,17 @@ function digestOf(text: string, where: string): string {
 }
 
 /** The gate: what will run, where, and what it may cost; y/N on a terminal, --yes, else exit 2. */
-async function confirmed(ctx: CommandContext, request: BuildRequest, loadRole: (name: string) => Promise<Role>): Promise<boolean> {
+async function confirmed(
+  ctx: CommandContext,
+  request: BuildRequest,
+  loadRole: (name: string) => Promise<Role>,
+): Promise<boolean> {
   const { io, deps, values } = ctx;
   const phases = await Promise.all(request.phases.map(async (p) => ({ name: p.name, role: await loadRole(p.role) })));
-  const estimate = estimateBuild(phases, request.input.length, { complex: io.env[MODEL_VARS.complex], fast: io.env[MODEL_VARS.fast] });
+  const estimate = estimateBuild(phases, request.input.length, {
+    complex: io.env[MODEL_VARS.complex],
+    fast: io.env[MODEL_VARS.fast],
+  });
   const from =
     request.spec !== undefined
       ? `the ${specFormatName(request.spec.format)} ${request.spec.path}`
@@ -233,7 +264,10 @@ function maxCost(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n) || n <= 0 || n > MAX_COST_LIMIT)
-    throw new UsageError(`--max-cost must be a number of US dollars above 0 and at most ${MAX_COST_LIMIT}, such as 5 or 2.50`, 'build');
+    throw new UsageError(
+      `--max-cost must be a number of US dollars above 0 and at most ${MAX_COST_LIMIT}, such as 5 or 2.50`,
+      'build',
+    );
   return n;
 }
 
@@ -243,7 +277,9 @@ async function finishBuild(ctx: CommandContext, run: CliRun, go: () => Promise<B
     if (ctx.json) ctx.io.stdout(`${visibleJson(final, 2)}\n`);
     ctx.io.stderr(`\n${buildSummaryLines(final).join('\n')}\n`);
     const by = run.stoppedBy();
-    ctx.io.stderr(`groundwork: build ${final.id} ${final.status}${by && final.status === 'stopped' ? ` (${by})` : ''}; report: .groundwork/builds/${final.id}/report.md\n`);
+    ctx.io.stderr(
+      `groundwork: build ${final.id} ${final.status}${by && final.status === 'stopped' ? ` (${by})` : ''}; report: .groundwork/builds/${final.id}/report.md\n`,
+    );
     return final.status === 'completed' ? EXIT_OK : EXIT_FAILURE;
   } catch (err) {
     if (err instanceof BuildRefusedError) {

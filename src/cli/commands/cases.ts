@@ -3,91 +3,22 @@
 // the explorer and the agents use too, so that the journal and the views follow each change; each
 // waits for the views before it exits, and a view that could not be rewritten is a failure.
 import { ARCHIVE_OUTDATED_AFTER_DAYS } from '../../core/cases/archival';
-import { CaseTransitionError } from '../../core/cases/caseActions';
 import type { CaseAction } from '../../core/cases/caseActions';
-import { CASE_IMPACTS, CASE_SCOPES, CASE_STATUSES, caseToJson, isCaseId, labelProblem } from '../../core/cases/caseRecord';
+import { CASE_IMPACTS, CASE_SCOPES, CASE_STATUSES, caseToJson, labelProblem } from '../../core/cases/caseRecord';
 import type { DiscoveryCase } from '../../core/cases/caseRecord';
-import type { CaseService } from '../../core/cases/caseService';
-import { CaseInputError } from '../../core/cases/caseStore';
-import { Journal } from '../../core/journal/journal';
-import { parseJournalEntry } from '../../core/journal/journalEntry';
-import { CASES_FILE, JOURNAL_FILE } from '../../core/plan/layout';
+import { CASES_FILE } from '../../core/plan/layout';
 import { displayPath } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import { EXIT_FAILURE, EXIT_OK, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 import { CASES_HELP } from '../help';
 import { reportProblems } from '../readProblems';
+import { caseIdArg, choice, shown } from './casesArgs';
 import { caseLine, caseState, metricsLines, stalenessLines } from './casesOutput';
+import { withCases } from './casesSession';
 
 const FILE_SHOWN = displayPath(CASES_FILE);
 const ID_ARG = { min: 1, max: 1, name: 'a case id (see groundwork cases list)' };
-/** How much of a value the user gave an error message repeats. */
-const SHOWN_CHARS = 60;
-
-/** The CaseService over the workspace's store and journal; git only for the staleness check. */
-async function openCases(ctx: CommandContext, withGit = false): Promise<CaseService> {
-  const { root, store } = await ctx.workspace();
-  const journal = new Journal(store.log(JOURNAL_FILE, parseJournalEntry), ctx.deps.clock);
-  const git = withGit ? await ctx.deps.git(root) : undefined;
-  return ctx.deps.cases({ store, clock: ctx.deps.clock, hash: (bytes) => ctx.deps.hash(bytes), journal, ...(git !== undefined ? { git } : {}) });
-}
-
-/**
- * Runs `body` on the service, then waits for the views it queued. A refused transition exits 2
- * with its sentence (the usage was right, so no help hint); a refused input is a usage error; a
- * view that could not be rewritten is said on stderr and makes the exit at least 1.
- */
-async function withCases(ctx: CommandContext, topic: string, body: (service: CaseService) => Promise<number>, withGit = false): Promise<number> {
-  const service = await openCases(ctx, withGit);
-  let code: number;
-  try {
-    code = await body(service);
-  } catch (err) {
-    await settle(ctx, service);
-    if (err instanceof CaseTransitionError) {
-      ctx.io.stderr(`groundwork: ${visibleText(err.message)}\n`);
-      return EXIT_USAGE;
-    }
-    if (err instanceof CaseInputError) throw new UsageError(err.message, topic);
-    throw err;
-  }
-  return (await settle(ctx, service)) ? code : Math.max(code, EXIT_FAILURE);
-}
-
-/** Waits for the queued view rewrites; false (said on stderr) when one failed. */
-async function settle(ctx: CommandContext, service: CaseService): Promise<boolean> {
-  try {
-    await service.settled();
-    return true;
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    ctx.io.stderr(`groundwork: the discovery views in .groundwork/ could not be rewritten (${visibleText(why)}); run 'groundwork cases views' to try again\n`);
-    return false;
-  }
-}
-
-/** An option that must be one of `allowed`, or undefined when not given. */
-function choice<T extends string>(ctx: CommandContext, name: string, allowed: readonly T[], topic: string): T | undefined {
-  const value = ctx.values[name];
-  if (typeof value !== 'string') return undefined;
-  const found = allowed.find((a) => a === value);
-  if (found !== undefined) return found;
-  const list = allowed.length === 2 ? allowed.join(' or ') : `one of ${allowed.join(', ')}`;
-  throw new UsageError(`--${name} must be ${list}, not '${shown(value)}'`, topic);
-}
-
-function shown(value: string): string {
-  const chars = [...value];
-  return visibleText(chars.length > SHOWN_CHARS ? `${chars.slice(0, SHOWN_CHARS).join('')}…` : value);
-}
-
-/** The case id argument, checked for its form (whether the store holds it is the service's to say). */
-function caseIdArg(ctx: CommandContext, topic: string): string {
-  const id = ctx.args[0] ?? '';
-  if (!isCaseId(id)) throw new UsageError(`'${shown(id)}' is not a case id; ids look like disc-007 (see groundwork cases list)`, topic);
-  return id;
-}
 
 function printJson(ctx: CommandContext, value: unknown): void {
   ctx.io.stdout(`${visibleJson(value, 2)}\n`);
@@ -104,7 +35,9 @@ export const casesList: CliCommand = {
     const scope = choice(ctx, 'scope', CASE_SCOPES, 'cases list');
     return withCases(ctx, 'cases list', async (service) => {
       const { cases, problems } = await service.list();
-      const shownCases = cases.filter((c) => (status === undefined || c.status === status) && (scope === undefined || c.metadata.scope === scope));
+      const shownCases = cases.filter(
+        (c) => (status === undefined || c.status === status) && (scope === undefined || c.metadata.scope === scope),
+      );
       if (ctx.json) printJson(ctx, shownCases.map(caseToJson));
       else if (shownCases.length > 0) {
         const width = Math.max(...shownCases.map((c) => c.id.length));
@@ -122,7 +55,13 @@ export const casesAdd: CliCommand = {
   summary: 'Add a discovery case (or find the one that already says it)',
   usage: 'cases add --scope local|global --content TEXT [--impact I] [--task T] [--agent A] [--json]',
   details: CASES_HELP.add,
-  options: { scope: { type: 'string' }, content: { type: 'string' }, impact: { type: 'string' }, task: { type: 'string' }, agent: { type: 'string' } },
+  options: {
+    scope: { type: 'string' },
+    content: { type: 'string' },
+    impact: { type: 'string' },
+    task: { type: 'string' },
+    agent: { type: 'string' },
+  },
   async run(ctx) {
     const topic = 'cases add';
     const scope = choice(ctx, 'scope', CASE_SCOPES, topic);
@@ -145,7 +84,10 @@ export const casesAdd: CliCommand = {
       if (ctx.json) printJson(ctx, { ...caseToJson(result.case), duplicate, superseded });
       else ctx.io.stdout(`${result.case.id}${duplicate ? ' duplicate' : ''}\n`);
       // Beside the id, not in its place: a script reads the first line.
-      if (!ctx.json && superseded.length > 0) ctx.io.stderr(`${result.case.id} says otherwise than ${superseded.join(', ')}: marked outdated, superseded by ${result.case.id}.\n`);
+      if (!ctx.json && superseded.length > 0)
+        ctx.io.stderr(
+          `${result.case.id} says otherwise than ${superseded.join(', ')}: marked outdated, superseded by ${result.case.id}.\n`,
+        );
       if (result.kind === 'created' && result.hookError !== undefined) {
         ctx.io.stderr(`groundwork: ${visibleText(result.hookError)}\n`);
         return EXIT_FAILURE;
@@ -156,7 +98,13 @@ export const casesAdd: CliCommand = {
 };
 
 /** A review action's command: `cases <word> ID`, printing `disc-004 <done> (now <status>, <scope>)`. */
-function actionCommand(word: string, summary: string, details: readonly string[], action: CaseAction, done: string): CliCommand {
+function actionCommand(
+  word: string,
+  summary: string,
+  details: readonly string[],
+  action: CaseAction,
+  done: string,
+): CliCommand {
   const topic = `cases ${word}`;
   return {
     path: ['cases', word],
@@ -202,12 +150,48 @@ export const casesEdit: CliCommand = {
   },
 };
 
-export const casesPromote = actionCommand('promote', 'Make a local discovery case global', CASES_HELP.promote, { kind: 'promote' }, 'promoted');
-export const casesValidate = actionCommand('validate', 'Confirm that a discovery case holds', CASES_HELP.validate, { kind: 'validate' }, 'validated');
-export const casesOutdated = actionCommand('outdated', 'Mark a discovery case outdated', CASES_HELP.outdated, { kind: 'outdated', reason: 'marked by user' }, 'marked outdated');
-export const casesArchive = actionCommand('archive', 'Archive a discovery case', CASES_HELP.archive, { kind: 'archive' }, 'archived');
-export const casesResurrect = actionCommand('resurrect', 'Make an archived discovery case active again', CASES_HELP.resurrect, { kind: 'resurrect', by: 'user' }, 'resurrected');
-export const casesDelete = actionCommand('delete', 'Delete an outdated discovery case', CASES_HELP.delete, { kind: 'delete' }, 'deleted');
+export const casesPromote = actionCommand(
+  'promote',
+  'Make a local discovery case global',
+  CASES_HELP.promote,
+  { kind: 'promote' },
+  'promoted',
+);
+export const casesValidate = actionCommand(
+  'validate',
+  'Confirm that a discovery case holds',
+  CASES_HELP.validate,
+  { kind: 'validate' },
+  'validated',
+);
+export const casesOutdated = actionCommand(
+  'outdated',
+  'Mark a discovery case outdated',
+  CASES_HELP.outdated,
+  { kind: 'outdated', reason: 'marked by user' },
+  'marked outdated',
+);
+export const casesArchive = actionCommand(
+  'archive',
+  'Archive a discovery case',
+  CASES_HELP.archive,
+  { kind: 'archive' },
+  'archived',
+);
+export const casesResurrect = actionCommand(
+  'resurrect',
+  'Make an archived discovery case active again',
+  CASES_HELP.resurrect,
+  { kind: 'resurrect', by: 'user' },
+  'resurrected',
+);
+export const casesDelete = actionCommand(
+  'delete',
+  'Delete an outdated discovery case',
+  CASES_HELP.delete,
+  { kind: 'delete' },
+  'deleted',
+);
 
 export const casesCheckOutdated: CliCommand = {
   path: ['cases', 'check-outdated'],
@@ -254,7 +238,10 @@ export const casesViews: CliCommand = {
       else {
         if (paths.length > 0) ctx.io.stdout(paths.map((p) => `${visibleText(p)}\n`).join(''));
         else ctx.io.stderr('groundwork: the views are up to date\n');
-        for (const agent of skipped) ctx.io.stderr(`groundwork: warning: no view for the agent '${shown(agent)}': its name cannot name a folder\n`);
+        for (const agent of skipped)
+          ctx.io.stderr(
+            `groundwork: warning: no view for the agent '${shown(agent)}': its name cannot name a folder\n`,
+          );
       }
       return EXIT_OK;
     });

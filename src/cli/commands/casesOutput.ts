@@ -15,7 +15,14 @@ const TASKS_SHOWN = 10;
 /** `disc-004  active    global  high      Architecture  Login lives in src/auth.ts…`; ids padded to `idWidth`. */
 export function caseLine(c: DiscoveryCase, idWidth = 8): string {
   const m = c.metadata;
-  return [c.id.padEnd(idWidth), c.status.padEnd(8), m.scope.padEnd(6), m.impact.padEnd(8), m.category.padEnd(12), oneLine(c.content, CONTENT_CHARS)].join('  ');
+  return [
+    c.id.padEnd(idWidth),
+    c.status.padEnd(8),
+    m.scope.padEnd(6),
+    m.impact.padEnd(8),
+    m.category.padEnd(12),
+    oneLine(c.content, CONTENT_CHARS),
+  ].join('  ');
 }
 
 /** One case's status and scope after a change: `(now active, global)`. */
@@ -52,7 +59,10 @@ export function metricsLines(m: DiscoveryMetrics): string[] {
 export function stalenessLines(report: StalenessReport, archiveAfterDays: number): string[] {
   const days = archiveAfterDays === 1 ? '1 day' : `${archiveAfterDays} days`;
   return [
-    ...report.findings.map((f) => `${f.id} outdated: ${f.files.map((p) => visibleText(p)).join(', ')} changed in ${visibleText(f.commit.slice(0, 7))}`),
+    ...report.findings.map(
+      (f) =>
+        `${f.id} outdated: ${f.files.map((p) => visibleText(p)).join(', ')} changed in ${visibleText(f.commit.slice(0, 7))}`,
+    ),
     ...report.superseded.map((s) => `${s.id} outdated: superseded by ${s.supersededBy}`),
     ...report.archived.map((c) => `${c.id} archived: outdated and unreviewed for ${days} or more`),
   ];

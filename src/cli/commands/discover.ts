@@ -1,7 +1,13 @@
 // `groundwork discover`: the discovery conversation, one turn per call or interactively on stdin,
 // over the core's DiscoveryService. Between turns the round file is the only state, so the CLI,
 // a script and the agent panel can all continue the same session.
-import type { DiscoveryApi, DiscoveryLanguage, DiscoveryView, TurnOptions, TurnResult } from '../../core/discovery/discoveryTypes';
+import type {
+  DiscoveryApi,
+  DiscoveryLanguage,
+  DiscoveryView,
+  TurnOptions,
+  TurnResult,
+} from '../../core/discovery/discoveryTypes';
 import { DEFAULT_TTL_MINUTES, DISCOVERY_LANGUAGES, DiscoveryError } from '../../core/discovery/discoveryTypes';
 import { discoveryMessages, isDiscoveryLanguage, toDiscoveryLanguage } from '../../core/discovery/discoveryMessages';
 import { discoveryView } from '../../core/discovery/discoveryView';
@@ -58,15 +64,19 @@ async function runDiscover(ctx: CommandContext): Promise<number> {
   const { io, values, deps } = ctx;
   const session = typeof values['session'] === 'string' ? values['session'] : DEFAULT_SESSION;
   const badSession = sessionNameProblem(session);
-  if (badSession !== undefined) throw new UsageError(`--session: ${badSession}; give a short id of visible characters`, TOPIC);
+  if (badSession !== undefined)
+    throw new UsageError(`--session: ${badSession}; give a short id of visible characters`, TOPIC);
   const lang = languageOf(values['lang'], io.env);
   const cancel = values['cancel'] === true;
   const retry = values['retry'] === true;
   const message = ctx.args.join(' ');
   if (cancel && (retry || ctx.args.length > 0)) throw new UsageError('--cancel takes no message and no --retry', TOPIC);
-  if (retry && ctx.args.length > 0) throw new UsageError('--retry takes no message: it sends the saved answer again', TOPIC);
+  if (retry && ctx.args.length > 0)
+    throw new UsageError('--retry takes no message: it sends the saved answer again', TOPIC);
   const ttlMinutes = minutesFromEnv(io.env, TTL_VAR, DEFAULT_TTL_MINUTES);
-  const debug = io.env['GROUNDWORK_DEBUG'] ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`) : undefined;
+  const debug = io.env['GROUNDWORK_DEBUG']
+    ? (line: string) => io.stderr(`groundwork: ${visibleText(line)}\n`)
+    : undefined;
   // --cancel needs no model, so no key either.
   const model = cancel ? undefined : deps.model(io.env, debug, TOPIC);
   const secrets = model?.secrets ?? [];
@@ -82,7 +92,15 @@ async function runDiscover(ctx: CommandContext): Promise<number> {
     role: loadRole,
     ttlMinutes,
   });
-  const run: Run = { ctx, terminal: deps.terminal, service, session, lang, secrets, sessionShown: visibleText(session) };
+  const run: Run = {
+    ctx,
+    terminal: deps.terminal,
+    service,
+    session,
+    lang,
+    secrets,
+    sessionShown: visibleText(session),
+  };
 
   await reportExpired(run);
   if (cancel) return cancelSession(run);
@@ -96,7 +114,11 @@ async function runDiscover(ctx: CommandContext): Promise<number> {
 function languageOf(option: string | boolean | undefined, env: CommandContext['io']['env']): DiscoveryLanguage {
   if (typeof option === 'string') {
     const code = option.trim().toLowerCase();
-    if (!isDiscoveryLanguage(code)) throw new UsageError(`--lang must be one of ${DISCOVERY_LANGUAGES.join(', ')}, not '${visibleText(option)}'`, TOPIC);
+    if (!isDiscoveryLanguage(code))
+      throw new UsageError(
+        `--lang must be one of ${DISCOVERY_LANGUAGES.join(', ')}, not '${visibleText(option)}'`,
+        TOPIC,
+      );
     return code;
   }
   // POSIX order: the first of these that is set decides; C, POSIX and the rest mean English.
@@ -110,7 +132,9 @@ async function reportExpired(run: Run): Promise<void> {
   try {
     removed = await run.service.cleanupExpired();
   } catch (err) {
-    run.ctx.io.stderr(`groundwork: warning: expired discovery sessions could not be cleaned up: ${visibleText(errorText(err))}\n`);
+    run.ctx.io.stderr(
+      `groundwork: warning: expired discovery sessions could not be cleaned up: ${visibleText(errorText(err))}\n`,
+    );
     return;
   }
   const mine = roundFileRel(run.session).replace(/^.*\//, '').replace(/\.md$/, '');
@@ -191,7 +215,9 @@ async function interactive(run: Run): Promise<number> {
     didSomething = true;
   } else if (view !== undefined && shown?.status === 'questions') {
     const last = view.rounds[view.rounds.length - 1];
-    prompt(`Continuing discovery session ${run.sessionShown}, round ${shown.round}/${shown.maxRounds}:\n\n${blockText(last?.questionsText ?? '', '')}\n\n`);
+    prompt(
+      `Continuing discovery session ${run.sessionShown}, round ${shown.round}/${shown.maxRounds}:\n\n${blockText(last?.questionsText ?? '', '')}\n\n`,
+    );
   }
 
   const reader = new MessageReader(run.terminal.stdin());
@@ -206,10 +232,15 @@ async function interactive(run: Run): Promise<number> {
       const message = await reader.next();
       if (message === undefined) {
         if (!didSomething && !tty) {
-          io.stderr(`groundwork: no message: give one ('groundwork discover "<message>"') or pipe answers on stdin. Run 'groundwork help discover' for usage.\n`);
+          io.stderr(
+            `groundwork: no message: give one ('groundwork discover "<message>"') or pipe answers on stdin. Run 'groundwork help discover' for usage.\n`,
+          );
           return EXIT_USAGE;
         }
-        if (inSession) io.stderr(`groundwork: the discovery session ${run.sessionShown} is kept; run 'groundwork discover' with the same --session to continue it\n`);
+        if (inSession)
+          io.stderr(
+            `groundwork: the discovery session ${run.sessionShown} is kept; run 'groundwork discover' with the same --session to continue it\n`,
+          );
         return EXIT_OK;
       }
       didSomething = true;
@@ -265,7 +296,9 @@ async function turn(run: Run, kind: 'handle' | 'retry', message = ''): Promise<T
     };
   }
   try {
-    return kind === 'retry' ? await run.service.retry(run.session, options) : await run.service.handle(run.session, message, options);
+    return kind === 'retry'
+      ? await run.service.retry(run.session, options)
+      : await run.service.handle(run.session, message, options);
   } catch (err) {
     return failed(run, err);
   } finally {
@@ -320,7 +353,11 @@ async function show(run: Run, result: TurnResult | number): Promise<Next> {
   const outcome = result.outcome;
   let saved: { slug: string; path: string } | undefined;
   if (outcome.kind === 'complete') {
-    saved = await run.service.saveBrief({ brief: outcome.brief, originalRequest: outcome.originalRequest, transcript: outcome.transcript });
+    saved = await run.service.saveBrief({
+      brief: outcome.brief,
+      originalRequest: outcome.originalRequest,
+      transcript: outcome.transcript,
+    });
   }
   if (run.ctx.json) io.stdout(`${visibleJson({ session: run.session, ...result, ...(saved ? { saved } : {}) })}\n`);
 
@@ -342,7 +379,11 @@ async function show(run: Run, result: TurnResult | number): Promise<Next> {
       return { done: false };
     case 'stopped':
       // The core's message says the answer is kept, which a first message stopped is not.
-      note(outcome.view !== undefined ? outcome.message : 'groundwork: stopped before the model replied; nothing was saved');
+      note(
+        outcome.view !== undefined
+          ? outcome.message
+          : 'groundwork: stopped before the model replied; nothing was saved',
+      );
       return { done: true, code: EXIT_INTERRUPTED };
     case 'expired':
       note(outcome.message);

@@ -41,7 +41,10 @@ export const journalAppend: CliCommand = {
     const scope = ctx.values['scope'];
     if (typeof scope === 'string') {
       if (!isJournalScope(scope)) {
-        throw new UsageError(`--scope must be ${JOURNAL_SCOPES.join(' or ')}, not '${visibleText(scope)}'`, 'journal append');
+        throw new UsageError(
+          `--scope must be ${JOURNAL_SCOPES.join(' or ')}, not '${visibleText(scope)}'`,
+          'journal append',
+        );
       }
       input.scope = scope;
     }
@@ -90,7 +93,11 @@ export const journalList: CliCommand = {
 function formatEntry(entry: JournalEntry): string {
   const lines = [`${displayTime(entry.timestamp)}  ${visibleText(entry.title)}`];
   if (entry.description !== '') lines.push(blockText(entry.description, '    '));
-  const labels = [entry.scope && `scope: ${entry.scope}`, entry.agent && `agent: ${visibleText(entry.agent)}`, entry.task && `task: ${visibleText(entry.task)}`].filter(Boolean);
+  const labels = [
+    entry.scope && `scope: ${entry.scope}`,
+    entry.agent && `agent: ${visibleText(entry.agent)}`,
+    entry.task && `task: ${visibleText(entry.task)}`,
+  ].filter(Boolean);
   if (labels.length > 0) lines.push(`    [${labels.join(', ')}]`);
   return lines.join('\n');
 }

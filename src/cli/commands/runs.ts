@@ -1,13 +1,12 @@
 import { displayStatus, RunStore } from '../../core/run/runStore';
 import { revertRun } from '../../core/run/revert';
-import { RunRefusedError } from '../../core/run/agentRun';
 import { readChanges } from '../../core/run/changesFile';
 import { formatTokens, formatUsd, totalTokens } from '../../core/llm/usage';
 import type { RunRecord } from '../../core/run/runTypes';
 import { oneLine } from '../../core/tools/toolLines';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import { cliRun, finishRun } from '../agentRuntime';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
+import { EXIT_FAILURE, EXIT_OK, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
 
 const ID_ARG = { min: 1, max: 1, name: 'a run id (see groundwork runs list)' };
@@ -20,7 +19,9 @@ export const runsList: CliCommand = {
   path: ['runs', 'list'],
   summary: 'List the agent runs of the workspace, newest first',
   usage: 'runs list [--json]',
-  details: ['A run whose process ended without recording its end (a reload, a kill) is shown as interrupted; `runs resume` continues it.'],
+  details: [
+    'A run whose process ended without recording its end (a reload, a kill) is shown as interrupted; `runs resume` continues it.',
+  ],
   async run(ctx) {
     const { store } = await ctx.workspace();
     const runs = new RunStore(store);
@@ -39,7 +40,8 @@ export const runsList: CliCommand = {
         ctx.io.stdout(`${run.id}  ${status.padEnd(11)}  ${visibleText(run.role)}: ${oneLine(run.task, 80)}\n`);
       }
     }
-    for (const p of problems) ctx.io.stderr(`groundwork: run ${visibleText(p.id)} skipped: ${visibleText(p.problem)}\n`);
+    for (const p of problems)
+      ctx.io.stderr(`groundwork: run ${visibleText(p.id)} skipped: ${visibleText(p.problem)}\n`);
     return EXIT_OK;
   },
 };
@@ -69,11 +71,15 @@ export const runsShow: CliCommand = {
     out(`  role    ${visibleText(run.role)}`);
     out(`  task    ${oneLine(run.task, 200)}`);
     out(`  folder  ${visibleText(run.root)}`);
-    out(`  turns   ${run.turns} · ${run.usage ? formatTokens(totalTokens(run.usage)) : 'no tokens counted'} · ${formatUsd(run.costUsd)}`);
+    out(
+      `  turns   ${run.turns} · ${run.usage ? formatTokens(totalTokens(run.usage)) : 'no tokens counted'} · ${formatUsd(run.costUsd)}`,
+    );
     out(`  started ${run.startedAt}${run.endedAt ? `, ended ${run.endedAt}` : ''}`);
     if (run.reason) out(`  reason  ${oneLine(run.reason, 300)}`);
     if (run.revertedAt) out(`  reverted ${run.revertedAt}`);
-    out(files.length === 0 ? 'It changed no file.' : `Files it ${files.some((f) => !f.created) ? 'changed' : 'created'}:`);
+    out(
+      files.length === 0 ? 'It changed no file.' : `Files it ${files.some((f) => !f.created) ? 'changed' : 'created'}:`,
+    );
     for (const f of files) out(`  ${f.created ? 'A' : 'M'} ${visibleText(f.path)}`);
     if (run.summary) out(`\n${visibleText(run.summary.replace(/\n/g, ' ')).slice(0, 2000)}`);
     return EXIT_OK;
@@ -103,7 +109,9 @@ export const runsRevert: CliCommand = {
     }
     for (const path of result.restored) ctx.io.stdout(`restored ${visibleText(path)}\n`);
     for (const path of result.removed) ctx.io.stdout(`removed  ${visibleText(path)}\n`);
-    ctx.io.stderr(`groundwork: run ${run.id} reverted (${result.restored.length} restored, ${result.removed.length} removed, ${result.unchanged.length} already as before)\n`);
+    ctx.io.stderr(
+      `groundwork: run ${run.id} reverted (${result.restored.length} restored, ${result.removed.length} removed, ${result.unchanged.length} already as before)\n`,
+    );
     return EXIT_OK;
   },
 };

@@ -39,7 +39,9 @@ export const sleepList: CliCommand = {
       const width = Math.max(...names.map((n) => n.length));
       sleepers.forEach((s, i) => {
         const since = new Date(s.state.startedAt).toISOString();
-        ctx.io.stdout(`${(names[i] ?? '').padEnd(width)}  ${visibleText(s.status)}  (since ${since.slice(0, 10)} ${since.slice(11, 19)} UTC)\n`);
+        ctx.io.stdout(
+          `${(names[i] ?? '').padEnd(width)}  ${visibleText(s.status)}  (since ${since.slice(0, 10)} ${since.slice(11, 19)} UTC)\n`,
+        );
       });
     }
     reportProblems(ctx.io, FILE_SHOWN, problems);
@@ -63,7 +65,10 @@ export const sleepWake: CliCommand = {
   path: ['sleep', 'wake'],
   summary: 'Wake a sleeping agent',
   usage: 'sleep wake AGENT [--reason TEXT]',
-  details: [`Records a wake in ${FILE_SHOWN}; a sleeping agent run notices it within a second and goes on.`, "AGENT is the name 'sleep list' shows (an agent run's id)."],
+  details: [
+    `Records a wake in ${FILE_SHOWN}; a sleeping agent run notices it within a second and goes on.`,
+    "AGENT is the name 'sleep list' shows (an agent run's id).",
+  ],
   options: { reason: { type: 'string' } },
   args: { min: 1, max: 1, name: 'the agent to wake (see groundwork sleep list)' },
   async run(ctx) {
@@ -71,8 +76,12 @@ export const sleepWake: CliCommand = {
     const agent = ctx.args[0] ?? '';
     const log = new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), ctx.deps.clock);
     const { sleepers } = await log.read();
-    if (!sleepers.some((s) => s.agent === agent)) throw new UsageError(`'${visibleText(agent)}' is not asleep; 'groundwork sleep list' shows who is`, 'sleep wake');
-    const reason = typeof ctx.values['reason'] === 'string' && ctx.values['reason'].trim() !== '' ? ctx.values['reason'] : 'Woken from the command line.';
+    if (!sleepers.some((s) => s.agent === agent))
+      throw new UsageError(`'${visibleText(agent)}' is not asleep; 'groundwork sleep list' shows who is`, 'sleep wake');
+    const reason =
+      typeof ctx.values['reason'] === 'string' && ctx.values['reason'].trim() !== ''
+        ? ctx.values['reason']
+        : 'Woken from the command line.';
     await log.recordWake(agent, reason);
     ctx.io.stderr(`groundwork: woke ${visibleText(agent)}\n`);
     return EXIT_OK;

@@ -31,7 +31,10 @@ export function deletedCaseMessage(caseId: string): string {
 }
 
 /** A problem for each discovery note of `parse` whose case `lookup` does not give, or gives deleted; in the order of the text. */
-export function caseProblems(parse: AnnotationParse, lookup: (caseId: string) => DiscoveryCase | undefined): CaseProblem[] {
+export function caseProblems(
+  parse: AnnotationParse,
+  lookup: (caseId: string) => DiscoveryCase | undefined,
+): CaseProblem[] {
   const problems: CaseProblem[] = [];
   for (const a of parse.annotations) {
     if (a.kind !== 'discovery') continue;

@@ -58,7 +58,15 @@ export function regionLook(color: string): RegionLook {
  */
 export function annotationLook(parse: AnnotationParse, lookup?: CaseLookup): AnnotationLook {
   const notes: Record<NoteLook, Range[]> = { active: [], outdated: [], archived: [], missing: [] };
-  const regions: Record<RegionLook, Range[]> = { green: [], blue: [], red: [], yellow: [], orange: [], purple: [], other: [] };
+  const regions: Record<RegionLook, Range[]> = {
+    green: [],
+    blue: [],
+    red: [],
+    yellow: [],
+    orange: [],
+    purple: [],
+    other: [],
+  };
   const markers: Range[] = [];
   const byTask = new Map<string, { notes: number; stale: number }>();
   for (const a of parse.annotations) {

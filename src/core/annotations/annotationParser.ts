@@ -117,7 +117,8 @@ interface Level {
 }
 
 const UNCLOSED = 'This annotation is never closed: add <!--/@ax--> after the text it marks, or remove this marker.';
-const UNOPENED = 'This <!--/@ax--> closes no annotation: remove it, or add the opening marker before the text it should close.';
+const UNOPENED =
+  'This <!--/@ax--> closes no annotation: remove it, or add the opening marker before the text it should close.';
 const UNTERMINATED = 'This annotation marker has no --> on its line: end it with --> right after its fields.';
 
 /** The annotations and problems of a markdown document's text. */
@@ -170,13 +171,24 @@ export function parseAnnotations(text: string): AnnotationParse {
       stack.push({ open: -1, nearest });
       continue;
     }
-    const detail = marker.kind === 'region' ? { color: marker.color, from: marker.from, to: marker.to } : { caseId: marker.caseId };
-    opens.push({ kind: marker.kind, task: marker.task, detail, start: at, contentStart: end, parent: nearest, contentEnd: -1, end: -1 });
+    const detail =
+      marker.kind === 'region' ? { color: marker.color, from: marker.from, to: marker.to } : { caseId: marker.caseId };
+    opens.push({
+      kind: marker.kind,
+      task: marker.task,
+      detail,
+      start: at,
+      contentStart: end,
+      parent: nearest,
+      contentEnd: -1,
+      end: -1,
+    });
     stack.push({ open: opens.length - 1, nearest: opens.length - 1 });
   }
   for (const level of stack) {
     const open = opens[level.open];
-    if (open !== undefined) problems.push({ kind: 'unclosed', start: open.start, end: open.contentStart, message: UNCLOSED });
+    if (open !== undefined)
+      problems.push({ kind: 'unclosed', start: open.start, end: open.contentStart, message: UNCLOSED });
   }
   return { annotations: annotationsOf(opens, lines, problems), problems: problemsOf(problems, lines) };
 }
@@ -191,7 +203,8 @@ function annotationsOf(opens: readonly Open[], lines: LineMap, problems: RawProb
     if (open === undefined || open.end < 0) continue;
     closed++;
     if (annotations.length >= ANNOTATIONS_MAX) {
-      if (closed === ANNOTATIONS_MAX + 1) problems.push({ kind: 'tooMany', start: open.start, end: open.contentStart, message: '' });
+      if (closed === ANNOTATIONS_MAX + 1)
+        problems.push({ kind: 'tooMany', start: open.start, end: open.contentStart, message: '' });
       continue;
     }
     // Around an annotation never closed there are only ones never closed: such a parent is left out, and so -1.
@@ -207,7 +220,11 @@ function annotationsOf(opens: readonly Open[], lines: LineMap, problems: RawProb
       parent,
     };
     indexOf[i] = annotations.length;
-    annotations.push('caseId' in open.detail ? { kind: 'discovery', ...place, caseId: open.detail.caseId } : { kind: 'region', ...place, ...open.detail });
+    annotations.push(
+      'caseId' in open.detail
+        ? { kind: 'discovery', ...place, caseId: open.detail.caseId }
+        : { kind: 'region', ...place, ...open.detail },
+    );
   }
   const left = closed - annotations.length;
   const tooMany = problems.findIndex((p) => p.kind === 'tooMany');
@@ -224,7 +241,12 @@ function annotationsOf(opens: readonly Open[], lines: LineMap, problems: RawProb
 /** The problems in the order of the text, the first PROBLEMS_MAX of them, then how many more there are. */
 function problemsOf(raw: RawProblem[], lines: LineMap): AnnotationProblem[] {
   raw.sort((a, b) => a.start - b.start);
-  const shown = raw.slice(0, PROBLEMS_MAX).map((p) => ({ kind: p.kind, message: p.message, range: lines.range(p.start, p.end), offsets: { start: p.start, end: p.end } }));
+  const shown = raw.slice(0, PROBLEMS_MAX).map((p) => ({
+    kind: p.kind,
+    message: p.message,
+    range: lines.range(p.start, p.end),
+    offsets: { start: p.start, end: p.end },
+  }));
   const first = raw[PROBLEMS_MAX];
   if (first !== undefined) {
     const more = raw.length - PROBLEMS_MAX;

@@ -31,7 +31,15 @@ const TILDE = 0x7e;
 
 /** A character an edit may not insert or remove: a marker's, a comment's, code's, a line break or a BOM. */
 function significant(code: number): boolean {
-  return code === 0x3c || code === 0x3e || code === BACKTICK || code === TILDE || code === LF || code === CR || code === 0xfeff;
+  return (
+    code === 0x3c ||
+    code === 0x3e ||
+    code === BACKTICK ||
+    code === TILDE ||
+    code === LF ||
+    code === CR ||
+    code === 0xfeff
+  );
 }
 
 function plain(text: string, start: number, end: number): boolean {
@@ -58,10 +66,16 @@ function editable(text: string, start: number, end: number): boolean {
  * made from `before` when the change cannot alter any annotation or problem; otherwise undefined,
  * and the caller parses again.
  */
-export function shiftedParse(before: AnnotationParse, oldText: string, after: string, change: TextChange): AnnotationParse | undefined {
+export function shiftedParse(
+  before: AnnotationParse,
+  oldText: string,
+  after: string,
+  change: TextChange,
+): AnnotationParse | undefined {
   const { rangeOffset: at, rangeLength: removed, text: inserted } = change;
   const delta = inserted.length - removed;
-  if (at < 0 || removed < 0 || at + removed > oldText.length || after.length !== oldText.length + delta) return undefined;
+  if (at < 0 || removed < 0 || at + removed > oldText.length || after.length !== oldText.length + delta)
+    return undefined;
   if (!plain(inserted, 0, inserted.length) || !plain(oldText, at, at + removed)) return undefined;
   // Between two backticks, an edit splits a run or joins two.
   if (oldText.charCodeAt(at - 1) === BACKTICK && oldText.charCodeAt(at + removed) === BACKTICK) return undefined;
@@ -79,8 +93,18 @@ export function shiftedParse(before: AnnotationParse, oldText: string, after: st
     annotations: before.annotations.map((a): Annotation => {
       const o = a.offsets;
       if (o.end < end) return a;
-      return { ...a, offsets: { start: move(o.start), contentStart: move(o.contentStart), contentEnd: move(o.contentEnd), end: move(o.end) } };
+      return {
+        ...a,
+        offsets: {
+          start: move(o.start),
+          contentStart: move(o.contentStart),
+          contentEnd: move(o.contentEnd),
+          end: move(o.end),
+        },
+      };
     }),
-    problems: before.problems.map((p): AnnotationProblem => (p.offsets.end < end ? p : { ...p, offsets: { start: move(p.offsets.start), end: move(p.offsets.end) } })),
+    problems: before.problems.map((p): AnnotationProblem =>
+      p.offsets.end < end ? p : { ...p, offsets: { start: move(p.offsets.start), end: move(p.offsets.end) } },
+    ),
   };
 }

@@ -7,7 +7,7 @@
 //   a backtick                      → &#96;  (no inline code that would hide the closing marker)
 //   `&` before `lt;` `gt;` `amp;` `#96;` → &amp; (so the escape reverses exactly)
 // A note is one line: line breaks in the content become spaces, and do not come back.
-import { isCaseId } from '../cases/caseRecord';
+import { isCaseId } from '../cases/caseId';
 import { taskProblem } from './markerSyntax';
 
 const REFERENCES: readonly (readonly [string, string])[] = [
@@ -55,6 +55,9 @@ export function unescapeNoteContent(text: string): string {
 export function discoveryNote(taskId: string, caseId: string, content: string): string {
   const problem = taskProblem(taskId);
   if (problem !== undefined) throw new RangeError(`The note cannot be written: ${problem}.`);
-  if (!isCaseId(caseId)) throw new RangeError(`The note cannot be written: '${String(caseId).slice(0, 40)}' is not a case id (disc-012, disc-1000…).`);
+  if (!isCaseId(caseId))
+    throw new RangeError(
+      `The note cannot be written: '${String(caseId).slice(0, 40)}' is not a case id (disc-012, disc-1000…).`,
+    );
   return `<!--@ax-discovery:${taskId}:${caseId}-->${escapeNoteContent(content)}<!--/@ax-->`;
 }

@@ -105,7 +105,8 @@ export function lineStart(text: string, start: number, end: number): LineStart {
   }
   if (c < 0x30 || c > 0x39) return 'text';
   let digits = at;
-  while (digits < end && digits - at < 10 && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39) digits++;
+  while (digits < end && digits - at < 10 && text.charCodeAt(digits) >= 0x30 && text.charCodeAt(digits) <= 0x39)
+    digits++;
   const mark = text.charCodeAt(digits);
   return digits - at <= 9 && (mark === 0x2e || mark === 0x29) && spaceOrEnd(text, digits + 1, end) ? 'item' : 'text';
 }

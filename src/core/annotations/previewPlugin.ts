@@ -204,7 +204,12 @@ function blockRule(state: MdCoreState): void {
           stack.pop();
           const meta = loneMarker(opening.content);
           const open = new state.Token(BLOCK_OPEN, 'div', 1);
-          Object.assign(open, { level: opening.level, map: opening.map, block: true, meta: meta?.kind === 'open' ? meta.meta : undefined });
+          Object.assign(open, {
+            level: opening.level,
+            map: opening.map,
+            block: true,
+            meta: meta?.kind === 'open' ? meta.meta : undefined,
+          });
           out[partner.at] = open;
           const close = new state.Token(BLOCK_CLOSE, 'div', -1);
           Object.assign(close, { level: token.level, map: token.map, block: true });
@@ -254,7 +259,13 @@ function paragraph(state: MdCoreState, block: MdToken): MdToken[] {
   const inline = new state.Token('inline', '', 0);
   const close = new state.Token('paragraph_close', 'p', -1);
   Object.assign(open, { level: block.level, map: block.map, block: true });
-  Object.assign(inline, { level: block.level + 1, map: block.map, block: true, content: block.content.trim(), children: [] });
+  Object.assign(inline, {
+    level: block.level + 1,
+    map: block.map,
+    block: true,
+    content: block.content.trim(),
+    children: [],
+  });
   Object.assign(close, { level: block.level, block: true });
   return [open, inline, close];
 }
@@ -299,7 +310,8 @@ export function annotationsPreview(md: MarkdownItLike, options: AnnotationsPrevi
 
   md.inline.ruler.before('html_inline', 'groundwork_annotation', (state, silent) => {
     const { src, pos } = state;
-    if (src.charCodeAt(pos) !== 0x3c || !(src.startsWith('<!--@ax', pos) || src.startsWith('<!--/@ax', pos))) return false;
+    if (src.charCodeAt(pos) !== 0x3c || !(src.startsWith('<!--@ax', pos) || src.startsWith('<!--/@ax', pos)))
+      return false;
     const found = indexFor(state);
     const annotation = found.opens.get(pos);
     if (annotation !== undefined) {
@@ -308,13 +320,20 @@ export function annotationsPreview(md: MarkdownItLike, options: AnnotationsPrevi
       if (annotation.kind === 'discovery') {
         if (!silent) {
           const token = state.push(DISCOVERY, 'span', 0);
-          token.meta = { caseId: annotation.caseId, task: annotation.task, text: noteText(src, annotation, found.parse) } satisfies NoteMeta;
+          token.meta = {
+            caseId: annotation.caseId,
+            task: annotation.task,
+            text: noteText(src, annotation, found.parse),
+          } satisfies NoteMeta;
         }
         state.pos = annotation.offsets.end;
         return true;
       }
       if (!silent) {
-        state.push(REGION_OPEN, 'span', 0).meta = { color: annotation.color, task: annotation.task } satisfies RegionMeta;
+        state.push(REGION_OPEN, 'span', 0).meta = {
+          color: annotation.color,
+          task: annotation.task,
+        } satisfies RegionMeta;
         found.opened.add(found.parse.annotations.indexOf(annotation));
       }
       state.pos = annotation.offsets.contentStart;

@@ -18,7 +18,6 @@
 // (checked by parsing the result) or is not made. Line breaks are kept as the document has them.
 import { ANNOTATIONS_MAX, parseAnnotations } from './annotationParser';
 import type { Annotation, AnnotationParse } from './annotationParser';
-import { discoveryNote, escapeNoteContent } from './annotationText';
 import { codeRegions } from './codeRegions';
 import type { Span } from './codeRegions';
 import { colorProblem, TASK_MAX_CHARS, taskProblem } from './markerSyntax';
@@ -70,7 +69,10 @@ export function skipBlank(text: string, at: number, end: number): number {
 export function afterListMarker(text: string, start: number, end: number): number {
   const at = skipBlank(text, start, end);
   const c = text.charCodeAt(at);
-  const spaced = (after: number): number => (after < end && (text.charCodeAt(after) === SPACE || text.charCodeAt(after) === TAB) ? skipBlank(text, after, end) : at);
+  const spaced = (after: number): number =>
+    after < end && (text.charCodeAt(after) === SPACE || text.charCodeAt(after) === TAB)
+      ? skipBlank(text, after, end)
+      : at;
   if (c === 0x2d || c === 0x2a || c === 0x2b) return spaced(at + 1);
   let digit = at;
   while (digit < end && digit - at < 9 && text.charCodeAt(digit) >= 0x30 && text.charCodeAt(digit) <= 0x39) digit++;
@@ -90,11 +92,15 @@ function taskAt(text: string, at: number, end: number): string | undefined {
 
 /** The spans annotations and marker problems cover, merged and in order. */
 function coveredSpans(parse: AnnotationParse): Span[] {
-  const spans = [...parse.annotations.map((a) => ({ start: a.offsets.start, end: a.offsets.end })), ...parse.problems.map((p) => p.offsets)].sort((a, b) => a.start - b.start);
+  const spans = [
+    ...parse.annotations.map((a) => ({ start: a.offsets.start, end: a.offsets.end })),
+    ...parse.problems.map((p) => p.offsets),
+  ].sort((a, b) => a.start - b.start);
   const merged: Span[] = [];
   for (const span of spans) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && span.start <= last.end) merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, span.end) };
+    if (last !== undefined && span.start <= last.end)
+      merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, span.end) };
     else merged.push(span);
   }
   return merged;
@@ -165,7 +171,10 @@ function wrappable(text: string, lines: LineMap, r: FoundLine): boolean {
   let columns = 0;
   for (let i = lineStart; i < r.start; i++) columns += text.charCodeAt(i) === TAB ? 4 - (columns % 4) : 1;
   if (columns > 3) return false;
-  return (r.line === 0 || isBlankLine(text, lines, r.line - 1)) && (r.line + 1 >= lines.lineCount || isBlankLine(text, lines, r.line + 1));
+  return (
+    (r.line === 0 || isBlankLine(text, lines, r.line - 1)) &&
+    (r.line + 1 >= lines.lineCount || isBlankLine(text, lines, r.line + 1))
+  );
 }
 
 /**
@@ -218,7 +227,8 @@ const regionKey = (from: number, to: number, task: string): string => `${from}-$
 function faithfulRegions(parse: AnnotationParse, text: string, source: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const a of parse.annotations) {
-    if (a.kind !== 'region' || text.slice(a.offsets.contentStart, a.offsets.contentEnd) !== source.slice(a.from, a.to)) continue;
+    if (a.kind !== 'region' || text.slice(a.offsets.contentStart, a.offsets.contentEnd) !== source.slice(a.from, a.to))
+      continue;
     const key = regionKey(a.from, a.to, a.task);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -266,12 +276,24 @@ function markBody(text: string, options: MarkOptions): MarkResult {
   const before = faithfulRegions(parse, text, text);
   const attempt = (tried: readonly RequirementLine[]): { text: string; ok: boolean; failed: Set<RequirementLine> } => {
     const edits = recolors.map((r) => r.edit);
-    for (const r of tried) edits.push({ at: r.start, remove: 0, insert: `<!--@ax:${r.start}-${r.end}:${color}:${r.task}-->` }, { at: r.end, remove: 0, insert: '<!--/@ax-->' });
+    for (const r of tried)
+      edits.push(
+        { at: r.start, remove: 0, insert: `<!--@ax:${r.start}-${r.end}:${color}:${r.task}-->` },
+        { at: r.end, remove: 0, insert: '<!--/@ax-->' },
+      );
     const out = applyEdits(text, edits);
     const after = parseAnnotations(out);
     const counts = faithfulRegions(after, out, text);
-    const failed = new Set(tried.filter((r) => (counts.get(regionKey(r.start, r.end, r.task)) ?? 0) < (before.get(regionKey(r.start, r.end, r.task)) ?? 0) + 1));
-    const whole = after.problems.length === parse.problems.length && after.annotations.length === parse.annotations.length + tried.length;
+    const failed = new Set(
+      tried.filter(
+        (r) =>
+          (counts.get(regionKey(r.start, r.end, r.task)) ?? 0) <
+          (before.get(regionKey(r.start, r.end, r.task)) ?? 0) + 1,
+      ),
+    );
+    const whole =
+      after.problems.length === parse.problems.length &&
+      after.annotations.length === parse.annotations.length + tried.length;
     return { text: out, ok: failed.size === 0 && whole, failed };
   };
   // Lines that do not come back as their region are left out; when something else broke, the
@@ -294,6 +316,11 @@ function markBody(text: string, options: MarkOptions): MarkResult {
       recolors.map((r) => r.edit),
     );
   }
-  const changed = [...recolors.map((r) => ({ at: r.edit.at, task: r.task })), ...wraps.map((r) => ({ at: r.start, task: r.task }))].sort((a, b) => a.at - b.at).map((c) => c.task);
+  const changed = [
+    ...recolors.map((r) => ({ at: r.edit.at, task: r.task })),
+    ...wraps.map((r) => ({ at: r.start, task: r.task })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map((c) => c.task);
   return { text: done, changed: [...new Set(changed)] };
 }

@@ -24,7 +24,11 @@ function lineBreakOf(text: string): string {
 }
 
 /** What noteInsertion found: an insertion, or why there is none ('unsafe': it would not parse back as intended). */
-export type NotePlan = { readonly kind: 'insert'; readonly insertion: SpecInsertion } | { readonly kind: 'no-region' } | { readonly kind: 'noted' } | { readonly kind: 'unsafe' };
+export type NotePlan =
+  | { readonly kind: 'insert'; readonly insertion: SpecInsertion }
+  | { readonly kind: 'no-region' }
+  | { readonly kind: 'noted' }
+  | { readonly kind: 'unsafe' };
 
 const QUOTE = 0x3e;
 const PIPE = 0x7c;
@@ -58,21 +62,43 @@ function isTableRow(text: string, lines: LineMap, line: number): boolean {
 function sameBut(before: AnnotationParse, after: AnnotationParse, insertion: SpecInsertion, added: number): boolean {
   const shift = (offset: number): number => (offset > insertion.offset ? offset + insertion.insert.length : offset);
   const index = (i: number): number => (i < 0 ? -1 : i === added ? -2 : i > added ? i - 1 : i);
-  if (after.annotations.length !== before.annotations.length + 1 || after.problems.length !== before.problems.length) return false;
+  if (after.annotations.length !== before.annotations.length + 1 || after.problems.length !== before.problems.length)
+    return false;
   for (let i = 0; i < before.annotations.length; i++) {
     const was = before.annotations[i];
     const now = after.annotations[i < added ? i : i + 1];
-    if (was === undefined || now === undefined || was.kind !== now.kind || was.task !== now.task || was.depth !== now.depth || was.parent !== index(now.parent)) return false;
     if (
-      was.kind === 'region' ? now.kind !== 'region' || was.color !== now.color || was.from !== now.from || was.to !== now.to : now.kind !== 'discovery' || was.caseId !== now.caseId
+      was === undefined ||
+      now === undefined ||
+      was.kind !== now.kind ||
+      was.task !== now.task ||
+      was.depth !== now.depth ||
+      was.parent !== index(now.parent)
+    )
+      return false;
+    if (
+      was.kind === 'region'
+        ? now.kind !== 'region' || was.color !== now.color || was.from !== now.from || was.to !== now.to
+        : now.kind !== 'discovery' || was.caseId !== now.caseId
     )
       return false;
     const [o, n] = [was.offsets, now.offsets];
-    if (shift(o.start) !== n.start || shift(o.contentStart) !== n.contentStart || shift(o.contentEnd) !== n.contentEnd || shift(o.end) !== n.end) return false;
+    if (
+      shift(o.start) !== n.start ||
+      shift(o.contentStart) !== n.contentStart ||
+      shift(o.contentEnd) !== n.contentEnd ||
+      shift(o.end) !== n.end
+    )
+      return false;
   }
   return before.problems.every((was, i) => {
     const now = after.problems[i];
-    return now !== undefined && was.kind === now.kind && shift(was.offsets.start) === now.offsets.start && shift(was.offsets.end) === now.offsets.end;
+    return (
+      now !== undefined &&
+      was.kind === now.kind &&
+      shift(was.offsets.start) === now.offsets.start &&
+      shift(was.offsets.end) === now.offsets.end
+    );
   });
 }
 
@@ -91,7 +117,9 @@ function sameBut(before: AnnotationParse, after: AnnotationParse, insertion: Spe
 export function planNote(text: string, task: string, caseId: string, content: string): NotePlan {
   if (!hasBom(text)) return planBody(text, task, caseId, content);
   const plan = planBody(text.slice(1), task, caseId, content);
-  return plan.kind === 'insert' ? { kind: 'insert', insertion: { offset: plan.insertion.offset + 1, insert: plan.insertion.insert } } : plan;
+  return plan.kind === 'insert'
+    ? { kind: 'insert', insertion: { offset: plan.insertion.offset + 1, insert: plan.insertion.insert } }
+    : plan;
 }
 
 function planBody(text: string, task: string, caseId: string, content: string): NotePlan {
@@ -100,7 +128,12 @@ function planBody(text: string, task: string, caseId: string, content: string): 
   let region: Annotation | undefined;
   for (const a of parse.annotations) if (a.kind === 'region' && a.task === task) region = a;
   if (region === undefined) return { kind: 'no-region' };
-  for (let up = parse.annotations[region.parent]; up?.kind === 'region' && up.task === task; up = parse.annotations[up.parent]) region = up;
+  for (
+    let up = parse.annotations[region.parent];
+    up?.kind === 'region' && up.task === task;
+    up = parse.annotations[up.parent]
+  )
+    region = up;
   const note = discoveryNote(task, caseId, content);
   const lines = new LineMap(text);
   const notesAt = new Map<number, Annotation>();
@@ -127,9 +160,14 @@ function planBody(text: string, task: string, caseId: string, content: string): 
   const after = parseAnnotations(out);
   const added = after.annotations.findIndex((a) => a.kind === 'discovery' && a.caseId === caseId);
   const made = after.annotations[added];
-  const whole = made !== undefined && made.task === task && made.offsets.start === insertion.offset + insertion.insert.length - note.length;
+  const whole =
+    made !== undefined &&
+    made.task === task &&
+    made.offsets.start === insertion.offset + insertion.insert.length - note.length;
   const shown = made === undefined ? undefined : out.slice(made.offsets.contentStart, made.offsets.contentEnd);
-  return whole && shown === escapeNoteContent(content) && sameBut(parse, after, insertion, added) ? { kind: 'insert', insertion } : { kind: 'unsafe' };
+  return whole && shown === escapeNoteContent(content) && sameBut(parse, after, insertion, added)
+    ? { kind: 'insert', insertion }
+    : { kind: 'unsafe' };
 }
 
 /**

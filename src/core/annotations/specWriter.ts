@@ -71,7 +71,11 @@ export interface SpecRefusal {
 }
 
 /** The writer's edit of `path`, or undefined when it refused (told to `ports.refused`). */
-async function editSpec(ports: SpecPorts, path: string, change: (text: string) => SpecChange | undefined): Promise<boolean | undefined> {
+async function editSpec(
+  ports: SpecPorts,
+  path: string,
+  change: (text: string) => SpecChange | undefined,
+): Promise<boolean | undefined> {
   try {
     return await ports.writer.edit(path, change);
   } catch (err) {
@@ -87,7 +91,11 @@ async function editSpec(ports: SpecPorts, path: string, change: (text: string) =
  * refused the spec that has the region. A spec the writer refuses before its text was read is
  * skipped. Never rejects for a spec.
  */
-export async function appendDiscoveryNote(ports: SpecPorts, folder: string, note: { task: string; caseId: string; content: string }): Promise<string | undefined> {
+export async function appendDiscoveryNote(
+  ports: SpecPorts,
+  folder: string,
+  note: { task: string; caseId: string; content: string },
+): Promise<string | undefined> {
   if (taskProblem(note.task) !== undefined) return undefined;
   for (const path of await specFiles(ports.fs, folder)) {
     let found = false;

@@ -56,7 +56,8 @@ function cut(text: string, maxChars: number): string {
 export const parseAuditEntry: RecordParser<AuditEntry> = (value) => {
   if (!isPlainObject(value)) return { ok: false, reason: 'not an object' };
   const { timestamp, kind, input, status, detail, usage, model, costUsd } = value;
-  if (typeof timestamp !== 'string' || Number.isNaN(Date.parse(timestamp))) return { ok: false, reason: 'missing or invalid field timestamp' };
+  if (typeof timestamp !== 'string' || Number.isNaN(Date.parse(timestamp)))
+    return { ok: false, reason: 'missing or invalid field timestamp' };
   if (typeof kind !== 'string' || !KIND.test(kind)) return { ok: false, reason: 'missing or invalid field kind' };
   if (typeof input !== 'string') return { ok: false, reason: 'missing field input' };
   if (status !== 'ok' && status !== 'error') return { ok: false, reason: "field status must be 'ok' or 'error'" };
@@ -88,7 +89,10 @@ export class AuditLog {
 
   /** Stamps and appends one entry (the input and detail cut to their caps); returns what was stored. */
   async append(input: AuditInput): Promise<AuditEntry> {
-    if (!KIND.test(input.kind)) throw new RangeError(`An audit kind is dotted lower-case words, e.g. discovery.start; got ${visibleText(input.kind)}.`);
+    if (!KIND.test(input.kind))
+      throw new RangeError(
+        `An audit kind is dotted lower-case words, e.g. discovery.start; got ${visibleText(input.kind)}.`,
+      );
     const entry: AuditEntry = {
       timestamp: new Date(this.clock.now()).toISOString(),
       kind: input.kind,

@@ -19,7 +19,14 @@ import { currentRound } from './brainstormMachine';
 import type { BrainstormEvent, CoordinatorTask } from './brainstormMachine';
 import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
 import type { PromptPlaces } from './brainstormPrompt';
-import { ANGLES, BrainstormError, COORDINATOR_ROLE, DEFAULT_CONCURRENCY, DEFAULT_INQUISITOR_TIMEOUT_SECONDS, INQUISITOR_ROLES } from './brainstormTypes';
+import {
+  ANGLES,
+  BrainstormError,
+  COORDINATOR_ROLE,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_INQUISITOR_TIMEOUT_SECONDS,
+  INQUISITOR_ROLES,
+} from './brainstormTypes';
 import type { Angle, BrainstormSession, InquisitorOutcome, Question, StepOptions } from './brainstormTypes';
 import { harvestQuestions, parseSummary, proseSummary, summaryParseError } from './harvest';
 import type { PlanStore } from './planStore';
@@ -81,7 +88,11 @@ export class BrainstormAgents {
     return { type: 'inquired', outcomes, questions };
   }
 
-  private async inquisitor(session: BrainstormSession, angle: Angle, run: StepOptions): Promise<{ outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }> {
+  private async inquisitor(
+    session: BrainstormSession,
+    angle: Angle,
+    run: StepOptions,
+  ): Promise<{ outcome: InquisitorOutcome; questions: Question[]; error?: LlmError }> {
     const roleName = INQUISITOR_ROLES[angle];
     const timeoutMs = setting(this.deps.inquisitorTimeoutMs, DEFAULT_INQUISITOR_TIMEOUT_SECONDS * 1000);
     const abort = new AbortController();
@@ -114,10 +125,14 @@ export class BrainstormAgents {
       );
       if (timedOut) outcome = timeout;
       else if (run.signal.aborted) return { outcome: { status: 'empty', detail: 'stopped' }, questions };
-      else if (reply.outOfTurns) outcome = { status: 'empty', detail: `used all its ${role.maxTurns} turns on tools without asking` };
+      else if (reply.outOfTurns)
+        outcome = { status: 'empty', detail: `used all its ${role.maxTurns} turns on tools without asking` };
       else {
         const harvest = harvestQuestions(reply.text, angle, planDisplayPath(session.slug, workerLogName(roleName)));
-        outcome = harvest.detail !== undefined ? { status: harvest.status, detail: harvest.detail } : { status: harvest.status };
+        outcome =
+          harvest.detail !== undefined
+            ? { status: harvest.status, detail: harvest.detail }
+            : { status: harvest.status };
         questions = harvest.questions;
       }
     } catch (err) {
@@ -130,8 +145,20 @@ export class BrainstormAgents {
     }
     await this.keep(session.slug, roleName, { round: 1, task: 'questions', status: outcome.status }, reply);
     const detail = `${angle}: ${outcome.status}${outcome.detail ? ` (${outcome.detail})` : ''}; ${questions.length} questions`;
-    await this.audit(session.slug, 'brainstorm.inquisitor', outcome.status === 'success' ? 'ok' : 'error', detail, reply);
-    run.onProgress?.({ kind: 'inquisitor', angle, state: outcome.status, questions: questions.length, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}) });
+    await this.audit(
+      session.slug,
+      'brainstorm.inquisitor',
+      outcome.status === 'success' ? 'ok' : 'error',
+      detail,
+      reply,
+    );
+    run.onProgress?.({
+      kind: 'inquisitor',
+      angle,
+      state: outcome.status,
+      questions: questions.length,
+      ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}),
+    });
     return error !== undefined ? { outcome, questions, error } : { outcome, questions };
   }
 
@@ -145,7 +172,9 @@ export class BrainstormAgents {
     run.onProgress?.({ kind: 'coordinator', task });
     const round = currentRound(session);
     const keptIn = planDisplayPath(session.slug, workerLogName(COORDINATOR_ROLE));
-    const messages: LlmMessage[] = [{ role: 'user', content: coordinatorPrompt(session, task, this.places(session.slug), this.random()) }];
+    const messages: LlmMessage[] = [
+      { role: 'user', content: coordinatorPrompt(session, task, this.places(session.slug), this.random()) },
+    ];
     for (let attempt = 1; ; attempt++) {
       let reply: Reply;
       try {
@@ -159,9 +188,19 @@ export class BrainstormAgents {
       const last = attempt === 2;
       if (reply.outOfTurns) {
         const why = 'you used all your turns on tools without answering';
-        await this.audit(session.slug, `brainstorm.${task}`, 'error', `the coordinator ${why}${last ? '' : '; asked again'}`, reply);
+        await this.audit(
+          session.slug,
+          `brainstorm.${task}`,
+          'error',
+          `the coordinator ${why}${last ? '' : '; asked again'}`,
+          reply,
+        );
         if (last)
-          return { type: 'call-failed', during: task, error: `The coordinator used all its turns reading the workspace without answering, twice. Retry; your answers are kept.` };
+          return {
+            type: 'call-failed',
+            during: task,
+            error: `The coordinator used all its turns reading the workspace without answering, twice. Retry; your answers are kept.`,
+          };
         messages.push(...reask(reply.text, why, task === 'follow-up' ? 'the questions JSON' : 'the summary JSON'));
         continue;
       }
@@ -195,11 +234,25 @@ export class BrainstormAgents {
         return { type: 'summarized', summary };
       }
       if (last) {
-        await this.audit(session.slug, 'brainstorm.summarize', 'error', `the summary could not be read twice; its text is kept as the summary (summary_format: text)`, reply);
+        await this.audit(
+          session.slug,
+          'brainstorm.summarize',
+          'error',
+          `the summary could not be read twice; its text is kept as the summary (summary_format: text)`,
+          reply,
+        );
         return { type: 'summarized', summary: proseSummary(session.topic, reply.text) };
       }
-      await this.audit(session.slug, 'brainstorm.summarize', 'error', 'the summary could not be read; asked again', reply);
-      messages.push(...reask(reply.text, summaryParseError(reply.text) ?? 'the summary JSON was not found', 'the summary JSON'));
+      await this.audit(
+        session.slug,
+        'brainstorm.summarize',
+        'error',
+        'the summary could not be read; asked again',
+        reply,
+      );
+      messages.push(
+        ...reask(reply.text, summaryParseError(reply.text) ?? 'the summary JSON was not found', 'the summary JSON'),
+      );
     }
   }
 
@@ -219,7 +272,11 @@ export class BrainstormAgents {
       onTool: (activity) => run.onProgress?.({ kind: 'tool', who, activity }),
     };
     if (streams) observer.onText = (text) => run.onProgress?.({ kind: 'text', text });
-    const reply = await this.deps.runner.call(role, { messages, maxTokens }, signal, observer, { kind: 'brainstorm', what: 'BRAINSTORM', name: session.slug });
+    const reply = await this.deps.runner.call(role, { messages, maxTokens }, signal, observer, {
+      kind: 'brainstorm',
+      what: 'BRAINSTORM',
+      name: session.slug,
+    });
     return {
       text: reply.text,
       stopped: reply.outcome === 'stopped',
@@ -229,7 +286,12 @@ export class BrainstormAgents {
     };
   }
 
-  private async keep(slug: string, agent: string, entry: Pick<WorkerRecord, 'round' | 'task' | 'status'>, reply: Reply | undefined): Promise<void> {
+  private async keep(
+    slug: string,
+    agent: string,
+    entry: Pick<WorkerRecord, 'round' | 'task' | 'status'>,
+    reply: Reply | undefined,
+  ): Promise<void> {
     await this.deps.plans.workerLog(slug, agent).append({
       timestamp: new Date(this.deps.clock.now()).toISOString(),
       ...entry,
@@ -239,8 +301,20 @@ export class BrainstormAgents {
     });
   }
 
-  private async audit(slug: string, kind: string, status: 'ok' | 'error', detail: string, reply?: Reply): Promise<void> {
-    const entry: AuditInput = { kind, input: auditInput('BRAINSTORM', slug), status, detail, ...this.deps.runner.usageFields(reply?.model, reply?.usage) };
+  private async audit(
+    slug: string,
+    kind: string,
+    status: 'ok' | 'error',
+    detail: string,
+    reply?: Reply,
+  ): Promise<void> {
+    const entry: AuditInput = {
+      kind,
+      input: auditInput('BRAINSTORM', slug),
+      status,
+      detail,
+      ...this.deps.runner.usageFields(reply?.model, reply?.usage),
+    };
     await this.deps.runner.audit.append(entry);
   }
 
@@ -258,12 +332,18 @@ function reask(replyText: string, why: string, what: string): LlmMessage[] {
   const quoted = cutText(replyText.trim(), REASK_QUOTE_MAX_BYTES);
   return [
     { role: 'assistant', content: quoted === '' ? '(an empty reply)' : quoted },
-    { role: 'user', content: `Your reply could not be read: ${cutText(why, 500)}. Reply again with only ${what}, exactly in the format asked for above.` },
+    {
+      role: 'user',
+      content: `Your reply could not be read: ${cutText(why, 500)}. Reply again with only ${what}, exactly in the format asked for above.`,
+    },
   ];
 }
 
 export function stopped(session: BrainstormSession): BrainstormError {
-  return new BrainstormError('stopped', `Stopped. The brainstorm ${session.slug} is kept at round ${Math.max(1, currentRound(session))}; resume it to go on.`);
+  return new BrainstormError(
+    'stopped',
+    `Stopped. The brainstorm ${session.slug} is kept at round ${Math.max(1, currentRound(session))}; resume it to go on.`,
+  );
 }
 
 /** "120", or "0.5" for a short limit: never "0". */

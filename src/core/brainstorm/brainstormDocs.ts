@@ -51,7 +51,8 @@ export function verbatimBlock(text: string): string {
 }
 
 /** What a document says above a summary kept as prose (`format: 'text'`). */
-export const PROSE_SUMMARY_NOTE = "The coordinator's summary was not in the expected format, so its text is kept as written.";
+export const PROSE_SUMMARY_NOTE =
+  "The coordinator's summary was not in the expected format, so its text is kept as written.";
 
 /**
  * Model prose kept in a document, as a block quote: its markdown (lists, emphasis, code) is kept
@@ -99,7 +100,11 @@ export interface AskedQuestion {
 export function questionBlock(q: AskedQuestion, heading: string): string {
   const answer = q.answer;
   const answerPart =
-    answer === undefined ? `**Answer:** ${AWAITING_ANSWER}` : answer.kind === 'skipped' ? `**Answer:** ${SKIPPED_ANSWER}` : `**Answer**\n\n${verbatimBlock(answer.text)}`;
+    answer === undefined
+      ? `**Answer:** ${AWAITING_ANSWER}`
+      : answer.kind === 'skipped'
+        ? `**Answer:** ${SKIPPED_ANSWER}`
+        : `**Answer**\n\n${verbatimBlock(answer.text)}`;
   return `${heading}\n\n${verbatimBlock(q.text)}\n\n${answerPart}`;
 }
 
@@ -114,7 +119,9 @@ export function questionsByRound(questions: readonly AskedQuestion[]): string {
     .map((round) => {
       const inRound = questions.filter((q) => q.round === round);
       const angles = ANGLES.filter((angle) => inRound.some((q) => q.angle === angle)).map((angle) => {
-        const blocks = inRound.filter((q) => q.angle === angle).map((q) => questionBlock(q, `##### Question ${q.number} (priority ${q.priority})`));
+        const blocks = inRound
+          .filter((q) => q.angle === angle)
+          .map((q) => questionBlock(q, `##### Question ${q.number} (priority ${q.priority})`));
         return `#### ${ANGLE_LABELS[angle]}\n\n${blocks.join('\n\n')}`;
       });
       return `### Round ${round}\n\n${angles.join('\n\n')}`;
@@ -127,13 +134,22 @@ export function askedQuestions(session: BrainstormSession): AskedQuestion[] {
   return session.rounds.flatMap((r) =>
     r.questions.map((q, i) => {
       const answer = r.answers?.[i];
-      return { round: r.round, number: i + 1, angle: q.angle, priority: q.priority, text: q.text, ...(answer ? { answer } : {}) };
+      return {
+        round: r.round,
+        number: i + 1,
+        angle: q.angle,
+        priority: q.priority,
+        text: q.text,
+        ...(answer ? { answer } : {}),
+      };
     }),
   );
 }
 
 /** How each inquisitor's round 1 went; an angle without an outcome counts as empty. */
-export function inquisitorStatuses(session: BrainstormSession): Record<Angle, { status: InquisitorStatus; detail?: string }> {
+export function inquisitorStatuses(
+  session: BrainstormSession,
+): Record<Angle, { status: InquisitorStatus; detail?: string }> {
   const entries = ANGLES.map((angle) => {
     const outcome = session.inquisitors?.[angle];
     return [angle, outcome === undefined ? { status: 'empty' as const } : outcome] as const;
@@ -163,7 +179,9 @@ export function renderRoundFile(session: BrainstormSession, round: number): stri
     parts.push(`## Inquisitors\n\n${lines.join('\n')}`);
   }
   const questions = askedQuestions({ ...session, rounds: [r] });
-  const blocks = questions.map((q) => questionBlock(q, `### ${q.number}. ${ANGLE_LABELS[q.angle]}, priority ${q.priority}`));
+  const blocks = questions.map((q) =>
+    questionBlock(q, `### ${q.number}. ${ANGLE_LABELS[q.angle]}, priority ${q.priority}`),
+  );
   parts.push(`## Questions\n\n${blocks.length === 0 ? 'None.' : blocks.join('\n\n')}`);
   return `${parts.join('\n\n')}\n`;
 }
@@ -176,7 +194,10 @@ function siblingLink(slug: string, file: string): string {
 
 function checkSlug(slug: string): void {
   if (!isSlug(slug)) {
-    throw new BrainstormError('invalid', `'${visibleText(slug)}' is not a plan name (a–z, 0–9 and '-', at most 64, starting with a letter or digit)`);
+    throw new BrainstormError(
+      'invalid',
+      `'${visibleText(slug)}' is not a plan name (a–z, 0–9 and '-', at most 64, starting with a letter or digit)`,
+    );
   }
 }
 
@@ -198,7 +219,12 @@ export function renderBrainstormDocument(session: BrainstormSession): string {
           `## Decisions\n\n${bulletList(summary?.decisions ?? [])}`,
           `## Open questions\n\n${bulletList(summary?.openQuestions ?? [])}`,
         ];
-  const parts = [`# Brainstorm: ${inlineText(session.topic)}`, facts.join('\n'), ...findings, `## Questions and answers\n\n${questionsByRound(askedQuestions(session))}`];
+  const parts = [
+    `# Brainstorm: ${inlineText(session.topic)}`,
+    facts.join('\n'),
+    ...findings,
+    `## Questions and answers\n\n${questionsByRound(askedQuestions(session))}`,
+  ];
   return `${parts.join('\n\n')}\n`;
 }
 

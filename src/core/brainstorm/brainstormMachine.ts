@@ -6,7 +6,16 @@
 // throws `new BrainstormError(kind, reason)` for it.
 import { cutText } from '../prompt/cap';
 import { ANGLES, DETAIL_MAX_BYTES, ERROR_MAX_BYTES } from './brainstormTypes';
-import type { Angle, Answer, BrainstormErrorKind, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question, RoundAction } from './brainstormTypes';
+import type {
+  Angle,
+  Answer,
+  BrainstormErrorKind,
+  BrainstormSession,
+  BrainstormSummary,
+  InquisitorOutcome,
+  Question,
+  RoundAction,
+} from './brainstormTypes';
 import { mergeQuestions } from './merge';
 
 export type CoordinatorTask = 'follow-up' | 'summarize';
@@ -66,7 +75,11 @@ export function currentRound(session: BrainstormSession): number {
 }
 
 /** What follows the answers to round `n`: the round limits overrule the person's choice. */
-export function nextTask(n: number, limits: { minRounds: number; maxRounds: number }, action: RoundAction): CoordinatorTask {
+export function nextTask(
+  n: number,
+  limits: { minRounds: number; maxRounds: number },
+  action: RoundAction,
+): CoordinatorTask {
   if (n >= limits.maxRounds) return 'summarize';
   if (n < limits.minRounds) return 'follow-up';
   return action === 'more' ? 'follow-up' : 'summarize';
@@ -81,17 +94,36 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       const merged = mergeQuestions(event.questions);
       const statuses = ANGLES.map((a) => `${a}: ${describeOutcome(outcomes[a])}`).join('; ');
       if (merged.length === 0) {
-        const error = `None of the three inquisitors asked a usable question (${statuses}). ` + 'Retry, or check the model connection if every one failed the same way.';
-        const next = { ...session, inquisitors: outcomes, phase: { kind: 'inquiry-failed' as const, error: cutText(error, ERROR_MAX_BYTES) } };
-        return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: 'brainstorm.round', status: 'error', detail: error }] };
+        const error =
+          `None of the three inquisitors asked a usable question (${statuses}). ` +
+          'Retry, or check the model connection if every one failed the same way.';
+        const next = {
+          ...session,
+          inquisitors: outcomes,
+          phase: { kind: 'inquiry-failed' as const, error: cutText(error, ERROR_MAX_BYTES) },
+        };
+        return {
+          session: next,
+          effects: [{ type: 'save' }, { type: 'audit', kind: 'brainstorm.round', status: 'error', detail: error }],
+        };
       }
-      const next: BrainstormSession = { ...session, inquisitors: outcomes, rounds: [{ round: 1, questions: merged }], phase: { kind: 'answering' } };
+      const next: BrainstormSession = {
+        ...session,
+        inquisitors: outcomes,
+        rounds: [{ round: 1, questions: merged }],
+        phase: { kind: 'answering' },
+      };
       return {
         session: next,
         effects: [
           { type: 'save' },
           { type: 'write-round', round: 1 },
-          { type: 'audit', kind: 'brainstorm.round', status: 'ok', detail: `round 1: ${merged.length} questions from ${event.questions.length} asked (${statuses})` },
+          {
+            type: 'audit',
+            kind: 'brainstorm.round',
+            status: 'ok',
+            detail: `round 1: ${merged.length} questions from ${event.questions.length} asked (${statuses})`,
+          },
         ],
       };
     }
@@ -99,24 +131,43 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
       const last = session.rounds.at(-1);
       if (phase.kind !== 'answering' || last === undefined) return wrongPhase(session, 'take answers');
       if (event.answers.length !== last.questions.length) {
-        return reject(session, 'invalid', `Round ${last.round} has ${last.questions.length} questions; ${event.answers.length} answers were given. Answer or skip each question.`);
+        return reject(
+          session,
+          'invalid',
+          `Round ${last.round} has ${last.questions.length} questions; ${event.answers.length} answers were given. Answer or skip each question.`,
+        );
       }
       const rounds = [...session.rounds.slice(0, -1), { ...last, answers: event.answers }];
       const n = last.round;
       const effects: BrainstormEffect[] = [];
       const task = nextTask(n, session, event.action);
       if (task === 'summarize' && event.action === 'more')
-        effects.push({ type: 'notice', text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.` });
+        effects.push({
+          type: 'notice',
+          text: `This brainstorm is limited to ${session.maxRounds} rounds, so it is summarized now.`,
+        });
       if (task === 'follow-up' && event.action === 'summarize')
-        effects.push({ type: 'notice', text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.` });
+        effects.push({
+          type: 'notice',
+          text: `This brainstorm asks at least ${session.minRounds} rounds, so round ${n + 1} follows.`,
+        });
       const skipped = event.answers.filter((a) => a.kind === 'skipped').length;
-      const next: BrainstormSession = { ...session, rounds, phase: { kind: task === 'follow-up' ? 'following-up' : 'summarizing' } };
+      const next: BrainstormSession = {
+        ...session,
+        rounds,
+        phase: { kind: task === 'follow-up' ? 'following-up' : 'summarizing' },
+      };
       return {
         session: next,
         effects: [
           { type: 'save' },
           { type: 'write-round', round: n },
-          { type: 'audit', kind: 'brainstorm.answers', status: 'ok', detail: `round ${n}: ${event.answers.length - skipped} answered, ${skipped} skipped; next: ${task}` },
+          {
+            type: 'audit',
+            kind: 'brainstorm.answers',
+            status: 'ok',
+            detail: `round ${n}: ${event.answers.length - skipped} answered, ${skipped} skipped; next: ${task}`,
+          },
           ...effects,
           { type: 'call-coordinator', task },
         ],
@@ -138,13 +189,22 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
         };
       }
       const round = currentRound(session) + 1;
-      const next: BrainstormSession = { ...session, rounds: [...session.rounds, { round, questions: fresh }], phase: { kind: 'answering' } };
+      const next: BrainstormSession = {
+        ...session,
+        rounds: [...session.rounds, { round, questions: fresh }],
+        phase: { kind: 'answering' },
+      };
       return {
         session: next,
         effects: [
           { type: 'save' },
           { type: 'write-round', round },
-          { type: 'audit', kind: 'brainstorm.round', status: 'ok', detail: `round ${round}: ${fresh.length} follow-up questions` },
+          {
+            type: 'audit',
+            kind: 'brainstorm.round',
+            status: 'ok',
+            detail: `round ${round}: ${fresh.length} follow-up questions`,
+          },
         ],
       };
     }
@@ -159,23 +219,43 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
         effects: [
           { type: 'save' },
           { type: 'write-artifacts' },
-          { type: 'audit', kind: 'brainstorm.complete', status: 'ok', detail: `complete after ${session.rounds.length} round(s)${kept}` },
+          {
+            type: 'audit',
+            kind: 'brainstorm.complete',
+            status: 'ok',
+            detail: `complete after ${session.rounds.length} round(s)${kept}`,
+          },
         ],
       };
     }
     case 'call-failed': {
       const expected = event.during === 'follow-up' ? 'following-up' : 'summarizing';
       if (phase.kind !== expected) return wrongPhase(session, 'record a failed call');
-      const next: BrainstormSession = { ...session, phase: { kind: 'failed', during: event.during, error: cutText(event.error, ERROR_MAX_BYTES) } };
-      return { session: next, effects: [{ type: 'save' }, { type: 'audit', kind: `brainstorm.${event.during}`, status: 'error', detail: event.error }] };
+      const next: BrainstormSession = {
+        ...session,
+        phase: { kind: 'failed', during: event.during, error: cutText(event.error, ERROR_MAX_BYTES) },
+      };
+      return {
+        session: next,
+        effects: [
+          { type: 'save' },
+          { type: 'audit', kind: `brainstorm.${event.during}`, status: 'error', detail: event.error },
+        ],
+      };
     }
     case 'retry': {
       if (phase.kind === 'inquiry-failed') {
         const { inquisitors: _dropped, ...rest } = session;
-        return { session: { ...rest, phase: { kind: 'inquiring' } }, effects: [{ type: 'save' }, { type: 'call-inquisitors' }] };
+        return {
+          session: { ...rest, phase: { kind: 'inquiring' } },
+          effects: [{ type: 'save' }, { type: 'call-inquisitors' }],
+        };
       }
       if (phase.kind === 'failed') {
-        const next: BrainstormSession = { ...session, phase: { kind: phase.during === 'follow-up' ? 'following-up' : 'summarizing' } };
+        const next: BrainstormSession = {
+          ...session,
+          phase: { kind: phase.during === 'follow-up' ? 'following-up' : 'summarizing' },
+        };
         return { session: next, effects: [{ type: 'save' }, ...due(next)] };
       }
       const effects = due(session);
@@ -185,7 +265,10 @@ export function step(session: BrainstormSession, event: BrainstormEvent): StepRe
     case 'restart': {
       if (phase.kind === 'complete') return wrongPhase(session, 'restart');
       const { inquisitors: _i, summary: _s, ...rest } = session;
-      return { session: { ...rest, rounds: [], phase: { kind: 'inquiring' } }, effects: [{ type: 'remove-rounds' }, { type: 'save' }, { type: 'call-inquisitors' }] };
+      return {
+        session: { ...rest, rounds: [], phase: { kind: 'inquiring' } },
+        effects: [{ type: 'remove-rounds' }, { type: 'save' }, { type: 'call-inquisitors' }],
+      };
     }
   }
 }
@@ -221,5 +304,9 @@ function wrongPhase(session: BrainstormSession, what: string): StepResult {
     failed: 'stopped on a failed model call (Retry makes it again)',
     complete: 'is complete',
   };
-  return reject(session, session.phase.kind === 'complete' ? 'complete' : 'wrong-phase', `Cannot ${what}: the brainstorm ${session.slug} ${now[session.phase.kind]}.`);
+  return reject(
+    session,
+    session.phase.kind === 'complete' ? 'complete' : 'wrong-phase',
+    `Cannot ${what}: the brainstorm ${session.slug} ${now[session.phase.kind]}.`,
+  );
 }

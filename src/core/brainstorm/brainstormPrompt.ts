@@ -10,7 +10,11 @@ import { SEED_MAX_BYTES, SKIPPED_ANSWER } from './brainstormTypes';
 import type { Angle, BrainstormSession } from './brainstormTypes';
 import type { CoordinatorTask } from './brainstormMachine';
 
-const ANGLE_NAMES: Readonly<Record<Angle, string>> = { ux: 'user experience', technical: 'technical design', 'edge-cases': 'edge cases' };
+const ANGLE_NAMES: Readonly<Record<Angle, string>> = {
+  ux: 'user experience',
+  technical: 'technical design',
+  'edge-cases': 'edge cases',
+};
 
 export interface PromptPlaces {
   /** Where the whole topic is kept, named in a cut topic's marker. */
@@ -29,12 +33,19 @@ function topicBlocks(session: BrainstormSession, places: PromptPlaces, random: R
   const seed = session.seed;
   if (seed !== undefined) {
     const text = capText(seed.text, places.state, SEED_MAX_BYTES).text;
-    blocks.push(`The topic comes from an earlier plan. The brief of that plan:\n${wrapUntrusted(text, `plan ${seed.slug}/${seed.file}`, random)}`);
+    blocks.push(
+      `The topic comes from an earlier plan. The brief of that plan:\n${wrapUntrusted(text, `plan ${seed.slug}/${seed.file}`, random)}`,
+    );
   }
   return blocks;
 }
 
-export function inquisitorPrompt(session: BrainstormSession, angle: Angle, places: PromptPlaces, random: RandomBytes = secureRandomBytes): string {
+export function inquisitorPrompt(
+  session: BrainstormSession,
+  angle: Angle,
+  places: PromptPlaces,
+  random: RandomBytes = secureRandomBytes,
+): string {
   return [
     `Question this topic from the ${ANGLE_NAMES[angle]} angle ("${angle}") only.`,
     ...topicBlocks(session, places, random),
@@ -42,14 +53,22 @@ export function inquisitorPrompt(session: BrainstormSession, angle: Angle, place
   ].join('\n\n');
 }
 
-export function coordinatorPrompt(session: BrainstormSession, task: CoordinatorTask, places: PromptPlaces, random: RandomBytes = secureRandomBytes): string {
+export function coordinatorPrompt(
+  session: BrainstormSession,
+  task: CoordinatorTask,
+  places: PromptPlaces,
+  random: RandomBytes = secureRandomBytes,
+): string {
   const rounds = session.rounds
     .filter((r) => r.answers !== undefined)
     .map((r) => {
       const items = r.questions.map((q, i) => {
         const answer = r.answers![i]!;
         const asked = `${i + 1}. (${q.angle}, priority ${q.priority})\n${wrapUntrusted(capText(q.text, places.state).text, 'brainstorm question', random)}`;
-        const answered = answer.kind === 'skipped' ? `Answer: ${SKIPPED_ANSWER}` : `Answer:\n${wrapUntrusted(capText(answer.text, places.answers).text, 'user answer', random)}`;
+        const answered =
+          answer.kind === 'skipped'
+            ? `Answer: ${SKIPPED_ANSWER}`
+            : `Answer:\n${wrapUntrusted(capText(answer.text, places.answers).text, 'user answer', random)}`;
         return `${asked}\n${answered}`;
       });
       return [`## Round ${r.round}`, ...items].join('\n\n');
@@ -58,5 +77,11 @@ export function coordinatorPrompt(session: BrainstormSession, task: CoordinatorT
     task === 'follow-up'
       ? 'Reply with only the JSON object {"questions":[…]}: 0 to 8 follow-up questions; {"questions":[]} when nothing more is worth asking.'
       : 'Reply with only the JSON object {"summary":{…}} as your instructions say.';
-  return [`TASK: ${task}`, ...topicBlocks(session, places, random), `The rounds so far, each question with the person's answer:`, ...rounds, reply].join('\n\n');
+  return [
+    `TASK: ${task}`,
+    ...topicBlocks(session, places, random),
+    `The rounds so far, each question with the person's answer:`,
+    ...rounds,
+    reply,
+  ].join('\n\n');
 }

@@ -1,57 +1,47 @@
 // Runs brainstorms: loads the session file of a plan folder, steps the machine
-// (brainstormMachine.ts) and carries out its effects — the inquisitors in parallel, the
-// coordinator's calls, the round files and the artifacts — feeding each model result back as an
-// event. The session file is saved before every model call, so an answer is never asked twice
-// and a stopped or crashed step resumes where it was.
-import { AuditLog, auditInput } from '../audit/auditLog';
+// (brainstormMachine.ts) and carries out its effects (brainstormEffects.ts) — the inquisitors in
+// parallel, the coordinator's calls, the round files and the artifacts — feeding each model result
+// back as an event. The session file is saved before every model call, so an answer is never asked
+// twice and a stopped or crashed step resumes where it was.
+import type { AuditLog } from '../audit/auditLog';
 import type { Clock } from '../clock';
-import { LlmError } from '../llm/llmClient';
-import type { LlmClient, LlmErrorKind, LlmRetry, LlmUsage } from '../llm/llmClient';
-import { costOf } from '../llm/usage';
+import type { LlmClient } from '../llm/llmClient';
 import type { PriceTable } from '../llm/usage';
 import { CAP_BYTES, capText, cutText, utf8Length } from '../prompt/cap';
-import { isBlankText, secureRandomBytes } from '../prompt/untrustedText';
+import { isBlankText } from '../prompt/untrustedText';
 import type { RandomBytes } from '../prompt/untrustedText';
 import type { Role } from '../roles/roleSchema';
 import { slugify, uniqueSlug } from '../storage/safeNames';
-import { StorageError } from '../storage/storageError';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { SessionRunner } from '../session/sessionRunner';
 import type { SessionTools } from '../session/sessionRunner';
 import { sessionTools } from '../session/sessionTools';
 import { BrainstormAgents } from './brainstormAgents';
-import { renderBrainstormDocument, renderRoundFile } from './brainstormDocs';
-import { currentRound, due, step } from './brainstormMachine';
+import { auditEntry, BrainstormEffects } from './brainstormEffects';
+import { currentRound } from './brainstormMachine';
 import { isSetAside, recoverSession, setAside } from './damagedPlan';
-import type { BrainstormEffect, BrainstormEvent, CoordinatorTask } from './brainstormMachine';
-import { coordinatorPrompt, inquisitorPrompt } from './brainstormPrompt';
-import type { PromptPlaces } from './brainstormPrompt';
 import {
-  ANGLES,
   ANSWER_KEPT_MAX_BYTES,
   BrainstormError,
-  COORDINATOR_ROLE,
-  DEFAULT_CONCURRENCY,
-  DEFAULT_INQUISITOR_TIMEOUT_SECONDS,
   DEFAULT_MAX_ROUNDS,
   DEFAULT_MIN_ROUNDS,
-  INQUISITOR_ROLES,
   ROUNDS_LIMIT,
   TOPIC_MAX_BYTES,
 } from './brainstormTypes';
-import type { Angle, Answer, BrainstormApi, BrainstormSession, InquisitorOutcome, Question, RoundAction, StartOptions, StepOptions, UnfinishedBrainstorm } from './brainstormTypes';
-import { renderContextFile, toContext } from './contextFile';
-import { harvestQuestions, parseSummary } from './harvest';
+import type {
+  Answer,
+  BrainstormApi,
+  BrainstormSession,
+  RoundAction,
+  StartOptions,
+  StepOptions,
+  UnfinishedBrainstorm,
+} from './brainstormTypes';
 import { checkSlug, isComplete, planFolderExists } from './planFolder';
 import { SESSION_FILE_MAX_BYTES } from './sessionFile';
-import { ARTIFACT_MODE, PlanStore, SlugTaken, USER_LOG } from './planStore';
+import { PlanStore, SlugTaken, USER_LOG } from './planStore';
 import type { Loaded } from './planStore';
-import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, roundFileName, workerLogName } from '../plan/layout';
-
-const INQUISITOR_MAX_TOKENS = 2048;
-const COORDINATOR_MAX_TOKENS = 4096;
-/** Model failures that are about the setup, not the call: the same for every inquisitor. */
-const SETUP_ERRORS: ReadonlySet<LlmErrorKind> = new Set(['no-provider', 'auth', 'quota', 'consent']);
+import { PLANS_DIR, PLAN_FILES, planDisplayPath, planFile, workerLogName } from '../plan/layout';
 
 export interface BrainstormServiceDeps {
   store: WorkspaceStore;
@@ -71,29 +61,28 @@ export interface BrainstormServiceDeps {
   tools?: SessionTools | false;
 }
 
-const machine = {
-  step(state: BrainstormSession, event: BrainstormEvent) {
-    const next = step(state, event);
-    return { state: next.session, effects: next.effects };
-  },
-};
-
 export class BrainstormService implements BrainstormApi {
   private readonly audit: AuditLog;
   private readonly runner: SessionRunner;
   private readonly agents: BrainstormAgents;
   private readonly plans: PlanStore;
+  private readonly effects: BrainstormEffects;
 
   constructor(private readonly deps: BrainstormServiceDeps) {
     this.runner = new SessionRunner({ ...deps, tools: sessionTools(deps.store, deps.tools) });
     this.audit = this.runner.audit;
     this.plans = new PlanStore(deps.store, deps.clock);
     this.agents = new BrainstormAgents({ ...deps, runner: this.runner, plans: this.plans });
+    this.effects = new BrainstormEffects({ ...deps, runner: this.runner, agents: this.agents, plans: this.plans });
   }
 
   async start(topic: string, options: StartOptions, run: StepOptions): Promise<BrainstormSession> {
     const text = topic.replace(/\r\n?/g, '\n').trim();
-    if (isBlankText(text)) throw new BrainstormError('invalid', 'The topic is empty (or only invisible characters). Say in a sentence what you want to think through.');
+    if (isBlankText(text))
+      throw new BrainstormError(
+        'invalid',
+        'The topic is empty (or only invisible characters). Say in a sentence what you want to think through.',
+      );
     if (utf8Length(text) > TOPIC_MAX_BYTES) {
       throw new BrainstormError(
         'invalid',
@@ -107,10 +96,16 @@ export class BrainstormService implements BrainstormApi {
       ['maximum', maxRounds],
     ] as const) {
       if (!Number.isSafeInteger(n) || n < 1 || n > ROUNDS_LIMIT)
-        throw new BrainstormError('invalid', `The ${name} number of rounds must be a whole number from 1 to ${ROUNDS_LIMIT}, not ${n}.`);
+        throw new BrainstormError(
+          'invalid',
+          `The ${name} number of rounds must be a whole number from 1 to ${ROUNDS_LIMIT}, not ${n}.`,
+        );
     }
     if (minRounds > maxRounds)
-      throw new BrainstormError('invalid', `The minimum number of rounds (${minRounds}) is more than the maximum (${maxRounds}). Lower the minimum or raise the maximum.`);
+      throw new BrainstormError(
+        'invalid',
+        `The minimum number of rounds (${minRounds}) is more than the maximum (${maxRounds}). Lower the minimum or raise the maximum.`,
+      );
     if (options.slug !== undefined) checkSlug(options.slug);
     const seed = options.seedFrom === undefined ? undefined : await this.plans.readSeed(options.seedFrom);
 
@@ -122,17 +117,33 @@ export class BrainstormService implements BrainstormApi {
       try {
         // The session's lock from the start: a resume elsewhere cannot run round 1 a second time.
         return await this.exclusive(slug, async () => {
-          const loaded = await this.plans.create(slug, text, { minRounds, maxRounds }, seed, options.slug !== undefined);
+          const loaded = await this.plans.create(
+            slug,
+            text,
+            { minRounds, maxRounds },
+            seed,
+            options.slug !== undefined,
+          );
           run.onProgress?.({ kind: 'started', slug });
-          await this.auditEntry(slug, 'brainstorm.start', 'ok', `rounds ${minRounds}–${maxRounds}${seed ? `; seeded from ${seed.slug}` : ''}`, text);
-          return this.drive(loaded, undefined, run);
+          await auditEntry(
+            this.audit,
+            slug,
+            'brainstorm.start',
+            'ok',
+            `rounds ${minRounds}–${maxRounds}${seed ? `; seeded from ${seed.slug}` : ''}`,
+            text,
+          );
+          return this.effects.drive(loaded, undefined, run);
         });
       } catch (err) {
         // Another window took the same name at the same moment: pick the next free one.
         const taken = err instanceof SlugTaken || (err instanceof BrainstormError && err.kind === 'busy');
         if (!taken) throw err;
         if (options.slug !== undefined || attempt >= 5) {
-          throw new BrainstormError('invalid', `${planDisplayPath(slug)} exists already. Resume that brainstorm, or choose another slug.`);
+          throw new BrainstormError(
+            'invalid',
+            `${planDisplayPath(slug)} exists already. Resume that brainstorm, or choose another slug.`,
+          );
         }
       }
     }
@@ -148,16 +159,21 @@ export class BrainstormService implements BrainstormApi {
 
   async answer(slug: string, answers: Answer[], action: RoundAction, run: StepOptions): Promise<BrainstormSession> {
     checkSlug(slug);
-    const typed = answers.map((a) => (a.kind === 'answered' && !isBlankText(a.text) ? a.text.replace(/\r\n?/g, '\n').trim() : undefined));
+    const typed = answers.map((a) =>
+      a.kind === 'answered' && !isBlankText(a.text) ? a.text.replace(/\r\n?/g, '\n').trim() : undefined,
+    );
     const whole = typed.map((t) => (t === undefined ? undefined : cutText(t, ANSWER_KEPT_MAX_BYTES)));
     const userLog = planDisplayPath(slug, workerLogName(USER_LOG));
     let kept = false;
     const keep = async (round: number | undefined) => {
       // Whatever becomes of the step, what the person typed is kept first: a capped answer's marker
       // points here, and a refused step (busy elsewhere, the round already answered) loses nothing.
-      await this.plans
-        .workerLog(slug, USER_LOG)
-        .append({ timestamp: this.isoNow(), ...(round !== undefined ? { round } : {}), task: 'answers', answers: whole.map((t) => t ?? null) });
+      await this.plans.workerLog(slug, USER_LOG).append({
+        timestamp: this.isoNow(),
+        ...(round !== undefined ? { round } : {}),
+        task: 'answers',
+        answers: whole.map((t) => t ?? null),
+      });
       kept = true;
       typed.forEach((t, i) => {
         if (t !== undefined && utf8Length(t) > ANSWER_KEPT_MAX_BYTES) {
@@ -170,11 +186,19 @@ export class BrainstormService implements BrainstormApi {
       return await this.exclusive(slug, async () => {
         const loaded = await this.plans.read(slug);
         await keep(currentRound(loaded.session));
-        const given: Answer[] = whole.map((t) => (t === undefined ? { kind: 'skipped' } : { kind: 'answered', text: capText(t, userLog).text }));
-        return this.drive(loaded, { type: 'answered', answers: given, action }, run);
+        const given: Answer[] = whole.map((t) =>
+          t === undefined ? { kind: 'skipped' } : { kind: 'answered', text: capText(t, userLog).text },
+        );
+        return this.effects.drive(loaded, { type: 'answered', answers: given, action }, run);
       });
     } catch (err) {
-      if (kept || !(err instanceof BrainstormError) || err.kind !== 'busy' || !(await planFolderExists(this.deps.store, slug))) throw err;
+      if (
+        kept ||
+        !(err instanceof BrainstormError) ||
+        err.kind !== 'busy' ||
+        !(await planFolderExists(this.deps.store, slug))
+      )
+        throw err;
       await keep(undefined);
       throw new BrainstormError('busy', `${err.message} Your answers are kept in ${userLog}.`);
     }
@@ -186,14 +210,17 @@ export class BrainstormService implements BrainstormApi {
       const phase = loaded.session.phase.kind;
       if (phase === 'complete') {
         if (await isComplete(this.deps.store, slug)) {
-          throw new BrainstormError('complete', `The brainstorm ${slug} is complete: read ${planDisplayPath(slug, PLAN_FILES.document)}.`);
+          throw new BrainstormError(
+            'complete',
+            `The brainstorm ${slug} is complete: read ${planDisplayPath(slug, PLAN_FILES.document)}.`,
+          );
         }
         // Saved as complete, but the window closed before the sentinel: write the artifacts again.
-        await this.runEffect({ type: 'write-artifacts' }, loaded, run);
+        await this.effects.runEffect({ type: 'write-artifacts' }, loaded, run);
         return loaded.session;
       }
       if (phase === 'answering') return loaded.session;
-      return this.drive(loaded, { type: 'retry' }, run);
+      return this.effects.drive(loaded, { type: 'retry' }, run);
     });
   }
 
@@ -204,9 +231,9 @@ export class BrainstormService implements BrainstormApi {
         loaded = await this.plans.read(slug);
       } catch (err) {
         if (!(err instanceof BrainstormError) || err.kind !== 'corrupt') throw err;
-        return this.drive(await this.restartDamaged(slug, err), undefined, run);
+        return this.effects.drive(await this.restartDamaged(slug, err), undefined, run);
       }
-      return this.drive(loaded, { type: 'restart' }, run);
+      return this.effects.drive(loaded, { type: 'restart' }, run);
     });
   }
 
@@ -218,7 +245,13 @@ export class BrainstormService implements BrainstormApi {
       } catch (err) {
         if (!(err instanceof BrainstormError) || err.kind !== 'corrupt') throw err;
         const keptIn = await setAside(this.deps.store, slug, this.deps.clock.now());
-        await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded a damaged brainstorm; its files are in ${keptIn}`);
+        await auditEntry(
+          this.audit,
+          slug,
+          'brainstorm.discard',
+          'ok',
+          `discarded a damaged brainstorm; its files are in ${keptIn}`,
+        );
         return { keptIn, damaged: true };
       }
       if (session.phase.kind === 'complete')
@@ -231,7 +264,14 @@ export class BrainstormService implements BrainstormApi {
       const kept = entries.filter(isSetAside);
       if (kept.length === 0) await this.deps.store.remove(`${PLANS_DIR}/${slug}`);
       else for (const name of entries.filter((n) => !isSetAside(n))) await this.deps.store.remove(planFile(slug, name));
-      await this.auditEntry(slug, 'brainstorm.discard', 'ok', `discarded at round ${currentRound(session)}`, session.topic);
+      await auditEntry(
+        this.audit,
+        slug,
+        'brainstorm.discard',
+        'ok',
+        `discarded at round ${currentRound(session)}`,
+        session.topic,
+      );
       return kept.length === 0 ? {} : { keptIn: planDisplayPath(slug, kept.at(-1)!) };
     });
   }
@@ -241,7 +281,9 @@ export class BrainstormService implements BrainstormApi {
    * do instead, when the topic cannot be read from what is left.
    */
   private async restartDamaged(slug: string, damage: BrainstormError): Promise<Loaded> {
-    const text = await this.deps.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES).catch(() => undefined);
+    const text = await this.deps.store
+      .readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES)
+      .catch(() => undefined);
     const recovered = recoverSession(text);
     if (recovered === undefined) {
       throw new BrainstormError(
@@ -252,63 +294,15 @@ export class BrainstormService implements BrainstormApi {
     }
     const keptIn = await setAside(this.deps.store, slug, this.deps.clock.now());
     const loaded = await this.plans.create(slug, recovered.topic, recovered, undefined, true);
-    await this.auditEntry(slug, 'brainstorm.restart', 'ok', `restarted a damaged brainstorm; its files are in ${keptIn}`, recovered.topic);
-    return loaded;
-  }
-
-  // ---- the runner ----
-
-  private async drive(loaded: Loaded, event: BrainstormEvent | undefined, run: StepOptions): Promise<BrainstormSession> {
-    const first = event === undefined ? { effects: due(loaded.session) } : { event };
-    loaded.session = await this.runner.drive<BrainstormSession, BrainstormEvent, BrainstormEffect>(
-      machine,
-      loaded.session,
-      first,
-      (effect: BrainstormEffect, session: BrainstormSession) => {
-        loaded.session = session;
-        return this.runEffect(effect, loaded, run);
-      },
+    await auditEntry(
+      this.audit,
+      slug,
+      'brainstorm.restart',
+      'ok',
+      `restarted a damaged brainstorm; its files are in ${keptIn}`,
+      recovered.topic,
     );
-    return loaded.session;
-  }
-
-  private async runEffect(effect: BrainstormEffect, loaded: Loaded, run: StepOptions): Promise<BrainstormEvent | undefined> {
-    const { store } = this.deps;
-    const slug = loaded.session.slug;
-    switch (effect.type) {
-      case 'save':
-        await this.plans.save(loaded);
-        return undefined;
-      case 'write-round':
-        await store.writeText(planFile(slug, `${PLAN_FILES.roundsDir}/${roundFileName(effect.round)}`), renderRoundFile(loaded.session, effect.round), ARTIFACT_MODE);
-        return undefined;
-      case 'remove-rounds':
-        await store.remove(planFile(slug, PLAN_FILES.roundsDir));
-        return undefined;
-      case 'write-artifacts':
-        // Each file is replaced atomically; the sentinel, written last, vouches for the pair.
-        const context = renderContextFile(toContext(loaded.session));
-        await store.writeText(planFile(slug, PLAN_FILES.document), renderBrainstormDocument(loaded.session), ARTIFACT_MODE);
-        await store.writeText(planFile(slug, PLAN_FILES.context), context, ARTIFACT_MODE);
-        await store.writeText(planFile(slug, PLAN_FILES.sentinel), `${this.isoNow()}\n`, ARTIFACT_MODE);
-        return undefined;
-      case 'audit':
-        await this.auditEntry(slug, effect.kind, effect.status, effect.detail);
-        return undefined;
-      case 'notice':
-        run.onProgress?.({ kind: 'notice', text: effect.text });
-        return undefined;
-      case 'reject':
-        throw new BrainstormError(effect.kind, effect.reason);
-      case 'call-inquisitors':
-        return this.agents.inquire(loaded.session, run);
-      case 'call-coordinator':
-        return this.agents.coordinate(loaded.session, effect.task, run);
-    }
-  }
-
-  private async auditEntry(slug: string, kind: string, status: 'ok' | 'error', detail: string, text?: string): Promise<void> {
-    await this.audit.append({ kind, input: auditInput('BRAINSTORM', slug, text), status, detail });
+    return loaded;
   }
 
   /**
@@ -319,7 +313,10 @@ export class BrainstormService implements BrainstormApi {
   private async exclusive<T>(slug: string, fn: () => Promise<T>): Promise<T> {
     checkSlug(slug);
     const busy = () =>
-      new BrainstormError('busy', `The brainstorm ${slug} is busy with a step (in this window, another one or a groundwork command). Wait for it, or stop it first.`);
+      new BrainstormError(
+        'busy',
+        `The brainstorm ${slug} is busy with a step (in this window, another one or a groundwork command). Wait for it, or stop it first.`,
+      );
     return this.runner.exclusive(`brainstorm-${slug}`, busy, fn);
   }
 

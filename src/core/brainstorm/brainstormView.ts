@@ -61,7 +61,8 @@ export type BrainstormProblem =
   /** The step returned with the session still waiting for a model call. */
   | { kind: 'unfinished' };
 
-export type BrainstormAction = 'start' | 'resume' | 'stop' | 'more' | 'summarize' | 'retry' | 'close' | 'open-document' | 'open-context' | 'build';
+export type BrainstormAction =
+  'start' | 'resume' | 'stop' | 'more' | 'summarize' | 'retry' | 'close' | 'open-document' | 'open-context' | 'build';
 
 export type BrainstormViewModel =
   | { status: 'none'; actions: BrainstormAction[] }
@@ -128,7 +129,11 @@ export function newStep(kind: BrainstormStepLive['kind'], extra: Partial<Brainst
 function answeredRounds(session: BrainstormSession): BrainstormRoundView[] {
   return session.rounds
     .filter((r) => r.answers !== undefined)
-    .map((r) => ({ round: r.round, questions: r.questions, answers: r.answers!.map((a) => (a.kind === 'answered' ? a.text : null)) }));
+    .map((r) => ({
+      round: r.round,
+      questions: r.questions,
+      answers: r.answers!.map((a) => (a.kind === 'answered' ? a.text : null)),
+    }));
 }
 
 /** The round being asked (the last one, unanswered) or the one its answers lead to, within the limits. */
@@ -149,7 +154,12 @@ function header(session: BrainstormSession): BrainstormHeader {
   };
   const outcomes = session.inquisitors;
   if (outcomes)
-    view.inquisitors = ANGLES.map((angle) => ({ angle, state: outcomes[angle].status, ...(outcomes[angle].detail ? { detail: outcomes[angle].detail } : {}), tools: [] }));
+    view.inquisitors = ANGLES.map((angle) => ({
+      angle,
+      state: outcomes[angle].status,
+      ...(outcomes[angle].detail ? { detail: outcomes[angle].detail } : {}),
+      tools: [],
+    }));
   return view;
 }
 
@@ -172,7 +182,13 @@ export function stepOfPhase(phase: BrainstormSession['phase']): BrainstormStep |
 
 /** The session as the step will have saved it before its model call: the answers in, the phase moved on. */
 function answered(session: BrainstormSession, live: BrainstormStepLive): BrainstormSession {
-  if (live.kind !== 'answer' || live.answers === undefined || live.action === undefined || session.phase.kind !== 'answering') return session;
+  if (
+    live.kind !== 'answer' ||
+    live.answers === undefined ||
+    live.action === undefined ||
+    session.phase.kind !== 'answering'
+  )
+    return session;
   try {
     return machineStep(session, { type: 'answered', answers: live.answers, action: live.action }).session;
   } catch {
@@ -184,8 +200,19 @@ function running(session: BrainstormSession | undefined, live: BrainstormStepLiv
   let base: BrainstormHeader;
   let step: BrainstormStep;
   if (live.kind === 'start' || session === undefined) {
-    const start = live.start ?? { topic: session?.topic ?? '', minRounds: session?.minRounds ?? 1, maxRounds: session?.maxRounds ?? 1 };
-    base = { slug: start.slug ?? session?.slug ?? '', topic: start.topic, round: 1, minRounds: start.minRounds, maxRounds: start.maxRounds, rounds: [] };
+    const start = live.start ?? {
+      topic: session?.topic ?? '',
+      minRounds: session?.minRounds ?? 1,
+      maxRounds: session?.maxRounds ?? 1,
+    };
+    base = {
+      slug: start.slug ?? session?.slug ?? '',
+      topic: start.topic,
+      round: 1,
+      minRounds: start.minRounds,
+      maxRounds: start.maxRounds,
+      rounds: [],
+    };
     step = 'inquisitors';
   } else if (live.kind === 'restart') {
     const { inquisitors: _earlier, ...rest } = header(session);
@@ -194,14 +221,21 @@ function running(session: BrainstormSession | undefined, live: BrainstormStepLiv
   } else {
     const shown = answered(session, live);
     base = header(shown);
-    step = stepOfPhase(shown.phase) ?? (live.action ? (nextTask(shown.rounds.at(-1)?.round ?? 1, shown, live.action) === 'follow-up' ? 'follow-up' : 'summary') : 'summary');
+    step =
+      stepOfPhase(shown.phase) ??
+      (live.action
+        ? nextTask(shown.rounds.at(-1)?.round ?? 1, shown, live.action) === 'follow-up'
+          ? 'follow-up'
+          : 'summary'
+        : 'summary');
   }
   if (live.task) step = live.task === 'follow-up' ? 'follow-up' : 'summary';
   const toolsOf = (who: BrainstormAgent) => toolLines(live.tools.filter((t) => t.who === who).map((t) => t.activity));
   if (step === 'inquisitors') {
     base = { ...base, round: 1 };
     const reported = ANGLES.filter((angle) => live.inquisitors[angle] !== undefined);
-    if (reported.length) base.inquisitors = reported.map((angle) => ({ angle, ...live.inquisitors[angle]!, tools: toolsOf(angle) }));
+    if (reported.length)
+      base.inquisitors = reported.map((angle) => ({ angle, ...live.inquisitors[angle]!, tools: toolsOf(angle) }));
     else delete base.inquisitors;
   }
   return {
@@ -217,8 +251,18 @@ function running(session: BrainstormSession | undefined, live: BrainstormStepLiv
 
 function questions(session: BrainstormSession, notice: string | undefined): BrainstormViewModel {
   const view = header(session);
-  const actions: BrainstormAction[] = [...(view.round < view.maxRounds ? ['more' as const] : []), ...(view.round >= view.minRounds ? ['summarize' as const] : []), 'close'];
-  return { ...view, status: 'questions', questions: session.rounds.at(-1)?.questions ?? [], ...(notice ? { notice } : {}), actions };
+  const actions: BrainstormAction[] = [
+    ...(view.round < view.maxRounds ? ['more' as const] : []),
+    ...(view.round >= view.minRounds ? ['summarize' as const] : []),
+    'close',
+  ];
+  return {
+    ...view,
+    status: 'questions',
+    questions: session.rounds.at(-1)?.questions ?? [],
+    ...(notice ? { notice } : {}),
+    actions,
+  };
 }
 
 function problemText(problem: BrainstormProblem): string | undefined {
@@ -254,7 +298,12 @@ export function brainstormView(session: BrainstormSession | undefined, live: Bra
     }
     case 'inquiry-failed':
     case 'failed':
-      return { ...header(session), status: 'failed', problem: { kind: 'error', text: phase.error }, actions: ['retry', 'close'] };
+      return {
+        ...header(session),
+        status: 'failed',
+        problem: { kind: 'error', text: phase.error },
+        actions: ['retry', 'close'],
+      };
     default:
       return { ...header(session), status: 'failed', problem: { kind: 'unfinished' }, actions: ['retry', 'close'] };
   }

@@ -12,7 +12,16 @@ import { isSlug } from '../storage/safeNames';
 import { visibleText } from '../visibleText';
 import { bulletList, inlineText, proseSummaryBlock, questionsByRound, verbatimBlock } from './brainstormDocs';
 import type { AskedQuestion } from './brainstormDocs';
-import { ANGLES, BrainstormError, CONTEXT_SCHEMA_VERSION, INQUISITOR_STATUSES, MAX_PRIORITY, MIN_PRIORITY, ROUNDS_LIMIT, isAngle } from './brainstormTypes';
+import {
+  ANGLES,
+  BrainstormError,
+  CONTEXT_SCHEMA_VERSION,
+  INQUISITOR_STATUSES,
+  MAX_PRIORITY,
+  MIN_PRIORITY,
+  ROUNDS_LIMIT,
+  isAngle,
+} from './brainstormTypes';
 import type { Angle, BrainstormContext, BrainstormSession, ContextQuestion, InquisitorStatus } from './brainstormTypes';
 import { PLAN_FILES } from '../plan/layout';
 
@@ -33,10 +42,16 @@ export function toContext(session: BrainstormSession): BrainstormContext {
   const questions = session.rounds.flatMap((r): ContextQuestion[] => {
     const answers = r.answers;
     if (answers === undefined) {
-      throw new BrainstormError('wrong-phase', `brainstorm ${session.slug}: round ${r.round} is not answered yet; the context file is written once every round is`);
+      throw new BrainstormError(
+        'wrong-phase',
+        `brainstorm ${session.slug}: round ${r.round} is not answered yet; the context file is written once every round is`,
+      );
     }
     if (answers.length !== r.questions.length) {
-      throw new BrainstormError('corrupt', `brainstorm ${session.slug}: round ${r.round} has ${r.questions.length} questions but ${answers.length} answers`);
+      throw new BrainstormError(
+        'corrupt',
+        `brainstorm ${session.slug}: round ${r.round} has ${r.questions.length} questions but ${answers.length} answers`,
+      );
     }
     return r.questions.map((q, i) => {
       const a = answers[i]!;
@@ -44,7 +59,9 @@ export function toContext(session: BrainstormSession): BrainstormContext {
       return a.kind === 'answered' ? { ...base, answer: a.text, skipped: false } : { ...base, skipped: true };
     });
   });
-  const inquisitorStatus = Object.fromEntries(ANGLES.map((angle) => [angle, session.inquisitors?.[angle]?.status ?? 'empty'])) as Record<Angle, InquisitorStatus>;
+  const inquisitorStatus = Object.fromEntries(
+    ANGLES.map((angle) => [angle, session.inquisitors?.[angle]?.status ?? 'empty']),
+  ) as Record<Angle, InquisitorStatus>;
   return {
     schemaVersion: CONTEXT_SCHEMA_VERSION,
     slug: session.slug,
@@ -97,7 +114,11 @@ export function renderContextFile(ctx: BrainstormContext): string {
 /** Reads a context file; `where` names it in errors (e.g. `.groundwork/plans/crm/00-brainstorming.context.md`). */
 export function parseContextFile(text: string, where: string): BrainstormContext {
   const shown = visibleText(where);
-  const corrupt = (problem: string) => new BrainstormError('corrupt', `${shown} cannot be read: ${problem}. Fix it by hand, or brainstorm the topic again to write a new one.`);
+  const corrupt = (problem: string) =>
+    new BrainstormError(
+      'corrupt',
+      `${shown} cannot be read: ${problem}. Fix it by hand, or brainstorm the topic again to write a new one.`,
+    );
 
   if (text.length > CONTEXT_FILE_MAX_BYTES || utf8Length(text) > CONTEXT_FILE_MAX_BYTES) {
     throw corrupt(`it is ${utf8Length(text)} bytes, over the ${CONTEXT_FILE_MAX_BYTES} bytes a context file may be`);
@@ -109,7 +130,12 @@ export function parseContextFile(text: string, where: string): BrainstormContext
 
   const lineCounter = new LineCounter();
   // The line break before the closing '---' is the YAML's own: a text kept with its trailing line breaks (`|+`) ends there.
-  const doc = parseDocument(`${lines.slice(1, close).join('\n')}\n`, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = parseDocument(`${lines.slice(1, close).join('\n')}\n`, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+  });
   const yamlProblem = doc.errors[0] ?? doc.warnings[0];
   if (yamlProblem !== undefined) {
     // +1: the YAML starts on the file's line 2, after the opening '---'.
@@ -122,13 +148,16 @@ export function parseContextFile(text: string, where: string): BrainstormContext
     data = doc.toJS({ maxAliasCount: CONTEXT_MAX_ALIASES }) as Record<string, unknown>;
   } catch (err) {
     const message =
-      err instanceof ReferenceError ? `its YAML aliases expand too much (more than ${CONTEXT_MAX_ALIASES} uses)` : `its frontmatter is not valid YAML (${String(err)})`;
+      err instanceof ReferenceError
+        ? `its YAML aliases expand too much (more than ${CONTEXT_MAX_ALIASES} uses)`
+        : `its frontmatter is not valid YAML (${String(err)})`;
     throw corrupt(message);
   }
 
   const version = data['schema_version'];
   if (version === undefined) throw corrupt('the field schema_version is missing');
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) throw corrupt('the field schema_version must be a whole number, 1 or more');
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    throw corrupt('the field schema_version must be a whole number, 1 or more');
   if (version > CONTEXT_SCHEMA_VERSION) {
     throw new BrainstormError(
       'schema',
@@ -144,27 +173,53 @@ export function parseContextFile(text: string, where: string): BrainstormContext
   const slug = field('slug', data['slug'], isSlugValue, "a plan name (a–z, 0–9 and '-')");
   const topic = field('topic', data['topic'], isString, 'text');
   const created = field('created', data['created'], isIsoTime, 'a UTC time such as 2025-01-01T09:30:00.000Z');
-  const rounds = field('rounds', data['rounds'], (v): v is number => isWhole(v, 1, ROUNDS_LIMIT), `a whole number from 1 to ${ROUNDS_LIMIT}`);
+  const rounds = field(
+    'rounds',
+    data['rounds'],
+    (v): v is number => isWhole(v, 1, ROUNDS_LIMIT),
+    `a whole number from 1 to ${ROUNDS_LIMIT}`,
+  );
   const statusMap = field('inquisitor_status', data['inquisitor_status'], isRecord, `fields ${ANGLES.join(', ')}`);
   const inquisitorStatus = Object.fromEntries(
-    ANGLES.map((angle) => [angle, field(`inquisitor_status.${angle}`, statusMap[angle], isStatus, `one of ${INQUISITOR_STATUSES.join(', ')}`)]),
+    ANGLES.map((angle) => [
+      angle,
+      field(`inquisitor_status.${angle}`, statusMap[angle], isStatus, `one of ${INQUISITOR_STATUSES.join(', ')}`),
+    ]),
   ) as Record<Angle, InquisitorStatus>;
   const seeded = data['seeded_from'];
-  const seededFrom = seeded === undefined ? undefined : field('seeded_from', seeded, isSlugValue, "a plan name (a–z, 0–9 and '-')");
+  const seededFrom =
+    seeded === undefined ? undefined : field('seeded_from', seeded, isSlugValue, "a plan name (a–z, 0–9 and '-')");
 
   const list = field('questions', data['questions'], Array.isArray, 'a list');
   const questions = list.map((item, i): ContextQuestion => {
     const at = `questions[${i}]`;
     const q = field(at, item, isRecord, 'fields round, angle, priority, text, skipped');
-    const round = field(`${at}.round`, q['round'], (v): v is number => isWhole(v, 1, rounds), `a whole number from 1 to rounds (${rounds})`);
+    const round = field(
+      `${at}.round`,
+      q['round'],
+      (v): v is number => isWhole(v, 1, rounds),
+      `a whole number from 1 to rounds (${rounds})`,
+    );
     const angle = field(`${at}.angle`, q['angle'], isAngle, `one of ${ANGLES.join(', ')}`);
-    const priority = field(`${at}.priority`, q['priority'], (v): v is number => isWhole(v, MIN_PRIORITY, MAX_PRIORITY), `a whole number from ${MIN_PRIORITY} to ${MAX_PRIORITY}`);
+    const priority = field(
+      `${at}.priority`,
+      q['priority'],
+      (v): v is number => isWhole(v, MIN_PRIORITY, MAX_PRIORITY),
+      `a whole number from ${MIN_PRIORITY} to ${MAX_PRIORITY}`,
+    );
     const text = field(`${at}.text`, q['text'], isString, 'text');
     const skipped = field(`${at}.skipped`, q['skipped'], isBoolean, 'true or false');
     const answer = q['answer'];
     if (skipped && answer !== undefined) throw corrupt(`${at} is skipped and has an answer; remove one of them`);
     if (!skipped) {
-      return { round, angle, priority, text, answer: field(`${at}.answer`, answer, isString, 'text (or set skipped: true)'), skipped };
+      return {
+        round,
+        angle,
+        priority,
+        text,
+        answer: field(`${at}.answer`, answer, isString, 'text (or set skipped: true)'),
+        skipped,
+      };
     }
     return { round, angle, priority, text, skipped };
   });
@@ -172,9 +227,14 @@ export function parseContextFile(text: string, where: string): BrainstormContext
   const summary = field('summary', data['summary'], isRecord, 'fields key_insights, decisions, open_questions');
   const texts = (name: string) => field(`summary.${name}`, summary[name], isStringList, 'a list of texts');
   const format = data['summary_format'];
-  if (format !== undefined && format !== 'text') throw corrupt('the field summary_format must be text (or left out for a summary of lists)');
-  if (format === undefined && summary['text'] !== undefined) throw corrupt('the field summary.text needs summary_format: text');
-  const prose = format === 'text' ? { format: 'text' as const, text: field('summary.text', summary['text'], isString, 'text') } : {};
+  if (format !== undefined && format !== 'text')
+    throw corrupt('the field summary_format must be text (or left out for a summary of lists)');
+  if (format === undefined && summary['text'] !== undefined)
+    throw corrupt('the field summary.text needs summary_format: text');
+  const prose =
+    format === 'text'
+      ? { format: 'text' as const, text: field('summary.text', summary['text'], isString, 'text') }
+      : {};
   return {
     schemaVersion: CONTEXT_SCHEMA_VERSION,
     slug,
@@ -184,7 +244,12 @@ export function parseContextFile(text: string, where: string): BrainstormContext
     inquisitorStatus,
     ...(seededFrom === undefined ? {} : { seededFrom }),
     questions,
-    summary: { keyInsights: texts('key_insights'), decisions: texts('decisions'), openQuestions: texts('open_questions'), ...prose },
+    summary: {
+      keyInsights: texts('key_insights'),
+      decisions: texts('decisions'),
+      openQuestions: texts('open_questions'),
+      ...prose,
+    },
   };
 }
 
@@ -209,7 +274,10 @@ export function brainstormDigest(ctx: BrainstormContext): string {
   const asked = ctx.questions.map((q): AskedQuestion => {
     const number = (numbers.get(q.round) ?? 0) + 1;
     numbers.set(q.round, number);
-    const answer = q.skipped || q.answer === undefined ? ({ kind: 'skipped' } as const) : ({ kind: 'answered', text: q.answer } as const);
+    const answer =
+      q.skipped || q.answer === undefined
+        ? ({ kind: 'skipped' } as const)
+        : ({ kind: 'answered', text: q.answer } as const);
     return { round: q.round, number, angle: q.angle, priority: q.priority, text: q.text, answer };
   });
 
@@ -224,7 +292,10 @@ export function brainstormDigest(ctx: BrainstormContext): string {
           `## Summary\n\n${proseSummaryBlock(summary)}`,
           ...(summary.decisions.length === 0 ? [] : [`## Constraints\n\n${bulletList(summary.decisions)}`]),
         ]
-      : [`## Vision\n\n${topic}\n\n${bulletList(summary.keyInsights)}`, `## Constraints\n\n${bulletList(summary.decisions)}`];
+      : [
+          `## Vision\n\n${topic}\n\n${bulletList(summary.keyInsights)}`,
+          `## Constraints\n\n${bulletList(summary.decisions)}`,
+        ];
   const parts = [
     `# Brainstorm digest: ${inlineText(ctx.topic)}`,
     `Synthesised from \`.groundwork/plans/${ctx.slug}/${PLAN_FILES.context}\` (${ctx.rounds} ${ctx.rounds === 1 ? 'round' : 'rounds'}, ${ctx.created}). ` +

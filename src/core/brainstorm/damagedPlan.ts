@@ -58,7 +58,8 @@ export function recoverSession(text: string | undefined): Recovered | undefined 
   if (!isPlainObject(value)) return undefined;
   const topic = value['topic'];
   if (typeof topic !== 'string' || isBlankText(topic) || utf8Length(topic) > TOPIC_MAX_BYTES) return undefined;
-  const rounds = (v: unknown) => (Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= ROUNDS_LIMIT ? (v as number) : undefined);
+  const rounds = (v: unknown) =>
+    Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= ROUNDS_LIMIT ? (v as number) : undefined;
   const minRounds = rounds(value['minRounds']) ?? DEFAULT_MIN_ROUNDS;
   const maxRounds = Math.max(minRounds, rounds(value['maxRounds']) ?? DEFAULT_MAX_ROUNDS);
   return { topic, minRounds, maxRounds };

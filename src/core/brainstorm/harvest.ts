@@ -39,7 +39,8 @@ const QUESTIONS_NOT_A_LIST = 'the questions field is not a list';
  * marker of a question cut to CAP_BYTES.
  */
 export function harvestQuestions(reply: string, fallbackAngle: Angle, keptIn: string): Harvest {
-  if (typeof reply !== 'string' || isBlank(reply)) return { status: 'empty', questions: [], detail: 'the reply is empty' };
+  if (typeof reply !== 'string' || isBlank(reply))
+    return { status: 'empty', questions: [], detail: 'the reply is empty' };
   let list: unknown[] | undefined;
   let notAList = false;
   const scan = scanJson(reply, (value) => {
@@ -175,7 +176,8 @@ function readAngle(value: unknown): Angle | undefined {
 }
 
 function readPriority(value: unknown): number {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(number)) return DEFAULT_PRIORITY;
   return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(number)));
 }
@@ -241,7 +243,11 @@ function nextOpening(text: string, from: number): number {
 }
 
 /** Where the bracket at `start` is balanced (exclusive), or -1; brackets in strings don't count. */
-function balancedEnd(text: string, start: number, maxSteps: number): { end: number; steps: number; reachedEnd: boolean; rawControl: boolean } {
+function balancedEnd(
+  text: string,
+  start: number,
+  maxSteps: number,
+): { end: number; steps: number; reachedEnd: boolean; rawControl: boolean } {
   const stop = Math.min(text.length, start + maxSteps);
   let depth = 0;
   let inString = false;

@@ -59,7 +59,10 @@ export function mergeQuestions(questions: Question[], options: MergeOptions = {}
   // round does not tilt further toward the inquisitor that already fills most of it.
   const angleCounts = new Map<Angle, number>();
   for (const { question } of candidates) angleCounts.set(question.angle, (angleCounts.get(question.angle) ?? 0) + 1);
-  const preferred = [...candidates].sort((a, b) => (angleCounts.get(a.question.angle) ?? 0) - (angleCounts.get(b.question.angle) ?? 0) || byPriorityThenText(a, b));
+  const preferred = [...candidates].sort(
+    (a, b) =>
+      (angleCounts.get(a.question.angle) ?? 0) - (angleCounts.get(b.question.angle) ?? 0) || byPriorityThenText(a, b),
+  );
   const unique: Candidate[] = [];
   for (const candidate of preferred) {
     // A question the person has seen in an earlier round is not put again, answered or skipped.
@@ -82,7 +85,10 @@ export function mergeQuestions(questions: Question[], options: MergeOptions = {}
   let chosen = unique;
   if (unique.length > max) {
     const ranked = [...unique].sort(byPriorityThenText);
-    const floor = ANGLES.flatMap((angle) => ranked.find((candidate) => candidate.question.angle === angle) ?? []).slice(0, max);
+    const floor = ANGLES.flatMap((angle) => ranked.find((candidate) => candidate.question.angle === angle) ?? []).slice(
+      0,
+      max,
+    );
     const rest = ranked.filter((candidate) => !floor.includes(candidate));
     chosen = [...floor, ...rest.slice(0, max - floor.length)];
   }
@@ -105,10 +111,20 @@ function compareText(a: string, b: string): number {
 
 /** Priority, then the text alphabetically; the rest only makes the order total. */
 function byPriorityThenText(a: Candidate, b: Candidate): number {
-  return a.question.priority - b.question.priority || compareText(a.normalized, b.normalized) || a.angleIndex - b.angleIndex || compareText(a.question.text, b.question.text);
+  return (
+    a.question.priority - b.question.priority ||
+    compareText(a.normalized, b.normalized) ||
+    a.angleIndex - b.angleIndex ||
+    compareText(a.question.text, b.question.text)
+  );
 }
 
 /** The order a round is shown in: most urgent first, angles in their listed order within a priority. */
 function byPriorityThenAngle(a: Candidate, b: Candidate): number {
-  return a.question.priority - b.question.priority || a.angleIndex - b.angleIndex || compareText(a.normalized, b.normalized) || compareText(a.question.text, b.question.text);
+  return (
+    a.question.priority - b.question.priority ||
+    a.angleIndex - b.angleIndex ||
+    compareText(a.normalized, b.normalized) ||
+    compareText(a.question.text, b.question.text)
+  );
 }

@@ -45,7 +45,10 @@ export async function planFolderExists(store: WorkspaceStore, slug: string): Pro
 
 function unsafe(shown: string, kind: string): BrainstormError {
   const what = kind === 'symlink' ? 'a symbolic link' : `a ${kind}`;
-  return new BrainstormError('invalid', `Refused to use ${shown}: it is ${what}, not a plan folder. Groundwork reads plans only from real folders under .groundwork/plans/.`);
+  return new BrainstormError(
+    'invalid',
+    `Refused to use ${shown}: it is ${what}, not a plan folder. Groundwork reads plans only from real folders under .groundwork/plans/.`,
+  );
 }
 
 /** Whether the plan's brainstorm has its sentinel, i.e. both artifacts were written. */

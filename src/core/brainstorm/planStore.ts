@@ -43,12 +43,26 @@ export class PlanStore {
    * slug the person chose) and it holds a damaged brainstorm (whose files are set aside first) or
    * only what earlier discards set aside.
    */
-  async create(slug: string, topic: string, rounds: { minRounds: number; maxRounds: number }, seed: BrainstormSession['seed'], reuse = false): Promise<Loaded> {
+  async create(
+    slug: string,
+    topic: string,
+    rounds: { minRounds: number; maxRounds: number },
+    seed: BrainstormSession['seed'],
+    reuse = false,
+  ): Promise<Loaded> {
     const store = this.store;
     return store.withLock(async () => {
-      if ((await store.info(`${PLANS_DIR}/${slug}`)) !== undefined && !(reuse && (await this.reusable(slug)))) throw new SlugTaken();
+      if ((await store.info(`${PLANS_DIR}/${slug}`)) !== undefined && !(reuse && (await this.reusable(slug))))
+        throw new SlugTaken();
       await this.checkWritable(slug, seed?.slug);
-      const session: BrainstormSession = { slug, topic, createdAt: this.clock.now(), ...rounds, rounds: [], phase: { kind: 'inquiring' } };
+      const session: BrainstormSession = {
+        slug,
+        topic,
+        createdAt: this.clock.now(),
+        ...rounds,
+        rounds: [],
+        phase: { kind: 'inquiring' },
+      };
       if (seed !== undefined) session.seed = seed;
       const fileText = serializeSession(session);
       await store.writeText(planFile(slug, PLAN_FILES.state), fileText);
@@ -82,7 +96,8 @@ export class PlanStore {
     await store.checkWritable(PLANS_DIR, 'directory');
     if (seedSlug !== undefined) await store.checkWritable(planFile(seedSlug, PLAN_FILES.brainstorms), 'file');
     if (slug === undefined) return;
-    for (const file of [PLAN_FILES.state, PLAN_FILES.seededFrom, workerLogName(USER_LOG)]) await store.checkWritable(planFile(slug, file), 'file');
+    for (const file of [PLAN_FILES.state, PLAN_FILES.seededFrom, workerLogName(USER_LOG)])
+      await store.checkWritable(planFile(slug, file), 'file');
   }
 
   async unfinished(): Promise<UnfinishedBrainstorm[]> {
@@ -92,13 +107,21 @@ export class PlanStore {
       try {
         if (!(await planFolderExists(store, slug)) || (await isComplete(store, slug))) continue;
         const s = (await this.read(slug)).session;
-        found.push({ slug, topic: s.topic, round: Math.max(1, currentRound(s)), phase: s.phase.kind, createdAt: s.createdAt });
+        found.push({
+          slug,
+          topic: s.topic,
+          round: Math.max(1, currentRound(s)),
+          phase: s.phase.kind,
+          createdAt: s.createdAt,
+        });
       } catch (err) {
         if (!(err instanceof BrainstormError) && !(err instanceof StorageError)) throw err;
         if (err instanceof BrainstormError && (err.kind === 'not-found' || err.kind === 'complete')) continue;
         // Damaged or unsafe: listed with why, so that it can be discarded or restarted by name.
         const info = await store.info(planFile(slug, PLAN_FILES.state)).catch(() => undefined);
-        const text = await store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES).catch(() => undefined);
+        const text = await store
+          .readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES)
+          .catch(() => undefined);
         const topic = recoverSession(text)?.topic ?? '';
         found.push({ slug, topic, round: 0, phase: 'damaged', damaged: err.message, createdAt: info?.mtimeMs ?? 0 });
       }
@@ -109,7 +132,10 @@ export class PlanStore {
   async read(slug: string): Promise<Loaded> {
     if (!(await planFolderExists(this.store, slug))) {
       const open = (await this.unfinished()).map((u) => u.slug);
-      throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)}.${open.length ? ` Unfinished brainstorms: ${open.slice(0, 10).join(', ')}.` : ''}`);
+      throw new BrainstormError(
+        'not-found',
+        `There is no plan ${planDisplayPath(slug)}.${open.length ? ` Unfinished brainstorms: ${open.slice(0, 10).join(', ')}.` : ''}`,
+      );
     }
     const where = planDisplayPath(slug, PLAN_FILES.state);
     let info;
@@ -118,7 +144,10 @@ export class PlanStore {
     } catch (err) {
       // A link in its place that leads out of .groundwork: damaged, and set aside as a link.
       if (err instanceof StorageError && err.code === 'unsafe-path')
-        throw new BrainstormError('corrupt', `${where} is damaged: ${err.message} Discard this brainstorm and start it again.`);
+        throw new BrainstormError(
+          'corrupt',
+          `${where} is damaged: ${err.message} Discard this brainstorm and start it again.`,
+        );
       throw err;
     }
     if (info !== undefined && info.kind !== 'file') {
@@ -132,7 +161,10 @@ export class PlanStore {
       text = await this.store.readText(planFile(slug, PLAN_FILES.state), SESSION_FILE_MAX_BYTES);
     } catch (err) {
       if (err instanceof StorageError && err.code === 'too-large')
-        throw new BrainstormError('corrupt', `${where} is larger than a brainstorm can be. Discard this brainstorm and start it again.`);
+        throw new BrainstormError(
+          'corrupt',
+          `${where} is larger than a brainstorm can be. Discard this brainstorm and start it again.`,
+        );
       throw err;
     }
     if (text === undefined) {
@@ -145,7 +177,11 @@ export class PlanStore {
       );
     }
     const session = parseSession(text, where);
-    if (session.slug !== slug) throw new BrainstormError('corrupt', `${where} belongs to the plan "${session.slug}", not "${slug}". Discard this brainstorm and start it again.`);
+    if (session.slug !== slug)
+      throw new BrainstormError(
+        'corrupt',
+        `${where} belongs to the plan "${session.slug}", not "${slug}". Discard this brainstorm and start it again.`,
+      );
     return { session, text };
   }
 
@@ -154,17 +190,29 @@ export class PlanStore {
     const rel = planFile(loaded.session.slug, PLAN_FILES.state);
     const text = serializeSession(loaded.session);
     const conflict = () =>
-      new BrainstormError('busy', `The brainstorm ${loaded.session.slug} was changed elsewhere (another window or the CLI) during this step. Reopen it to continue from there.`);
+      new BrainstormError(
+        'busy',
+        `The brainstorm ${loaded.session.slug} was changed elsewhere (another window or the CLI) during this step. Reopen it to continue from there.`,
+      );
     await replaceIfUnchanged(this.store, rel, loaded.text, text, SESSION_FILE_MAX_BYTES, conflict);
     loaded.text = text;
   }
 
   /** The seed plan's Idea Brief, capped, for "Brainstorm deeper". */
   async readSeed(slug: string): Promise<{ slug: string; file: string; text: string }> {
-    if (!(await planFolderExists(this.store, slug))) throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)} to seed the brainstorm from.`);
+    if (!(await planFolderExists(this.store, slug)))
+      throw new BrainstormError('not-found', `There is no plan ${planDisplayPath(slug)} to seed the brainstorm from.`);
     const text = await this.store.readText(planFile(slug, PLAN_FILES.ideaBrief));
-    if (text === undefined) throw new BrainstormError('not-found', `${planDisplayPath(slug)} has no ${PLAN_FILES.ideaBrief} to seed the brainstorm from.`);
-    return { slug, file: PLAN_FILES.ideaBrief, text: capText(text, planDisplayPath(slug, PLAN_FILES.ideaBrief), SEED_MAX_BYTES).text };
+    if (text === undefined)
+      throw new BrainstormError(
+        'not-found',
+        `${planDisplayPath(slug)} has no ${PLAN_FILES.ideaBrief} to seed the brainstorm from.`,
+      );
+    return {
+      slug,
+      file: PLAN_FILES.ideaBrief,
+      text: capText(text, planDisplayPath(slug, PLAN_FILES.ideaBrief), SEED_MAX_BYTES).text,
+    };
   }
 
   /** A brainstorm seeded from a plan: each folder points at the other; nothing is copied between them. */
@@ -173,7 +221,8 @@ export class PlanStore {
     await store.writeText(planFile(slug, PLAN_FILES.seededFrom), renderSeededFromPointer(seed), ARTIFACT_MODE);
     const pointer = planFile(seed.slug, PLAN_FILES.brainstorms);
     const listed = parseBrainstormsPointer((await store.readText(pointer)) ?? '');
-    if (!listed.includes(slug)) await store.writeText(pointer, renderBrainstormsPointer([...listed, slug]), ARTIFACT_MODE);
+    if (!listed.includes(slug))
+      await store.writeText(pointer, renderBrainstormsPointer([...listed, slug]), ARTIFACT_MODE);
   }
 
   workerLog(slug: string, agent: string) {

@@ -24,7 +24,16 @@ import {
   TOPIC_MAX_BYTES,
   isAngle,
 } from './brainstormTypes';
-import type { Angle, Answer, BrainstormPhase, BrainstormRound, BrainstormSession, BrainstormSummary, InquisitorOutcome, Question } from './brainstormTypes';
+import type {
+  Angle,
+  Answer,
+  BrainstormPhase,
+  BrainstormRound,
+  BrainstormSession,
+  BrainstormSummary,
+  InquisitorOutcome,
+  Question,
+} from './brainstormTypes';
 
 /** The file a brainstorm may be seeded from: a markdown file directly in a plan folder. */
 const SEED_FILE = /^[a-z0-9][a-z0-9-]{0,62}\.md$/;
@@ -43,14 +52,18 @@ export function serializeSession(session: BrainstormSession): string {
   const text = `${JSON.stringify({ version: FILE_VERSION, ...session }, null, 2)}\n`;
   if (utf8Length(text) > SESSION_FILE_MAX_BYTES) {
     // Cannot happen within the caps above; refused rather than written past what reads back.
-    throw new BrainstormError('invalid', `The brainstorm ${session.slug} would grow over ${SESSION_FILE_MAX_BYTES / 1024 / 1024} MB. Shorten your answers, or summarize it now.`);
+    throw new BrainstormError(
+      'invalid',
+      `The brainstorm ${session.slug} would grow over ${SESSION_FILE_MAX_BYTES / 1024 / 1024} MB. Shorten your answers, or summarize it now.`,
+    );
   }
   return text;
 }
 
 /** The session in `text`, or BrainstormError 'corrupt' saying what is wrong with it. */
 export function parseSession(text: string, where: string): BrainstormSession {
-  const bad = (why: string) => new BrainstormError('corrupt', `${where} is damaged: ${why}. Discard this brainstorm and start it again.`);
+  const bad = (why: string) =>
+    new BrainstormError('corrupt', `${where} is damaged: ${why}. Discard this brainstorm and start it again.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -63,8 +76,17 @@ export function parseSession(text: string, where: string): BrainstormSession {
   if (typeof slug !== 'string' || !isSlug(slug)) throw bad('field slug is not a plan name');
   const topic = textField(value['topic'], 'topic', TOPIC_MAX_BYTES, bad);
   if (!isIsoStorableMs(createdAt)) throw bad('field createdAt is not a time between 1970 and 9999');
-  if (!isRoundCount(minRounds) || !isRoundCount(maxRounds) || minRounds > maxRounds) throw bad('fields minRounds/maxRounds are not 1 ≤ min ≤ max ≤ 20');
-  const session: BrainstormSession = { slug, topic, createdAt, minRounds, maxRounds, rounds: [], phase: { kind: 'inquiring' } };
+  if (!isRoundCount(minRounds) || !isRoundCount(maxRounds) || minRounds > maxRounds)
+    throw bad('fields minRounds/maxRounds are not 1 ≤ min ≤ max ≤ 20');
+  const session: BrainstormSession = {
+    slug,
+    topic,
+    createdAt,
+    minRounds,
+    maxRounds,
+    rounds: [],
+    phase: { kind: 'inquiring' },
+  };
 
   const seed = value['seed'];
   if (seed !== undefined) {
@@ -72,14 +94,20 @@ export function parseSession(text: string, where: string): BrainstormSession {
     const seedSlug = seed['slug'];
     const file = seed['file'];
     if (typeof seedSlug !== 'string' || !isSlug(seedSlug)) throw bad('seed.slug is not a plan name');
-    if (typeof file !== 'string' || !SEED_FILE.test(file)) throw bad('seed.file is not the name of a markdown file of a plan folder');
-    session.seed = { slug: seedSlug, file, text: textField(seed['text'], 'seed.text', SEED_MAX_BYTES, bad, { blank: true }) };
+    if (typeof file !== 'string' || !SEED_FILE.test(file))
+      throw bad('seed.file is not the name of a markdown file of a plan folder');
+    session.seed = {
+      slug: seedSlug,
+      file,
+      text: textField(seed['text'], 'seed.text', SEED_MAX_BYTES, bad, { blank: true }),
+    };
   }
   const inquisitors = value['inquisitors'];
   if (inquisitors !== undefined) session.inquisitors = parseOutcomes(inquisitors, bad);
 
   const rounds = value['rounds'];
-  if (!Array.isArray(rounds) || rounds.length > ROUNDS_LIMIT) throw bad('field rounds is not a list of at most 20 rounds');
+  if (!Array.isArray(rounds) || rounds.length > ROUNDS_LIMIT)
+    throw bad('field rounds is not a list of at most 20 rounds');
   session.rounds = rounds.map((r, i) => parseRound(r, i + 1, bad));
 
   const summary = value['summary'];
@@ -93,7 +121,13 @@ export function parseSession(text: string, where: string): BrainstormSession {
  * A text field: a string of at most `maxBytes` (what Groundwork itself ever writes there), not
  * blank unless `blank` says it may be.
  */
-function textField(value: unknown, field: string, maxBytes: number, bad: Bad, options: { blank?: boolean } = {}): string {
+function textField(
+  value: unknown,
+  field: string,
+  maxBytes: number,
+  bad: Bad,
+  options: { blank?: boolean } = {},
+): string {
   if (typeof value !== 'string') throw bad(`${field} is not text`);
   if (utf8Length(value) > maxBytes) throw bad(`${field} is longer than ${maxBytes / 1024} KB`);
   if (!options.blank && isBlankText(value)) throw bad(`${field} is empty`);
@@ -113,7 +147,10 @@ function parseOutcomes(value: unknown, bad: Bad): Record<Angle, InquisitorOutcom
     const o = value[angle];
     if (!isPlainObject(o) || !(INQUISITOR_STATUSES as readonly unknown[]).includes(o['status']))
       throw bad(`inquisitors.${angle}.status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
-    const detail = o['detail'] === undefined ? undefined : textField(o['detail'], `inquisitors.${angle}.detail`, DETAIL_MAX_BYTES, bad, { blank: true });
+    const detail =
+      o['detail'] === undefined
+        ? undefined
+        : textField(o['detail'], `inquisitors.${angle}.detail`, DETAIL_MAX_BYTES, bad, { blank: true });
     out[angle] = { status: o['status'] as InquisitorOutcome['status'], ...(detail !== undefined ? { detail } : {}) };
   }
   return out;
@@ -123,11 +160,16 @@ function parseRound(value: unknown, expected: number, bad: Bad): BrainstormRound
   const at = `rounds[${expected - 1}]`;
   if (!isPlainObject(value) || value['round'] !== expected) throw bad(`${at}.round is not ${expected}`);
   const questions = value['questions'];
-  if (!Array.isArray(questions) || questions.length === 0 || questions.length > MAX_QUESTIONS) throw bad(`${at}.questions is not a list of 1 to ${MAX_QUESTIONS} questions`);
-  const round: BrainstormRound = { round: expected, questions: questions.map((q, i) => parseQuestion(q, `${at}.questions[${i}]`, bad)) };
+  if (!Array.isArray(questions) || questions.length === 0 || questions.length > MAX_QUESTIONS)
+    throw bad(`${at}.questions is not a list of 1 to ${MAX_QUESTIONS} questions`);
+  const round: BrainstormRound = {
+    round: expected,
+    questions: questions.map((q, i) => parseQuestion(q, `${at}.questions[${i}]`, bad)),
+  };
   const answers = value['answers'];
   if (answers !== undefined) {
-    if (!Array.isArray(answers) || answers.length !== questions.length) throw bad(`${at}.answers does not have one answer per question`);
+    if (!Array.isArray(answers) || answers.length !== questions.length)
+      throw bad(`${at}.answers does not have one answer per question`);
     round.answers = answers.map((a, i) => parseAnswer(a, `${at}.answers[${i}]`, bad));
   }
   return round;
@@ -138,19 +180,22 @@ function parseQuestion(value: unknown, at: string, bad: Bad): Question {
   const { angle, priority } = value;
   const question = textField(value['text'], `${at}.text`, CAP_BYTES, bad);
   if (!isAngle(angle)) throw bad(`${at}.angle is not one of ${ANGLES.join(', ')}`);
-  if (!Number.isSafeInteger(priority) || (priority as number) < MIN_PRIORITY || (priority as number) > MAX_PRIORITY) throw bad(`${at}.priority is not 1 to 5`);
+  if (!Number.isSafeInteger(priority) || (priority as number) < MIN_PRIORITY || (priority as number) > MAX_PRIORITY)
+    throw bad(`${at}.priority is not 1 to 5`);
   return { text: question, angle, priority: priority as number };
 }
 
 function parseAnswer(value: unknown, at: string, bad: Bad): Answer {
   if (isPlainObject(value) && value['kind'] === 'skipped') return { kind: 'skipped' };
-  if (isPlainObject(value) && value['kind'] === 'answered') return { kind: 'answered', text: textField(value['text'], `${at}.text`, CAP_BYTES, bad) };
+  if (isPlainObject(value) && value['kind'] === 'answered')
+    return { kind: 'answered', text: textField(value['text'], `${at}.text`, CAP_BYTES, bad) };
   throw bad(`${at} is not an answer`);
 }
 
 function parseSummaryField(value: unknown, bad: Bad): BrainstormSummary {
   const list = (v: unknown, name: string) => {
-    if (!Array.isArray(v) || v.length > SUMMARY_ITEMS_MAX) throw bad(`summary.${name} is not a list of at most ${SUMMARY_ITEMS_MAX} texts`);
+    if (!Array.isArray(v) || v.length > SUMMARY_ITEMS_MAX)
+      throw bad(`summary.${name} is not a list of at most ${SUMMARY_ITEMS_MAX} texts`);
     return v.map((x, i) => textField(x, `summary.${name}[${i}]`, CAP_BYTES, bad));
   };
   if (!isPlainObject(value)) throw bad('field summary is not a summary');
@@ -163,9 +208,15 @@ function parseSummaryField(value: unknown, bad: Bad): BrainstormSummary {
   // A summary kept as prose (harvest.ts proseSummary): both fields or neither, and no lists.
   const { format, text } = value;
   if (format === undefined && text === undefined) return summary;
-  if (format !== 'text') throw bad(format === undefined ? 'summary.text is there without summary.format text' : `summary.format ${describeValue(format)} is not text`);
+  if (format !== 'text')
+    throw bad(
+      format === undefined
+        ? 'summary.text is there without summary.format text'
+        : `summary.format ${describeValue(format)} is not text`,
+    );
   if (text === undefined) throw bad('summary.format text has no summary.text');
-  if (summary.keyInsights.length + summary.decisions.length + summary.openQuestions.length > 0) throw bad('summary.format text has items in its lists');
+  if (summary.keyInsights.length + summary.decisions.length + summary.openQuestions.length > 0)
+    throw bad('summary.format text has items in its lists');
   // A blank reply is still what the coordinator wrote: the documents say it was empty.
   return { ...summary, format, text: textField(text, 'summary.text', SUMMARY_TEXT_MAX_BYTES, bad, { blank: true }) };
 }
@@ -202,7 +253,10 @@ function checkConsistent(s: BrainstormSession, bad: Bad): void {
   if (needsRounds && last === undefined) throw bad(`phase ${kind} needs a round`);
   if (!needsRounds && s.rounds.length > 0) throw bad(`phase ${kind} comes before any round`);
   if (kind === 'answering' && last?.answers !== undefined) throw bad('phase answering needs an unanswered round');
-  if ((kind === 'following-up' || kind === 'summarizing' || kind === 'failed' || kind === 'complete') && last?.answers === undefined) {
+  if (
+    (kind === 'following-up' || kind === 'summarizing' || kind === 'failed' || kind === 'complete') &&
+    last?.answers === undefined
+  ) {
     throw bad(`phase ${kind} needs the last round answered`);
   }
   if (kind === 'complete' && s.summary === undefined) throw bad('phase complete needs a summary');

@@ -35,23 +35,34 @@ export const parseWorkerRecord: RecordParser<WorkerRecord> = (value) => {
   const bad = (reason: string) => ({ ok: false as const, reason });
   if (!isPlainObject(value)) return bad('not a JSON object');
   const { timestamp, round, task, status, text, answers, model, usage } = value;
-  if (typeof timestamp !== 'string' || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(timestamp) || Number.isNaN(Date.parse(timestamp))) return bad('timestamp is not an ISO-8601 UTC time');
+  if (
+    typeof timestamp !== 'string' ||
+    !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(timestamp) ||
+    Number.isNaN(Date.parse(timestamp))
+  )
+    return bad('timestamp is not an ISO-8601 UTC time');
   if (!(WORKER_TASKS as readonly unknown[]).includes(task)) return bad(`task is not one of ${WORKER_TASKS.join(', ')}`);
   const record: WorkerRecord = { timestamp, task: task as WorkerRecord['task'] };
   if (round !== undefined) {
-    if (!Number.isSafeInteger(round) || (round as number) < 0 || (round as number) > ROUNDS_LIMIT) return bad(`round is not 0 to ${ROUNDS_LIMIT}`);
+    if (!Number.isSafeInteger(round) || (round as number) < 0 || (round as number) > ROUNDS_LIMIT)
+      return bad(`round is not 0 to ${ROUNDS_LIMIT}`);
     record.round = round as number;
   }
   if (status !== undefined) {
-    if (!(INQUISITOR_STATUSES as readonly unknown[]).includes(status)) return bad(`status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
+    if (!(INQUISITOR_STATUSES as readonly unknown[]).includes(status))
+      return bad(`status is not one of ${INQUISITOR_STATUSES.join(', ')}`);
     record.status = status as WorkerRecord['status'];
   }
   if (text !== undefined) {
-    if (typeof text !== 'string' || utf8Length(text) > WORKER_TEXT_MAX_BYTES) return bad('text is not a reply of at most 1 MB');
+    if (typeof text !== 'string' || utf8Length(text) > WORKER_TEXT_MAX_BYTES)
+      return bad('text is not a reply of at most 1 MB');
     record.text = text;
   }
   if (answers !== undefined) {
-    const ok = Array.isArray(answers) && answers.length <= MAX_QUESTIONS && answers.every((a) => a === null || (typeof a === 'string' && utf8Length(a) <= ANSWER_KEPT_MAX_BYTES));
+    const ok =
+      Array.isArray(answers) &&
+      answers.length <= MAX_QUESTIONS &&
+      answers.every((a) => a === null || (typeof a === 'string' && utf8Length(a) <= ANSWER_KEPT_MAX_BYTES));
     if (!ok) return bad(`answers is not a list of at most ${MAX_QUESTIONS} answers (text of at most 256 KB, or null)`);
     record.answers = answers as (string | null)[];
   }

@@ -1,25 +1,25 @@
 // The phase loop of a build (buildRunner.ts starts, resumes and reruns builds; this carries one to
 // its end): each phase with its retries, the verification loop that sends the developer back once,
-// the cost ceiling, what a passed phase leaves in the project folder, and the end with report.md.
-// Every change is saved to build.yaml at once, logged to build.log and, for phase changes, audited.
-import { auditInput } from '../audit/auditLog';
-import type { AuditLog } from '../audit/auditLog';
-import { readChanges } from '../run/changesFile';
+// the cost ceiling, then what a passed phase leaves in the project folder (phaseKeep.ts) and the
+// end with report.md (buildEnd.ts). Every change is saved to build.yaml at once, logged to
+// build.log and, for phase changes, audited (buildNotes.ts).
 import type { GateState } from '../run/commandGate';
 import type { RunRecord } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
-import { RECORD_TEXT_MAX_CHARS, VERIFIED_MAX } from './buildRecord';
-import { buildReport } from './buildReport';
-import { phaseData, phaseTask, REPLY_FILES } from './buildPrompt';
+import { BuildEnd } from './buildEnd';
+import type { BuildNotes } from './buildNotes';
+import { VERIFIED_MAX } from './buildRecord';
+import { RECORD_TEXT_MAX_CHARS } from './buildRecordParts';
+import { phaseData, phaseTask } from './buildPrompt';
 import type { BuildDeps, BuildEvent } from './buildRunner';
-import { buildTotals, failedBuildReason } from './buildText';
-import type { AnalystBrief, AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
+import { buildTotals } from './buildText';
+import type { AttemptCause, BuildRecord, PhaseAttempt, PhaseState } from './buildTypes';
 import { runAttempt } from './phaseAttempt';
 import type { AttemptResult } from './phaseAttempt';
+import { PhaseKeep } from './phaseKeep';
 import { projectNameFrom } from './projectName';
-import { placeProject } from './projectPlace';
-import { isTaken, saveProjectFile } from './projectFiles';
-import { keepRequirements, markPhaseSpecs } from './specMarks';
+import { absoluteIn } from './projectFiles';
+import { markPhaseSpecs } from './specMarks';
 
 /** Tries of one phase before a transient failure stops the build (the seed's "3 attempts"). */
 export const PHASE_TRIES = 3;
@@ -36,7 +36,8 @@ export interface Going {
 
 /** An attempt that failed for a reason worth another try; `checked`: its run completed and Groundwork's check failed it. */
 type Retry = { kind: 'retry'; reason: string; checked: boolean };
-type PhaseEnd = { kind: 'passed' } | { kind: 'stopped' } | { kind: 'failed'; reason: string; sendBack?: string; cost?: boolean };
+export type PhaseEnd =
+  { kind: 'passed' } | { kind: 'stopped' } | { kind: 'failed'; reason: string; sendBack?: string; cost?: boolean };
 
 /**
  * When the phase at `at` is a developer sent back (by QA or the reviewer) whose fix did not finish,
@@ -46,23 +47,24 @@ function sentBackWith(build: BuildRecord, at: number): { cause: AttemptCause; te
   const attempts = build.phases[at]?.attempts ?? [];
   const sent = [...attempts].reverse().find((a) => a.cause !== 'retry' && a.cause !== 'resume');
   if (sent?.cause !== 'qa-failed' && sent?.cause !== 'review-changes') return undefined;
-  const by = build.phases.slice(at + 1).find((p) => p.check === (sent.cause === 'qa-failed' ? 'verification' : 'review'));
+  const by = build.phases
+    .slice(at + 1)
+    .find((p) => p.check === (sent.cause === 'qa-failed' ? 'verification' : 'review'));
   const text = by?.attempts.filter((a) => a.status === 'failed' && a.evidence !== undefined).pop()?.evidence;
   return text === undefined ? undefined : { cause: sent.cause, text };
 }
 
-/** `rel` (workspace-relative, '.' for the folder) as an absolute path. */
-export function absoluteIn(folder: string, rel: string): string {
-  return rel === '.' ? folder : `${folder}/${rel}`;
-}
-
 export class BuildCarry {
+  private readonly keeper: PhaseKeep;
+  private readonly end: BuildEnd;
+
   constructor(
     private readonly deps: BuildDeps,
-    private readonly audit: AuditLog,
-  ) {}
-
-  private saving: Promise<void> = Promise.resolve();
+    private readonly notes: BuildNotes,
+  ) {
+    this.keeper = new PhaseKeep(deps, notes);
+    this.end = new BuildEnd(deps, notes);
+  }
 
   /** Runs the phases from `from` to the end (or the first that cannot pass), then ends the build. */
   async run(going: Going, from: number, firstCause: AttemptCause): Promise<BuildRecord> {
@@ -75,7 +77,11 @@ export class BuildCarry {
     // The developer is sent back once per cause: a Resume continues the build's count, a new build
     // or a Rerun Phase (the person asking again) starts a new one.
     const sent = new Set<AttemptCause>(
-      firstCause === 'resume' ? build.phases.flatMap((p) => p.attempts.map((a) => a.cause ?? 'first')).filter((c) => c === 'qa-failed' || c === 'review-changes') : [],
+      firstCause === 'resume'
+        ? build.phases
+            .flatMap((p) => p.attempts.map((a) => a.cause ?? 'first'))
+            .filter((c) => c === 'qa-failed' || c === 'review-changes')
+        : [],
     );
     while (i < build.phases.length) {
       const phase = build.phases[i] as PhaseState;
@@ -93,8 +99,14 @@ export class BuildCarry {
       const dev = build.phases.findIndex((p, at) => at < i && (p.name === 'developer' || p.check === 'build-command'));
       const developer = build.phases[dev];
       if (developer === undefined || sent.has(why)) {
-        const again = developer === undefined ? 'there is no developer phase to send back to' : `the developer was already sent back once`;
-        ended = { kind: 'failed', reason: `${ended.reason} This is the second failure (${again}), so the build stops.` };
+        const again =
+          developer === undefined
+            ? 'there is no developer phase to send back to'
+            : `the developer was already sent back once`;
+        ended = {
+          kind: 'failed',
+          reason: `${ended.reason} This is the second failure (${again}), so the build stops.`,
+        };
         break;
       }
       sent.add(why);
@@ -103,11 +115,16 @@ export class BuildCarry {
       cause = why;
       feedback = { cause: why, text: ended.sendBack };
     }
-    return this.finish(going, ended);
+    return this.end.finish(going, ended);
   }
 
   /** A phase with its retries: passes, stops, or fails (with what to send back, when QA or the reviewer failed it). */
-  private async phase(going: Going, phase: PhaseState, cause: AttemptCause, feedback: { cause: AttemptCause; text: string } | undefined): Promise<PhaseEnd> {
+  private async phase(
+    going: Going,
+    phase: PhaseState,
+    cause: AttemptCause,
+    feedback: { cause: AttemptCause; text: string } | undefined,
+  ): Promise<PhaseEnd> {
     let last: Retry = { kind: 'retry', reason: `Phase ${phase.name} did not run.`, checked: false };
     for (let attempt = 1; attempt <= PHASE_TRIES; attempt++) {
       const over = this.overBudget(going.build, 0);
@@ -118,27 +135,55 @@ export class BuildCarry {
       if (going.signal.aborted) return { kind: 'stopped' };
     }
     // The seed's fallback: an analyst that answered but never with a PROJECT_NAME does not stop the build.
-    if (phase.check === 'brief' && last.checked && going.build.projectName === undefined) return this.namedFromBrief(going, phase, last.reason);
+    if (phase.check === 'brief' && last.checked && going.build.projectName === undefined)
+      return this.namedFromBrief(going, phase, last.reason);
     return { kind: 'failed', reason: `${last.reason} (after ${PHASE_TRIES} tries)` };
   }
 
   /** One attempt, recorded in the build as it goes. 'retry': it failed for a reason worth another try. */
-  private async attempt(going: Going, phase: PhaseState, cause: AttemptCause, feedback: { cause: AttemptCause; text: string } | undefined): Promise<PhaseEnd | Retry> {
+  private async attempt(
+    going: Going,
+    phase: PhaseState,
+    cause: AttemptCause,
+    feedback: { cause: AttemptCause; text: string } | undefined,
+  ): Promise<PhaseEnd | Retry> {
     const { build, emit, signal } = going;
-    const attempt: PhaseAttempt = { status: 'running', startedAt: this.stamp(), cause };
+    const attempt: PhaseAttempt = { status: 'running', startedAt: this.notes.stamp(), cause };
     phase.attempts.push(attempt);
     phase.status = 'running';
     // Saved once the run exists (onRun, with its id) or when the attempt ends before one does.
-    await this.note(build, `phase ${phase.name} started (try ${phase.attempts.length}, ${cause})`, undefined, 'ok', false);
+    await this.notes.note(
+      build,
+      `phase ${phase.name} started (try ${phase.attempts.length}, ${cause})`,
+      undefined,
+      'ok',
+      false,
+    );
     emit({ type: 'phase', build, phase, attempt: phase.attempts.length, cause });
-    const close = async (status: PhaseAttempt['status'], reason?: string, evidence?: string, transient?: boolean): Promise<void> => {
-      Object.assign(attempt, { status, endedAt: this.stamp() });
+    const close = async (
+      status: PhaseAttempt['status'],
+      reason?: string,
+      evidence?: string,
+      transient?: boolean,
+    ): Promise<void> => {
+      Object.assign(attempt, { status, endedAt: this.notes.stamp() });
       if (reason !== undefined) attempt.reason = reason.slice(0, RECORD_TEXT_MAX_CHARS);
       if (evidence !== undefined) attempt.evidence = evidence.slice(0, RECORD_TEXT_MAX_CHARS);
       if (transient !== undefined) attempt.transient = transient;
       phase.status = status === 'passed' ? 'passed' : status === 'stopped' ? 'stopped' : 'failed';
-      emit({ type: 'checked', phase: phase.name, passed: status === 'passed', ...(reason !== undefined ? { reason } : {}), ...(evidence !== undefined ? { evidence } : {}) });
-      await this.note(build, `phase ${phase.name} ${status}${reason ? `: ${reason}` : ''}`, 'build.phase', status === 'passed' ? 'ok' : 'error');
+      emit({
+        type: 'checked',
+        phase: phase.name,
+        passed: status === 'passed',
+        ...(reason !== undefined ? { reason } : {}),
+        ...(evidence !== undefined ? { evidence } : {}),
+      });
+      await this.notes.note(
+        build,
+        `phase ${phase.name} ${status}${reason ? `: ${reason}` : ''}`,
+        'build.phase',
+        status === 'passed' ? 'ok' : 'error',
+      );
     };
     let role: Role;
     try {
@@ -170,7 +215,7 @@ export class BuildCarry {
         },
         onRun: (run) => {
           attempt.runId = run.id;
-          void this.save(build).catch(() => undefined);
+          void this.notes.save(build).catch(() => undefined);
         },
       });
     } catch (err) {
@@ -189,7 +234,9 @@ export class BuildCarry {
     if (result.kind === 'run-failed') {
       const isCost = costReason !== undefined && result.reason === costReason;
       await close('failed', result.reason, undefined, !isCost);
-      return isCost ? { kind: 'failed', reason: result.reason, cost: true } : { kind: 'retry', reason: `Phase ${phase.name}'s run failed: ${result.reason}`, checked: false };
+      return isCost
+        ? { kind: 'failed', reason: result.reason, cost: true }
+        : { kind: 'retry', reason: `Phase ${phase.name}'s run failed: ${result.reason}`, checked: false };
     }
     const { outcome } = result;
     build.verified.push(...outcome.verified);
@@ -197,8 +244,11 @@ export class BuildCarry {
     if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);
     if (outcome.passed) {
       try {
-        if ((await this.keep(build, phase, result.reply, outcome)) === 'stopped') {
-          await close('stopped', 'Asked where the project goes, the person stopped the build: Resume runs the analyst again.');
+        if ((await this.keeper.keep(build, phase, result.reply, outcome)) === 'stopped') {
+          await close(
+            'stopped',
+            'Asked where the project goes, the person stopped the build: Resume runs the analyst again.',
+          );
           return { kind: 'stopped' };
         }
       } catch (err) {
@@ -207,117 +257,47 @@ export class BuildCarry {
         return { kind: 'failed', reason };
       }
       await close('passed', outcome.reason, outcome.evidence);
-      const marked = await markPhaseSpecs({ fs: this.deps.store.files, writer: this.deps.specs }, root, phase.check, result.reply);
-      if (marked !== undefined) await this.note(build, `phase ${phase.name}: ${marked.text}`, undefined, marked.ok ? 'ok' : 'error');
+      const marked = await markPhaseSpecs(
+        { fs: this.deps.store.files, writer: this.deps.specs },
+        root,
+        phase.check,
+        result.reply,
+      );
+      if (marked !== undefined)
+        await this.notes.note(build, `phase ${phase.name}: ${marked.text}`, undefined, marked.ok ? 'ok' : 'error');
       return { kind: 'passed' };
     }
     const reason = outcome.reason ?? `Phase ${phase.name} failed its check.`;
-    await this.keepReply(build, phase, result.reply).catch(() => undefined);
+    await this.keeper.keepReply(build, phase, result.reply).catch(() => undefined);
     await close('failed', reason, outcome.evidence, outcome.transient === true);
     if (outcome.transient === true) return { kind: 'retry', reason, checked: true };
     return { kind: 'failed', reason, ...(outcome.sendBack ? { sendBack: outcome.sendBack.feedback } : {}) };
-  }
-
-  /** What a passed phase leaves: the analyst's brief names and makes the project folder (or the person stops the build there); replies are saved as files. */
-  private async keep(build: BuildRecord, phase: PhaseState, reply: string, outcome: { brief?: AnalystBrief; summary?: BuildRecord['summary'] }): Promise<'stopped' | undefined> {
-    if (outcome.brief !== undefined) {
-      if ((await this.placeProject(build, outcome.brief.projectName, reply, outcome.brief.target === 'existing')) === 'stopped') return 'stopped';
-      const kept = await keepRequirements(this.deps.store.files, this.deps.store.folder, build, reply);
-      if (kept !== undefined) await this.note(build, kept.text, undefined, kept.ok ? 'ok' : 'error');
-    } else await this.keepReply(build, phase, reply);
-    if (outcome.summary !== undefined) build.summary = outcome.summary;
-    return undefined;
-  }
-
-  private async keepReply(build: BuildRecord, phase: PhaseState, reply: string): Promise<void> {
-    const file = REPLY_FILES[phase.check];
-    if (file === undefined || build.projectDir === undefined || phase.check === 'brief' || reply.trim() === '') return;
-    await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, file, reply);
-  }
-
-  /**
-   * The project's folder: the feature's, or `<workspace>/<name>` — when that folder has anything in
-   * it or the analyst sees a feature on existing code, the person is asked (projectPlace.ts); the
-   * brief is saved there.
-   */
-  private async placeProject(build: BuildRecord, name: string, brief: string, existing: boolean): Promise<'stopped' | undefined> {
-    build.projectName = name;
-    if (build.projectDir === undefined) {
-      const fs = this.deps.store.files;
-      const place = this.deps.place;
-      const placed = await placeProject(name, existing, { taken: (dir) => isTaken(fs, this.absolute(dir)), ...(place ? { ask: place } : {}) });
-      if (placed.note !== undefined) await this.note(build, placed.note);
-      if (placed.kind === 'stop') return 'stopped';
-      if (placed.kind === 'workspace') build.mode = 'feature';
-      build.projectDir = placed.kind === 'workspace' ? '.' : placed.dir;
-    }
-    await saveProjectFile(this.deps.store.files, this.deps.store.folder, build.projectDir, REPLY_FILES.brief as string, brief);
-    await this.save(build);
-    return undefined;
   }
 
   /** The analyst gave no PROJECT_NAME in its tries: the seed's fallback, a safe name from the brief, and the brief itself as specs/brief.md. */
   private async namedFromBrief(going: Going, phase: PhaseState, why: string): Promise<PhaseEnd> {
     const name = projectNameFrom(going.input);
     try {
-      if ((await this.placeProject(going.build, name, going.input, false)) === 'stopped') return { kind: 'stopped' };
+      if ((await this.keeper.placeProject(going.build, name, going.input, false)) === 'stopped')
+        return { kind: 'stopped' };
     } catch (err) {
-      return { kind: 'failed', reason: `${why} The project could not be placed: ${err instanceof Error ? err.message : String(err)}` };
+      return {
+        kind: 'failed',
+        reason: `${why} The project could not be placed: ${err instanceof Error ? err.message : String(err)}`,
+      };
     }
     const lastAttempt = phase.attempts[phase.attempts.length - 1];
     if (lastAttempt !== undefined)
-      lastAttempt.reason = `${why} After ${PHASE_TRIES} tries Groundwork named the project ${name} from the brief, and saved the brief itself as specs/brief.md.`.slice(
-        0,
-        RECORD_TEXT_MAX_CHARS,
-      );
+      lastAttempt.reason =
+        `${why} After ${PHASE_TRIES} tries Groundwork named the project ${name} from the brief, and saved the brief itself as specs/brief.md.`.slice(
+          0,
+          RECORD_TEXT_MAX_CHARS,
+        );
     phase.status = 'passed';
     const named = `No PROJECT_NAME in ${PHASE_TRIES} tries: the project is named ${name} from the brief, and the brief itself is specs/brief.md.`;
     going.emit({ type: 'checked', phase: phase.name, passed: true, reason: named });
-    await this.note(going.build, `phase ${phase.name}: ${named}`);
+    await this.notes.note(going.build, `phase ${phase.name}: ${named}`);
     return { kind: 'passed' };
-  }
-
-  private async finish(going: Going, ended: PhaseEnd): Promise<BuildRecord> {
-    const { build } = going;
-    const done = build.phases.every((p) => p.status === 'passed');
-    build.status = ended.kind === 'stopped' ? 'stopped' : done && ended.kind === 'passed' ? 'completed' : 'failed';
-    build.endedAt = this.stamp();
-    if (build.status === 'completed') delete build.reason;
-    else build.reason = failedBuildReason(build, ended.kind === 'failed' ? ended.reason : 'The build was stopped before it finished.').slice(0, RECORD_TEXT_MAX_CHARS);
-    await this.note(build, `build ${build.status}${build.reason ? `: ${build.reason}` : ''}`, 'build.end', build.status === 'completed' ? 'ok' : 'error');
-    if (build.status === 'completed') await this.archiveLocal(build);
-    const report = buildReport(build, { created: await this.createdFiles(build), discoveries: await this.discoveries(build) });
-    await this.deps.builds.writeReport(build.id, report).catch(() => undefined);
-    going.emit({ type: 'build', build });
-    return build;
-  }
-
-  /** A completed build's local discoveries leave the prompts (archived, not lost); a failure to is noted, not fatal. */
-  private async archiveLocal(build: BuildRecord): Promise<void> {
-    if (this.deps.archiveTask === undefined) return;
-    try {
-      const n = (await this.deps.archiveTask(build.id)).length;
-      if (n > 0) await this.note(build, `archived ${n} local discover${n === 1 ? 'y' : 'ies'} of the build`);
-    } catch (err) {
-      await this.note(build, `its local discoveries could not be archived: ${err instanceof Error ? err.message : String(err)}`, undefined, 'error');
-    }
-  }
-
-  /** Every file the build's runs created, relative to the project folder (for the report). */
-  private async createdFiles(build: BuildRecord): Promise<string[]> {
-    const files = new Set<string>();
-    for (const phase of build.phases) {
-      for (const attempt of phase.attempts) {
-        if (attempt.runId === undefined || phase.check === 'brief') continue;
-        const read = await readChanges(this.deps.store, attempt.runId, this.deps.hash);
-        if (read.ok) for (const f of read.changes.files) if (f.before === null) files.add(f.path);
-      }
-    }
-    return [...files].sort();
-  }
-
-  private async discoveries(build: BuildRecord): Promise<string[]> {
-    return (await this.deps.discoveriesOf?.(build.id).catch(() => undefined)) ?? [];
   }
 
   /** The reason the build stops at its cost ceiling, or undefined: `extra` is what the current run has spent beyond the record. */
@@ -336,36 +316,8 @@ export class BuildCarry {
   }
 
   private phaseRoot(build: BuildRecord, phase: PhaseState): string {
-    if (build.projectDir !== undefined && !(phase.check === 'brief' && build.mode === 'new')) return this.absolute(build.projectDir);
+    if (build.projectDir !== undefined && !(phase.check === 'brief' && build.mode === 'new'))
+      return absoluteIn(this.deps.store.folder, build.projectDir);
     return this.deps.store.folder;
-  }
-
-  /** Saves the record (unless `save` is false), logs `text`, and (with `kind`) audits it; a log or audit that fails does not stop the build. */
-  async note(build: BuildRecord, text: string, kind?: string, status: 'ok' | 'error' = 'ok', save = true): Promise<void> {
-    const at = this.stamp();
-    build.updatedAt = at;
-    // Three files, each with its own lock: written side by side.
-    const audit = async () => {
-      if (kind === undefined) return;
-      const usage = kind === 'build.end' && build.usage ? { usage: build.usage } : {};
-      const cost = kind === 'build.end' && build.costUsd !== undefined ? { costUsd: build.costUsd } : {};
-      await this.audit.append({ kind, input: auditInput('BUILD', build.id, text), status, ...usage, ...cost }).catch(() => undefined);
-    };
-    await Promise.all([save ? this.save(build) : undefined, this.deps.builds.log(build.id, at, text).catch(() => undefined), audit()]);
-  }
-
-  /** Saves run one after another, each writing the record as it is then: a late one never puts back an older state. */
-  private save(build: BuildRecord): Promise<void> {
-    const next = this.saving.then(() => this.deps.builds.save(build));
-    this.saving = next.catch(() => undefined);
-    return next;
-  }
-
-  stamp(): string {
-    return new Date(this.deps.clock.now()).toISOString();
-  }
-
-  private absolute(rel: string): string {
-    return absoluteIn(this.deps.store.folder, rel);
   }
 }

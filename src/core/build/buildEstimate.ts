@@ -41,13 +41,23 @@ function tokensOf(turns: number, base: number, output: number): { input: number;
   return { input, output: turns * output };
 }
 
-export function estimateBuild(phases: readonly { name: string; role: Role }[], briefChars: number, settings: ModelSettings = {}, prices?: PriceTable): BuildEstimate {
+export function estimateBuild(
+  phases: readonly { name: string; role: Role }[],
+  briefChars: number,
+  settings: ModelSettings = {},
+  prices?: PriceTable,
+): BuildEstimate {
   const estimates = phases.map(({ name, role }): PhaseEstimate => {
     const model = resolveModel(role.model, settings);
     const base = Math.ceil((role.prompt.length + briefChars) / CHARS_PER_TOKEN);
     const low = tokensOf(Math.min(LOW_TURNS, role.maxTurns), base, OUTPUT_LOW);
     const high = tokensOf(role.maxTurns, base, OUTPUT_HIGH);
-    const usage = (t: { input: number; output: number }) => ({ inputTokens: Math.round(t.input), outputTokens: t.output, cacheReadTokens: 0, cacheCreationTokens: 0 });
+    const usage = (t: { input: number; output: number }) => ({
+      inputTokens: Math.round(t.input),
+      outputTokens: t.output,
+      cacheReadTokens: 0,
+      cacheCreationTokens: 0,
+    });
     const costLow = costOf(model, usage(low), prices);
     const costHigh = costOf(model, usage(high), prices);
     return {
@@ -71,7 +81,9 @@ export function estimateBuild(phases: readonly { name: string; role: Role }[], b
 /** `120k–4.1M tokens, $0.40–$31.00 (an estimate)`. */
 export function estimateText(estimate: BuildEstimate): string {
   const tokens = `${compact(estimate.tokens.low)}–${compact(estimate.tokens.high)} tokens`;
-  const cost = estimate.costUsd ? `, $${estimate.costUsd.low.toFixed(2)}–$${estimate.costUsd.high.toFixed(2)}` : ', cost unknown (a model without a price)';
+  const cost = estimate.costUsd
+    ? `, $${estimate.costUsd.low.toFixed(2)}–$${estimate.costUsd.high.toFixed(2)}`
+    : ', cost unknown (a model without a price)';
   return `${tokens}${cost} (an estimate)`;
 }
 

@@ -22,13 +22,19 @@ export class BuildInputError extends Error {
 }
 
 /** The workspace's workflow when it has one, else the bundled text; BuildInputError listing every problem (file, line, field). */
-export async function loadWorkflow(store: WorkspaceStore, bundled: () => Promise<string>): Promise<{ workflow: Workflow; file: string }> {
+export async function loadWorkflow(
+  store: WorkspaceStore,
+  bundled: () => Promise<string>,
+): Promise<{ workflow: Workflow; file: string }> {
   const own = await store.readText(WORKSPACE_WORKFLOW_FILE, WORKFLOW_FILE_MAX_BYTES + 1).catch((err: unknown) => {
     throw new BuildInputError(err instanceof Error ? err.message : String(err));
   });
   const file = own === undefined ? `roles/${BUNDLED_WORKFLOW_FILE}` : displayPath(WORKSPACE_WORKFLOW_FILE);
   const parsed = parseWorkflow(own ?? (await bundled()), file);
-  if (!parsed.ok) throw new BuildInputError(`The build workflow cannot be used:\n${parsed.problems.map((p) => `  ${workflowProblemText(p)}`).join('\n')}`);
+  if (!parsed.ok)
+    throw new BuildInputError(
+      `The build workflow cannot be used:\n${parsed.problems.map((p) => `  ${workflowProblemText(p)}`).join('\n')}`,
+    );
   return { workflow: parsed.workflow, file };
 }
 
@@ -36,7 +42,11 @@ export async function loadWorkflow(store: WorkspaceStore, bundled: () => Promise
 export type DigestOf = (contextText: string, where: string) => string;
 
 /** The analyst's input for `source`, and a slug that names the build. `digestOf` is the brainstorm feature's brainstormDigest over parseContextFile. */
-export async function readBuildInput(store: WorkspaceStore, source: BuildRecord['source'], digestOf: DigestOf): Promise<{ input: string; name: string }> {
+export async function readBuildInput(
+  store: WorkspaceStore,
+  source: BuildRecord['source'],
+  digestOf: DigestOf,
+): Promise<{ input: string; name: string }> {
   if (source.kind === 'brainstorm') return readBrainstorm(store, source.slug, digestOf);
   const text = await readWorkspaceFile(store, source.path, BRIEF_FILE_MAX_BYTES);
   if (text.trim() === '') throw new BuildInputError(`${visibleText(source.path)} is empty: there is nothing to build.`);
@@ -61,7 +71,9 @@ export async function readSpecInput(store: WorkspaceStore, path: string): Promis
     const spec = await readExternalSpec(store.files, store.folder, path);
     const input = specInput(spec);
     if (input.length > BRIEF_FILE_MAX_BYTES)
-      throw new BuildInputError(`The files of '${visibleText(spec.path)}' hold ${input.length} characters together; a build takes at most ${BRIEF_FILE_MAX_BYTES}: shorten them.`);
+      throw new BuildInputError(
+        `The files of '${visibleText(spec.path)}' hold ${input.length} characters together; a build takes at most ${BRIEF_FILE_MAX_BYTES}: shorten them.`,
+      );
     const first = spec.files[0]?.name ?? '';
     return {
       source: { kind: 'brief', path: spec.path === '.' ? first : `${spec.path}/${first}` },
@@ -75,12 +87,25 @@ export async function readSpecInput(store: WorkspaceStore, path: string): Promis
   }
 }
 
-async function readBrainstorm(store: WorkspaceStore, slug: string, digestOf: DigestOf): Promise<{ input: string; name: string }> {
+async function readBrainstorm(
+  store: WorkspaceStore,
+  slug: string,
+  digestOf: DigestOf,
+): Promise<{ input: string; name: string }> {
   if (!isSlug(slug)) throw new BuildInputError(`'${visibleText(slug.slice(0, 80))}' is not a plan's name.`);
   const done = await store.info(planFile(slug, PLAN_FILES.sentinel));
-  if (done === undefined) throw new BuildInputError(`The brainstorm ${slug} has not finished (${planDisplayPath(slug, PLAN_FILES.sentinel)} is missing): finish it first.`);
-  const [document, context] = await Promise.all([store.readText(planFile(slug, PLAN_FILES.document), BRIEF_FILE_MAX_BYTES), store.readText(planFile(slug, PLAN_FILES.context))]);
-  if (document === undefined || context === undefined) throw new BuildInputError(`The brainstorm ${slug} is missing its result or its context file: brainstorm the topic again.`);
+  if (done === undefined)
+    throw new BuildInputError(
+      `The brainstorm ${slug} has not finished (${planDisplayPath(slug, PLAN_FILES.sentinel)} is missing): finish it first.`,
+    );
+  const [document, context] = await Promise.all([
+    store.readText(planFile(slug, PLAN_FILES.document), BRIEF_FILE_MAX_BYTES),
+    store.readText(planFile(slug, PLAN_FILES.context)),
+  ]);
+  if (document === undefined || context === undefined)
+    throw new BuildInputError(
+      `The brainstorm ${slug} is missing its result or its context file: brainstorm the topic again.`,
+    );
   let digest: string;
   try {
     digest = digestOf(context, planDisplayPath(slug, PLAN_FILES.context));
@@ -97,7 +122,10 @@ async function readWorkspaceFile(store: WorkspaceStore, rel: string, maxBytes: n
   if (rel === '' || rel.startsWith('/') || /^[A-Za-z]:/.test(rel) || rel.split(/[\\/]/).includes('..'))
     throw new BuildInputError(`The brief '${shown}' is not a path inside the workspace.`);
   const abs = `${store.folder}/${rel}`;
-  const [real, folder] = await Promise.all([fs.realpath(abs), fs.realpath(store.folder)]).catch(() => [undefined, undefined]);
+  const [real, folder] = await Promise.all([fs.realpath(abs), fs.realpath(store.folder)]).catch(() => [
+    undefined,
+    undefined,
+  ]);
   if (real === undefined) throw new BuildInputError(`The brief '${shown}' does not exist.`);
   if (folder === undefined || relativeInside(real, folder, isWindowsRoot(store.folder)) === undefined)
     throw new BuildInputError(`The brief '${shown}' leads outside the workspace.`);
@@ -105,8 +133,11 @@ async function readWorkspaceFile(store: WorkspaceStore, rel: string, maxBytes: n
   if (info?.kind !== 'file') throw new BuildInputError(`The brief '${shown}' is not a file.`);
   const bytes = await fs.read(real, maxBytes).catch((err: unknown) => {
     // Only a file over the cap is 'too-large'; anything else (no permission, an I/O error) says what it was.
-    if (err instanceof StorageError && err.code === 'too-large') throw new BuildInputError(`The brief '${shown}' is larger than ${maxBytes} bytes; shorten it.`);
-    throw new BuildInputError(`The brief '${shown}' cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof StorageError && err.code === 'too-large')
+      throw new BuildInputError(`The brief '${shown}' is larger than ${maxBytes} bytes; shorten it.`);
+    throw new BuildInputError(
+      `The brief '${shown}' cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    );
   });
   if (bytes === undefined) throw new BuildInputError(`The brief '${shown}' does not exist.`);
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\ufeff/, '');

@@ -28,7 +28,13 @@ export class BuildPrinter {
     switch (event.type) {
       case 'phase':
         this.run = new RunPrinter();
-        return [{ kind: 'line', text: `── Groundwork build phase: ${phaseTitle(event.phase.name, event.attempt, event.cause)} ──`, style: 'accent' }];
+        return [
+          {
+            kind: 'line',
+            text: `── Groundwork build phase: ${phaseTitle(event.phase.name, event.attempt, event.cause)} ──`,
+            style: 'accent',
+          },
+        ];
       case 'run':
         return this.run.print(event.event);
       case 'checked': {
@@ -41,7 +47,13 @@ export class BuildPrinter {
         ];
         if (!event.passed && event.evidence) {
           const lines = terminalText(event.evidence).split('\n');
-          const shown = lines.length > EVIDENCE_LINES ? [...lines.slice(0, EVIDENCE_LINES), `… ${lines.length - EVIDENCE_LINES} more lines in the build's report`] : lines;
+          const shown =
+            lines.length > EVIDENCE_LINES
+              ? [
+                  ...lines.slice(0, EVIDENCE_LINES),
+                  `… ${lines.length - EVIDENCE_LINES} more lines in the build's report`,
+                ]
+              : lines;
           out.push({ kind: 'line', text: shown.join('\n'), style: 'dim' });
         }
         return out;

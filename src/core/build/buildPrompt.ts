@@ -28,7 +28,12 @@ export const REPLY_FILES: Partial<Record<PhaseState['check'], string>> = {
   review: 'specs/review.md',
 };
 
-export function phaseTask(build: BuildRecord, phase: PhaseState, input: string, feedback?: { cause: AttemptCause; text: string }): string {
+export function phaseTask(
+  build: BuildRecord,
+  phase: PhaseState,
+  input: string,
+  feedback?: { cause: AttemptCause; text: string },
+): string {
   if (phase.check === 'brief') return analystTask(build, input);
   const lines = [
     `Carry out the ${phase.name} phase of the Groundwork build of ${build.projectName ?? 'the project'}.`,
@@ -37,8 +42,11 @@ export function phaseTask(build: BuildRecord, phase: PhaseState, input: string, 
       : 'This folder is the project. The build brief is specs/brief.md; what earlier phases wrote is here too.',
   ];
   if (feedback !== undefined) {
-    const who = feedback.cause === 'review-changes' ? 'The reviewer requested these changes' : 'QA found the project failing';
-    lines.push(`${who}; fix exactly this first, then run the tests again:\n\n${cutText(feedback.text, FEEDBACK_IN_TASK_MAX_CHARS)}`);
+    const who =
+      feedback.cause === 'review-changes' ? 'The reviewer requested these changes' : 'QA found the project failing';
+    lines.push(
+      `${who}; fix exactly this first, then run the tests again:\n\n${cutText(feedback.text, FEEDBACK_IN_TASK_MAX_CHARS)}`,
+    );
   }
   return lines.join('\n\n');
 }
@@ -63,13 +71,17 @@ function specTask(build: BuildRecord, input: string, kind: string): string {
     `Write the build brief for the ${specFormatName(spec.format)} at ${spec.path} in this workspace. ${kind}`,
     `Its files (${files.map((f) => f.name).join(', ') || 'input.md'}) follow this task, each in a data block of its own: the requirements, design and tasks someone wrote with another tool. Take their requirements and decisions into your brief; list their tasks as requirements.`,
   ];
-  if (cut.length > 0) lines.push(`${cut.join(', ')} ${cut.length === 1 ? 'was' : 'were'} cut; read the rest from ${spec.path} with your tools.`);
+  if (cut.length > 0)
+    lines.push(
+      `${cut.join(', ')} ${cut.length === 1 ? 'was' : 'were'} cut; read the rest from ${spec.path} with your tools.`,
+    );
   return lines.join('\n\n');
 }
 
 function analystTask(build: BuildRecord, input: string): string {
   const brief = cutText(input.trim(), BRIEF_IN_TASK_MAX_CHARS);
-  const cut = brief.length < input.trim().length ? '\n\n(The brief was cut here; it is longer than a task may be.)' : '';
+  const cut =
+    brief.length < input.trim().length ? '\n\n(The brief was cut here; it is longer than a task may be.)' : '';
   const kind =
     build.mode === 'feature'
       ? 'This build is a feature on the existing code of this folder: read what the brief touches before you write.'

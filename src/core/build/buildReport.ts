@@ -56,11 +56,15 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
         ? `the brief ${code(build.source.path)}`
         : `the brainstorm ${code(build.source.slug)}`;
   out.push(`- **From:** ${from}`);
-  out.push(`- **Location:** ${build.projectDir === undefined ? 'no project folder yet' : code(build.projectDir === '.' ? '. (the workspace folder)' : `${build.projectDir}/`)}`);
+  out.push(
+    `- **Location:** ${build.projectDir === undefined ? 'no project folder yet' : code(build.projectDir === '.' ? '. (the workspace folder)' : `${build.projectDir}/`)}`,
+  );
   if (build.summary?.language) out.push(`- **Language:** ${inline(build.summary.language)}`);
   const total = build.endedAt ? Date.parse(build.endedAt) - Date.parse(build.startedAt) : undefined;
   if (total !== undefined && Number.isFinite(total)) out.push(`- **Took:** ${formatDuration(total)}`);
-  out.push(`- **Cost:** ${formatCost(build.costUsd)}${build.maxCostUsd !== undefined ? ` (ceiling $${build.maxCostUsd.toFixed(2)})` : ''}`);
+  out.push(
+    `- **Cost:** ${formatCost(build.costUsd)}${build.maxCostUsd !== undefined ? ` (ceiling $${build.maxCostUsd.toFixed(2)})` : ''}`,
+  );
   out.push('');
   if (build.status !== 'completed' && build.reason) {
     out.push('## What stopped it', '', neutralizeMarkdown(visibleText(build.reason)), '');
@@ -72,20 +76,34 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
   if (build.summary) {
     out.push('## What was built', '', neutralizeMarkdown(visibleLines(build.summary.summary)), '');
     out.push('## How to run it', '', neutralizeMarkdown(visibleLines(build.summary.usage)), '');
-    if (build.projectDir !== undefined) out.push(`More in ${code(`${build.projectDir === '.' ? '' : `${build.projectDir}/`}docs/USAGE.md`)}.`, '');
+    if (build.projectDir !== undefined)
+      out.push(`More in ${code(`${build.projectDir === '.' ? '' : `${build.projectDir}/`}docs/USAGE.md`)}.`, '');
   }
   out.push('## Verified by Groundwork', '');
   if (build.verified.length === 0) out.push('No command was re-run.', '');
   else {
     out.push('| Phase | Command | Exit code |', '| --- | --- | --- |');
     // A '|' ends a table cell even inside a code span unless escaped (GFM), and the escape is taken out again there.
-    for (const v of build.verified) out.push(`| ${inline(v.phase)} | ${code(v.command).replace(/\|/g, '\\|')} | ${v.exitCode === null ? 'not run' : v.exitCode} |`);
+    for (const v of build.verified)
+      out.push(
+        `| ${inline(v.phase)} | ${code(v.command).replace(/\|/g, '\\|')} | ${v.exitCode === null ? 'not run' : v.exitCode} |`,
+      );
     out.push('');
     const failing = build.verified.filter((v) => v.exitCode !== 0 && v.output);
     for (const v of failing.slice(-3))
-      out.push(`Output of ${code(v.command)} (${inline(v.phase)}, ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}):`, '', fenced(visibleLines(v.output ?? '')), '');
+      out.push(
+        `Output of ${code(v.command)} (${inline(v.phase)}, ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}):`,
+        '',
+        fenced(visibleLines(v.output ?? '')),
+        '',
+      );
   }
-  out.push('## Phases', '', '| Phase | Status | Tries | Duration | Tokens | Cost |', '| --- | --- | --- | --- | --- | --- |');
+  out.push(
+    '## Phases',
+    '',
+    '| Phase | Status | Tries | Duration | Tokens | Cost |',
+    '| --- | --- | --- | --- | --- | --- |',
+  );
   for (const phase of build.phases) {
     const t = phaseTotals(phase);
     out.push(
@@ -93,7 +111,11 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
     );
   }
   out.push('');
-  const failedTries = build.phases.flatMap((p) => p.attempts.filter((a) => a.status === 'failed' && a.reason).map((a) => ({ phase: p.name, reason: a.reason as string })));
+  const failedTries = build.phases.flatMap((p) =>
+    p.attempts
+      .filter((a) => a.status === 'failed' && a.reason)
+      .map((a) => ({ phase: p.name, reason: a.reason as string })),
+  );
   if (failedTries.length > 0) {
     out.push('Tries that failed:', '');
     for (const f of failedTries.slice(-10)) out.push(`- ${inline(f.phase)}: ${inline(f.reason.slice(0, 500))}`);
@@ -116,14 +138,16 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
 /** The CLI's closing lines: the same summary, shorter. */
 export function buildSummaryLines(build: BuildRecord): string[] {
   const lines = [`Build ${build.id}: ${build.status}`];
-  if (build.projectDir !== undefined) lines.push(`  project: ${visibleText(build.projectDir === '.' ? '.' : `${build.projectDir}/`)}`);
+  if (build.projectDir !== undefined)
+    lines.push(`  project: ${visibleText(build.projectDir === '.' ? '.' : `${build.projectDir}/`)}`);
   for (const phase of build.phases) {
     const t = phaseTotals(phase);
     lines.push(
       `  ${phase.name.padEnd(12)} ${phase.status.padEnd(8)} ${t.durationMs === undefined ? '' : formatDuration(t.durationMs).padEnd(9)} ${formatCost(t.costUsd)}`.trimEnd(),
     );
   }
-  for (const v of build.verified) lines.push(`  verified: ${visibleText(v.command)} → ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}`);
+  for (const v of build.verified)
+    lines.push(`  verified: ${visibleText(v.command)} → ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}`);
   if (build.summary) lines.push(`  usage: ${visibleText(build.summary.usage.split('\n')[0] ?? '')}`);
   if (build.reason) lines.push(`  ${visibleText(build.reason)}`);
   lines.push(`  total: ${formatCost(build.costUsd)}`);

@@ -23,8 +23,9 @@ import { protectedReason } from '../tools/writePaths';
 import { isBuildId } from './buildRecord';
 import type { BuildStore } from './buildStore';
 import type { AttemptCause, BuildRecord, PhaseState, SpecPointer, WorkflowPhase } from './buildTypes';
-import { absoluteIn, BuildCarry } from './buildCarry';
-import type { Going } from './buildCarry';
+import { BuildCarry } from './buildCarry';
+import { BuildNotes } from './buildNotes';
+import { absoluteIn } from './projectFiles';
 import type { PlaceAnswer, PlaceQuestion } from './projectPlace';
 import { specFormatName } from './externalSpec';
 
@@ -87,10 +88,12 @@ export class BuildRefusedError extends Error {
 }
 
 export class BuildRunner {
+  private readonly notes: BuildNotes;
   private readonly carry: BuildCarry;
 
   constructor(private readonly deps: BuildDeps) {
-    this.carry = new BuildCarry(deps, deps.audit ?? AuditLog.of(deps.store, deps.clock));
+    this.notes = new BuildNotes(deps, deps.audit ?? AuditLog.of(deps.store, deps.clock));
+    this.carry = new BuildCarry(deps, this.notes);
   }
 
   /** Starts a build and carries it to its end; resolves with its final record. BuildRefusedError before anything is written. */
@@ -98,7 +101,9 @@ export class BuildRunner {
     this.refuseUntrusted();
     if (request.input.trim() === '') throw new BuildRefusedError('The brief is empty: there is nothing to build.');
     if (request.input.length > BUILD_INPUT_MAX_CHARS)
-      throw new BuildRefusedError(`The brief is ${request.input.length} characters; a build takes at most ${BUILD_INPUT_MAX_CHARS}.`);
+      throw new BuildRefusedError(
+        `The brief is ${request.input.length} characters; a build takes at most ${BUILD_INPUT_MAX_CHARS}.`,
+      );
     if (request.phases.length === 0) throw new BuildRefusedError('The workflow has no phases.');
     // Without a brief phase nothing names a new project's folder, and its phases would write into the workspace itself.
     if (request.into === undefined && !request.phases.some((p) => p.check === 'brief'))
@@ -115,7 +120,13 @@ export class BuildRunner {
       ...(request.spec !== undefined ? { input: request.spec } : {}),
       ...(into !== undefined ? { projectDir: into } : {}),
       mode: into === undefined ? 'new' : 'feature',
-      phases: request.phases.map((p) => ({ name: p.name, role: p.role, check: p.check, status: 'pending', attempts: [] })),
+      phases: request.phases.map((p) => ({
+        name: p.name,
+        role: p.role,
+        check: p.check,
+        status: 'pending',
+        attempts: [],
+      })),
       verified: [],
       ...(request.maxCostUsd !== undefined ? { maxCostUsd: request.maxCostUsd } : {}),
       startedAt: at,
@@ -130,16 +141,38 @@ export class BuildRunner {
       now,
       async (build) => {
         await this.deps.store.writeText(buildFile(build.id, INPUT_FILE), request.input);
-        await this.carry.note(build, `build started from ${describeSource(build)} (${build.phases.length} phases)`, 'build.start', 'ok');
-        return this.carry.run({ build, input: request.input, approve: request.approve ?? [], gateState: newGate(request.approve), signal, emit }, 0, 'first');
+        await this.notes.note(
+          build,
+          `build started from ${describeSource(build)} (${build.phases.length} phases)`,
+          'build.start',
+          'ok',
+        );
+        return this.carry.run(
+          {
+            build,
+            input: request.input,
+            approve: request.approve ?? [],
+            gateState: newGate(request.approve),
+            signal,
+            emit,
+          },
+          0,
+          'first',
+        );
       },
     );
   }
 
   /** Continues a build that was interrupted, stopped or failed, from its first phase that has not passed. */
-  async resume(id: string, signal: AbortSignal, emit: (event: BuildEvent) => void, options: { approve?: readonly string[]; maxCostUsd?: number } = {}): Promise<BuildRecord> {
+  async resume(
+    id: string,
+    signal: AbortSignal,
+    emit: (event: BuildEvent) => void,
+    options: { approve?: readonly string[]; maxCostUsd?: number } = {},
+  ): Promise<BuildRecord> {
     return this.reopen(id, signal, emit, options, (build) => {
-      if (build.status === 'completed') throw new BuildRefusedError(`Build ${id} completed; use Rerun Phase to run a phase again.`);
+      if (build.status === 'completed')
+        throw new BuildRefusedError(`Build ${id} completed; use Rerun Phase to run a phase again.`);
       const from = build.phases.findIndex((p) => p.status !== 'passed');
       return { from: from < 0 ? build.phases.length : from, cause: 'resume' };
     });
@@ -172,39 +205,61 @@ export class BuildRunner {
   ): Promise<BuildRecord> {
     this.refuseUntrusted();
     // A mistyped id is refused like a damaged build, not thrown as a storage error.
-    if (!isBuildId(id)) throw new BuildRefusedError(`${quotePath(id.slice(0, 120))} is not a build id (YYYYMMDD-HHMMSS-<name>-<4 hex digits>).`);
+    if (!isBuildId(id))
+      throw new BuildRefusedError(
+        `${quotePath(id.slice(0, 120))} is not a build id (YYYYMMDD-HHMMSS-<name>-<4 hex digits>).`,
+      );
     try {
       return await this.deps.builds.withBuildLock(id, async () => {
         const read = await this.deps.builds.read(id);
         if (!read.ok) throw new BuildRefusedError(read.problem);
         const build = read.build;
         const input = await this.deps.store.readText(buildFile(id, INPUT_FILE));
-        if (input === undefined || input.trim() === '') throw new BuildRefusedError(`The brief of build ${id} (${INPUT_FILE} in its folder) is missing; start a new build.`);
+        if (input === undefined || input.trim() === '')
+          throw new BuildRefusedError(
+            `The brief of build ${id} (${INPUT_FILE} in its folder) is missing; start a new build.`,
+          );
         if (build.projectDir !== undefined) await this.insideWorkspace(this.absolute(build.projectDir));
         const { from, cause } = plan(build);
         // An attempt left 'running' by a process that died is what was interrupted.
         for (const phase of build.phases) {
           for (const attempt of phase.attempts)
             if (attempt.status === 'running')
-              Object.assign(attempt, { status: 'stopped', endedAt: this.carry.stamp(), reason: 'Interrupted (the window reloaded or the process ended).' });
+              Object.assign(attempt, {
+                status: 'stopped',
+                endedAt: this.notes.stamp(),
+                reason: 'Interrupted (the window reloaded or the process ended).',
+              });
           if (phase.status === 'running') phase.status = 'stopped';
         }
         build.status = 'running';
         delete build.endedAt;
         delete build.reason;
         if (options.maxCostUsd !== undefined) build.maxCostUsd = options.maxCostUsd;
-        await this.carry.note(build, `build ${cause === 'rerun' ? `rerun from phase ${build.phases[from]?.name ?? ''}` : 'resumed'}`, 'build.resume', 'ok');
-        return this.carry.run({ build, input, approve: options.approve ?? [], gateState: newGate(options.approve), signal, emit }, from, cause);
+        await this.notes.note(
+          build,
+          `build ${cause === 'rerun' ? `rerun from phase ${build.phases[from]?.name ?? ''}` : 'resumed'}`,
+          'build.resume',
+          'ok',
+        );
+        return this.carry.run(
+          { build, input, approve: options.approve ?? [], gateState: newGate(options.approve), signal, emit },
+          from,
+          cause,
+        );
       });
     } catch (err) {
-      if (err instanceof StorageError && err.code === 'busy') throw new BuildRefusedError(`Build ${id} is under way in another window or a groundwork command.`);
+      if (err instanceof StorageError && err.code === 'busy')
+        throw new BuildRefusedError(`Build ${id} is under way in another window or a groundwork command.`);
       throw err;
     }
   }
 
   private refuseUntrusted(): void {
     if (!this.deps.gate.isTrusted())
-      throw new BuildRefusedError('Builds are refused in an untrusted workspace (Restricted Mode): trust the folder first, then start the build again.');
+      throw new BuildRefusedError(
+        'Builds are refused in an untrusted workspace (Restricted Mode): trust the folder first, then start the build again.',
+      );
   }
 
   private absolute(rel: string): string {
@@ -215,12 +270,19 @@ export class BuildRunner {
   private async insideWorkspace(abs: string): Promise<string> {
     const fs = this.deps.store.files;
     const windows = isWindowsRoot(this.deps.store.folder);
-    const [real, folder] = await Promise.all([fs.realpath(abs), fs.realpath(this.deps.store.folder)]).catch(() => [undefined, undefined]);
+    const [real, folder] = await Promise.all([fs.realpath(abs), fs.realpath(this.deps.store.folder)]).catch(() => [
+      undefined,
+      undefined,
+    ]);
     const inside = real !== undefined && folder !== undefined ? relativeInside(real, folder, windows) : undefined;
-    if (inside === undefined) throw new BuildRefusedError(`The folder '${abs}' does not exist or is not inside the workspace.`);
+    if (inside === undefined)
+      throw new BuildRefusedError(`The folder '${abs}' does not exist or is not inside the workspace.`);
     // As an agent run's root is judged (agentRun.ts): no phase may be started there.
     const reason = protectedReason(inside) ?? protectedReason([...inside, 'workflows']);
-    if (reason !== undefined) throw new BuildRefusedError(`The folder '${inside.join('/')}' is refused: ${reason}; a build may not work there.`);
+    if (reason !== undefined)
+      throw new BuildRefusedError(
+        `The folder '${inside.join('/')}' is refused: ${reason}; a build may not work there.`,
+      );
     return inside.length === 0 ? '.' : inside.join('/');
   }
 }

@@ -30,7 +30,13 @@ export class BuildStore {
    * Makes the build's folder and its `build.yaml`, and runs `fn` holding the build's lock, taken
    * before the folder exists (nobody sees the build unheld). `slug` names it (the plan's slug).
    */
-  async createHeld<T>(fields: Omit<BuildRecord, 'id'>, slug: string, random: () => string, now: number, fn: (build: BuildRecord) => Promise<T>): Promise<T> {
+  async createHeld<T>(
+    fields: Omit<BuildRecord, 'id'>,
+    slug: string,
+    random: () => string,
+    now: number,
+    fn: (build: BuildRecord) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
       const id = newBuildId(slug, now, random());
       let created: BuildRecord | undefined;
@@ -49,12 +55,17 @@ export class BuildStore {
         if (created !== undefined || !(err instanceof StorageError) || err.code !== 'busy') throw err;
       }
     }
-    throw new StorageError('io', displayPath(BUILDS_DIR), `No free name for a new build folder was found in ${quotePath(displayPath(BUILDS_DIR))} after ${CREATE_ATTEMPTS} tries.`);
+    throw new StorageError(
+      'io',
+      displayPath(BUILDS_DIR),
+      `No free name for a new build folder was found in ${quotePath(displayPath(BUILDS_DIR))} after ${CREATE_ATTEMPTS} tries.`,
+    );
   }
 
   /** The build, or a sentence saying why it cannot be read (naming `build.yaml`). */
   async read(id: string): Promise<BuildRead> {
-    if (!isBuildId(id)) return { ok: false, problem: `${quotePath(id)} is not a build id (YYYYMMDD-HHMMSS-<name>-<4 hex digits>).` };
+    if (!isBuildId(id))
+      return { ok: false, problem: `${quotePath(id)} is not a build id (YYYYMMDD-HHMMSS-<name>-<4 hex digits>).` };
     const rel = buildFile(id, BUILD_FILES.record);
     const shown = quotePath(displayPath(rel));
     let text: string | undefined;
@@ -67,7 +78,8 @@ export class BuildStore {
     if (text === undefined) return { ok: false, problem: `${shown} is missing: the folder holds no build.` };
     const parsed = parseBuildYaml(text);
     if (!parsed.ok) return { ok: false, problem: `${shown} is damaged: ${parsed.reason}.` };
-    if (parsed.value.id !== id) return { ok: false, problem: `${shown} is damaged: its id ${parsed.value.id} is not the name of its folder.` };
+    if (parsed.value.id !== id)
+      return { ok: false, problem: `${shown} is damaged: its id ${parsed.value.id} is not the name of its folder.` };
     return { ok: true, build: parsed.value };
   }
 

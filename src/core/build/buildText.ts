@@ -22,7 +22,8 @@ export function phaseTotals(phase: PhaseState): { tokens: number; costUsd?: numb
   let cost: number | undefined;
   let ms: number | undefined;
   for (const a of phase.attempts) {
-    if (a.usage) tokens += a.usage.inputTokens + a.usage.outputTokens + a.usage.cacheReadTokens + a.usage.cacheCreationTokens;
+    if (a.usage)
+      tokens += a.usage.inputTokens + a.usage.outputTokens + a.usage.cacheReadTokens + a.usage.cacheCreationTokens;
     if (a.costUsd !== undefined) cost = (cost ?? 0) + a.costUsd;
     if (a.endedAt !== undefined) ms = (ms ?? 0) + Math.max(0, Date.parse(a.endedAt) - Date.parse(a.startedAt));
   }
@@ -36,7 +37,10 @@ export function passedNames(build: BuildRecord): string[] {
 
 /** The phase a failed or stopped build ended in: the first that did not pass. */
 export function stoppedPhase(build: BuildRecord): PhaseState | undefined {
-  return build.phases.find((p) => p.status === 'failed' || p.status === 'stopped' || p.status === 'running') ?? build.phases.find((p) => p.status !== 'passed');
+  return (
+    build.phases.find((p) => p.status === 'failed' || p.status === 'stopped' || p.status === 'running') ??
+    build.phases.find((p) => p.status !== 'passed')
+  );
 }
 
 /** The seed's graceful message: which phase, what failed, what finished, where the partial results are. */
@@ -44,7 +48,9 @@ export function failedBuildReason(build: BuildRecord, why: string): string {
   const phase = stoppedPhase(build);
   const finished = passedNames(build);
   const where =
-    build.projectDir === undefined ? 'No project folder was made yet.' : `Partial results are in ${build.projectDir === '.' ? 'the workspace folder' : `${build.projectDir}/`}.`;
+    build.projectDir === undefined
+      ? 'No project folder was made yet.'
+      : `Partial results are in ${build.projectDir === '.' ? 'the workspace folder' : `${build.projectDir}/`}.`;
   return [
     phase === undefined ? why : `Phase ${phase.name} ${phase.status === 'stopped' ? 'was stopped' : 'failed'}: ${why}`,
     finished.length === 0 ? 'No phase finished.' : `Finished: ${finished.join(', ')}.`,

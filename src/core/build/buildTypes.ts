@@ -21,7 +21,16 @@ import type { SpecFormat } from './externalSpec';
  *   `docs/USAGE.md` written;
  * - none: the run ending normally is enough (a workspace's own extra phase).
  */
-export const PHASE_CHECKS = ['brief', 'architecture', 'tests-created', 'build-command', 'verification', 'review', 'delivery', 'none'] as const;
+export const PHASE_CHECKS = [
+  'brief',
+  'architecture',
+  'tests-created',
+  'build-command',
+  'verification',
+  'review',
+  'delivery',
+  'none',
+] as const;
 export type PhaseCheck = (typeof PHASE_CHECKS)[number];
 
 /** One phase of a workflow file (`roles/build.workflow.yaml`, or `.groundwork/workflows/build.yaml`). */
@@ -42,7 +51,15 @@ export interface Workflow {
 
 export const WORKFLOW_PHASES_MAX = 20;
 /** The default workflow's phase names, in order. */
-export const DEFAULT_PHASES = ['analyst', 'architect', 'test-writer', 'developer', 'qa', 'reviewer', 'delivery'] as const;
+export const DEFAULT_PHASES = [
+  'analyst',
+  'architect',
+  'test-writer',
+  'developer',
+  'qa',
+  'reviewer',
+  'delivery',
+] as const;
 
 /** A problem with a workflow file, said so a person can fix it: the file, the line, the field. */
 export interface WorkflowProblem {

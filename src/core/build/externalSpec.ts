@@ -70,8 +70,16 @@ export function specFormatName(kind: SpecFormat): string {
 export async function readExternalSpec(fs: WorkspaceFs, workspaceRoot: string, path: string): Promise<ExternalSpec> {
   const shown = `'${visibleText(path.slice(0, 300))}'`;
   const segments = path.split('/').filter((s) => s !== '' && s !== '.');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path) || segments.includes('..'))
-    throw new ExternalSpecError(`The spec ${shown} is not a path inside the workspace: give the spec's folder relative to the workspace, such as specs/001-todo.`);
+  if (
+    path.startsWith('/') ||
+    /^[A-Za-z]:/.test(path) ||
+    path.includes('\\') ||
+    /[\u0000-\u001f\u007f]/.test(path) ||
+    segments.includes('..')
+  )
+    throw new ExternalSpecError(
+      `The spec ${shown} is not a path inside the workspace: give the spec's folder relative to the workspace, such as specs/001-todo.`,
+    );
   const windows = isWindowsRoot(workspaceRoot);
   const rootReal = await fs.realpath(workspaceRoot).catch(() => undefined);
   if (rootReal === undefined) throw new ExternalSpecError(`The workspace folder ${workspaceRoot} cannot be read.`);
@@ -82,8 +90,13 @@ export async function readExternalSpec(fs: WorkspaceFs, workspaceRoot: string, p
   };
   const where = await inside(segments);
   if (where === 'missing')
-    throw new ExternalSpecError(`The spec ${shown} does not exist: give a Spec Kit feature folder (specs/<feature>/) or a Kiro spec (.kiro/specs/<feature>/).`);
-  if (where === 'outside') throw new ExternalSpecError(`The spec ${shown} leads outside the workspace: copy the spec into the workspace first.`);
+    throw new ExternalSpecError(
+      `The spec ${shown} does not exist: give a Spec Kit feature folder (specs/<feature>/) or a Kiro spec (.kiro/specs/<feature>/).`,
+    );
+  if (where === 'outside')
+    throw new ExternalSpecError(
+      `The spec ${shown} leads outside the workspace: copy the spec into the workspace first.`,
+    );
   const info = await fs.info(where);
   let folder = segments;
   let named: string | undefined;
@@ -94,22 +107,33 @@ export async function readExternalSpec(fs: WorkspaceFs, workspaceRoot: string, p
         `${shown} is neither a Spec Kit file (spec.md, plan.md, tasks.md) nor a Kiro file (requirements.md, design.md, tasks.md): give the spec's folder.`,
       );
     folder = segments.slice(0, -1);
-  } else if (info?.kind !== 'directory') throw new ExternalSpecError(`The spec ${shown} is neither a folder nor a file.`);
+  } else if (info?.kind !== 'directory')
+    throw new ExternalSpecError(`The spec ${shown} is neither a folder nor a file.`);
   const rel = folder.length === 0 ? '.' : folder.join('/');
-  const present = new Set((await fs.list(join(workspaceRoot, folder))).filter((n) => Object.values(SPEC_FILES).some((names) => names.includes(n))));
+  const present = new Set(
+    (await fs.list(join(workspaceRoot, folder))).filter((n) =>
+      Object.values(SPEC_FILES).some((names) => names.includes(n)),
+    ),
+  );
   const kind = formatOf(present, folder, named);
   if (kind === undefined)
     throw new ExternalSpecError(
       `'${visibleText(rel)}' is neither a Spec Kit feature folder (spec.md, plan.md, tasks.md) nor a Kiro spec (requirements.md, design.md, tasks.md): give the folder that holds spec.md or requirements.md.`,
     );
   const [main = '', ...optional] = SPEC_FILES[kind];
-  if (!present.has(main)) throw new ExternalSpecError(`'${visibleText(rel)}' looks like a ${FORMAT_NAMES[kind]} but has no ${main}: write ${main} first, or give another folder.`);
+  if (!present.has(main))
+    throw new ExternalSpecError(
+      `'${visibleText(rel)}' looks like a ${FORMAT_NAMES[kind]} but has no ${main}: write ${main} first, or give another folder.`,
+    );
   const files: ExternalSpecFile[] = [];
   for (const name of [main, ...optional]) {
     if (!present.has(name)) continue;
     const text = await readSpecFile(fs, [...folder, name], inside);
     if (text.trim() === '' && name !== main) continue;
-    if (text.trim() === '') throw new ExternalSpecError(`'${visibleText(`${rel}/${name}`)}' is empty: there is nothing to build; write the spec first.`);
+    if (text.trim() === '')
+      throw new ExternalSpecError(
+        `'${visibleText(`${rel}/${name}`)}' is empty: there is nothing to build; write the spec first.`,
+      );
     files.push({ name, text });
   }
   return { kind, feature: folder[folder.length - 1] ?? 'spec', files, path: rel };
@@ -127,7 +151,8 @@ export async function findExternalSpecs(fs: WorkspaceFs, root: string): Promise<
     ['kiro', ['.kiro', 'specs']],
   ] as const) {
     const main = SPEC_FILES[kind][0] as string;
-    if (!(await isFolder(fs, root, base)) || (base.length > 1 && !(await isFolder(fs, root, base.slice(0, 1))))) continue;
+    if (!(await isFolder(fs, root, base)) || (base.length > 1 && !(await isFolder(fs, root, base.slice(0, 1)))))
+      continue;
     const names = await fs.list(join(root, base)).catch(() => [] as string[]);
     for (const feature of names.filter(plainName).sort().slice(0, CANDIDATES_MAX)) {
       if (found.length >= EXTERNAL_SPECS_MAX) return found;
@@ -140,7 +165,11 @@ export async function findExternalSpecs(fs: WorkspaceFs, root: string): Promise<
 }
 
 /** The format of a folder holding `present`: the named file decides, then the files, then where it is (`.kiro/`). */
-function formatOf(present: ReadonlySet<string>, folder: readonly string[], named: string | undefined): SpecFormat | undefined {
+function formatOf(
+  present: ReadonlySet<string>,
+  folder: readonly string[],
+  named: string | undefined,
+): SpecFormat | undefined {
   const kiroPlace = folder.includes('.kiro');
   const only = (kind: SpecFormat) => SPEC_FILES[kind].filter((n) => n !== 'tasks.md');
   if (named !== undefined && named !== 'tasks.md') return only('kiro').includes(named) ? 'kiro' : 'spec-kit';
@@ -152,15 +181,22 @@ function formatOf(present: ReadonlySet<string>, folder: readonly string[], named
   return undefined;
 }
 
-async function readSpecFile(fs: WorkspaceFs, segments: readonly string[], inside: (rel: readonly string[]) => Promise<string>): Promise<string> {
+async function readSpecFile(
+  fs: WorkspaceFs,
+  segments: readonly string[],
+  inside: (rel: readonly string[]) => Promise<string>,
+): Promise<string> {
   const shown = `'${visibleText(segments.join('/'))}'`;
   const real = await inside(segments);
   if (real === 'missing') throw new ExternalSpecError(`${shown} does not exist any more: give the spec again.`);
-  if (real === 'outside') throw new ExternalSpecError(`${shown} leads outside the workspace: copy the file into the workspace first.`);
+  if (real === 'outside')
+    throw new ExternalSpecError(`${shown} leads outside the workspace: copy the file into the workspace first.`);
   if ((await fs.info(real))?.kind !== 'file') throw new ExternalSpecError(`${shown} is not a file.`);
   const bytes = await fs.read(real, SPEC_FILE_MAX_BYTES).catch((err: unknown) => {
     if (err instanceof StorageError && err.code === 'too-large')
-      throw new ExternalSpecError(`${shown} is larger than ${SPEC_FILE_MAX_BYTES} bytes: shorten it, or split what the build needs into a smaller spec.`);
+      throw new ExternalSpecError(
+        `${shown} is larger than ${SPEC_FILE_MAX_BYTES} bytes: shorten it, or split what the build needs into a smaller spec.`,
+      );
     throw new ExternalSpecError(`${shown} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   });
   if (bytes === undefined) throw new ExternalSpecError(`${shown} does not exist any more: give the spec again.`);
@@ -194,7 +230,8 @@ const FILE_LINE = /^<!-- groundwork spec file ([a-z]+\.md): (\d{1,9}) characters
  */
 export function specInput(spec: ExternalSpec): string {
   const parts = [`# ${spec.feature}\n\nFrom the ${FORMAT_NAMES[spec.kind]} ${spec.path}.\n\n`];
-  for (const file of spec.files) parts.push(`<!-- groundwork spec file ${file.name}: ${file.text.length} characters -->\n${file.text}\n`);
+  for (const file of spec.files)
+    parts.push(`<!-- groundwork spec file ${file.name}: ${file.text.length} characters -->\n${file.text}\n`);
   return parts.join('');
 }
 

@@ -10,6 +10,8 @@ import { lengthProblem } from '../inputChecks';
 import { visibleText } from '../visibleText';
 import { normalProjectName, PROJECT_NAME_RULE, readProjectName } from './projectName';
 import type { AnalystBrief, DeliverySummary, ProjectCommands, QaVerdict, ReviewVerdict } from './buildTypes';
+import { BLANKS_MAX, continued, isFence, linesAfter, markerOf, markersIn } from './markerLines';
+import type { Found } from './markerLines';
 
 /** A command Groundwork may run (TEST:, BUILD:, VERIFY:): one line of at most this many characters. */
 export const COMMAND_MAX_CHARS = 10_000;
@@ -18,114 +20,48 @@ export const COMMANDS_MAX = 20;
 /** A QA REASON or the reviewer's reasons. */
 export const VERDICT_REASON_MAX_CHARS = 4000;
 
-/** Caps of the brief's one-line fields, of each component, of the component list, of SCOPE; blank lines skipped before a field's text or between list items (more end it). */
-const [SHORT_MAX, COMPONENT_MAX_CHARS, COMPONENTS_MAX, SCOPE_MAX, BLANKS_MAX] = [200, 500, 50, 2000, 3];
+/** Caps of the brief's one-line fields, of each component, of the component list, of SCOPE. */
+const [SHORT_MAX, COMPONENT_MAX_CHARS, COMPONENTS_MAX, SCOPE_MAX] = [200, 500, 50, 2000];
 /** The caps of delivery's fields, in characters (build.yaml keeps them to these too). */
-export const DELIVERY_FIELD_MAX_CHARS: Readonly<Record<keyof DeliverySummary, number>> = { project: 200, location: 1000, language: 200, summary: 4000, usage: 2000 };
+export const DELIVERY_FIELD_MAX_CHARS: Readonly<Record<keyof DeliverySummary, number>> = {
+  project: 200,
+  location: 1000,
+  language: 200,
+  summary: 4000,
+  usage: 2000,
+};
 
-const ANALYST_KEYS: readonly string[] = ['PROJECT_NAME', 'TARGET', 'LANGUAGE', 'DATABASE', 'FRONTEND', 'SCOPE', 'COMPONENTS', 'REQUIREMENTS', 'ASSUMPTIONS'];
+const ANALYST_KEYS: readonly string[] = [
+  'PROJECT_NAME',
+  'TARGET',
+  'LANGUAGE',
+  'DATABASE',
+  'FRONTEND',
+  'SCOPE',
+  'COMPONENTS',
+  'REQUIREMENTS',
+  'ASSUMPTIONS',
+];
 const QA_KEYS: readonly string[] = ['VERIFICATION', 'REASON', 'DETAILS', 'CHECKS', 'VERIFY'];
-const DELIVERY_KEYS: readonly string[] = ['BUILD_COMPLETE', 'PROJECT', 'LOCATION', 'LANGUAGE', 'SUMMARY', 'USAGE', 'DOCS', 'SKILL'];
+const DELIVERY_KEYS: readonly string[] = [
+  'BUILD_COMPLETE',
+  'PROJECT',
+  'LOCATION',
+  'LANGUAGE',
+  'SUMMARY',
+  'USAGE',
+  'DOCS',
+  'SKILL',
+];
 const DELIVERY_FIELDS = ['PROJECT', 'LOCATION', 'LANGUAGE', 'SUMMARY', 'USAGE'] as const;
 /** What may wrap a PROJECT_NAME value (`**price-tracker**`, `"price-tracker"`). */
 const NAME_WRAPS = ['**', '__', '`', '"', "'", '*', '_'];
-
-/** A marker line: `KEY: value` (colon) or `KEY` alone (no colon). */
-type Marker = { key: string; value: string; colon: boolean };
 
 export type AnalystBriefResult = { ok: true; brief: AnalystBrief } | { ok: false; reason: string };
 export type DeliveryResult = { ok: true; summary: DeliverySummary } | { ok: false; reason: string };
 /** `ignored`: each line that named a command that was refused, with its line number and why (at most COMMANDS_MAX). */
 export type ParsedCommands = ProjectCommands & { ignored: string[] };
 export type ParsedQaVerdict = QaVerdict & { ignored: string[] };
-
-/** A marker found in a text: its line (1-based), and where the line ends (its '\n', or the text's end). */
-type Found = { marker: Marker; line: number; end: number };
-
-/** The line of `text` from `start` to `end`, without the CR of a CRLF. */
-function lineAt(text: string, start: number, end: number): string {
-  return text.charCodeAt(end - 1) === 13 && end > start ? text.slice(start, end - 1) : text.slice(start, end);
-}
-
-/**
- * The markers among `keys` in `text` from offset `from`, in order. One native scan finds the
- * lines that may start with one (a multiline pattern whose prefix class has no letters, so it
- * cannot backtrack into the key); markerOf judges each such line whole. Linear in the text.
- */
-function* markersIn(text: string, keys: readonly string[], from = 0): Generator<Found> {
-  const candidates = new RegExp(`^[ \\t>#*+_\`-]*(?:${keys.join('|')})`, 'gm');
-  candidates.lastIndex = from;
-  let [line, counted] = [1, 0];
-  for (let m = candidates.exec(text); m !== null; m = candidates.exec(text)) {
-    const start = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
-    const newline = text.indexOf('\n', m.index);
-    const end = newline < 0 ? text.length : newline;
-    for (let at = text.indexOf('\n', counted); at >= 0 && at < start; at = text.indexOf('\n', at + 1)) line++;
-    counted = start;
-    const marker = markerOf(lineAt(text, start, end));
-    if (marker !== undefined && keys.includes(marker.key)) yield { marker, line, end };
-    candidates.lastIndex = end + 1;
-  }
-}
-
-/** The lines of `text` after offset `end` (where a line ends), one at a time: a caller stops when it has enough. */
-function* linesAfter(text: string, end: number): Generator<string> {
-  for (let start = end + 1; start <= text.length;) {
-    const newline = text.indexOf('\n', start);
-    const stop = newline < 0 ? text.length : newline;
-    yield lineAt(text, start, stop);
-    start = stop + 1;
-  }
-}
-
-const isSpace = (c: number): boolean => c === 32 || c === 9;
-const isOpener = (c: number): boolean => c === 42 || c === 95 || c === 96; // * _ `
-const isUpper = (c: number): boolean => c >= 65 && c <= 90;
-const isKeyChar = (c: number): boolean => isUpper(c) || (c >= 48 && c <= 57) || c === 95;
-
-function skipSpace(line: string, i: number): number {
-  while (isSpace(line.charCodeAt(i))) i++;
-  return i;
-}
-
-/** The marker `line` starts with, after the decoration described at the top; undefined if none. */
-function markerOf(line: string): Marker | undefined {
-  let i = skipSpace(line, 0);
-  while (line.charCodeAt(i) === 62) i = skipSpace(line, i + 1); // >
-  if (line.charCodeAt(i) === 35) {
-    let h = i;
-    while (line.charCodeAt(h) === 35 && h - i < 6) h++;
-    if (!isSpace(line.charCodeAt(h))) return undefined;
-    i = skipSpace(line, h);
-  }
-  const c = line.charCodeAt(i);
-  if ((c === 45 || c === 42 || c === 43) && isSpace(line.charCodeAt(i + 1))) i = skipSpace(line, i + 2); // - * +
-  let open = '';
-  while (open.length < 3 && isOpener(line.charCodeAt(i))) open += line[i++];
-  const start = i;
-  if (!isUpper(line.charCodeAt(i))) return undefined;
-  while (isKeyChar(line.charCodeAt(i))) i++;
-  let end = i;
-  while (end > start + 1 && line.charCodeAt(end - 1) === 95) end--; // __KEY__: trailing '_' closes emphasis
-  const key = line.slice(start, end);
-  if (key.length < 2) return undefined;
-  let j = end;
-  let closed = '';
-  while (closed.length < 3 && isOpener(line.charCodeAt(j))) closed += line[j++];
-  if (line.charCodeAt(j) !== 58) {
-    return skipSpace(line, j) === line.length ? { key, value: '', colon: false } : undefined;
-  }
-  j++;
-  while (closed.length < 6 && isOpener(line.charCodeAt(j))) closed += line[j++];
-  let value = line.slice(j).trim();
-  if (open !== '' && closed === '') {
-    const close = [...open].reverse().join('');
-    if (value.endsWith(close)) value = value.slice(0, -close.length).trimEnd();
-  }
-  return { key, value, colon: true };
-}
-
-const isFence = (line: string): boolean => /^\s*(?:```|~~~)/.test(line);
 
 /** Cut to `max` code points, the last being '…' when cut. Linear, stops early. */
 function cutChars(text: string, max: number): string {
@@ -158,7 +94,8 @@ function displayText(raw: string, max: number): string {
 function unwrap(value: string, wraps: readonly string[]): string {
   for (const w of wraps) {
     const inner = value.slice(w.length, -w.length);
-    if (value.length > 2 * w.length && value.startsWith(w) && value.endsWith(w) && !inner.includes(w)) return inner.trim();
+    if (value.length > 2 * w.length && value.startsWith(w) && value.endsWith(w) && !inner.includes(w))
+      return inner.trim();
   }
   return value;
 }
@@ -166,28 +103,6 @@ function unwrap(value: string, wraps: readonly string[]): string {
 /** The value's first word, upper-cased (`**Pass** (24 tests)` → PASS); '' when it starts with none. */
 function firstWord(value: string): string {
   return /^[\s*_`'"[(]*([A-Za-z][A-Za-z_]*)/.exec(value)?.[1]?.toUpperCase() ?? '';
-}
-
-/**
- * A field's text: the rest of its line, then the following lines up to a blank line (once some
- * text is collected), a code fence or a line with another of `keys`; at most about `max` chars.
- */
-function continued(text: string, found: Found, keys: readonly string[], max: number): string {
-  const first = found.marker.value;
-  const parts = first === '' ? [] : [first];
-  let [size, blanks] = [first.length, 0];
-  for (const line of linesAfter(text, found.end)) {
-    if (size > max || isFence(line)) break;
-    if (line.trim() === '') {
-      if (parts.length > 0 || ++blanks > BLANKS_MAX) break;
-      continue;
-    }
-    const m = markerOf(line);
-    if (m !== undefined && m.colon && keys.includes(m.key)) break;
-    parts.push(line.trim());
-    size += line.length + 1;
-  }
-  return parts.join('\n');
 }
 
 /** Why `command` cannot be run as given, or undefined: one line, not empty, capped, nothing hidden. */
@@ -208,7 +123,8 @@ function commandValue(value: string): { command?: string; problem?: string } {
   const span = /^`([^`]+)`\s*(?:$|[-—–(:#])/.exec(value);
   const command = span?.[1]?.trim() ?? value;
   if (/^(?:none|n\/a)\b/i.test(command) || command === '-') return {};
-  if (command.startsWith('<') && command.endsWith('>') && !command.includes('<', 1)) return { problem: 'is a placeholder, not a command' };
+  if (command.startsWith('<') && command.endsWith('>') && !command.includes('<', 1))
+    return { problem: 'is a placeholder, not a command' };
   const problem = commandProblem(command);
   return problem === undefined ? { command } : { problem };
 }
@@ -238,10 +154,17 @@ export function parseAnalystBrief(text: string): AnalystBriefResult {
     if (!fields.has(key)) fields.set(key, found);
   }
   const nameField = fields.get('PROJECT_NAME');
-  if (nameField === undefined) return { ok: false, reason: `the reply has no PROJECT_NAME: line; it must start with PROJECT_NAME: <${PROJECT_NAME_RULE}>` };
+  if (nameField === undefined)
+    return {
+      ok: false,
+      reason: `the reply has no PROJECT_NAME: line; it must start with PROJECT_NAME: <${PROJECT_NAME_RULE}>`,
+    };
   if (names.size > 1) {
     const shown = [...names].map((n) => visibleText(JSON.stringify(cutChars(n, 40))));
-    return { ok: false, reason: `the reply names more than one project (${shown.join(', ')}); write one PROJECT_NAME line` };
+    return {
+      ok: false,
+      reason: `the reply names more than one project (${shown.join(', ')}); write one PROJECT_NAME line`,
+    };
   }
   const name = readProjectName(unwrap(nameField.marker.value, NAME_WRAPS));
   if (!name.ok) return name;
@@ -299,7 +222,8 @@ export function parseProjectCommands(text: string): ParsedCommands {
     if (command === undefined) continue;
     if (marker.key === 'BUILD') {
       if (result.build === undefined) [result.build, buildLine] = [command, line];
-      else if (result.build !== command) note(result.ignored, `line ${line}: BUILD: a second build command; the one on line ${buildLine} is used`);
+      else if (result.build !== command)
+        note(result.ignored, `line ${line}: BUILD: a second build command; the one on line ${buildLine} is used`);
     } else if (!result.test.includes(command)) {
       if (result.test.length < COMMANDS_MAX) result.test.push(command);
       else note(result.ignored, `line ${line}: TEST: more than ${COMMANDS_MAX} test commands`);
@@ -379,9 +303,15 @@ export function parseReview(text: string): ReviewVerdict {
 export function parseDelivery(text: string): DeliveryResult {
   let start: number | undefined;
   for (const { marker, end } of markersIn(text, ['BUILD_COMPLETE'])) if (marker.value === '') start = end;
-  if (start === undefined) return { ok: false, reason: 'the reply has no BUILD_COMPLETE line (alone on its line, followed by PROJECT, LOCATION, LANGUAGE, SUMMARY and USAGE)' };
+  if (start === undefined)
+    return {
+      ok: false,
+      reason:
+        'the reply has no BUILD_COMPLETE line (alone on its line, followed by PROJECT, LOCATION, LANGUAGE, SUMMARY and USAGE)',
+    };
   const found = new Map<string, Found>();
-  for (const f of markersIn(text, DELIVERY_FIELDS, start)) if (f.marker.colon && !found.has(f.marker.key)) found.set(f.marker.key, f);
+  for (const f of markersIn(text, DELIVERY_FIELDS, start))
+    if (f.marker.colon && !found.has(f.marker.key)) found.set(f.marker.key, f);
   const value = (key: (typeof DELIVERY_FIELDS)[number], max: number, multiline: boolean): string => {
     const f = found.get(key);
     if (f === undefined) return '';
@@ -395,6 +325,10 @@ export function parseDelivery(text: string): DeliveryResult {
     usage: value('USAGE', DELIVERY_FIELD_MAX_CHARS.usage, true),
   };
   const missing = DELIVERY_FIELDS.filter((key) => summary[key.toLowerCase() as keyof DeliverySummary] === '');
-  if (missing.length > 0) return { ok: false, reason: `BUILD_COMPLETE is not followed by ${missing.map((k) => `${k}:`).join(', ')} (each on its own line, not empty)` };
+  if (missing.length > 0)
+    return {
+      ok: false,
+      reason: `BUILD_COMPLETE is not followed by ${missing.map((k) => `${k}:`).join(', ')} (each on its own line, not empty)`,
+    };
   return { ok: true, summary };
 }

@@ -83,10 +83,22 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
   if (run.status !== 'completed') return { kind: 'run-failed', run, reason: run.reason ?? 'The run failed.' };
   const fs = deps.store.files;
   const created = await createdBy(deps, run.id);
-  const commands = phase.check === 'build-command' || phase.check === 'verification' ? await projectCommands(deps, request) : undefined;
+  const commands =
+    phase.check === 'build-command' || phase.check === 'verification'
+      ? await projectCommands(deps, request)
+      : undefined;
   const runCommand = (command: string) => verify(deps, request, command);
   try {
-    const outcome = await checkPhase({ check: phase.check, phase: phase.name, reply, projectRoot: request.root, fs, created, ...(commands ? { commands } : {}), runCommand });
+    const outcome = await checkPhase({
+      check: phase.check,
+      phase: phase.name,
+      reply,
+      projectRoot: request.root,
+      fs,
+      created,
+      ...(commands ? { commands } : {}),
+      runCommand,
+    });
     return { kind: 'checked', run, reply, outcome };
   } catch (err) {
     if (signal.aborted) return { kind: 'stopped', run };
@@ -133,5 +145,11 @@ async function verify(deps: AttemptDeps, request: AttemptRequest, command: strin
   if (signal.aborted || gated.result.cancelled) throw new Error('stopped');
   const { result } = gated;
   const exitCode = result.timedOut || result.exitCode === undefined ? null : result.exitCode;
-  return { ran: true, exitCode, output: result.output + (result.timedOut ? `\n(stopped after its timeout of ${DEFAULT_COMMAND_TIMEOUT_MS / 1000} s)` : '') };
+  return {
+    ran: true,
+    exitCode,
+    output:
+      result.output +
+      (result.timedOut ? `\n(stopped after its timeout of ${DEFAULT_COMMAND_TIMEOUT_MS / 1000} s)` : ''),
+  };
 }

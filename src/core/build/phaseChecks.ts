@@ -5,12 +5,12 @@
 // here but handed to `runCommand`, where the approval rules apply. Every reason, evidence and
 // output returned is capped and made safe to show (visibleText); a rejection of `runCommand` (a
 // stop) is passed on.
-import { StorageError, formatBytes } from '../storage/storageError';
 import type { WorkspaceFs } from '../storage/workspaceFs';
-import { checkProjectPath, isWindowsRoot, joinUnder, relativeInside } from '../tools/projectPaths';
 import { visibleText } from '../visibleText';
 import type { AnalystBrief, DeliverySummary, PhaseCheck, ProjectCommands, VerifiedCommand } from './buildTypes';
 import { parseAnalystBrief, parseDelivery, parseProjectCommands, parseQaVerdict, parseReview } from './markers';
+import { lookUp, readProjectFile } from './phaseCheckFiles';
+import { cap, capText, outputText, shownCommand, shownLine, shownPath } from './phaseCheckText';
 import { looksLikeTestFile } from './testFiles';
 
 export interface VerifyOutcome {
@@ -59,20 +59,13 @@ export interface CheckOutcome {
 
 export const ARCHITECTURE_FILE = 'specs/architecture.md';
 export const USAGE_FILE = 'docs/USAGE.md';
-/** The most specs/architecture.md may be (and the most of docs/USAGE.md read to see it is not blank). */
-export const SPEC_MAX_BYTES = 1024 * 1024;
 /** Evidence and feedback, in characters (the build record keeps up to 8000). */
 export const EVIDENCE_MAX_CHARS = 8000;
 /** A verified command's output, in characters. */
 export const VERIFIED_OUTPUT_MAX_CHARS = 2000;
-/** A reason, in characters; a command or a path inside it, and a reply excerpt in one. */
-export const REASON_MAX_CHARS = 1000;
-const SHOWN_MAX_CHARS = 200;
 /** Created paths looked at for a test file, and named in a failure. */
 const CREATED_LOOKED_AT = 200;
 const CREATED_NAMED = 10;
-
-const decoder = new TextDecoder();
 
 /** Checks the outcome of one phase's run as its workflow's `check` says (see buildTypes.ts). */
 export async function checkPhase(input: CheckInput): Promise<CheckOutcome> {
@@ -101,7 +94,12 @@ export async function checkPhase(input: CheckInput): Promise<CheckOutcome> {
 function checkBrief(reply: string): CheckOutcome {
   const parsed = parseAnalystBrief(reply);
   if (!parsed.ok) return failed(`The analyst's reply is not a brief: ${parsed.reason}.`, true, replyEvidence(reply));
-  return { passed: true, reason: `The brief names the project ${parsed.brief.projectName}.`, verified: [], brief: parsed.brief };
+  return {
+    passed: true,
+    reason: `The brief names the project ${parsed.brief.projectName}.`,
+    verified: [],
+    brief: parsed.brief,
+  };
 }
 
 async function checkArchitecture(input: CheckInput): Promise<CheckOutcome> {
@@ -109,13 +107,19 @@ async function checkArchitecture(input: CheckInput): Promise<CheckOutcome> {
   if (!file.ok) return failed(file.reason, true);
   if (file.text.trim() === '') return failed(`${ARCHITECTURE_FILE} is empty.`, true);
   const { ignored, ...commands } = parseProjectCommands(file.text);
-  const refused = ignored.length === 0 ? undefined : `Lines of ${ARCHITECTURE_FILE} not used:\n${ignored.map((l) => `- ${visibleText(l)}`).join('\n')}`;
-  if (commands.test.length === 0) return failed(`${ARCHITECTURE_FILE} names no test command: it needs a line \`TEST: <command>\`.`, true, refused);
+  const refused =
+    ignored.length === 0
+      ? undefined
+      : `Lines of ${ARCHITECTURE_FILE} not used:\n${ignored.map((l) => `- ${visibleText(l)}`).join('\n')}`;
+  if (commands.test.length === 0)
+    return failed(`${ARCHITECTURE_FILE} names no test command: it needs a line \`TEST: <command>\`.`, true, refused);
   const tests = commands.test.map(shownCommand).join(', ');
   const build = commands.build === undefined ? 'no build command' : `the build command ${shownCommand(commands.build)}`;
   return {
     passed: true,
-    reason: cap(`${ARCHITECTURE_FILE} names the test command${commands.test.length === 1 ? '' : 's'} ${tests} and ${build}.`),
+    reason: cap(
+      `${ARCHITECTURE_FILE} names the test command${commands.test.length === 1 ? '' : 's'} ${tests} and ${build}.`,
+    ),
     ...(refused === undefined ? {} : { evidence: refused }),
     verified: [],
     commands,
@@ -124,7 +128,8 @@ async function checkArchitecture(input: CheckInput): Promise<CheckOutcome> {
 
 async function checkTestsCreated(input: CheckInput): Promise<CheckOutcome> {
   const candidates = input.created.filter(looksLikeTestFile).slice(0, CREATED_LOOKED_AT);
-  const named = (paths: readonly string[]) => paths.slice(0, CREATED_NAMED).map(shownPath).join(', ') + (paths.length > CREATED_NAMED ? ', …' : '');
+  const named = (paths: readonly string[]) =>
+    paths.slice(0, CREATED_NAMED).map(shownPath).join(', ') + (paths.length > CREATED_NAMED ? ', …' : '');
   if (candidates.length === 0) {
     const what =
       input.created.length === 0
@@ -135,33 +140,55 @@ async function checkTestsCreated(input: CheckInput): Promise<CheckOutcome> {
   const gone: string[] = [];
   for (const path of candidates) {
     const found = await lookUp(input, path);
-    if (found.ok && found.kind === 'file' && found.size > 0) return { passed: true, reason: cap(`The run created the test file ${shownPath(path)}.`), verified: [] };
-    gone.push(`${shownPath(path)} ${!found.ok ? found.why : found.kind === 'file' ? 'is empty' : `is a ${found.kind === 'directory' ? 'folder' : 'special file'}, not a file`}`);
+    if (found.ok && found.kind === 'file' && found.size > 0)
+      return { passed: true, reason: cap(`The run created the test file ${shownPath(path)}.`), verified: [] };
+    gone.push(
+      `${shownPath(path)} ${!found.ok ? found.why : found.kind === 'file' ? 'is empty' : `is a ${found.kind === 'directory' ? 'folder' : 'special file'}, not a file`}`,
+    );
   }
-  return failed(cap(`None of the test files the run created is still there as a file with content (${named(candidates)}).`), true, capText(gone.join('\n'), EVIDENCE_MAX_CHARS));
+  return failed(
+    cap(`None of the test files the run created is still there as a file with content (${named(candidates)}).`),
+    true,
+    capText(gone.join('\n'), EVIDENCE_MAX_CHARS),
+  );
 }
 
 async function checkBuildCommand(input: CheckInput): Promise<CheckOutcome> {
   const build = input.commands?.build;
   if (build === undefined) return { passed: true, reason: 'no build step', verified: [] };
   const run = await runVerified(input, build);
-  if (run.ok) return { passed: true, reason: `The build command ${shownCommand(build)} exited 0.`, verified: [run.verified] };
+  if (run.ok)
+    return { passed: true, reason: `The build command ${shownCommand(build)} exited 0.`, verified: [run.verified] };
   return failed(`The build command ${shownCommand(build)} ${run.ended}.`, false, run.evidence, [run.verified]);
 }
 
 async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
   const qa = parseQaVerdict(input.reply);
-  const refusedLines = qa.ignored.length === 0 ? '' : `\nVERIFY lines not used:\n${qa.ignored.map((l) => `- ${visibleText(l)}`).join('\n')}`;
+  const refusedLines =
+    qa.ignored.length === 0
+      ? ''
+      : `\nVERIFY lines not used:\n${qa.ignored.map((l) => `- ${visibleText(l)}`).join('\n')}`;
   if (qa.verdict === 'none') {
-    return failed('The QA reply has no VERIFICATION line (`VERIFICATION: PASS` or `VERIFICATION: FAIL` on its own line).', true, replyEvidence(input.reply));
+    return failed(
+      'The QA reply has no VERIFICATION line (`VERIFICATION: PASS` or `VERIFICATION: FAIL` on its own line).',
+      true,
+      replyEvidence(input.reply),
+    );
   }
   if (qa.verdict === 'fail') {
     const why = qa.reason === undefined ? '' : `: ${shownLine(qa.reason.split('\n')[0] ?? '')}`;
     const feedback = capText(input.reply, EVIDENCE_MAX_CHARS);
-    return { ...failed(cap(`QA reported VERIFICATION: FAIL${why}`), false, feedback), sendBack: { to: 'developer', feedback } };
+    return {
+      ...failed(cap(`QA reported VERIFICATION: FAIL${why}`), false, feedback),
+      sendBack: { to: 'developer', feedback },
+    };
   }
   if (qa.verify.length === 0) {
-    return failed('Claimed but not verified: the QA reply lists no VERIFY: commands, so Groundwork had nothing to re-run.', true, refusedLines.trim() || undefined);
+    return failed(
+      'Claimed but not verified: the QA reply lists no VERIFY: commands, so Groundwork had nothing to re-run.',
+      true,
+      refusedLines.trim() || undefined,
+    );
   }
   // QA's commands in order, then the architecture's TEST commands QA did not list: a PASS must hold
   // for the project's own tests, not only for the commands QA chose.
@@ -171,11 +198,16 @@ async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
     const run = await runVerified(input, command);
     verified.push(run.verified);
     if (run.ok) continue;
-    const reason = cap(`Claimed but not verified: QA reported VERIFICATION: PASS, but ${shownCommand(command)} ${run.ended}.`);
+    const reason = cap(
+      `Claimed but not verified: QA reported VERIFICATION: PASS, but ${shownCommand(command)} ${run.ended}.`,
+    );
     const evidence = capText(`${run.evidence}${refusedLines}`, EVIDENCE_MAX_CHARS);
     // A refusal is the person's (or the unattended rules') answer: another developer run cannot change it.
     if (run.refused) return failed(reason, false, evidence, verified);
-    const feedback = capText(`QA reported VERIFICATION: PASS, but Groundwork re-ran ${shownCommand(command)} and it ${run.ended}:\n${run.output}`, EVIDENCE_MAX_CHARS);
+    const feedback = capText(
+      `QA reported VERIFICATION: PASS, but Groundwork re-ran ${shownCommand(command)} and it ${run.ended}:\n${run.output}`,
+      EVIDENCE_MAX_CHARS,
+    );
     return { ...failed(reason, false, evidence, verified), sendBack: { to: 'developer', feedback } };
   }
   const n = verified.length;
@@ -190,13 +222,21 @@ async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
 function checkReview(reply: string): CheckOutcome {
   const review = parseReview(reply);
   if (review.verdict === 'approved') return { passed: true, reason: 'REVIEW: APPROVED', verified: [] };
-  if (review.verdict === 'none') return failed('The review reply has no `REVIEW: APPROVED` or `REVIEW: CHANGES_REQUESTED` line.', true, replyEvidence(reply));
+  if (review.verdict === 'none')
+    return failed(
+      'The review reply has no `REVIEW: APPROVED` or `REVIEW: CHANGES_REQUESTED` line.',
+      true,
+      replyEvidence(reply),
+    );
   const feedback = review.reasons ?? capText(reply, EVIDENCE_MAX_CHARS);
   // What a person reads first: the first blocking finding, else the first line that says something.
   const lines = (review.reasons ?? '').split('\n').map((l) => l.trim());
   const first = lines.find((l) => l.includes('[blocking]')) ?? lines.find((l) => l !== '' && !l.endsWith(':'));
   const why = first === undefined ? 'no reasons given' : shownLine(first.replace(/^[-*+]\s+/, ''));
-  return { ...failed(cap(`The reviewer requested changes: ${why}`), false, feedback), sendBack: { to: 'developer', feedback } };
+  return {
+    ...failed(cap(`The reviewer requested changes: ${why}`), false, feedback),
+    sendBack: { to: 'developer', feedback },
+  };
 }
 
 async function checkDelivery(input: CheckInput): Promise<CheckOutcome> {
@@ -207,9 +247,18 @@ async function checkDelivery(input: CheckInput): Promise<CheckOutcome> {
   if (!usage.ok) problems.push(usage.reason.replace(/\.$/, ''));
   else if (usage.text.trim() === '') problems.push(`${USAGE_FILE} is empty`);
   if (!parsed.ok || problems.length > 0) {
-    return failed(cap(`Delivery is not complete: ${problems.join('; ')}.`), true, parsed.ok ? undefined : replyEvidence(input.reply));
+    return failed(
+      cap(`Delivery is not complete: ${problems.join('; ')}.`),
+      true,
+      parsed.ok ? undefined : replyEvidence(input.reply),
+    );
   }
-  return { passed: true, reason: `BUILD_COMPLETE with its summary, and ${USAGE_FILE} written.`, verified: [], summary: parsed.summary };
+  return {
+    passed: true,
+    reason: `BUILD_COMPLETE with its summary, and ${USAGE_FILE} written.`,
+    verified: [],
+    summary: parsed.summary,
+  };
 }
 
 // ---- commands ----
@@ -225,7 +274,14 @@ async function runVerified(input: CheckInput, command: string): Promise<Run> {
   if (!outcome.ran) {
     const why = shownLine(outcome.refusal ?? 'no reason given');
     const verified = { phase: input.phase, command, exitCode: null, output: why };
-    return { ok: false, refused: true, ended: `was not run (${why})`, evidence: capText(`$ ${command}\nnot run: ${why}`, EVIDENCE_MAX_CHARS), output: why, verified };
+    return {
+      ok: false,
+      refused: true,
+      ended: `was not run (${why})`,
+      evidence: capText(`$ ${command}\nnot run: ${why}`, EVIDENCE_MAX_CHARS),
+      output: why,
+      verified,
+    };
   }
   const verified: VerifiedCommand = { phase: input.phase, command, exitCode: outcome.exitCode };
   const short = outputText(outcome.output, VERIFIED_OUTPUT_MAX_CHARS);
@@ -235,73 +291,6 @@ async function runVerified(input: CheckInput, command: string): Promise<Run> {
   const output = outputText(outcome.output, EVIDENCE_MAX_CHARS);
   const evidence = capText(`$ ${command}\n${output}\n(${ended})`, EVIDENCE_MAX_CHARS);
   return { ok: false, refused: false, ended, evidence, output, verified };
-}
-
-// ---- files ----
-
-type Lookup = { ok: true; kind: 'file' | 'directory' | 'other'; real: string; size: number } | { ok: false; why: string };
-type FileRead = { ok: true; text: string } | { ok: false; reason: string };
-
-/**
- * What is at `rel` (a path relative to the project folder), following links only while they stay
- * inside the real project folder. A path that leaves it, is not a plain relative path, or is a link
- * to nothing is reported, never read.
- */
-async function lookUp(input: CheckInput, rel: string): Promise<Lookup> {
-  let segments: string[];
-  try {
-    segments = checkProjectPath(rel);
-  } catch {
-    return { ok: false, why: 'is not a plain path inside the project folder' };
-  }
-  const { fs, projectRoot } = input;
-  const windows = isWindowsRoot(projectRoot);
-  try {
-    const rootReal = await fs.realpath(projectRoot).catch(() => undefined);
-    if (rootReal === undefined) return { ok: false, why: 'is missing: the project folder itself is not there' };
-    const lexical = joinUnder(projectRoot, segments);
-    const info = await fs.info(lexical);
-    if (info === undefined) {
-      // A missing file under a link that leads out says so: nothing outside is looked at.
-      for (let depth = segments.length - 1; depth >= 1; depth--) {
-        const ancestor = joinUnder(projectRoot, segments.slice(0, depth));
-        if ((await fs.info(ancestor)) === undefined) continue;
-        const real = await fs.realpath(ancestor).catch(() => undefined);
-        if (real !== undefined && relativeInside(real, rootReal, windows) === undefined) return { ok: false, why: 'leads outside the project folder through a symbolic link' };
-        break;
-      }
-      return { ok: false, why: 'is missing' };
-    }
-    const real = await fs.realpath(lexical).catch(() => undefined);
-    if (real === undefined) return { ok: false, why: 'is a symbolic link to nothing' };
-    if (relativeInside(real, rootReal, windows) === undefined) return { ok: false, why: 'leads outside the project folder through a symbolic link' };
-    const target = info.kind === 'symlink' ? await fs.info(real) : info;
-    if (target === undefined) return { ok: false, why: 'is missing' };
-    const kind = target.kind === 'file' || target.kind === 'directory' ? target.kind : 'other';
-    return { ok: true, kind, real, size: target.size };
-  } catch (err) {
-    if (err instanceof StorageError) return { ok: false, why: `could not be looked at (${shownLine(err.message)})` };
-    throw err;
-  }
-}
-
-/** The text of `rel` in the project folder, at most SPEC_MAX_BYTES (over it: refused, or with `big` a placeholder that is not blank). */
-async function readProjectFile(input: CheckInput, rel: string, big = false): Promise<FileRead> {
-  const found = await lookUp(input, rel);
-  if (!found.ok) return { ok: false, reason: `${rel} ${found.why}.` };
-  if (found.kind !== 'file') return { ok: false, reason: `${rel} is ${found.kind === 'directory' ? 'a folder' : 'a special file'}, not a regular file.` };
-  if (found.size > SPEC_MAX_BYTES) {
-    if (big) return { ok: true, text: `(${formatBytes(found.size)})` };
-    return { ok: false, reason: `${rel} is ${found.size} bytes, over the limit of ${formatBytes(SPEC_MAX_BYTES)} (${SPEC_MAX_BYTES} bytes).` };
-  }
-  try {
-    const bytes = await input.fs.read(found.real, SPEC_MAX_BYTES);
-    if (bytes === undefined) return { ok: false, reason: `${rel} is missing.` };
-    return { ok: true, text: decoder.decode(bytes).replace(/^\ufeff/, '') };
-  } catch (err) {
-    if (err instanceof StorageError) return { ok: false, reason: cap(`${rel} could not be read: ${shownLine(err.message)}`) };
-    throw err;
-  }
 }
 
 // ---- text ----
@@ -316,43 +305,3 @@ function failed(reason: string, transient: boolean, evidence?: string, verified:
 function replyEvidence(reply: string): string {
   return reply.trim() === '' ? 'The reply was empty.' : `The reply:\n${capText(reply, VERIFIED_OUTPUT_MAX_CHARS)}`;
 }
-
-const cap = (text: string): string => cutText(text, REASON_MAX_CHARS);
-const shownLine = (text: string): string => cutText(visibleText(cutText(text.trim(), SHOWN_MAX_CHARS)), SHOWN_MAX_CHARS);
-const shownCommand = (command: string): string => `\`${shownLine(command)}\``;
-const shownPath = (path: string): string => shownLine(path);
-
-/** Output of a command: terminal escape sequences (colours, cursor moves) taken out, then as capText. */
-function outputText(raw: string, max: number): string {
-  // Escape sequences are left out of what a person reads; a cut one is then made visible.
-  const plain = cutText(raw, max * 4).replace(/\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])/g, '');
-  return capText(plain, max);
-}
-
-/** Multi-line text for a person: CRLF as LF, every unsafe character but newline and tab made visible, cut to `max` (head and tail). */
-export function capText(raw: string, max: number): string {
-  const lines = cutText(raw, max * 2)
-    .replace(/\r\n/g, '\n')
-    .split('\n')
-    .map((l) => l.split('\t').map(visibleText).join('\t'));
-  return cutText(lines.join('\n').trim(), max);
-}
-
-/**
- * `text` in at most `max` characters (UTF-16 code units, no surrogate pair split): whole, or its
- * head and its tail around a line saying how much was left out.
- */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const marker = (n: number) => `\n… (${n} characters left out) …\n`;
-  const room = Math.max(0, max - marker(text.length).length);
-  let head = Math.ceil(room / 2);
-  let tail = text.length - (room - head);
-  if (isHigh(text.charCodeAt(head - 1))) head--;
-  if (isLow(text.charCodeAt(tail))) tail++;
-  if (room === 0) return text.slice(0, max);
-  return `${text.slice(0, head)}${marker(tail - head)}${text.slice(tail)}`;
-}
-
-const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;

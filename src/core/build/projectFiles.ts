@@ -6,6 +6,11 @@ import type { WorkspaceFs } from '../storage/workspaceFs';
 import { resolveWritePath } from '../tools/writePaths';
 import { createToolRunCache } from '../tools/registry';
 
+/** `rel` (workspace-relative, '.' for the folder) as an absolute path. */
+export function absoluteIn(folder: string, rel: string): string {
+  return rel === '.' ? folder : `${folder}/${rel}`;
+}
+
 /** Whether `<dir>` exists and is not an empty folder (a file, a link or a folder with anything in it). */
 export async function isTaken(fs: WorkspaceFs, abs: string): Promise<boolean> {
   const info = await fs.info(abs);
@@ -19,8 +24,18 @@ export async function isTaken(fs: WorkspaceFs, abs: string): Promise<boolean> {
  * workspace itself; made when missing), atomically; throws a ToolInputError naming the path when
  * it may not be written there.
  */
-export async function saveProjectFile(fs: WorkspaceFs, workspace: string, projectDir: string, rel: string, text: string): Promise<void> {
+export async function saveProjectFile(
+  fs: WorkspaceFs,
+  workspace: string,
+  projectDir: string,
+  rel: string,
+  text: string,
+): Promise<void> {
   const path = projectDir === '.' ? rel : `${projectDir}/${rel}`;
-  const target = await resolveWritePath(path, { fs, root: workspace, rootInWorkspace: [], exclude: [], signal: new AbortController().signal }, createToolRunCache());
+  const target = await resolveWritePath(
+    path,
+    { fs, root: workspace, rootInWorkspace: [], exclude: [], signal: new AbortController().signal },
+    createToolRunCache(),
+  );
   await fs.writeAtomic(target.real, text.endsWith('\n') ? text : `${text}\n`);
 }

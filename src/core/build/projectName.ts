@@ -45,7 +45,8 @@ export function readProjectName(value: string): { ok: true; name: string } | { o
   if (value === '') return { ok: false, reason: `PROJECT_NAME is empty; it must be ${PROJECT_NAME_RULE}` };
   const name = normalProjectName(value);
   const shown = visibleText(describeValue(value));
-  if (WINDOWS_RESERVED.test(name)) return { ok: false, reason: `PROJECT_NAME ${shown} is a name Windows reserves; choose another` };
+  if (WINDOWS_RESERVED.test(name))
+    return { ok: false, reason: `PROJECT_NAME ${shown} is a name Windows reserves; choose another` };
   if (!isProjectName(name)) return { ok: false, reason: `PROJECT_NAME ${shown} is not ${PROJECT_NAME_RULE}` };
   return { ok: true, name };
 }
@@ -90,7 +91,11 @@ export function projectNameFrom(briefText: string): string {
     .slice(1)
     .filter((w) => w !== '');
   const telling = words.filter((w) => !FILLER.has(w));
-  const name = (telling.length > 0 ? telling : words).slice(0, 3).join('-').slice(0, PROJECT_NAME_MAX_CHARS).replace(/-+$/, '');
+  const name = (telling.length > 0 ? telling : words)
+    .slice(0, 3)
+    .join('-')
+    .slice(0, PROJECT_NAME_MAX_CHARS)
+    .replace(/-+$/, '');
   if (name === '') return FALLBACK_PROJECT_NAME;
   if (WINDOWS_RESERVED.test(name)) return `${name}-${FALLBACK_PROJECT_NAME}`;
   return name;
@@ -103,7 +108,10 @@ export function projectNameFrom(briefText: string): string {
  * when `-100` is taken too.
  */
 export async function freeProjectDir(name: string, taken: (dir: string) => Promise<boolean>): Promise<string> {
-  if (!isProjectDirName(name)) throw new RangeError(`"${name.slice(0, 80)}" is not a project folder name: kebab-case words of a-z and 0-9, at most 64 characters.`);
+  if (!isProjectDirName(name))
+    throw new RangeError(
+      `"${name.slice(0, 80)}" is not a project folder name: kebab-case words of a-z and 0-9, at most 64 characters.`,
+    );
   if (!(await taken(name))) return name;
   for (let n = 2; n <= MAX_NUMBER; n++) {
     const suffix = `-${n}`;

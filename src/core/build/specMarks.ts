@@ -81,18 +81,29 @@ export const REQUIREMENTS_PATH = `${SPECS_DIR}/${REQUIREMENTS_FILE}`;
  * new project's, or a feature's when the folder has none (a person's own file is not written
  * over). What happened, for the build's log, when it is worth a line; never rejects.
  */
-export async function keepRequirements(fs: WorkspaceFs, workspace: string, build: BuildRecord, reply: string): Promise<MarkNote | undefined> {
+export async function keepRequirements(
+  fs: WorkspaceFs,
+  workspace: string,
+  build: BuildRecord,
+  reply: string,
+): Promise<MarkNote | undefined> {
   const doc = requirementsDocument(reply);
   if (doc === undefined || build.projectDir === undefined) return undefined;
   try {
     const folder = build.projectDir === '.' ? workspace : `${workspace}/${build.projectDir}`;
     if (build.mode !== 'new' && (await fs.info(`${folder}/${REQUIREMENTS_PATH}`)) !== undefined) {
-      return { text: `${REQUIREMENTS_PATH} is there already: the brief's requirements were not written over it`, ok: true };
+      return {
+        text: `${REQUIREMENTS_PATH} is there already: the brief's requirements were not written over it`,
+        ok: true,
+      };
     }
     await saveProjectFile(fs, workspace, build.projectDir, REQUIREMENTS_PATH, doc);
     return undefined;
   } catch (err) {
-    return { text: `${REQUIREMENTS_PATH} could not be written: ${err instanceof Error ? err.message : String(err)}`, ok: false };
+    return {
+      text: `${REQUIREMENTS_PATH} could not be written: ${err instanceof Error ? err.message : String(err)}`,
+      ok: false,
+    };
   }
 }
 
@@ -107,7 +118,12 @@ export interface MarkNote {
  * A spec the writer refuses (a link out of the folder…) is skipped and named in the note, which is
  * then not ok. Never rejects.
  */
-export async function markPhaseSpecs(ports: { fs: WorkspaceFs; writer: SpecWriter | undefined }, folder: string, check: PhaseCheck, reply: string): Promise<MarkNote | undefined> {
+export async function markPhaseSpecs(
+  ports: { fs: WorkspaceFs; writer: SpecWriter | undefined },
+  folder: string,
+  check: PhaseCheck,
+  reply: string,
+): Promise<MarkNote | undefined> {
   const { writer } = ports;
   if (writer === undefined || (check !== 'architecture' && check !== 'delivery')) return undefined;
   const refusals = new Map<string, string>();
@@ -116,17 +132,27 @@ export async function markPhaseSpecs(ports: { fs: WorkspaceFs; writer: SpecWrite
   const changed = new Set<string>();
   try {
     if (check === 'architecture') {
-      for (const path of await markSpecs(spec, folder, { color: PLANNED_COLOR, tasks: 'all', recolor: false })) changed.add(path);
-      if (listed.length > 0) for (const path of await markSpecs(spec, folder, { color: IMPLEMENTED_COLOR, tasks: listed })) changed.add(path);
+      for (const path of await markSpecs(spec, folder, { color: PLANNED_COLOR, tasks: 'all', recolor: false }))
+        changed.add(path);
+      if (listed.length > 0)
+        for (const path of await markSpecs(spec, folder, { color: IMPLEMENTED_COLOR, tasks: listed }))
+          changed.add(path);
     } else {
-      for (const path of await markSpecs(spec, folder, { color: IMPLEMENTED_COLOR, tasks: listed.length > 0 ? listed : 'all' })) changed.add(path);
+      for (const path of await markSpecs(spec, folder, {
+        color: IMPLEMENTED_COLOR,
+        tasks: listed.length > 0 ? listed : 'all',
+      }))
+        changed.add(path);
     }
   } catch (err) {
     return { text: `the specs could not be marked: ${err instanceof Error ? err.message : String(err)}`, ok: false };
   }
-  const refused = [...refusals].map(([path, reason]) => `${specShown(folder, path)} could not be marked: ${reason}`).join('; ');
+  const refused = [...refusals]
+    .map(([path, reason]) => `${specShown(folder, path)} could not be marked: ${reason}`)
+    .join('; ');
   if (changed.size === 0) return refused === '' ? undefined : { text: refused, ok: false };
-  const ids = listed.length > 10 ? `${listed.slice(0, 10).join(', ')} and ${listed.length - 10} more` : listed.join(', ');
+  const ids =
+    listed.length > 10 ? `${listed.slice(0, 10).join(', ')} and ${listed.length - 10} more` : listed.join(', ');
   const what =
     check === 'architecture'
       ? `planned (${PLANNED_COLOR})${listed.length > 0 ? `, ${ids} implemented` : ''}`

@@ -37,7 +37,16 @@ const NOT_PROJECT_DIRS = new Set([
 /** Folders holding tests (compared in lower case). */
 const TEST_DIRS = new Set(['test', 'tests', '__tests__', '__test__', 'spec', 'e2e', 'testing']);
 /** Folders under a test folder that hold its data, not its tests (lower case). */
-const FIXTURE_DIRS = new Set(['fixtures', '__fixtures__', 'fixture', '__snapshots__', '__mocks__', 'testdata', 'data', 'snapshots']);
+const FIXTURE_DIRS = new Set([
+  'fixtures',
+  '__fixtures__',
+  'fixture',
+  '__snapshots__',
+  '__mocks__',
+  'testdata',
+  'data',
+  'snapshots',
+]);
 /** Extensions of data, documents and media (lower case): never a test by themselves. */
 const DATA_EXTENSIONS = new Set(
   'md markdown mdx rst adoc txt text json jsonc json5 yaml yml toml ini cfg conf env lock csv tsv xml snap svg png jpg jpeg gif webp ico bmp pdf log map zip gz tgz tar db sqlite sqlite3 wasm woff woff2 ttf eot mp3 mp4 wav'.split(

@@ -15,7 +15,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function archiveTask(store: CaseStore, taskId: string): Promise<DiscoveryCase[]> {
   return store.updateMany((cases, now) =>
     cases
-      .filter((c) => c.status === 'active' && c.metadata.scope === 'local' && (c.parentId === taskId || c.metadata.sourceTaskId === taskId))
+      .filter(
+        (c) =>
+          c.status === 'active' &&
+          c.metadata.scope === 'local' &&
+          (c.parentId === taskId || c.metadata.sourceTaskId === taskId),
+      )
       .map((c) => applyCaseAction(c, { kind: 'archive', reason: 'parent_task_completed' }, now)),
   );
 }
@@ -24,8 +29,12 @@ export async function archiveTask(store: CaseStore, taskId: string): Promise<Dis
  * Archives the cases outdated and untouched (no edit, no validation, no other change) for at least
  * `days` days (a change dated more than a day ahead counts as long ago: see believableTime); returns them. RangeError for a number of days that is not a whole number from 1.
  */
-export async function archiveUnreviewedOutdated(store: CaseStore, days: number = ARCHIVE_OUTDATED_AFTER_DAYS): Promise<DiscoveryCase[]> {
-  if (!Number.isSafeInteger(days) || days < 1) throw new RangeError(`Outdated cases are archived after a whole number of days from 1, not ${days}.`);
+export async function archiveUnreviewedOutdated(
+  store: CaseStore,
+  days: number = ARCHIVE_OUTDATED_AFTER_DAYS,
+): Promise<DiscoveryCase[]> {
+  if (!Number.isSafeInteger(days) || days < 1)
+    throw new RangeError(`Outdated cases are archived after a whole number of days from 1, not ${days}.`);
   return store.updateMany((cases, now) => {
     const cutoff = Date.parse(now) - days * DAY_MS;
     return cases

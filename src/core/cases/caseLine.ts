@@ -9,8 +9,24 @@
 // refused. So a line reads as the same case either way, or as the same refusal.
 import { NAME_MAX_CHARS } from '../inputChecks';
 import type { Checked } from '../inputChecks';
-import { ARCHIVE_REASONS, CASE_CATEGORIES, CASE_IMPACTS, CASE_SCOPES, CASE_STATUSES, OUTDATED_REASONS, RESURRECTED_BY } from './caseRecord';
-import { APPLIED_TO_MAX, COMMIT_PATTERN, ISO_TIME_PATTERN, contentProblem, freezeCase, isIsoTime, parseCase } from './caseRecord';
+import {
+  ARCHIVE_REASONS,
+  CASE_CATEGORIES,
+  CASE_IMPACTS,
+  CASE_SCOPES,
+  CASE_STATUSES,
+  OUTDATED_REASONS,
+  RESURRECTED_BY,
+} from './caseRecord';
+import {
+  APPLIED_TO_MAX,
+  COMMIT_PATTERN,
+  ISO_TIME_PATTERN,
+  contentProblem,
+  freezeCase,
+  isIsoTime,
+  parseCase,
+} from './caseRecord';
 import type { CaseMetadata, DiscoveryCase } from './caseRecord';
 
 /** One line of cases.jsonl, without its newline: the case, or why it is not one. */
@@ -108,9 +124,16 @@ function readWritten(line: string): DiscoveryCase | undefined {
   const createdAt = JSON.parse(m[G.createdAt]!) as string;
   const validatedAt = m[G.validatedAt] ?? null;
   const updatedAt = m[G.updatedAt] === createdAt ? createdAt : m[G.updatedAt]!;
-  if (content === undefined || contentProblem(content) !== undefined || supersededBy === id || appliedTo.length > APPLIED_TO_MAX) return undefined;
+  if (
+    content === undefined ||
+    contentProblem(content) !== undefined ||
+    supersededBy === id ||
+    appliedTo.length > APPLIED_TO_MAX
+  )
+    return undefined;
   if (!short(parentId) || !short(sourceTaskId) || !short(sourceAgentId) || !appliedTo.every(short)) return undefined;
-  if (!inCalendar(createdAt) || !inCalendar(updatedAt) || (validatedAt !== null && !inCalendar(validatedAt))) return undefined;
+  if (!inCalendar(createdAt) || !inCalendar(updatedAt) || (validatedAt !== null && !inCalendar(validatedAt)))
+    return undefined;
   const metadata: Metadata = {
     scope: constant(CASE_SCOPES, m[G.scope]!),
     sourceTaskId,
@@ -122,7 +145,17 @@ function readWritten(line: string): DiscoveryCase | undefined {
     supersededBy,
   };
   if (!withOptional(m, metadata)) return undefined;
-  return freezeCase({ id, type: 'discovery', status: constant(CASE_STATUSES, m[G.status]!), content, parentId, metadata, createdAt, validatedAt, updatedAt });
+  return freezeCase({
+    id,
+    type: 'discovery',
+    status: constant(CASE_STATUSES, m[G.status]!),
+    content,
+    parentId,
+    metadata,
+    createdAt,
+    validatedAt,
+    updatedAt,
+  });
 }
 
 /** archivedAt, outdatedReason…: added in the order parseCase gives them. False when a time is not in the calendar. */
@@ -133,7 +166,12 @@ function withOptional(m: RegExpExecArray, meta: Metadata): boolean {
     if (!inCalendar(at)) return false;
     meta[field] = at;
   }
-  const [archivedReason, resurrectedBy, outdatedReason, outdatedCommit] = [m[G.archivedReason], m[G.resurrectedBy], m[G.outdatedReason], m[G.outdatedCommit]];
+  const [archivedReason, resurrectedBy, outdatedReason, outdatedCommit] = [
+    m[G.archivedReason],
+    m[G.resurrectedBy],
+    m[G.outdatedReason],
+    m[G.outdatedCommit],
+  ];
   if (archivedReason !== undefined) meta.archivedReason = constant(ARCHIVE_REASONS, archivedReason);
   if (resurrectedBy !== undefined) meta.resurrectedBy = constant(RESURRECTED_BY, resurrectedBy);
   if (outdatedReason !== undefined) meta.outdatedReason = constant(OUTDATED_REASONS, outdatedReason);

@@ -31,9 +31,13 @@ export interface DiscoveryMetrics {
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 1000);
-const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+const zeros = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
-export function discoveryMetrics(cases: readonly DiscoveryCase[], options: { duplicatesPrevented?: number; injection?: InjectionOptions } = {}): DiscoveryMetrics {
+export function discoveryMetrics(
+  cases: readonly DiscoveryCase[],
+  options: { duplicatesPrevented?: number; injection?: InjectionOptions } = {},
+): DiscoveryMetrics {
   const byStatus = zeros(CASE_STATUSES);
   const byScope = zeros(CASE_SCOPES);
   const byImpact = zeros(CASE_IMPACTS);
@@ -46,10 +50,12 @@ export function discoveryMetrics(cases: readonly DiscoveryCase[], options: { dup
     byScope[c.metadata.scope]++;
     byImpact[c.metadata.impact]++;
     if (c.metadata.validated) validated++;
-    if (c.metadata.sourceTaskId !== null) tasks.set(c.metadata.sourceTaskId, (tasks.get(c.metadata.sourceTaskId) ?? 0) + 1);
+    if (c.metadata.sourceTaskId !== null)
+      tasks.set(c.metadata.sourceTaskId, (tasks.get(c.metadata.sourceTaskId) ?? 0) + 1);
     if (c.status !== 'active') continue;
     if (c.metadata.scope === 'global') activeGlobal++;
-    else if (c.metadata.sourceAgentId !== null) localByAgent.set(c.metadata.sourceAgentId, (localByAgent.get(c.metadata.sourceAgentId) ?? 0) + 1);
+    else if (c.metadata.sourceAgentId !== null)
+      localByAgent.set(c.metadata.sourceAgentId, (localByAgent.get(c.metadata.sourceAgentId) ?? 0) + 1);
   }
   const caps = { ...INJECTION_DEFAULTS, ...options.injection };
   let local = 0;
@@ -59,8 +65,13 @@ export function discoveryMetrics(cases: readonly DiscoveryCase[], options: { dup
     byStatus,
     byScope,
     duplicatesPrevented: options.duplicatesPrevented ?? 0,
-    sourceTasks: [...tasks].map(([taskId, n]) => ({ taskId, cases: n })).sort((a, b) => b.cases - a.cases || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)),
-    injectedPerPrompt: { global: Math.min(activeGlobal, caps.maxGlobal), local: localByAgent.size === 0 ? 0 : Math.round((local / localByAgent.size) * 10) / 10 },
+    sourceTasks: [...tasks]
+      .map(([taskId, n]) => ({ taskId, cases: n }))
+      .sort((a, b) => b.cases - a.cases || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)),
+    injectedPerPrompt: {
+      global: Math.min(activeGlobal, caps.maxGlobal),
+      local: localByAgent.size === 0 ? 0 : Math.round((local / localByAgent.size) * 10) / 10,
+    },
     byImpact,
     validationRate: rate(validated, cases.length),
     outdatedRate: rate(byStatus.outdated, cases.length),

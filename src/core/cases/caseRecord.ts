@@ -7,6 +7,8 @@ import { NAME_MAX_CHARS, countChars, describeValue, isPlainObject, lengthProblem
 import type { Checked } from '../inputChecks';
 import { isBlankText } from '../prompt/untrustedText';
 import type { RecordParser } from '../storage/recordLog';
+import type { CaseDraft } from './caseDraft';
+import { isCaseId } from './caseId';
 import { classifyCategory } from './classify';
 
 export const CASE_STATUSES = ['active', 'outdated', 'archived', 'deleted'] as const;
@@ -17,7 +19,16 @@ export type CaseScope = (typeof CASE_SCOPES)[number];
 export const CASE_IMPACTS = ['low', 'medium', 'high', 'critical'] as const;
 export type CaseImpact = (typeof CASE_IMPACTS)[number];
 /** The order the views list their sections in. */
-export const CASE_CATEGORIES = ['Architecture', 'Conventions', 'Testing', 'Errors', 'API', 'Dependencies', 'Database', 'Frontend'] as const;
+export const CASE_CATEGORIES = [
+  'Architecture',
+  'Conventions',
+  'Testing',
+  'Errors',
+  'API',
+  'Dependencies',
+  'Database',
+  'Frontend',
+] as const;
 export type CaseCategory = (typeof CASE_CATEGORIES)[number];
 export const ARCHIVE_REASONS = ['parent_task_completed', 'outdated_unreviewed', 'user'] as const;
 export type ArchiveReason = (typeof ARCHIVE_REASONS)[number];
@@ -29,11 +40,10 @@ export const RESURRECTED_BY = ['user', 'system'] as const;
 export const CASE_CONTENT_MAX_CHARS = 8000;
 /** The tasks a case was applied to that one line keeps. */
 export const APPLIED_TO_MAX = 1000;
-/** Far above any real count; bounds what a hostile id or counter can make the next id. */
-export const CASE_NUMBER_MAX = 999_999_999;
 
 /** An ISO-8601 UTC time's pattern (isIsoTime checks the calendar too), and a commit hash's. */
-export const ISO_TIME_PATTERN = '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z';
+export const ISO_TIME_PATTERN =
+  '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?Z';
 export const COMMIT_PATTERN = '[0-9a-f]{7,64}';
 const ISO_TIME = new RegExp(`^${ISO_TIME_PATTERN}$`);
 /** Text with a letter or digit is never blank: the full check (untrustedText.ts) is for the rest. */
@@ -78,28 +88,6 @@ export interface DiscoveryCase {
   readonly updatedAt: string;
 }
 
-export function isCaseId(text: unknown): text is string {
-  // What /^disc-(\d{3,9})$/ and formatCaseId(n) === text say, by character: every line is checked on load.
-  if (typeof text !== 'string' || text.length < 8 || text.length > 14 || !text.startsWith('disc-')) return false;
-  for (let i = 5; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  // Three digits, zero-padded (never disc-000), or more without a leading zero.
-  return text.length === 8 ? text !== 'disc-000' : text.charCodeAt(5) !== 0x30;
-}
-
-/** `disc-007`, `disc-142`, `disc-1000`: zero-padded to three digits, growing past 999. */
-export function formatCaseId(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 1 || n > CASE_NUMBER_MAX) throw new RangeError(`No case id can be made from ${n}.`);
-  return `disc-${String(n).padStart(3, '0')}`;
-}
-
-/** The number in a case id (`disc-030` → 30); NaN for text that is not one. */
-export function caseNumber(id: string): number {
-  return isCaseId(id) ? Number(id.slice(5)) : Number.NaN;
-}
-
 type Bad = { ok: false; reason: string };
 const bad = (reason: string): Bad => ({ ok: false, reason });
 const wrong = (field: string, value: unknown, what: string): Bad =>
@@ -131,7 +119,8 @@ export function contentProblem(content: unknown): string | undefined {
   if (isBlank(content)) return 'the content is empty; say what was learned';
   // Never more code points than UTF-16 units: only a long text is counted.
   const chars = content.length > CASE_CONTENT_MAX_CHARS ? countChars(content) : 0;
-  if (chars > CASE_CONTENT_MAX_CHARS) return `the content is ${chars} characters; the limit is ${CASE_CONTENT_MAX_CHARS}. Shorten it, or put the detail in a file and name it`;
+  if (chars > CASE_CONTENT_MAX_CHARS)
+    return `the content is ${chars} characters; the limit is ${CASE_CONTENT_MAX_CHARS}. Shorten it, or put the detail in a file and name it`;
   return undefined;
 }
 
@@ -163,12 +152,23 @@ export function parseCase(value: unknown): Checked<DiscoveryCase> {
   if (!isIsoTime(createdAt)) return wrong('createdAt', createdAt, 'an ISO-8601 UTC time');
   if (!isIsoTime(updatedAt)) return wrong('updatedAt', updatedAt, 'an ISO-8601 UTC time');
   const validatedAt = value['validatedAt'] ?? null;
-  if (validatedAt !== null && !isIsoTime(validatedAt)) return wrong('validatedAt', validatedAt, 'an ISO-8601 UTC time or null');
+  if (validatedAt !== null && !isIsoTime(validatedAt))
+    return wrong('validatedAt', validatedAt, 'an ISO-8601 UTC time or null');
   const metadata = parseMetadata(value['metadata'], id, content as string);
   if (!metadata.ok) return metadata;
   return {
     ok: true,
-    value: freezeCase({ id, type, status, content: content as string, parentId: parentId.value, metadata: metadata.value, createdAt, validatedAt, updatedAt }),
+    value: freezeCase({
+      id,
+      type,
+      status,
+      content: content as string,
+      parentId: parentId.value,
+      metadata: metadata.value,
+      createdAt,
+      validatedAt,
+      updatedAt,
+    }),
   };
 }
 
@@ -181,20 +181,23 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
   if (!oneOf(impact, CASE_IMPACTS)) return wrong('metadata.impact', impact, `one of ${CASE_IMPACTS.join(', ')}`);
   // The seed's own lines have no category: it is the seed's heuristic then, as its views do.
   const category = value['category'] ?? classifyCategory(content);
-  if (!oneOf(category, CASE_CATEGORIES)) return wrong('metadata.category', category, `one of ${CASE_CATEGORIES.join(', ')}`);
+  if (!oneOf(category, CASE_CATEGORIES))
+    return wrong('metadata.category', category, `one of ${CASE_CATEGORIES.join(', ')}`);
   if (typeof validated !== 'boolean') return wrong('metadata.validated', validated, 'true or false');
   const task = nullableLabel('metadata.sourceTaskId', value['sourceTaskId'] ?? null);
   if (!task.ok) return task;
   const agent = nullableLabel('metadata.sourceAgentId', value['sourceAgentId'] ?? null);
   if (!agent.ok) return agent;
   if (!Array.isArray(appliedTo)) return wrong('metadata.appliedTo', appliedTo, 'a list');
-  if (appliedTo.length > APPLIED_TO_MAX) return bad(`field metadata.appliedTo has ${appliedTo.length} entries; the limit is ${APPLIED_TO_MAX}`);
+  if (appliedTo.length > APPLIED_TO_MAX)
+    return bad(`field metadata.appliedTo has ${appliedTo.length} entries; the limit is ${APPLIED_TO_MAX}`);
   for (let i = 0; i < appliedTo.length; i++) {
     const problem = labelProblem(`metadata.appliedTo[${i}]`, appliedTo[i]);
     if (problem !== undefined) return bad(`field ${problem}`);
   }
   const supersededBy = value['supersededBy'] ?? null;
-  if (supersededBy !== null && (!isCaseId(supersededBy) || supersededBy === id)) return wrong('metadata.supersededBy', supersededBy, 'the id of another case, or null');
+  if (supersededBy !== null && (!isCaseId(supersededBy) || supersededBy === id))
+    return wrong('metadata.supersededBy', supersededBy, 'the id of another case, or null');
   const meta: { -readonly [K in keyof CaseMetadata]: CaseMetadata[K] } = {
     scope,
     sourceTaskId: task.value,
@@ -213,7 +216,8 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
   }
   const { archivedReason, resurrectedBy, outdatedReason, outdatedCommit } = value;
   if (archivedReason !== undefined) {
-    if (!oneOf(archivedReason, ARCHIVE_REASONS)) return wrong('metadata.archivedReason', archivedReason, `one of ${ARCHIVE_REASONS.join(', ')}`);
+    if (!oneOf(archivedReason, ARCHIVE_REASONS))
+      return wrong('metadata.archivedReason', archivedReason, `one of ${ARCHIVE_REASONS.join(', ')}`);
     meta.archivedReason = archivedReason;
   }
   if (resurrectedBy !== undefined) {
@@ -221,7 +225,8 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
     meta.resurrectedBy = resurrectedBy;
   }
   if (outdatedReason !== undefined) {
-    if (!oneOf(outdatedReason, OUTDATED_REASONS)) return wrong('metadata.outdatedReason', outdatedReason, `one of ${OUTDATED_REASONS.join(', ')}`);
+    if (!oneOf(outdatedReason, OUTDATED_REASONS))
+      return wrong('metadata.outdatedReason', outdatedReason, `one of ${OUTDATED_REASONS.join(', ')}`);
     meta.outdatedReason = outdatedReason;
   }
   if (outdatedCommit !== undefined) {
@@ -305,17 +310,7 @@ export function believableTime(time: string, nowMs: number): number {
   return ms - nowMs <= CLOCK_AHEAD_MS ? nowMs : -Infinity;
 }
 
-/** What a new case is made from; the store adds the id, the status and the times. */
-export interface CaseDraft {
-  content: string;
-  scope: CaseScope;
-  impact: CaseImpact;
-  category: CaseCategory;
-  sourceTaskId?: string;
-  sourceAgentId?: string;
-}
-
-/** A new active case. RangeError when the draft could not be stored (check it first: `checkDraft`). */
+/** A new active case. RangeError when the draft could not be stored (check it first: `draftProblem`, caseDraft.ts). */
 export function newCase(id: string, draft: CaseDraft, nowIso: string): DiscoveryCase {
   const c: DiscoveryCase = {
     id,
@@ -340,24 +335,6 @@ export function newCase(id: string, draft: CaseDraft, nowIso: string): Discovery
   const checked = parseCase(c);
   if (!checked.ok) throw new RangeError(`The new case cannot be stored: ${checked.reason}.`);
   return checked.value;
-}
-
-/** Why a draft cannot become a case, in words for the person or agent who gave it; undefined when it can. */
-export function draftProblem(draft: CaseDraft): string | undefined {
-  const problem = contentProblem(draft.content);
-  if (problem !== undefined) return problem;
-  if (!oneOf(draft.scope, CASE_SCOPES)) return `the scope must be local or global (got ${describeValue(draft.scope)})`;
-  if (!oneOf(draft.impact, CASE_IMPACTS)) return `the impact must be one of ${CASE_IMPACTS.join(', ')} (got ${describeValue(draft.impact)})`;
-  if (!oneOf(draft.category, CASE_CATEGORIES)) return `the category must be one of ${CASE_CATEGORIES.join(', ')} (got ${describeValue(draft.category)})`;
-  for (const [field, value] of [
-    ['the task', draft.sourceTaskId],
-    ['the agent', draft.sourceAgentId],
-  ] as const) {
-    if (value === undefined) continue;
-    const problem = labelProblem(field, value);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
 }
 
 export function isCaseImpact(value: unknown): value is CaseImpact {

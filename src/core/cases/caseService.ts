@@ -27,7 +27,13 @@ import type { GitLogPort, OutdatedFinding, Supersession } from './staleness';
 
 /** Where a new case is also written: the journal (core/journal's Journal fits). */
 export interface CaseJournal {
-  append(entry: { title: string; description: string; scope?: CaseScope; agent?: string; task?: string }): Promise<unknown>;
+  append(entry: {
+    title: string;
+    description: string;
+    scope?: CaseScope;
+    agent?: string;
+    task?: string;
+  }): Promise<unknown>;
 }
 
 export interface CaseServiceDeps {
@@ -94,11 +100,19 @@ export class CaseService {
    * cases, and outdated cases unreviewed for `archiveAfterDays` archived.
    */
   async checkStaleness(archiveAfterDays: number = ARCHIVE_OUTDATED_AFTER_DAYS): Promise<StalenessReport> {
-    const files = this.deps.git === undefined ? { findings: [], skipped: NO_GIT } : await checkFileStaleness(this.cases, this.deps.git);
+    const files =
+      this.deps.git === undefined
+        ? { findings: [], skipped: NO_GIT }
+        : await checkFileStaleness(this.cases, this.deps.git);
     const superseded = await checkContradictions(this.cases);
     const archived = await archiveUnreviewedOutdated(this.cases, archiveAfterDays);
     if (files.findings.length + superseded.length + archived.length > 0) this.refreshViews();
-    return { findings: files.findings, superseded, archived, ...(files.skipped !== undefined ? { skipped: files.skipped } : {}) };
+    return {
+      findings: files.findings,
+      superseded,
+      archived,
+      ...(files.skipped !== undefined ? { skipped: files.skipped } : {}),
+    };
   }
 
   /** A finished task's (a build's, a run's) active local cases, archived. */
@@ -133,7 +147,10 @@ export class CaseService {
 
   /** The views from the store as it is, under the store's lock: another writer's newer views are never overwritten by older ones. */
   private writeLocked(): Promise<ViewsWritten> {
-    return this.deps.store.withLock(async () => writeCaseViews(this.deps.store, (await this.cases.load()).cases), CASES_AREA);
+    return this.deps.store.withLock(
+      async () => writeCaseViews(this.deps.store, (await this.cases.load()).cases),
+      CASES_AREA,
+    );
   }
 
   /**

@@ -5,7 +5,7 @@
 import { utf8Length } from '../prompt/cap';
 import type { ReadProblem } from '../storage/recordLog';
 import { TORN_LINE_REASON } from '../storage/jsonl';
-import { CASE_NUMBER_MAX } from './caseRecord';
+import { CASE_NUMBER_MAX } from './caseId';
 import type { DiscoveryCase } from './caseRecord';
 import { parseCaseLine } from './caseLine';
 
@@ -41,7 +41,18 @@ export interface Snapshot {
 
 /** The snapshot of `bytes` (undefined: no file), under `key` (what tells this state of the file from another). */
 export async function readSnapshot(bytes: Uint8Array | undefined, key: string, size: number): Promise<Snapshot> {
-  const snap: Snapshot = { key, cases: new Map(), lineBytes: [], liveBytes: 0, problems: [], badLines: [], badBytes: 0, highest: 0, unterminated: false, fileBytes: 0 };
+  const snap: Snapshot = {
+    key,
+    cases: new Map(),
+    lineBytes: [],
+    liveBytes: 0,
+    problems: [],
+    badLines: [],
+    badBytes: 0,
+    highest: 0,
+    unterminated: false,
+    fileBytes: 0,
+  };
   if (bytes === undefined) return snap;
   snap.fileBytes = size;
   const turn = new Turns();
@@ -138,7 +149,9 @@ export class Turns {
   async maybeYield(): Promise<void> {
     if (performance.now() < this.ends) return;
     // setImmediate where there is one (Node): a timer would wait a millisecond each time.
-    await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+    await new Promise((resolve) =>
+      typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
+    );
     this.ends = performance.now() + Turns.MS;
   }
 }

@@ -18,12 +18,21 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { visibleText } from '../visibleText';
 import { applyCaseAction } from './caseActions';
 import type { CaseAction } from './caseActions';
-import { CASE_NUMBER_MAX, caseNumber, caseToJson, draftProblem, formatCaseId, newCase, parseCase, serializeCase } from './caseRecord';
+import { draftProblem } from './caseDraft';
+import type { CaseDraft } from './caseDraft';
+import { CASE_NUMBER_MAX, caseNumber, formatCaseId } from './caseId';
+import { caseToJson, newCase, parseCase, serializeCase } from './caseRecord';
 import { Turns, readSnapshot } from './caseSnapshot';
 import type { Snapshot } from './caseSnapshot';
-import type { CaseDraft, DiscoveryCase } from './caseRecord';
+import type { DiscoveryCase } from './caseRecord';
 import { contentHash } from './classify';
-import { COUNTERS_MAX_BYTES, DISCOVERY_COUNTER, DUPLICATES_COUNTER, parseCounters, serializeCounters } from './counters';
+import {
+  COUNTERS_MAX_BYTES,
+  DISCOVERY_COUNTER,
+  DUPLICATES_COUNTER,
+  parseCounters,
+  serializeCounters,
+} from './counters';
 import type { CountersRead } from './counters';
 
 /** The lock area of cases.jsonl and counters.json. */
@@ -123,7 +132,8 @@ export class CaseStore {
       for (const [i, draft] of drafts.entries()) {
         if (i % 32 === 31) await turn.maybeYield();
         const existing = index?.get(hashes![i]!);
-        const found = existing === undefined ? undefined : (snap.cases.get(existing) ?? created.find((c) => c.id === existing));
+        const found =
+          existing === undefined ? undefined : (snap.cases.get(existing) ?? created.find((c) => c.id === existing));
         if (found !== undefined) {
           duplicates++;
           results.push({ duplicate: true, case: found });
@@ -140,8 +150,10 @@ export class CaseStore {
       // it can only give again the id of a case line it lost too, as the store's highest id is the other bound.
       const next = { ...counters };
       if (created.length > 0) next[DISCOVERY_COUNTER] = last;
-      if (duplicates > 0) next[DUPLICATES_COUNTER] = Math.min((counters[DUPLICATES_COUNTER] ?? 0) + duplicates, CASE_NUMBER_MAX);
-      if (created.length > 0 || duplicates > 0) await this.store.writeText(COUNTERS_FILE, serializeCounters(next), undefined, { durable: false });
+      if (duplicates > 0)
+        next[DUPLICATES_COUNTER] = Math.min((counters[DUPLICATES_COUNTER] ?? 0) + duplicates, CASE_NUMBER_MAX);
+      if (created.length > 0 || duplicates > 0)
+        await this.store.writeText(COUNTERS_FILE, serializeCounters(next), undefined, { durable: false });
       if (created.length > 0) await this.append(snap, created, index !== undefined);
       return results;
     }, CASES_AREA);
@@ -152,7 +164,10 @@ export class CaseStore {
     return this.store.withLock(async () => {
       const snap = await this.fresh();
       const c = snap.cases.get(id);
-      if (c === undefined) throw new CaseNotFoundError(`There is no discovery case ${visibleText(id.slice(0, 40))} in .groundwork/${CASES_FILE}.`);
+      if (c === undefined)
+        throw new CaseNotFoundError(
+          `There is no discovery case ${visibleText(id.slice(0, 40))} in .groundwork/${CASES_FILE}.`,
+        );
       const next = applyCaseAction(c, action, this.nowIso());
       if (next !== c) await this.append(snap, [next]);
       return next;
@@ -163,12 +178,15 @@ export class CaseStore {
    * Changes several cases under one lock: `change` gets every case and the time, and returns the
    * cases it changed (each must keep its id). Returns what was written.
    */
-  async updateMany(change: (cases: readonly DiscoveryCase[], now: string) => readonly DiscoveryCase[]): Promise<DiscoveryCase[]> {
+  async updateMany(
+    change: (cases: readonly DiscoveryCase[], now: string) => readonly DiscoveryCase[],
+  ): Promise<DiscoveryCase[]> {
     return this.store.withLock(async () => {
       const snap = await this.fresh();
       const changed = change([...snap.cases.values()], this.nowIso()).filter((c) => snap.cases.get(c.id) !== c);
       for (const c of changed) {
-        if (!snap.cases.has(c.id)) throw new RangeError(`updateMany returned ${c.id}, which the store does not hold: add a case with add().`);
+        if (!snap.cases.has(c.id))
+          throw new RangeError(`updateMany returned ${c.id}, which the store does not hold: add a case with add().`);
         const parsed = parseCase(c);
         if (!parsed.ok) throw new RangeError(`The case ${c.id} cannot be stored: ${parsed.reason}.`);
       }
@@ -183,7 +201,8 @@ export class CaseStore {
       return parseCounters(await this.store.readText(COUNTERS_FILE, COUNTERS_MAX_BYTES));
     } catch (err) {
       // A planted giant is no counter Groundwork wrote; the store's ids still bound the next one.
-      if (err instanceof StorageError && err.code === 'too-large') return { counters: {}, problem: 'it is too large to be a counters file, so it counts as empty' };
+      if (err instanceof StorageError && err.code === 'too-large')
+        return { counters: {}, problem: 'it is too large to be a counters file, so it counts as empty' };
       throw err;
     }
   }
@@ -197,14 +216,20 @@ export class CaseStore {
   private async fresh(): Promise<Snapshot> {
     const { key, size } = await this.fileKey();
     if (this.cache?.key === key) return this.cache;
-    this.cache = await readSnapshot(key === 'missing' ? undefined : await this.store.readBytes(CASES_FILE, this.maxBytes), key, size);
+    this.cache = await readSnapshot(
+      key === 'missing' ? undefined : await this.store.readBytes(CASES_FILE, this.maxBytes),
+      key,
+      size,
+    );
     return this.cache;
   }
 
   /** What tells one state of the file from another: another writer changes its size or its time. */
   private async fileKey(): Promise<{ key: string; size: number }> {
     const info = await this.store.info(CASES_FILE);
-    return info === undefined ? { key: 'missing', size: 0 } : { key: `${info.kind}:${info.size}:${info.mtimeMs}`, size: info.size };
+    return info === undefined
+      ? { key: 'missing', size: 0 }
+      : { key: `${info.kind}:${info.size}:${info.mtimeMs}`, size: info.size };
   }
 
   private async hashIndex(snap: Snapshot): Promise<Map<string, string>> {
@@ -293,8 +318,12 @@ export class CaseStore {
 function exhausted(snap: Snapshot, counter: number): StorageError {
   const top = formatCaseId(CASE_NUMBER_MAX);
   const fromCounter = counter >= snap.highest;
-  const where = fromCounter ? `.groundwork/${COUNTERS_FILE} says so` : `.groundwork/${CASES_FILE} holds it${snap.highestLine === undefined ? '' : ` on line ${snap.highestLine}`}`;
-  const fix = fromCounter ? `lower the "discovery" number in .groundwork/${COUNTERS_FILE}` : 'remove that line (or give it a lower id)';
+  const where = fromCounter
+    ? `.groundwork/${COUNTERS_FILE} says so`
+    : `.groundwork/${CASES_FILE} holds it${snap.highestLine === undefined ? '' : ` on line ${snap.highestLine}`}`;
+  const fix = fromCounter
+    ? `lower the "discovery" number in .groundwork/${COUNTERS_FILE}`
+    : 'remove that line (or give it a lower id)';
   return new StorageError(
     'corrupt',
     `.groundwork/${fromCounter ? COUNTERS_FILE : CASES_FILE}`,

@@ -28,7 +28,11 @@ function entry(c: DiscoveryCase): string {
   if (c.status !== 'outdated') return `- [${c.id}] ${viewText(c.content)}`;
   const m = c.metadata;
   const why =
-    m.supersededBy !== null ? `superseded by ${m.supersededBy}` : m.outdatedCommit !== undefined ? `a file it names changed in ${m.outdatedCommit.slice(0, 7)}` : 'marked outdated';
+    m.supersededBy !== null
+      ? `superseded by ${m.supersededBy}`
+      : m.outdatedCommit !== undefined
+        ? `a file it names changed in ${m.outdatedCommit.slice(0, 7)}`
+        : 'marked outdated';
   return `- [${c.id}] (outdated: ${why}) ${viewText(c.content)}`;
 }
 
@@ -38,13 +42,18 @@ function byCreation(a: DiscoveryCase, b: DiscoveryCase): number {
 
 /** `.groundwork/discoveries.md`: global active and outdated cases, by category, active first, oldest first. */
 export function globalDiscoveriesView(cases: readonly DiscoveryCase[]): string {
-  const shown = cases.filter((c) => c.metadata.scope === 'global' && (c.status === 'active' || c.status === 'outdated'));
+  const shown = cases.filter(
+    (c) => c.metadata.scope === 'global' && (c.status === 'active' || c.status === 'outdated'),
+  );
   const parts = ['# Project Discoveries', '', NOTE];
   if (shown.length === 0) parts.push('', '_No global discoveries yet._');
   for (const category of CASE_CATEGORIES) {
     const inCategory = shown.filter((c) => c.metadata.category === category);
     if (inCategory.length === 0) continue;
-    const ordered = [...inCategory.filter((c) => c.status === 'active').sort(byCreation), ...inCategory.filter((c) => c.status === 'outdated').sort(byCreation)];
+    const ordered = [
+      ...inCategory.filter((c) => c.status === 'active').sort(byCreation),
+      ...inCategory.filter((c) => c.status === 'outdated').sort(byCreation),
+    ];
     parts.push('', `## ${category}`, ...ordered.map(entry));
   }
   return `${parts.join('\n')}\n`;
@@ -57,12 +66,19 @@ export function isPersona(persona: string): boolean {
 
 /** The seed's startsWithPersona: the agent is the persona, or one of its numbered instances (`echo-001`). */
 export function isAgentOf(agentId: string | null, persona: string): boolean {
-  return agentId !== null && (agentId === persona || (agentId.startsWith(`${persona}-`) && /^\d+$/.test(agentId.slice(persona.length + 1))));
+  return (
+    agentId !== null &&
+    (agentId === persona || (agentId.startsWith(`${persona}-`) && /^\d+$/.test(agentId.slice(persona.length + 1))))
+  );
 }
 
 /** `.groundwork/agents/<persona>/discoveries.md`: the persona's local active cases, oldest first. */
 export function agentDiscoveriesView(persona: string, cases: readonly DiscoveryCase[]): string {
-  const shown = cases.filter((c) => c.metadata.scope === 'local' && c.status === 'active' && isAgentOf(c.metadata.sourceAgentId, persona)).sort(byCreation);
+  const shown = cases
+    .filter(
+      (c) => c.metadata.scope === 'local' && c.status === 'active' && isAgentOf(c.metadata.sourceAgentId, persona),
+    )
+    .sort(byCreation);
   const title = persona
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
@@ -107,6 +123,7 @@ export async function writeCaseViews(store: WorkspaceStore, cases: readonly Disc
     written.push(rel);
   };
   await write(DISCOVERIES_VIEW_FILE, globalDiscoveriesView(cases));
-  for (const persona of [...personas].sort()) await write(agentDiscoveriesFile(persona), agentDiscoveriesView(persona, cases));
+  for (const persona of [...personas].sort())
+    await write(agentDiscoveriesFile(persona), agentDiscoveriesView(persona, cases));
   return { written, skipped: [...skipped].sort() };
 }

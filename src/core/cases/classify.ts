@@ -62,9 +62,39 @@ const IMPACT_WORDS: readonly [CaseImpact, RegExp][] = [
   ],
   [
     'high',
-    words(['all', 'every', 'architecture', 'gateway', 'goes through', 'go through', 'must', 'always', 'only via', 'only through', 'breaking', 'rate limit*', 'bottleneck*']),
+    words([
+      'all',
+      'every',
+      'architecture',
+      'gateway',
+      'goes through',
+      'go through',
+      'must',
+      'always',
+      'only via',
+      'only through',
+      'breaking',
+      'rate limit*',
+      'bottleneck*',
+    ]),
   ],
-  ['medium', words(['require*', 'need*', 'should', 'cleanup', 'clean up', 'expect*', 'before', 'after', 'workaround', 'instead', 'use', 'uses'])],
+  [
+    'medium',
+    words([
+      'require*',
+      'need*',
+      'should',
+      'cleanup',
+      'clean up',
+      'expect*',
+      'before',
+      'after',
+      'workaround',
+      'instead',
+      'use',
+      'uses',
+    ]),
+  ],
 ];
 
 const SOFT_WORDS = words(['when possible', 'if possible', 'nice to', 'prefer*', 'consider']);
@@ -87,10 +117,43 @@ const CATEGORY_WORDS: readonly [CaseCategory, RegExp][] = [
   ['API', words(['api*', 'route*', 'endpoint*', 'rest', 'graphql', 'http header*', 'status code*'])],
   ['Testing', words(['test*', 'vitest', 'jest', 'mocha', 'spec', 'specs', 'fixture*', 'mock*', 'assert*'])],
   ['Database', words(['schema*', 'database*', 'migration*', 'sql', 'query', 'queries', 'table*'])],
-  ['Frontend', words(['component*', 'ui', 'css', 'html', 'react', 'vue', 'svelte', 'dom', 'style sheet*', 'stylesheet*'])],
+  [
+    'Frontend',
+    words(['component*', 'ui', 'css', 'html', 'react', 'vue', 'svelte', 'dom', 'style sheet*', 'stylesheet*']),
+  ],
   ['Errors', words(['error*', 'exception*', 'crash*', 'bug*', 'fix*', 'fails', 'failure*', 'stack trace*', 'throws'])],
-  ['Dependencies', words(['librar*', 'package*', 'dependenc*', 'version*', 'npm', 'yarn', 'pnpm', 'pip', 'cargo', 'upgrade*', 'install*'])],
-  ['Conventions', words(['naming', 'convention*', 'format*', 'style', 'lint*', 'camelcase', 'snake_case', 'kebab-case', 'indent*', 'prefix*', 'suffix*'])],
+  [
+    'Dependencies',
+    words([
+      'librar*',
+      'package*',
+      'dependenc*',
+      'version*',
+      'npm',
+      'yarn',
+      'pnpm',
+      'pip',
+      'cargo',
+      'upgrade*',
+      'install*',
+    ]),
+  ],
+  [
+    'Conventions',
+    words([
+      'naming',
+      'convention*',
+      'format*',
+      'style',
+      'lint*',
+      'camelcase',
+      'snake_case',
+      'kebab-case',
+      'indent*',
+      'prefix*',
+      'suffix*',
+    ]),
+  ],
 ];
 
 export function classifyCategory(content: string): CaseCategory {

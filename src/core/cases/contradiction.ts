@@ -68,7 +68,8 @@ const AVOIDED = new RegExp(String.raw`\b${NEGATED}\s+(?:use\s+)?([\p{L}\p{N}_.\/
 /** "use X" in one text and "don't use X" (or "avoid X") in the other: the X they disagree on. */
 function useFlips(a: string, b: string): boolean {
   const used = (text: string) => new Set([...text.matchAll(USED)].map((m) => trimWord(m[1]!)));
-  const avoided = (text: string) => new Set([...text.matchAll(AVOIDED)].map((m) => trimWord(m[1]!)).filter((w) => w !== 'use'));
+  const avoided = (text: string) =>
+    new Set([...text.matchAll(AVOIDED)].map((m) => trimWord(m[1]!)).filter((w) => w !== 'use'));
   const flip = (x: Set<string>, y: Set<string>) => [...x].some((w) => y.has(w));
   return flip(used(a), avoided(b)) || flip(avoided(a), used(b));
 }
@@ -78,7 +79,10 @@ function trimWord(word: string): string {
 }
 
 const OPPOSITES: readonly [RegExp, RegExp][] = [
-  [new RegExp(String.raw`${NOT_NEGATED}\brequires?\b`, 'u'), new RegExp(String.raw`\b(?:doesn'?t|does not|don'?t|do not|no longer)\s+require`, 'u')],
+  [
+    new RegExp(String.raw`${NOT_NEGATED}\brequires?\b`, 'u'),
+    new RegExp(String.raw`\b(?:doesn'?t|does not|don'?t|do not|no longer)\s+require`, 'u'),
+  ],
   [/\balways\b/u, /\bnever\b/u],
   [/\bshould\b(?!\s+not)/u, /\b(?:shouldn'?t|should not)\b/u],
   [/\bmust\b(?!\s+not)/u, /\b(?:mustn'?t|must not)\b/u],

@@ -3,7 +3,7 @@
 // bound: the next id is max(counter, highest id in the store) + 1, and a counter that cannot be
 // read counts as 0 rather than stopping anyone from adding a case.
 import { isPlainObject } from '../inputChecks';
-import { CASE_NUMBER_MAX } from './caseRecord';
+import { CASE_NUMBER_MAX } from './caseId';
 
 /** The counter case ids come from. */
 export const DISCOVERY_COUNTER = 'discovery';
@@ -36,7 +36,13 @@ export function parseCounters(text: string | undefined): CountersRead {
   const counters: Record<string, number> = {};
   const skipped: string[] = [];
   for (const [name, n] of Object.entries(value)) {
-    if (Object.keys(counters).length < COUNTERS_MAX && NAME.test(name) && Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= CASE_NUMBER_MAX) {
+    if (
+      Object.keys(counters).length < COUNTERS_MAX &&
+      NAME.test(name) &&
+      Number.isSafeInteger(n) &&
+      (n as number) >= 0 &&
+      (n as number) <= CASE_NUMBER_MAX
+    ) {
       counters[name] = n as number;
     } else skipped.push(name);
   }

@@ -6,8 +6,9 @@
 // lock); a new case gets the impact the report gave or the seed's heuristic, and a category.
 import { extractSignals } from '../run/signals';
 import type { Signal } from '../run/signals';
-import { draftProblem } from './caseRecord';
-import type { CaseCategory, CaseDraft, CaseImpact, CaseScope, DiscoveryCase } from './caseRecord';
+import { draftProblem } from './caseDraft';
+import type { CaseDraft } from './caseDraft';
+import type { CaseCategory, CaseImpact, CaseScope, DiscoveryCase } from './caseRecord';
 import { CaseInputError } from './caseStore';
 import type { AddResult, CaseStore } from './caseStore';
 import { classifyCategory, classifyImpact } from './classify';

@@ -46,7 +46,14 @@ function cleanPath(raw: string): string | undefined {
   const dir = path.endsWith('/');
   path = path.replace(/\/+$/, '');
   if (path === '' || path.length > PATH_MAX_CHARS) return undefined;
-  if (path.includes('://') || path.includes('\\') || path.startsWith('/') || path.startsWith('-') || /^[A-Za-z]:/.test(path)) return undefined;
+  if (
+    path.includes('://') ||
+    path.includes('\\') ||
+    path.startsWith('/') ||
+    path.startsWith('-') ||
+    /^[A-Za-z]:/.test(path)
+  )
+    return undefined;
   if (/[\u0000-\u001f\u007f*?[\]]/.test(path)) return undefined;
   const segments = path.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;

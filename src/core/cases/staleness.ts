@@ -66,11 +66,17 @@ export async function checkFileStaleness(store: CaseStore, git: GitLogPort): Pro
     const log = await git.commitsTouching(paths, since);
     if (!log.ok) return { findings: await markFiles(store, findings, seen), skipped: log.reason };
     // Newest first: the last one that touches a file is the change that first made it stale.
-    const touching = log.commits.filter((k) => HASH.test(k.hash) && !isBefore(k.date, since) && k.files.some((f) => paths.some((p) => pathMatches(f, p))));
+    const touching = log.commits.filter(
+      (k) => HASH.test(k.hash) && !isBefore(k.date, since) && k.files.some((f) => paths.some((p) => pathMatches(f, p))),
+    );
     const first = touching[touching.length - 1];
     if (first === undefined) continue;
     seen.set(c.id, JSON.stringify(c));
-    findings.push({ id: c.id, commit: first.hash, files: paths.filter((p) => first.files.some((f) => pathMatches(f, p))) });
+    findings.push({
+      id: c.id,
+      commit: first.hash,
+      files: paths.filter((p) => first.files.some((f) => pathMatches(f, p))),
+    });
   }
   return { findings: await markFiles(store, findings, seen) };
 }
@@ -83,7 +89,8 @@ export function reviewedAt(c: DiscoveryCase, nowMs: number): string {
   // By believableTime: a time a little ahead is now; one far ahead (a hand-made line) is none, or
   // no commit would ever be "since" it and the case would never go stale.
   let best = -Infinity;
-  for (const t of [c.createdAt, c.validatedAt, c.metadata.resurrectedAt]) if (t != null) best = Math.max(best, believableTime(t, nowMs));
+  for (const t of [c.createdAt, c.validatedAt, c.metadata.resurrectedAt])
+    if (t != null) best = Math.max(best, believableTime(t, nowMs));
   return new Date(Number.isFinite(best) ? best : 0).toISOString();
 }
 
@@ -93,7 +100,11 @@ function isBefore(date: string, since: string): boolean {
   return Number.isFinite(at) && at < Math.floor(Date.parse(since) / 1000) * 1000;
 }
 
-async function markFiles(store: CaseStore, findings: OutdatedFinding[], seen: ReadonlyMap<string, string>): Promise<OutdatedFinding[]> {
+async function markFiles(
+  store: CaseStore,
+  findings: OutdatedFinding[],
+  seen: ReadonlyMap<string, string>,
+): Promise<OutdatedFinding[]> {
   if (findings.length === 0) return [];
   const byId = new Map(findings.map((f) => [f.id, f]));
   const written = await store.updateMany((cases, now) =>

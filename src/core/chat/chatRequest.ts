@@ -70,10 +70,14 @@ export function routeChat(intent: ChatIntent, sessions: WaitingSessions): ChatRo
   switch (intent.kind) {
     case 'discover':
       if (sessions.discovery === 'running') return { kind: 'discover-busy' };
-      return discoveryWaits ? { kind: 'discover-answer', text: intent.text } : { kind: 'discover-start', text: intent.text };
+      return discoveryWaits
+        ? { kind: 'discover-answer', text: intent.text }
+        : { kind: 'discover-start', text: intent.text };
     case 'brainstorm':
       if (sessions.brainstorm === 'running') return { kind: 'brainstorm-busy' };
-      return sessions.brainstorm === 'questions' ? { kind: 'brainstorm-answer', text: intent.topic } : { kind: 'brainstorm-start', topic: intent.topic };
+      return sessions.brainstorm === 'questions'
+        ? { kind: 'brainstorm-answer', text: intent.topic }
+        : { kind: 'brainstorm-start', topic: intent.topic };
     case 'message':
       if (discoveryWaits) return { kind: 'discover-answer', text: intent.text };
       if (sessions.brainstorm === 'questions') return { kind: 'brainstorm-answer', text: intent.text };
@@ -90,7 +94,13 @@ export function routeChat(intent: ChatIntent, sessions: WaitingSessions): ChatRo
  * send an answer or open a build. /status, /cases and help only read what the workspace holds.
  */
 export function needsTrust(route: ChatRoute['kind']): boolean {
-  return route === 'discover-start' || route === 'discover-answer' || route === 'brainstorm-start' || route === 'brainstorm-answer' || route === 'build';
+  return (
+    route === 'discover-start' ||
+    route === 'discover-answer' ||
+    route === 'brainstorm-start' ||
+    route === 'brainstorm-answer' ||
+    route === 'build'
+  );
 }
 
 /**

@@ -24,7 +24,23 @@ export const MANIFEST_TOOLS = ['npm', 'npx', 'yarn', 'pnpm', 'make'] as const;
 const SETTING = 'groundwork.commands.autoApprove';
 const MAX_PATTERN_CHARS = 1000;
 
-type Hazard = 'lines' | 'nul' | 'control' | 'invisible' | ';' | '&&' | '||' | '|' | '&' | '$(' | '`' | '<' | '>' | 'eval' | 'exec' | 'elevate';
+type Hazard =
+  | 'lines'
+  | 'nul'
+  | 'control'
+  | 'invisible'
+  | ';'
+  | '&&'
+  | '||'
+  | '|'
+  | '&'
+  | '$('
+  | '`'
+  | '<'
+  | '>'
+  | 'eval'
+  | 'exec'
+  | 'elevate';
 
 /** In the order they are listed. */
 const REASONS: Record<Hazard, string> = {
@@ -90,7 +106,18 @@ function isInvisible(c: number): boolean {
 /** Characters that end a word and start a new command (or are an operator the scan reports on its own). */
 function isSeparator(c: number): boolean {
   // ; & | ( ) < > ` \n \r
-  return c === 59 || c === 38 || c === 124 || c === 40 || c === 41 || c === 60 || c === 62 || c === 96 || c === 10 || c === 13;
+  return (
+    c === 59 ||
+    c === 38 ||
+    c === 124 ||
+    c === 40 ||
+    c === 41 ||
+    c === 60 ||
+    c === 62 ||
+    c === 96 ||
+    c === 10 ||
+    c === 13
+  );
 }
 
 interface Word {
@@ -118,10 +145,15 @@ function forEachWord(command: string, visit: (word: Word) => void): void {
 
   const end = () => {
     if (!inWord) return;
-    const word: Word = { text: textOver ? '' : text.toLowerCase(), base: baseOver ? '' : base.toLowerCase(), commandWord: commandPosition };
+    const word: Word = {
+      text: textOver ? '' : text.toLowerCase(),
+      base: baseOver ? '' : base.toLowerCase(),
+      commandWord: commandPosition,
+    };
     visit(word);
     if (commandPosition) {
-      const keeps = assignment === 'yes' || WRAPPERS.has(word.text) || word.text.startsWith('-') || /^\d+$/.test(word.text);
+      const keeps =
+        assignment === 'yes' || WRAPPERS.has(word.text) || word.text.startsWith('-') || /^\d+$/.test(word.text);
       commandPosition = keeps;
     }
     text = '';
@@ -153,7 +185,8 @@ function forEachWord(command: string, visit: (word: Word) => void): void {
       if (base.length > WORD_CAP) baseOver = true;
     }
     if (assignment === 'name') {
-      const identifier = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 48 && c <= 57 && text.length > 0);
+      const identifier =
+        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 48 && c <= 57 && text.length > 0);
       if (c === 61 && text.length > 0) assignment = 'yes';
       else if (!identifier) assignment = 'no';
     }
@@ -252,12 +285,19 @@ function patternProblem(entry: unknown): { pattern: string } | string {
  */
 export function parseAutoApprove(value: unknown): { patterns: string[]; problems: string[] } {
   if (value === undefined) return { patterns: [], problems: [] };
-  if (!Array.isArray(value)) return { patterns: [], problems: [`${SETTING} should be a list of commands, such as ["npm test", "node *"]; nothing is pre-approved.`] };
+  if (!Array.isArray(value))
+    return {
+      patterns: [],
+      problems: [`${SETTING} should be a list of commands, such as ["npm test", "node *"]; nothing is pre-approved.`],
+    };
   const patterns: string[] = [];
   const problems: string[] = [];
   for (const [index, entry] of (value as unknown[]).entries()) {
     const problem = patternProblem(entry);
-    if (typeof problem === 'string') problems.push(`Entry ${index + 1}${typeof entry === 'string' && entry.trim() !== '' ? ` (${shown(entry)})` : ''} ${problem}; it is left out.`);
+    if (typeof problem === 'string')
+      problems.push(
+        `Entry ${index + 1}${typeof entry === 'string' && entry.trim() !== '' ? ` (${shown(entry)})` : ''} ${problem}; it is left out.`,
+      );
     else if (!patterns.includes(problem.pattern)) patterns.push(problem.pattern);
   }
   return { patterns, problems };
@@ -335,7 +375,10 @@ export interface ApprovalState {
 }
 
 /** Whether `command` runs without asking, and by what; or why the person is asked (one clause, no final period). */
-export function approvalNeeded(command: string, state: ApprovalState): { auto: true; by: string } | { auto: false; why: string } {
+export function approvalNeeded(
+  command: string,
+  state: ApprovalState,
+): { auto: true; by: string } | { auto: false; why: string } {
   // The person allowed this exact text for the run (the modal, --approve): that holds whatever it contains.
   if (state.approvedForRun.has(command)) return { auto: true, by: 'allowed for this run' };
   const hazards = commandHazards(command);

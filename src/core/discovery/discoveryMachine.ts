@@ -42,7 +42,8 @@ export interface DiscoveryConfig {
   maxRounds: number;
 }
 
-export type AuditKind = 'discovery.start' | 'discovery.round' | 'discovery.complete' | 'discovery.cancel' | 'discovery.expire';
+export type AuditKind =
+  'discovery.start' | 'discovery.round' | 'discovery.complete' | 'discovery.cancel' | 'discovery.expire';
 
 /** What the model is asked: everything so far, and which call this is. */
 export interface ModelCall {
@@ -68,7 +69,15 @@ export type DiscoveryEffect =
   | { type: 'write-round-file'; data: RoundFileData }
   | { type: 'delete-round-file' }
   | { type: 'call-model'; call: ModelCall }
-  | { type: 'audit'; kind: AuditKind; status: 'ok' | 'error'; text: string; detail?: string; usage?: LlmUsage; model?: string }
+  | {
+      type: 'audit';
+      kind: AuditKind;
+      status: 'ok' | 'error';
+      text: string;
+      detail?: string;
+      usage?: LlmUsage;
+      model?: string;
+    }
   /** The session had expired: tell the person (the message is then handled as fresh). */
   | { type: 'notify-expired' }
   /** The turn's outcome. */
@@ -85,7 +94,9 @@ export interface Step {
 export function stateOf(data: RoundFileData | undefined): DiscoveryState {
   if (data === undefined) return { kind: 'idle' };
   const last = data.rounds[data.rounds.length - 1];
-  return last?.answer !== undefined ? { kind: 'answer-pending', session: data } : { kind: 'awaiting-answers', session: data };
+  return last?.answer !== undefined
+    ? { kind: 'answer-pending', session: data }
+    : { kind: 'awaiting-answers', session: data };
 }
 
 /** Expired when older than the TTL: at exactly the TTL it still lives (the seed's `>`). */
@@ -127,7 +138,16 @@ function fromIdle(event: DiscoveryEvent): Step {
       if (!event.force && !isBuildRequest(event.text)) return { state: idle, effects: [end({ kind: 'not-a-build' })] };
       return callFirstRound(event.text, Math.floor(event.now / 1000));
     case 'retry':
-      return { state: idle, effects: [{ type: 'reject', kind: 'nothing-to-retry', reason: 'there is no discovery session with an answer waiting for the model' }] };
+      return {
+        state: idle,
+        effects: [
+          {
+            type: 'reject',
+            kind: 'nothing-to-retry',
+            reason: 'there is no discovery session with an answer waiting for the model',
+          },
+        ],
+      };
     case 'cancel':
       return { state: idle, effects: [end({ kind: 'no-session' })] };
     default:
@@ -159,10 +179,19 @@ function afterFirstCall(state: Extract<DiscoveryState, { kind: 'starting' }>, ev
           ],
         };
       }
-      const session: RoundFileData = { createdSec: state.createdSec, round: 1, originalRequest: state.request, rounds: [{ questions: parsed.text }] };
+      const session: RoundFileData = {
+        createdSec: state.createdSec,
+        round: 1,
+        originalRequest: state.request,
+        rounds: [{ questions: parsed.text }],
+      };
       return {
         state: { kind: 'awaiting-answers', session },
-        effects: [audit('discovery.start', 'ok', state.request, 'round 1 questions', usage), { type: 'write-round-file', data: session }, end({ kind: 'questions', session })],
+        effects: [
+          audit('discovery.start', 'ok', state.request, 'round 1 questions', usage),
+          { type: 'write-round-file', data: session },
+          end({ kind: 'questions', session }),
+        ],
       };
     }
     case 'model-failed':
@@ -174,14 +203,23 @@ function afterFirstCall(state: Extract<DiscoveryState, { kind: 'starting' }>, ev
   }
 }
 
-function inSession(state: Extract<DiscoveryState, { kind: 'awaiting-answers' | 'answer-pending' }>, event: DiscoveryEvent, config: DiscoveryConfig): Step {
+function inSession(
+  state: Extract<DiscoveryState, { kind: 'awaiting-answers' | 'answer-pending' }>,
+  event: DiscoveryEvent,
+  config: DiscoveryConfig,
+): Step {
   const session = state.session;
   if (event.type === 'cancel') return cancelled(session, 'cancelled by the person');
   if (event.type !== 'message' && event.type !== 'retry') return busy(state);
 
   if (isExpired(session.createdSec, event.now, config.ttlMs)) {
     const expiry: DiscoveryEffect[] = [
-      audit('discovery.expire', 'error', session.originalRequest, `expired after ${Math.round(config.ttlMs / 60_000)} minutes`),
+      audit(
+        'discovery.expire',
+        'error',
+        session.originalRequest,
+        `expired after ${Math.round(config.ttlMs / 60_000)} minutes`,
+      ),
       { type: 'delete-round-file' },
       { type: 'notify-expired' },
     ];
@@ -193,7 +231,16 @@ function inSession(state: Extract<DiscoveryState, { kind: 'awaiting-answers' | '
 
   if (event.type === 'retry') {
     if (state.kind === 'awaiting-answers') {
-      return { state, effects: [{ type: 'reject', kind: 'nothing-to-retry', reason: 'the questions of this round are still waiting for an answer' }] };
+      return {
+        state,
+        effects: [
+          {
+            type: 'reject',
+            kind: 'nothing-to-retry',
+            reason: 'the questions of this round are still waiting for an answer',
+          },
+        ],
+      };
     }
     return callRound(session);
   }
@@ -212,7 +259,12 @@ function inSession(state: Extract<DiscoveryState, { kind: 'awaiting-answers' | '
 
   function callRound(s: RoundFileData): Step {
     const final = s.round >= config.maxRounds;
-    const call: ModelCall = { round: final ? s.round : s.round + 1, final, request: s.originalRequest, rounds: s.rounds };
+    const call: ModelCall = {
+      round: final ? s.round : s.round + 1,
+      final,
+      request: s.originalRequest,
+      rounds: s.rounds,
+    };
     return { state: { kind: 'thinking', session: s, final }, effects: [{ type: 'call-model', call }] };
   }
 }
@@ -220,7 +272,11 @@ function inSession(state: Extract<DiscoveryState, { kind: 'awaiting-answers' | '
 function cancelled(session: RoundFileData, detail: string): Step {
   return {
     state: { kind: 'idle' },
-    effects: [audit('discovery.cancel', 'error', session.originalRequest, detail), { type: 'delete-round-file' }, end({ kind: 'cancelled' })],
+    effects: [
+      audit('discovery.cancel', 'error', session.originalRequest, detail),
+      { type: 'delete-round-file' },
+      end({ kind: 'cancelled' }),
+    ],
   };
 }
 
@@ -241,13 +297,22 @@ function afterRoundCall(state: Extract<DiscoveryState, { kind: 'thinking' }>, ev
           state: { kind: 'idle' },
           effects: [
             audit('discovery.round', 'ok', lastAnswer, `round ${roundNo} answered; brief${forced}`, usage),
-            audit('discovery.complete', 'ok', session.originalRequest, `brief after ${roundNo} round${roundNo === 1 ? '' : 's'} of questions`),
+            audit(
+              'discovery.complete',
+              'ok',
+              session.originalRequest,
+              `brief after ${roundNo} round${roundNo === 1 ? '' : 's'} of questions`,
+            ),
             { type: 'delete-round-file' },
             end({ kind: 'complete', brief, originalRequest: session.originalRequest, rounds: session.rounds }),
           ],
         };
       }
-      const next: RoundFileData = { ...session, round: session.round + 1, rounds: [...session.rounds, { questions: parsed.kind === 'questions' ? parsed.text : '' }] };
+      const next: RoundFileData = {
+        ...session,
+        round: session.round + 1,
+        rounds: [...session.rounds, { questions: parsed.kind === 'questions' ? parsed.text : '' }],
+      };
       return {
         state: { kind: 'awaiting-answers', session: next },
         effects: [
@@ -266,7 +331,13 @@ function afterRoundCall(state: Extract<DiscoveryState, { kind: 'thinking' }>, ev
   }
 }
 
-function audit(kind: AuditKind, status: 'ok' | 'error', text: string, detail: string, extra: { usage?: LlmUsage | undefined; model?: string | undefined } = {}): DiscoveryEffect {
+function audit(
+  kind: AuditKind,
+  status: 'ok' | 'error',
+  text: string,
+  detail: string,
+  extra: { usage?: LlmUsage | undefined; model?: string | undefined } = {},
+): DiscoveryEffect {
   const effect: Extract<DiscoveryEffect, { type: 'audit' }> = { type: 'audit', kind, status, text, detail };
   if (extra.usage !== undefined) effect.usage = extra.usage;
   if (extra.model !== undefined) effect.model = extra.model;

@@ -27,7 +27,8 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   en: {
     intro: (q) => `Before I start building, I need to understand your idea better (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Thanks. A few more questions (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Got it. Here is the Idea Brief:\n\n${p}\n\nRead it over: you can edit it, save it as a plan, or discard it.`,
+    complete: (p) =>
+      `Got it. Here is the Idea Brief:\n\n${p}\n\nRead it over: you can edit it, save it as a plan, or discard it.`,
     expired: () => 'The discovery session expired. Send your build request again if you want to continue.',
     cancelled: () => 'Discovery cancelled.',
     stopped: () => 'Stopped. Your answer is saved: retry when you are ready, or add to it.',
@@ -39,8 +40,10 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   es: {
     intro: (q) => `Antes de empezar a construir, necesito entender mejor tu idea (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Gracias. Un par de preguntas más (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Entendido. Este es el Idea Brief:\n\n${p}\n\nRevísalo: puedes editarlo, guardarlo como plan o descartarlo.`,
-    expired: () => 'La sesión de descubrimiento expiró. Envía tu solicitud de construcción de nuevo si quieres continuar.',
+    complete: (p) =>
+      `Entendido. Este es el Idea Brief:\n\n${p}\n\nRevísalo: puedes editarlo, guardarlo como plan o descartarlo.`,
+    expired: () =>
+      'La sesión de descubrimiento expiró. Envía tu solicitud de construcción de nuevo si quieres continuar.',
     cancelled: () => 'Descubrimiento cancelado.',
     stopped: () => 'Detenido. Tu respuesta está guardada: reintenta cuando quieras o añade algo más.',
     notABuild: () =>
@@ -51,7 +54,8 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   pt: {
     intro: (q) => `Antes de começar a construir, preciso entender melhor sua ideia (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Obrigado. Mais algumas perguntas (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Entendido. Este é o Idea Brief:\n\n${p}\n\nConfira: você pode editá-lo, salvá-lo como plano ou descartá-lo.`,
+    complete: (p) =>
+      `Entendido. Este é o Idea Brief:\n\n${p}\n\nConfira: você pode editá-lo, salvá-lo como plano ou descartá-lo.`,
     expired: () => 'A sessão de descoberta expirou. Envie sua solicitação de construção novamente se quiser continuar.',
     cancelled: () => 'Descoberta cancelada.',
     stopped: () => 'Interrompido. Sua resposta está salva: tente de novo quando quiser ou complemente-a.',
@@ -63,7 +67,8 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   fr: {
     intro: (q) => `Avant de commencer à construire, j'ai besoin de mieux comprendre ton idée (1/3) :\n\n${q}`,
     followUp: (q, n, max) => `Merci. Encore quelques questions (${n}/${max}) :\n\n${q}`,
-    complete: (p) => `Compris. Voici l'Idea Brief :\n\n${p}\n\nRelis-le : tu peux le modifier, l'enregistrer comme plan ou l'abandonner.`,
+    complete: (p) =>
+      `Compris. Voici l'Idea Brief :\n\n${p}\n\nRelis-le : tu peux le modifier, l'enregistrer comme plan ou l'abandonner.`,
     expired: () => 'La session de découverte a expiré. Renvoie ta demande de construction si tu veux continuer.',
     cancelled: () => 'Découverte annulée.',
     stopped: () => 'Arrêté. Ta réponse est enregistrée : relance quand tu veux, ou complète-la.',
@@ -75,10 +80,13 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   de: {
     intro: (q) => `Bevor ich mit dem Bauen beginne, muss ich deine Idee besser verstehen (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Danke. Noch ein paar Fragen (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Verstanden. Hier ist der Idea Brief:\n\n${p}\n\nSieh ihn dir an: Du kannst ihn bearbeiten, als Plan speichern oder verwerfen.`,
-    expired: () => 'Die Discovery-Sitzung ist abgelaufen. Sende deine Build-Anfrage erneut, wenn du fortfahren möchtest.',
+    complete: (p) =>
+      `Verstanden. Hier ist der Idea Brief:\n\n${p}\n\nSieh ihn dir an: Du kannst ihn bearbeiten, als Plan speichern oder verwerfen.`,
+    expired: () =>
+      'Die Discovery-Sitzung ist abgelaufen. Sende deine Build-Anfrage erneut, wenn du fortfahren möchtest.',
     cancelled: () => 'Discovery abgebrochen.',
-    stopped: () => 'Angehalten. Deine Antwort ist gespeichert: Versuche es erneut, wenn du so weit bist, oder ergänze sie.',
+    stopped: () =>
+      'Angehalten. Deine Antwort ist gespeichert: Versuche es erneut, wenn du so weit bist, oder ergänze sie.',
     notABuild: () =>
       'Groundwork macht aus einer Idee einen Idea Brief, bevor etwas gebaut wird. Beschreibe, was du bauen möchtest (zum Beispiel „erstelle mir ein CRM für mein Team“), oder beginne mit Idee entdecken.',
     capped: (o, s, k) =>
@@ -87,8 +95,10 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   it: {
     intro: (q) => `Prima di iniziare a costruire, ho bisogno di capire meglio la tua idea (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Grazie. Ancora qualche domanda (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Capito. Ecco l'Idea Brief:\n\n${p}\n\nRileggilo: puoi modificarlo, salvarlo come piano o scartarlo.`,
-    expired: () => 'La sessione di scoperta è scaduta. Invia di nuovo la tua richiesta di costruzione se vuoi continuare.',
+    complete: (p) =>
+      `Capito. Ecco l'Idea Brief:\n\n${p}\n\nRileggilo: puoi modificarlo, salvarlo come piano o scartarlo.`,
+    expired: () =>
+      'La sessione di scoperta è scaduta. Invia di nuovo la tua richiesta di costruzione se vuoi continuare.',
     cancelled: () => 'Scoperta annullata.',
     stopped: () => 'Interrotto. La tua risposta è salvata: riprova quando vuoi, oppure aggiungi qualcosa.',
     notABuild: () =>
@@ -99,7 +109,8 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   nl: {
     intro: (q) => `Voordat ik begin met bouwen, moet ik je idee beter begrijpen (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Bedankt. Nog een paar vragen (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Begrepen. Hier is de Idea Brief:\n\n${p}\n\nLees hem na: je kunt hem bewerken, als plan opslaan of weggooien.`,
+    complete: (p) =>
+      `Begrepen. Hier is de Idea Brief:\n\n${p}\n\nLees hem na: je kunt hem bewerken, als plan opslaan of weggooien.`,
     expired: () => 'De discovery-sessie is verlopen. Stuur je build-verzoek opnieuw als je wilt doorgaan.',
     cancelled: () => 'Discovery geannuleerd.',
     stopped: () => 'Gestopt. Je antwoord is bewaard: probeer het opnieuw wanneer je wilt, of vul het aan.',
@@ -111,7 +122,8 @@ const MESSAGES: Readonly<Record<DiscoveryLanguage, DiscoveryMessages>> = {
   ru: {
     intro: (q) => `Прежде чем начать сборку, мне нужно лучше понять вашу идею (1/3):\n\n${q}`,
     followUp: (q, n, max) => `Спасибо. Ещё несколько вопросов (${n}/${max}):\n\n${q}`,
-    complete: (p) => `Понял. Вот Idea Brief:\n\n${p}\n\nПроверьте его: его можно отредактировать, сохранить как план или отклонить.`,
+    complete: (p) =>
+      `Понял. Вот Idea Brief:\n\n${p}\n\nПроверьте его: его можно отредактировать, сохранить как план или отклонить.`,
     expired: () => 'Сессия уточнения идеи истекла. Отправьте запрос на сборку снова, если хотите продолжить.',
     cancelled: () => 'Уточнение идеи отменено.',
     stopped: () => 'Остановлено. Ваш ответ сохранён: повторите, когда будете готовы, или дополните его.',
@@ -150,6 +162,8 @@ export function toDiscoveryLanguage(locale: string | undefined): DiscoveryLangua
   const text = (locale ?? '').trim().toLowerCase();
   const code = text.split(/[-_]/, 1)[0] ?? '';
   if (isDiscoveryLanguage(code)) return code;
-  const byName = (Object.keys(LANGUAGE_NAMES) as DiscoveryLanguage[]).find((l) => LANGUAGE_NAMES[l].toLowerCase() === text);
+  const byName = (Object.keys(LANGUAGE_NAMES) as DiscoveryLanguage[]).find(
+    (l) => LANGUAGE_NAMES[l].toLowerCase() === text,
+  );
   return byName ?? 'en';
 }

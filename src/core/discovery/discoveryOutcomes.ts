@@ -33,7 +33,8 @@ export function outcomeOf(end: TurnEnd, session: string, lang: DiscoveryLanguage
     case 'questions': {
       const view = toView(session, end.session, ttlMs);
       const current = view.rounds[view.rounds.length - 1]!;
-      const message = view.round <= 1 ? m.intro(current.questionsText) : m.followUp(current.questionsText, view.round, MAX_ROUNDS);
+      const message =
+        view.round <= 1 ? m.intro(current.questionsText) : m.followUp(current.questionsText, view.round, MAX_ROUNDS);
       return { kind: 'questions', view, questions: current.questions, message };
     }
     case 'complete': {
@@ -50,7 +51,9 @@ export function outcomeOf(end: TurnEnd, session: string, lang: DiscoveryLanguage
     case 'cancelled':
       return { kind: 'cancelled', message: m.cancelled() };
     case 'stopped':
-      return end.session ? { kind: 'stopped', view: toView(session, end.session, ttlMs), message: m.stopped() } : { kind: 'stopped', message: m.stopped() };
+      return end.session
+        ? { kind: 'stopped', view: toView(session, end.session, ttlMs), message: m.stopped() }
+        : { kind: 'stopped', message: m.stopped() };
     case 'expired':
       return { kind: 'expired', message: m.expired() };
     case 'not-a-build':
@@ -62,7 +65,12 @@ export function outcomeOf(end: TurnEnd, session: string, lang: DiscoveryLanguage
 export function roundViews(rounds: readonly RoundRecord[]): RoundView[] {
   return rounds.map((r, i) => {
     const split = splitQuestions(r.questions);
-    const view: RoundView = { round: i + 1, questionsText: r.questions, intro: split.intro, questions: split.questions };
+    const view: RoundView = {
+      round: i + 1,
+      questionsText: r.questions,
+      intro: split.intro,
+      questions: split.questions,
+    };
     if (r.answer !== undefined) view.answer = r.answer;
     return view;
   });

@@ -59,7 +59,9 @@ function afterMarker(lines: string[], marker: string): string {
   // `Questions: **DISCOVERY_QUESTIONS** What is the budget?` → `Questions: What is the budget?`
   const head = trimEndOf(line.slice(0, cut), /[*_`\s]/);
   const tail = line.slice(cut + marker.length).replace(/^[*_`:\s]+/, '');
-  const rest = cleanBody([...lines.slice(0, at), [head, tail].filter((part) => part.trim() !== '').join(' ')]).split('\n');
+  const rest = cleanBody([...lines.slice(0, at), [head, tail].filter((part) => part.trim() !== '').join(' ')]).split(
+    '\n',
+  );
   // A fenced reply with the marker last: its closing fence came after the marker, so its opening
   // one is dropped too (a fence that closes in the text is kept, as the text's own).
   const fence = /^\s*(`{3,}|~{3,})/;
@@ -81,7 +83,11 @@ function cleanBody(lines: string[]): string {
   while (to > from && all[to - 1]!.trim() === '') to--;
   const kept = all.slice(from, to);
   // A fence closing a fenced reply; one opening the reply came before the marker line.
-  if (kept.length > 0 && /^\s*(`{3,}|~{3,})\s*$/.test(kept[kept.length - 1]!) && !kept.slice(0, -1).some((l) => /^\s*(`{3,}|~{3,})/.test(l))) {
+  if (
+    kept.length > 0 &&
+    /^\s*(`{3,}|~{3,})\s*$/.test(kept[kept.length - 1]!) &&
+    !kept.slice(0, -1).some((l) => /^\s*(`{3,}|~{3,})/.test(l))
+  ) {
     kept.pop();
   }
   return kept.join('\n').trim();
@@ -128,7 +134,11 @@ export function splitQuestions(text: string): QuestionList {
   const trimmed = text.trim();
   if (trimmed === '') return { intro: '', questions: [] };
   const lines = trimmed.split('\n');
-  const starter = lines.some((l) => NUMBERED.test(l)) ? NUMBERED : lines.some((l) => BULLET.test(l)) ? BULLET : undefined;
+  const starter = lines.some((l) => NUMBERED.test(l))
+    ? NUMBERED
+    : lines.some((l) => BULLET.test(l))
+      ? BULLET
+      : undefined;
   if (starter === undefined) return { intro: '', questions: [trimmed] };
   const intro: string[] = [];
   const questions: string[][] = [];
@@ -174,7 +184,10 @@ const LABEL_ALTERNATION = [...LABEL_ALIASES]
   .map(([, label]) => escapeRegex(label).replace(/[ -]/g, '[ -]'))
   .join('|');
 /** `Label: value`, `**Label:** value`, `**Label**: value`, `- Label: value`, `## Label` (value on the next lines). */
-const LABEL_LINE = new RegExp(`^\\s{0,3}(?:[-*]\\s+)?(?:(#{1,6})\\s*)?(?:\\*\\*|__)?(${LABEL_ALTERNATION})(?:\\*\\*|__)?\\s*(:)?\\s*(?:\\*\\*|__)?\\s*(.*)$`, 'is');
+const LABEL_LINE = new RegExp(
+  `^\\s{0,3}(?:[-*]\\s+)?(?:(#{1,6})\\s*)?(?:\\*\\*|__)?(${LABEL_ALTERNATION})(?:\\*\\*|__)?\\s*(:)?\\s*(?:\\*\\*|__)?\\s*(.*)$`,
+  'is',
+);
 
 function fieldOf(label: string): BriefField | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/-/g, ' ');
@@ -187,7 +200,17 @@ function fieldOf(label: string): BriefField | undefined {
  * label is kept only in `text`.
  */
 export function parseIdeaBrief(text: string): IdeaBrief {
-  const brief: IdeaBrief = { summary: '', problem: '', users: '', mvpScope: '', technology: '', outOfScope: '', keyDecisions: '', constraints: '', text: text.trim() };
+  const brief: IdeaBrief = {
+    summary: '',
+    problem: '',
+    users: '',
+    mvpScope: '',
+    technology: '',
+    outOfScope: '',
+    keyDecisions: '',
+    constraints: '',
+    text: text.trim(),
+  };
   const collected = new Map<BriefField, string[]>();
   let current: string[] | undefined;
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {

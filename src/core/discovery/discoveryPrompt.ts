@@ -49,15 +49,22 @@ export async function buildDiscoveryPrompt(call: ModelCall, options: PromptOptio
     const answered = i + 1;
     // The model's own earlier turn, but read back from a file anyone may have written: data too.
     const asked = capText(r.questions, `${keptIn}, Round ${answered} Agent Questions`).text;
-    messages.push({ role: 'assistant', content: `${QUESTIONS_MARKER}\n${await stableWrap(asked, `your round ${answered} questions`)}` });
+    messages.push({
+      role: 'assistant',
+      content: `${QUESTIONS_MARKER}\n${await stableWrap(asked, `your round ${answered} questions`)}`,
+    });
     const answer = capText(r.answer ?? '', `${keptIn}, Round ${answered} User Response`).text;
     const isLast = i === call.rounds.length - 1;
     const final = isLast && call.final;
-    const label = final ? `Discovery round ${answered}/${maxRounds}: your questions are answered` : `Discovery round ${answered + 1}/${maxRounds}`;
+    const label = final
+      ? `Discovery round ${answered}/${maxRounds}: your questions are answered`
+      : `Discovery round ${answered + 1}/${maxRounds}`;
     const ask = final
       ? `${FINAL_ROUND_LINE} Reply DISCOVERY_COMPLETE with the brief, and fill what is still unknown with defaults stated under Key decisions.`
       : 'Build on the answers: reply DISCOVERY_QUESTIONS with 3 to 5 new numbered questions, or DISCOVERY_COMPLETE with the Idea Brief if you know enough.' +
-        (answered + 1 === maxRounds ? ` Round ${maxRounds} is the last round of questions: ask only what matters most.` : '');
+        (answered + 1 === maxRounds
+          ? ` Round ${maxRounds} is the last round of questions: ask only what matters most.`
+          : '');
     messages.push({
       role: 'user',
       content: [
@@ -75,7 +82,9 @@ const encoder = new TextEncoder();
 
 /** wrapUntrusted with a boundary that depends only on the block (see the top of the file). */
 async function stableWrap(text: string, source: string): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(`${source}\u0000${text}`)));
+  const digest = new Uint8Array(
+    await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(`${source}\u0000${text}`)),
+  );
   return wrapUntrusted(text, source, (count) => digest.slice(0, count));
 }
 

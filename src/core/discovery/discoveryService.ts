@@ -22,7 +22,17 @@ import { discoveryMessages } from './discoveryMessages';
 import { outcomeOf, toView } from './discoveryOutcomes';
 import { buildDiscoveryPrompt, MarkerFilter } from './discoveryPrompt';
 import { DEFAULT_TTL_MINUTES, DiscoveryError, MAX_ROUNDS } from './discoveryTypes';
-import type { BriefToSave, CappedNotice, DiscoveryApi, DiscoveryLanguage, DiscoveryOutcome, DiscoveryView, SavedBrief, TurnOptions, TurnResult } from './discoveryTypes';
+import type {
+  BriefToSave,
+  CappedNotice,
+  DiscoveryApi,
+  DiscoveryLanguage,
+  DiscoveryOutcome,
+  DiscoveryView,
+  SavedBrief,
+  TurnOptions,
+  TurnResult,
+} from './discoveryTypes';
 import { briefTitle, renderIdeaBrief } from './ideaBriefFile';
 import { DISCOVERY_TEXT_MAX_BYTES, QUESTIONS_MAX_BYTES, normalizeText, roundFileRel } from './roundFile';
 import type { RoundFileData } from './roundFile';
@@ -78,7 +88,11 @@ export class DiscoveryService implements DiscoveryApi {
 
   async handle(session: string, message: string, options: TurnOptions): Promise<TurnResult> {
     const text = normalizeText(message);
-    if (isBlankText(text)) throw new DiscoveryError('empty', 'The message is empty (or only invisible characters). Describe what you want to build, or answer the questions.');
+    if (isBlankText(text))
+      throw new DiscoveryError(
+        'empty',
+        'The message is empty (or only invisible characters). Describe what you want to build, or answer the questions.',
+      );
     const bytes = utf8Length(text);
     if (bytes > DISCOVERY_TEXT_MAX_BYTES) {
       throw new DiscoveryError(
@@ -110,7 +124,10 @@ export class DiscoveryService implements DiscoveryApi {
       await this.deps.store.remove(rel);
       return { message: discoveryMessages(lang).cancelled() };
     }
-    const result = await this.turn(session, { lang, signal: new AbortController().signal }, (now) => ({ type: 'cancel', now }));
+    const result = await this.turn(session, { lang, signal: new AbortController().signal }, (now) => ({
+      type: 'cancel',
+      now,
+    }));
     return result.outcome.kind === 'cancelled' ? { message: result.outcome.message } : undefined;
   }
 
@@ -161,7 +178,12 @@ export class DiscoveryService implements DiscoveryApi {
 
   // ---- the runner ----
 
-  private async turn(session: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
+  private async turn(
+    session: string,
+    options: TurnOptions,
+    event: (now: number) => DiscoveryEvent,
+    userText?: string,
+  ): Promise<TurnResult> {
     const rel = this.rounds.rel(session);
     const busy = () =>
       new DiscoveryError(
@@ -171,7 +193,13 @@ export class DiscoveryService implements DiscoveryApi {
     return this.runner.exclusive(lockOf(rel), busy, () => this.lockedTurn(session, rel, options, event, userText));
   }
 
-  private async lockedTurn(session: string, rel: string, options: TurnOptions, event: (now: number) => DiscoveryEvent, userText?: string): Promise<TurnResult> {
+  private async lockedTurn(
+    session: string,
+    rel: string,
+    options: TurnOptions,
+    event: (now: number) => DiscoveryEvent,
+    userText?: string,
+  ): Promise<TurnResult> {
     const loaded = await this.rounds.load(rel, session);
     let state: DiscoveryState = stateOf(loaded.data);
     const pending = this.pendingStarts.get(rel);
@@ -180,7 +208,9 @@ export class DiscoveryService implements DiscoveryApi {
     const log: TurnLog = { session, lang: options.lang, fileText: loaded.text };
     const config = this.config();
     const machine = { step: (s: DiscoveryState, ev: DiscoveryEvent) => step(s, ev, config) };
-    state = await this.runner.drive(machine, state, { event: event(this.deps.clock.now()) }, (effect) => this.run(effect, rel, log, options));
+    state = await this.runner.drive(machine, state, { event: event(this.deps.clock.now()) }, (effect) =>
+      this.run(effect, rel, log, options),
+    );
     // Set aside only once the turn ran through: a turn that threw leaves the pending start for retry.
     if (state.kind === 'start-pending') this.pendingStarts.set(rel, state);
     else this.pendingStarts.delete(rel);
@@ -190,7 +220,12 @@ export class DiscoveryService implements DiscoveryApi {
   }
 
   /** Carries out one effect; a model call returns the event its reply makes. */
-  private async run(effect: DiscoveryEffect, rel: string, log: TurnLog, options: TurnOptions): Promise<DiscoveryEvent | undefined> {
+  private async run(
+    effect: DiscoveryEffect,
+    rel: string,
+    log: TurnLog,
+    options: TurnOptions,
+  ): Promise<DiscoveryEvent | undefined> {
     switch (effect.type) {
       case 'write-round-file':
         log.fileText = await this.rounds.write(rel, log.session, effect.data, log.fileText);
@@ -228,14 +263,22 @@ export class DiscoveryService implements DiscoveryApi {
     const filter = options.onText ? new MarkerFilter(options.onText) : undefined;
     try {
       const role = await this.deps.role();
-      const prompt = await buildDiscoveryPrompt(call, { lang: options.lang, maxRounds: MAX_ROUNDS, keptIn: displayPath(rel) });
+      const prompt = await buildDiscoveryPrompt(call, {
+        lang: options.lang,
+        maxRounds: MAX_ROUNDS,
+        keptIn: displayPath(rel),
+      });
       const observer: AgentObserver = {};
       if (filter) observer.onText = (text) => filter.push(text);
       if (options.onRetry) observer.onRetry = options.onRetry;
       if (options.onTool) observer.onTool = options.onTool;
       reply = await this.runner.call(
         role,
-        { messages: prompt.messages, maxTokens: this.deps.maxTokens ?? DEFAULT_MAX_TOKENS, stablePrefix: prompt.stablePrefix },
+        {
+          messages: prompt.messages,
+          maxTokens: this.deps.maxTokens ?? DEFAULT_MAX_TOKENS,
+          stablePrefix: prompt.stablePrefix,
+        },
         options.signal,
         observer,
         { kind: 'discovery', what: 'DISCOVERY', name: log.session },
@@ -245,10 +288,16 @@ export class DiscoveryService implements DiscoveryApi {
       if (reply.model !== undefined) log.model = reply.model;
       if (reply.outcome === 'stopped' || options.signal.aborted) return { type: 'model-stopped', now: now() };
       if (reply.outcome === 'refused' && reply.text.trim() === '') {
-        throw new LlmError('bad-request', 'The model declined to answer this discovery round. Rephrase the request or the answer, then retry.');
+        throw new LlmError(
+          'bad-request',
+          'The model declined to answer this discovery round. Rephrase the request or the answer, then retry.',
+        );
       }
       if (reply.outcome === 'answered' && isBlankText(reply.text)) {
-        throw new LlmError('bad-request', 'The model sent an empty reply. Retry; if it happens again, rephrase the request or the answer.');
+        throw new LlmError(
+          'bad-request',
+          'The model sent an empty reply. Retry; if it happens again, rephrase the request or the answer.',
+        );
       }
       // The last turn's text then is a preamble to a tool call that never ran, not an answer.
       if (reply.outcome === 'max-turns') {
@@ -301,10 +350,19 @@ export class DiscoveryService implements DiscoveryApi {
         if (costUsd !== undefined) result.costUsd = costUsd;
       }
     }
-    if (userText !== undefined && utf8Length(userText) > CAP_BYTES && log.outcome!.kind !== 'not-a-build' && log.outcome!.kind !== 'cancelled') {
+    if (
+      userText !== undefined &&
+      utf8Length(userText) > CAP_BYTES &&
+      log.outcome!.kind !== 'not-a-build' &&
+      log.outcome!.kind !== 'cancelled'
+    ) {
       const sentBytes = utf8Length(capText(userText, displayPath(roundFileRel(log.session))).text);
       const keptAt = log.fileText !== undefined ? displayPath(roundFileRel(log.session)) : undefined;
-      const notice: CappedNotice = { originalBytes: utf8Length(userText), sentBytes, message: m.capped(utf8Length(userText), sentBytes, keptAt) };
+      const notice: CappedNotice = {
+        originalBytes: utf8Length(userText),
+        sentBytes,
+        message: m.capped(utf8Length(userText), sentBytes, keptAt),
+      };
       if (keptAt !== undefined) notice.keptAt = keptAt;
       result.capped = notice;
     }

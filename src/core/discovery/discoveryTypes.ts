@@ -19,7 +19,16 @@ import type { ToolActivity } from '../tools/toolActivity';
  * The eight fields of an Idea Brief, in the order the role writes them: one list for the core and
  * the front ends (the panel's protocol takes its type from here).
  */
-export const BRIEF_FIELDS = ['summary', 'problem', 'users', 'mvpScope', 'technology', 'outOfScope', 'keyDecisions', 'constraints'] as const;
+export const BRIEF_FIELDS = [
+  'summary',
+  'problem',
+  'users',
+  'mvpScope',
+  'technology',
+  'outOfScope',
+  'keyDecisions',
+  'constraints',
+] as const;
 export type BriefField = (typeof BRIEF_FIELDS)[number];
 /** A brief's fields as a person reads and edits them, without the model's whole text. */
 export type BriefFields = Record<BriefField, string>;
@@ -94,7 +103,14 @@ export type DiscoveryOutcome =
   /** The model asked questions: show them (`message` is the localized intro or "(n/3)" follow-up with them). */
   | { kind: 'questions'; view: DiscoveryView; questions: string[]; message: string }
   /** The brief is ready; the round file is gone. Offer Edit / Save as plan (`saveBrief`) / Discard. */
-  | { kind: 'complete'; brief: IdeaBrief; originalRequest: string; transcript: RoundView[]; rounds: number; message: string }
+  | {
+      kind: 'complete';
+      brief: IdeaBrief;
+      originalRequest: string;
+      transcript: RoundView[];
+      rounds: number;
+      message: string;
+    }
   /** The person cancelled (a cancel word, or `cancel`); the round file is gone. */
   | { kind: 'cancelled'; message: string }
   /**

@@ -69,7 +69,18 @@ export interface DiscoveryLive {
 }
 
 /** What the person can do next, for a front end to offer. */
-export type DiscoveryAction = 'send' | 'discover-this' | 'answer' | 'cancel' | 'retry' | 'edit' | 'save' | 'open-plan' | 'brainstorm' | 'build' | 'discard';
+export type DiscoveryAction =
+  | 'send'
+  | 'discover-this'
+  | 'answer'
+  | 'cancel'
+  | 'retry'
+  | 'edit'
+  | 'save'
+  | 'open-plan'
+  | 'brainstorm'
+  | 'build'
+  | 'discard';
 
 interface Conversation {
   request: string;
@@ -81,8 +92,20 @@ interface Conversation {
 
 export type DiscoveryViewModel =
   | { status: 'idle'; hint?: boolean; actions: DiscoveryAction[] }
-  | (Conversation & { status: 'running'; streamed: string; tools: ToolLine[]; retry?: ModelRetry; actions: DiscoveryAction[] })
-  | (Conversation & { status: 'questions'; questions: string[]; message: string; notice?: string; actions: DiscoveryAction[] })
+  | (Conversation & {
+      status: 'running';
+      streamed: string;
+      tools: ToolLine[];
+      retry?: ModelRetry;
+      actions: DiscoveryAction[];
+    })
+  | (Conversation & {
+      status: 'questions';
+      questions: string[];
+      message: string;
+      notice?: string;
+      actions: DiscoveryAction[];
+    })
   | (Conversation & { status: 'failed'; failure: DiscoveryFailure; actions: DiscoveryAction[] })
   | (BriefCard & { status: 'brief'; actions: DiscoveryAction[] })
   | { status: 'damaged'; file: string; reason: string; actions: DiscoveryAction[] };
@@ -90,7 +113,11 @@ export type DiscoveryViewModel =
 export type DiscoveryStatus = DiscoveryViewModel['status'];
 
 export function transcriptOf(view: Pick<DiscoveryView, 'rounds'>): RoundTranscript[] {
-  return view.rounds.map((r) => ({ round: r.round, questions: r.questions, ...(r.answer !== undefined ? { answer: r.answer } : {}) }));
+  return view.rounds.map((r) => ({
+    round: r.round,
+    questions: r.questions,
+    ...(r.answer !== undefined ? { answer: r.answer } : {}),
+  }));
 }
 
 function conversation(view: DiscoveryView): Conversation {
@@ -105,15 +132,25 @@ export function discoveryView(source: DiscoverySource, live: DiscoveryLive = {})
     const base = session
       ? { ...conversation(session), round: Math.min(session.round + 1, session.maxRounds) }
       : { request: turn.request, round: 1, maxRounds: MAX_ROUNDS, rounds: [] };
-    return { status: 'running', ...base, streamed: turn.streamed, tools: toolLines(turn.tools), ...(turn.retry ? { retry: { ...turn.retry } } : {}), actions: ['cancel'] };
+    return {
+      status: 'running',
+      ...base,
+      streamed: turn.streamed,
+      tools: toolLines(turn.tools),
+      ...(turn.retry ? { retry: { ...turn.retry } } : {}),
+      actions: ['cancel'],
+    };
   }
   switch (source.kind) {
     case 'none':
-      return live.hint ? { status: 'idle', hint: true, actions: ['send', 'discover-this'] } : { status: 'idle', actions: ['send'] };
+      return live.hint
+        ? { status: 'idle', hint: true, actions: ['send', 'discover-this'] }
+        : { status: 'idle', actions: ['send'] };
     case 'session': {
       const view = source.view;
       // An answer saved with no reply and no failure seen here: the window closed during the call.
-      const failure = live.failure ?? (view.state === 'answer-pending' ? { reason: 'interrupted' as const } : undefined);
+      const failure =
+        live.failure ?? (view.state === 'answer-pending' ? { reason: 'interrupted' as const } : undefined);
       if (failure) return { status: 'failed', ...conversation(view), failure, actions: ['retry', 'cancel'] };
       const current = view.rounds.find((r) => r.round === view.round);
       return {
@@ -128,8 +165,13 @@ export function discoveryView(source: DiscoverySource, live: DiscoveryLive = {})
     case 'brief': {
       const card = source.card;
       // Brainstorm Deeper and Build This take the brief saved as a plan (saved first when it is not).
-      const deeper: DiscoveryAction[] = card.brief.summary.trim() ? ['brainstorm', 'build'] : card.raw?.trim() ? ['build'] : [];
-      const actions: DiscoveryAction[] = card.savedAt === undefined ? ['edit', 'save', ...deeper, 'discard'] : ['open-plan', ...deeper, 'discard'];
+      const deeper: DiscoveryAction[] = card.brief.summary.trim()
+        ? ['brainstorm', 'build']
+        : card.raw?.trim()
+          ? ['build']
+          : [];
+      const actions: DiscoveryAction[] =
+        card.savedAt === undefined ? ['edit', 'save', ...deeper, 'discard'] : ['open-plan', ...deeper, 'discard'];
       return { status: 'brief', ...card, actions };
     }
     case 'damaged':

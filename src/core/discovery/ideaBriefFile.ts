@@ -40,7 +40,8 @@ export function renderIdeaBrief(result: BriefToSave): string {
   parts.push(`## Original request\n\n${fenced(originalRequest)}`);
   if (transcript.length > 0) {
     const rounds = transcript.map((r) => {
-      const answer = r.answer === undefined || r.answer.trim() === '' ? '_No answer._' : quoted(neutralizeMarkdown(r.answer));
+      const answer =
+        r.answer === undefined || r.answer.trim() === '' ? '_No answer._' : quoted(neutralizeMarkdown(r.answer));
       return `### Round ${r.round}\n\n**Questions**\n\n${quoted(neutralizeMarkdown(r.questionsText))}\n\n**Answer**\n\n${answer}`;
     });
     parts.push(`## Discovery transcript\n\n${rounds.join('\n\n')}`);

@@ -86,7 +86,8 @@ function fileStem(session: string): string {
 /** FNV-1a over the UTF-16 code units, 64 bits as 16 hex digits: a file name, not a secret. */
 function fnv1a64(text: string): string {
   let hash = 0xcbf29ce484222325n;
-  for (let i = 0; i < text.length; i++) hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+  for (let i = 0; i < text.length; i++)
+    hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
   return hash.toString(16).padStart(16, '0');
 }
 
@@ -96,8 +97,10 @@ function fnv1a64(text: string): string {
  */
 export function sessionNameProblem(session: string): string | undefined {
   if (isBlankText(session)) return 'the session name is empty (or only invisible characters)';
-  if (stripHiddenCharacters(session) !== session || /[\n\r\u2028\u2029]/.test(session)) return 'the session name holds line breaks, control or invisible characters';
-  if (countChars(session) > NAME_MAX_CHARS) return `the session name is ${countChars(session)} characters; the limit is ${NAME_MAX_CHARS}`;
+  if (stripHiddenCharacters(session) !== session || /[\n\r\u2028\u2029]/.test(session))
+    return 'the session name holds line breaks, control or invisible characters';
+  if (countChars(session) > NAME_MAX_CHARS)
+    return `the session name is ${countChars(session)} characters; the limit is ${NAME_MAX_CHARS}`;
   return undefined;
 }
 
@@ -154,14 +157,16 @@ const ROUND_HEADING = /^## Round (\d+)\s*$/;
 export function parseRoundFile(text: string): ParsedRoundFile {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const requestAt = lines.findIndex((l) => l.startsWith('ORIGINAL_REQUEST:'));
-  if (lines[0]?.trimEnd() !== '# Discovery Session') return { ok: false, reason: "it does not start with '# Discovery Session'" };
+  if (lines[0]?.trimEnd() !== '# Discovery Session')
+    return { ok: false, reason: "it does not start with '# Discovery Session'" };
   if (requestAt < 0) return { ok: false, reason: 'it has no ORIGINAL_REQUEST line' };
   const header = lines.slice(0, requestAt);
   const created = header
     .find((l) => l.startsWith('CREATED:'))
     ?.slice('CREATED:'.length)
     .trim();
-  if (created === undefined || !/^\d{1,15}$/.test(created)) return { ok: false, reason: 'it has no valid CREATED line (seconds since 1970)' };
+  if (created === undefined || !/^\d{1,15}$/.test(created))
+    return { ok: false, reason: 'it has no valid CREATED line (seconds since 1970)' };
   const round = parseDiscoveryRound(header.join('\n'));
   const ownerLine = header.find((l) => l.startsWith('SESSION:'));
   let session: string | undefined;
@@ -172,7 +177,10 @@ export function parseRoundFile(text: string): ParsedRoundFile {
 
   let firstRound = lines.findIndex((l, i) => i > requestAt && ROUND_HEADING.test(l));
   if (firstRound < 0) firstRound = lines.length;
-  const requestLines = [lines[requestAt]!.slice('ORIGINAL_REQUEST:'.length).replace(/^ /, ''), ...lines.slice(requestAt + 1, firstRound)];
+  const requestLines = [
+    lines[requestAt]!.slice('ORIGINAL_REQUEST:'.length).replace(/^ /, ''),
+    ...lines.slice(requestAt + 1, firstRound),
+  ];
   const originalRequest = unescapeText(requestLines.join('\n').trim());
 
   const rounds: RoundRecord[] = [];
@@ -180,10 +188,13 @@ export function parseRoundFile(text: string): ParsedRoundFile {
   while (i < lines.length) {
     const heading = ROUND_HEADING.exec(lines[i]!);
     if (!heading) return { ok: false, reason: `line ${i + 1} is not a '## Round N' heading` };
-    if (Number(heading[1]) !== rounds.length + 1) return { ok: false, reason: `line ${i + 1}: expected '## Round ${rounds.length + 1}'` };
-    if (lines[i + 1]?.trimEnd() !== '### Agent Questions') return { ok: false, reason: `line ${i + 2}: expected '### Agent Questions'` };
+    if (Number(heading[1]) !== rounds.length + 1)
+      return { ok: false, reason: `line ${i + 1}: expected '## Round ${rounds.length + 1}'` };
+    if (lines[i + 1]?.trimEnd() !== '### Agent Questions')
+      return { ok: false, reason: `line ${i + 2}: expected '### Agent Questions'` };
     let end = i + 2;
-    while (end < lines.length && !ROUND_HEADING.test(lines[end]!) && lines[end]!.trimEnd() !== '### User Response') end++;
+    while (end < lines.length && !ROUND_HEADING.test(lines[end]!) && lines[end]!.trimEnd() !== '### User Response')
+      end++;
     const record: RoundRecord = {
       questions: unescapeText(
         lines
@@ -207,7 +218,16 @@ export function parseRoundFile(text: string): ParsedRoundFile {
     i = end;
   }
   if (rounds.length === 0) return { ok: false, reason: "it has no '## Round 1'" };
-  return { ok: true, data: { ...(session !== undefined ? { session } : {}), createdSec: Number(created), round, originalRequest, rounds } };
+  return {
+    ok: true,
+    data: {
+      ...(session !== undefined ? { session } : {}),
+      createdSec: Number(created),
+      round,
+      originalRequest,
+      rounds,
+    },
+  };
 }
 
 function parseOwner(text: string): string | undefined {

@@ -7,7 +7,14 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { utf8Length } from '../prompt/cap';
 import { visibleText } from '../visibleText';
 import { DiscoveryError } from './discoveryTypes';
-import { isPlainSessionName, parseRoundFile, ROUND_FILE_MAX_BYTES, roundFileRel, serializeRoundFile, sessionNameProblem } from './roundFile';
+import {
+  isPlainSessionName,
+  parseRoundFile,
+  ROUND_FILE_MAX_BYTES,
+  roundFileRel,
+  serializeRoundFile,
+  sessionNameProblem,
+} from './roundFile';
 import type { RoundFileData } from './roundFile';
 import { replaceIfUnchanged } from '../session/savedState';
 
@@ -23,7 +30,8 @@ export class RoundFiles {
   /** The round file of `session`, once the name is known to be one. */
   rel(session: string): string {
     const problem = sessionNameProblem(session);
-    if (problem !== undefined) throw new DiscoveryError('invalid', `${problem}. Use a short name of visible characters, e.g. "bakery-crm".`);
+    if (problem !== undefined)
+      throw new DiscoveryError('invalid', `${problem}. Use a short name of visible characters, e.g. "bakery-crm".`);
     return roundFileRel(session);
   }
 
@@ -34,19 +42,28 @@ export class RoundFiles {
       text = await this.store.readText(rel, ROUND_FILE_MAX_BYTES);
     } catch (err) {
       if (err instanceof StorageError && err.code === 'too-large') {
-        throw new DiscoveryError('corrupt', `${displayPath(rel)} is larger than a discovery session can be. Delete it (or cancel the session) to start again.`);
+        throw new DiscoveryError(
+          'corrupt',
+          `${displayPath(rel)} is larger than a discovery session can be. Delete it (or cancel the session) to start again.`,
+        );
       }
       throw err;
     }
     if (text === undefined) return {};
     const parsed = parseRoundFile(text);
     if (!parsed.ok) {
-      throw new DiscoveryError('corrupt', `${displayPath(rel)} is not a discovery session: ${parsed.reason}. Fix it, or cancel the session to start again.`);
+      throw new DiscoveryError(
+        'corrupt',
+        `${displayPath(rel)} is not a discovery session: ${parsed.reason}. Fix it, or cancel the session to start again.`,
+      );
     }
     const owner = parsed.data.session;
     if (session !== undefined && owner !== undefined && owner !== session) {
       // Two names on one file (a case-insensitive disk, or a crafted name): never one conversation.
-      throw new DiscoveryError('invalid', `${displayPath(rel)} holds the discovery session "${visibleText(owner)}", not "${visibleText(session)}". Choose another session name.`);
+      throw new DiscoveryError(
+        'invalid',
+        `${displayPath(rel)} holds the discovery session "${visibleText(owner)}", not "${visibleText(session)}". Choose another session name.`,
+      );
     }
     return { text, data: parsed.data };
   }
@@ -59,7 +76,10 @@ export class RoundFiles {
     const text = serializeRoundFile(isPlainSessionName(session) ? data : { ...data, session });
     if (utf8Length(text) > ROUND_FILE_MAX_BYTES) {
       // Cannot happen within the per-text caps; refuse rather than write a file that cannot be read back.
-      throw new DiscoveryError('too-large', `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`);
+      throw new DiscoveryError(
+        'too-large',
+        `The discovery session would grow over ${ROUND_FILE_MAX_BYTES / 1024 / 1024} MB. Cancel it and start again with a shorter request.`,
+      );
     }
     await replaceIfUnchanged(this.store, rel, expected, text, ROUND_FILE_MAX_BYTES, () => changedElsewhere(rel));
     return text;

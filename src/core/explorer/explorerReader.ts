@@ -36,8 +36,14 @@ export async function readPlanFacts(store: WorkspaceStore, slug: string): Promis
   if (info?.kind !== 'directory') return undefined;
   const files = await store.list(planFile(slug)).catch(() => undefined);
   // Gone between the check and the listing (which reads a missing folder as empty): no plan.
-  if (files === undefined || (files.length === 0 && (await store.info(planFile(slug)).catch(() => undefined))?.kind !== 'directory')) return undefined;
-  const rounds = files.includes(PLAN_FILES.roundsDir) ? await store.list(planFile(slug, PLAN_FILES.roundsDir)).catch(() => []) : [];
+  if (
+    files === undefined ||
+    (files.length === 0 && (await store.info(planFile(slug)).catch(() => undefined))?.kind !== 'directory')
+  )
+    return undefined;
+  const rounds = files.includes(PLAN_FILES.roundsDir)
+    ? await store.list(planFile(slug, PLAN_FILES.roundsDir)).catch(() => [])
+    : [];
   return { slug, files, rounds };
 }
 
@@ -55,7 +61,10 @@ export async function readPlans(store: WorkspaceStore): Promise<PlanFacts[]> {
 }
 
 /** The discovery sessions of `discovery/*.md`, and a problem for each file that is not one. */
-export async function readDiscoverySessions(store: WorkspaceStore, ttlMs: number): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
+export async function readDiscoverySessions(
+  store: WorkspaceStore,
+  ttlMs: number,
+): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
   // The panel's own session first: files planted beside it cannot push it out of the ones read.
   const names = (await store.list(DISCOVERY_DIR))
     .filter((n) => n.endsWith('.md'))
@@ -76,7 +85,10 @@ export async function readDiscoverySessions(store: WorkspaceStore, ttlMs: number
       // A file is the session its name says (a hashed name records itself): none may pose as another.
       const session = data.session ?? name.slice(0, -'.md'.length);
       const wrong =
-        sessionNameProblem(session) ?? (roundFileRel(session) !== file ? `it names the session "${visibleText(session).slice(0, 100)}", whose file is another` : undefined);
+        sessionNameProblem(session) ??
+        (roundFileRel(session) !== file
+          ? `it names the session "${visibleText(session).slice(0, 100)}", whose file is another`
+          : undefined);
       if (wrong !== undefined) {
         problems.push({ file: displayPath(file), problem: wrong });
         continue;
@@ -95,7 +107,11 @@ export async function readDiscoverySessions(store: WorkspaceStore, ttlMs: number
       problems.push({ file: displayPath(file), problem: reason(err) });
     }
   }
-  if (names.length > SESSIONS_READ_MAX) problems.push({ file: displayPath(DISCOVERY_DIR), problem: `${names.length - SESSIONS_READ_MAX} more session files are not shown` });
+  if (names.length > SESSIONS_READ_MAX)
+    problems.push({
+      file: displayPath(DISCOVERY_DIR),
+      problem: `${names.length - SESSIONS_READ_MAX} more session files are not shown`,
+    });
   return { sessions, problems };
 }
 
@@ -106,16 +122,29 @@ export async function readBrainstormSession(store: WorkspaceStore, slug: string)
     const text = await store.readText(file, SESSION_FILE_MAX_BYTES);
     if (text === undefined) return { file: displayPath(file), problem: 'it is gone' };
     const session = parseSession(text, displayPath(file));
-    if (session.slug !== slug) return { file: displayPath(file), problem: `it belongs to the plan "${visibleText(session.slug)}"` };
+    if (session.slug !== slug)
+      return { file: displayPath(file), problem: `it belongs to the plan "${visibleText(session.slug)}"` };
     const round = session.rounds.at(-1)?.round ?? 0;
-    return { kind: 'brainstorm', slug, file, topic: session.topic, round, maxRounds: session.maxRounds, createdMs: session.createdAt };
+    return {
+      kind: 'brainstorm',
+      slug,
+      file,
+      topic: session.topic,
+      round,
+      maxRounds: session.maxRounds,
+      createdMs: session.createdAt,
+    };
   } catch (err) {
     return { file: displayPath(file), problem: reason(err) };
   }
 }
 
 /** The sessions waiting for the person: the discovery round files, and the brainstorms under way in these plans. */
-export async function readSessions(store: WorkspaceStore, brainstorming: readonly string[], ttlMs: number): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
+export async function readSessions(
+  store: WorkspaceStore,
+  brainstorming: readonly string[],
+  ttlMs: number,
+): Promise<{ sessions: SessionFacts[]; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   const discovery = await readDiscoverySessions(store, ttlMs).catch((err: unknown) => {
     problems.push({ file: displayPath(DISCOVERY_DIR), problem: reason(err) });
@@ -140,7 +169,9 @@ export async function readExplorer(store: WorkspaceStore, ttlMs: number): Promis
   });
   const read = await readSessions(
     store,
-    plans.filter((p) => p.files.includes(PLAN_FILES.state) && !p.files.includes(PLAN_FILES.sentinel)).map((p) => p.slug),
+    plans
+      .filter((p) => p.files.includes(PLAN_FILES.state) && !p.files.includes(PLAN_FILES.sentinel))
+      .map((p) => p.slug),
     ttlMs,
   );
   problems.push(...read.problems);

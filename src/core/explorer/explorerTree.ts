@@ -33,8 +33,25 @@ export interface CaseFacts {
 
 /** A session waiting for the person's answers. `file` is relative to `.groundwork/`. */
 export type SessionFacts =
-  | { kind: 'discovery'; session: string; file: string; request: string; round: number; maxRounds: number; createdMs: number; ttlMs: number }
-  | { kind: 'brainstorm'; slug: string; file: string; topic: string; round: number; maxRounds: number; createdMs: number };
+  | {
+      kind: 'discovery';
+      session: string;
+      file: string;
+      request: string;
+      round: number;
+      maxRounds: number;
+      createdMs: number;
+      ttlMs: number;
+    }
+  | {
+      kind: 'brainstorm';
+      slug: string;
+      file: string;
+      topic: string;
+      round: number;
+      maxRounds: number;
+      createdMs: number;
+    };
 
 /** A file Groundwork could not read: an error node that says why and offers to open it. */
 export interface FileProblem {
@@ -46,7 +63,11 @@ export interface FileProblem {
 /** Whether a problem is about a session's file (shown under Active sessions) rather than a plan's. */
 export function isSessionProblem(problem: FileProblem): boolean {
   const discovery = displayPath(DISCOVERY_DIR);
-  return problem.file === discovery || problem.file.startsWith(`${discovery}/`) || problem.file.endsWith(`/${PLAN_FILES.state}`);
+  return (
+    problem.file === discovery ||
+    problem.file.startsWith(`${discovery}/`) ||
+    problem.file.endsWith(`/${PLAN_FILES.state}`)
+  );
 }
 
 export type DocumentKind = 'ideaBrief' | 'brainstorm' | 'context' | 'seededFrom' | 'brainstorms' | 'round';
@@ -94,14 +115,22 @@ const CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 /** A plan's documents, in the order a person reads them: the brief, the result, its context, the rounds by number. */
 export function planDocuments(facts: PlanFacts): DocumentNode[] {
   const names = new Set(facts.files);
-  const documents: DocumentNode[] = DOCUMENTS.filter(([, name]) => names.has(name)).map(([kind, name]) => ({ kind, file: planFile(facts.slug, name) }));
+  const documents: DocumentNode[] = DOCUMENTS.filter(([, name]) => names.has(name)).map(([kind, name]) => ({
+    kind,
+    file: planFile(facts.slug, name),
+  }));
   if (!names.has(PLAN_FILES.roundsDir)) return documents;
   const rounds = facts.rounds
     .map((name) => ROUND_FILE.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
-  for (const round of rounds) documents.push({ kind: 'round', round, file: planFile(facts.slug, `${PLAN_FILES.roundsDir}/${roundFileName(round)}`) });
+  for (const round of rounds)
+    documents.push({
+      kind: 'round',
+      round,
+      file: planFile(facts.slug, `${PLAN_FILES.roundsDir}/${roundFileName(round)}`),
+    });
   return documents;
 }
 
@@ -112,7 +141,12 @@ export class ExplorerTree {
   private casesByTask = new Map<string, string[]>();
   private sessionList: readonly SessionFacts[] = [];
 
-  constructor(facts: { plans: readonly PlanFacts[]; builds?: readonly BuildFacts[]; cases?: readonly CaseFacts[]; sessions?: readonly SessionFacts[] }) {
+  constructor(facts: {
+    plans: readonly PlanFacts[];
+    builds?: readonly BuildFacts[];
+    cases?: readonly CaseFacts[];
+    sessions?: readonly SessionFacts[];
+  }) {
     this.index(facts.builds ?? [], facts.cases ?? []);
     for (const plan of facts.plans) this.put(plan);
     this.order = [...this.plans.keys()].sort();
@@ -178,7 +212,13 @@ export class ExplorerTree {
     const state = planStateOf(facts.files);
     const documents = planDocuments(facts);
     const main = documents.find((d) => d.kind === 'brainstorm') ?? documents.find((d) => d.kind === 'ideaBrief');
-    const node: PlanNode = { slug: facts.slug, ...state, ...(main ? { mainFile: main.file } : {}), documents, ...this.related(facts.slug) };
+    const node: PlanNode = {
+      slug: facts.slug,
+      ...state,
+      ...(main ? { mainFile: main.file } : {}),
+      documents,
+      ...this.related(facts.slug),
+    };
     this.plans.set(facts.slug, node);
     return node;
   }

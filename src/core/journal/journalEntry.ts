@@ -49,7 +49,9 @@ export function checkJournalInput(input: unknown): Checked<JournalInput> {
   const scope = input['scope'];
   if (scope !== undefined) {
     if (!isJournalScope(scope)) {
-      return fail(`scope must be one of ${JOURNAL_SCOPES.join(', ')} (got ${describeValue(scope)}); leave it out if unsure`);
+      return fail(
+        `scope must be one of ${JOURNAL_SCOPES.join(', ')} (got ${describeValue(scope)}); leave it out if unsure`,
+      );
     }
     value.scope = scope;
   }
@@ -91,7 +93,10 @@ function checkTitle(raw: unknown): Checked<string> {
   if (isBlankText(raw)) return fail(`title is ${emptiness(raw)}; give a short summary of the discovery`);
   const chars = countChars(raw);
   if (chars > TITLE_MAX_CHARS) {
-    return fail(`title is ${chars} characters; the limit is ${TITLE_MAX_CHARS}. ` + 'Keep the title to one short summary and move the detail into the description');
+    return fail(
+      `title is ${chars} characters; the limit is ${TITLE_MAX_CHARS}. ` +
+        'Keep the title to one short summary and move the detail into the description',
+    );
   }
   return { ok: true, value: raw };
 }

@@ -16,7 +16,9 @@ export interface LlmTool {
 }
 
 export type LlmContent =
-  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; toolUseId: string; content: string; isError?: boolean };
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; toolUseId: string; content: string; isError?: boolean };
 
 export interface LlmMessage {
   role: 'user' | 'assistant';
@@ -73,7 +75,8 @@ export interface LlmRetry {
 }
 
 /** What went wrong, for the message and the next step shown to the user. */
-export type LlmErrorKind = 'no-provider' | 'auth' | 'rate-limit' | 'overloaded' | 'quota' | 'consent' | 'bad-request' | 'network' | 'server';
+export type LlmErrorKind =
+  'no-provider' | 'auth' | 'rate-limit' | 'overloaded' | 'quota' | 'consent' | 'bad-request' | 'network' | 'server';
 
 /** A failure after the provider's retries; `message` says what happened and what to do. */
 export class LlmError extends Error {

@@ -66,7 +66,10 @@ export function settingMs(value: unknown, range: LimitRange): number | undefined
 export function userLimits(firstByteSeconds: unknown, budgetSeconds: unknown): Partial<CallLimits> {
   const firstByteTimeoutMs = settingMs(firstByteSeconds, LIMIT_SETTINGS.firstByte);
   const retryBudgetMs = settingMs(budgetSeconds, LIMIT_SETTINGS.budget);
-  return { ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}), ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}) };
+  return {
+    ...(firstByteTimeoutMs !== undefined ? { firstByteTimeoutMs } : {}),
+    ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}),
+  };
 }
 
 /** A retry is not worth starting with less than this left of the budget for its first byte. */
@@ -80,12 +83,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * limit, since a slow proxy that holds the first byte back may hold the others as well.
  */
 export function resolveLimits(given: Partial<CallLimits> = {}): CallLimits {
-  const ms = (v: number | undefined, fallback: number) => (v !== undefined && Number.isFinite(v) && v >= 0 ? Math.min(Math.round(v), MAX_TIMER_MS) : fallback);
+  const ms = (v: number | undefined, fallback: number) =>
+    v !== undefined && Number.isFinite(v) && v >= 0 ? Math.min(Math.round(v), MAX_TIMER_MS) : fallback;
   const firstByteTimeoutMs = Math.max(1, ms(given.firstByteTimeoutMs, DEFAULT_CALL_LIMITS.firstByteTimeoutMs));
   return {
     maxRetries: Math.floor(ms(given.maxRetries, DEFAULT_CALL_LIMITS.maxRetries)),
     firstByteTimeoutMs,
-    idleTimeoutMs: Math.max(1, ms(given.idleTimeoutMs, Math.max(DEFAULT_CALL_LIMITS.idleTimeoutMs, firstByteTimeoutMs))),
+    idleTimeoutMs: Math.max(
+      1,
+      ms(given.idleTimeoutMs, Math.max(DEFAULT_CALL_LIMITS.idleTimeoutMs, firstByteTimeoutMs)),
+    ),
     replyTimeoutMs: Math.max(1, ms(given.replyTimeoutMs, DEFAULT_CALL_LIMITS.replyTimeoutMs)),
     retryBudgetMs: ms(given.retryBudgetMs, DEFAULT_CALL_LIMITS.retryBudgetMs),
     initialRetryDelayMs: ms(given.initialRetryDelayMs, DEFAULT_CALL_LIMITS.initialRetryDelayMs),
@@ -105,7 +112,10 @@ export function isRetryableStatus(status: number, shouldRetry: string | null | u
  * A value that is not a positive number or a future date (negative, `soon`, a past date) asks for
  * nothing, and the backoff applies. A huge one is kept: the budget decides whether to wait.
  */
-export function requestedDelayMs(header: (name: string) => string | null | undefined, nowMs: number): number | undefined {
+export function requestedDelayMs(
+  header: (name: string) => string | null | undefined,
+  nowMs: number,
+): number | undefined {
   const ms = positive(header('retry-after-ms'));
   if (ms !== undefined) return ms;
   const raw = header('retry-after')?.trim();

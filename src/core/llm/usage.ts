@@ -3,7 +3,12 @@
 // a tenth of an input token, a write a quarter more), so caching shows up in what a session costs.
 import type { LlmUsage } from './llmClient';
 
-export const ZERO_USAGE: Readonly<LlmUsage> = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 });
+export const ZERO_USAGE: Readonly<LlmUsage> = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheCreationTokens: 0,
+});
 
 export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
   return {
@@ -65,7 +70,11 @@ export function priceFor(model: string, prices: PriceTable = DEFAULT_PRICES): Mo
 export function costOf(model: string, usage: LlmUsage, prices: PriceTable = DEFAULT_PRICES): number | undefined {
   const p = priceFor(model, prices);
   if (!p) return undefined;
-  const micro = usage.inputTokens * p.input + usage.outputTokens * p.output + usage.cacheCreationTokens * p.cacheWrite + usage.cacheReadTokens * p.cacheRead;
+  const micro =
+    usage.inputTokens * p.input +
+    usage.outputTokens * p.output +
+    usage.cacheCreationTokens * p.cacheWrite +
+    usage.cacheReadTokens * p.cacheRead;
   return micro / 1_000_000;
 }
 

@@ -8,10 +8,28 @@
 // into an error, a log line or an event.
 import type Anthropic from '@anthropic-ai/sdk';
 import { VSCODE_ADVICE, type ErrorAdvice } from '../llm/errorAdvice';
-import { type LlmClient, type LlmContent, type LlmEvent, type LlmMessage, type LlmRequest, type LlmUsage, type ModelTier, type StopReason } from '../llm/llmClient';
+import {
+  type LlmClient,
+  type LlmContent,
+  type LlmEvent,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmUsage,
+  type ModelTier,
+  type StopReason,
+} from '../llm/llmClient';
 import { decideRetry, resolveLimits, type CallLimits, type RetryDecision } from '../llm/retryPolicy';
 import { Watchdog, sleep } from '../llm/watchdog';
-import { errorText, llmError, redactError, redactText, retryability, toLlmError, urlPassword, type Failure } from './anthropicErrors';
+import {
+  errorText,
+  llmError,
+  redactError,
+  redactText,
+  retryability,
+  toLlmError,
+  urlPassword,
+  type Failure,
+} from './anthropicErrors';
 
 type Sdk = typeof import('@anthropic-ai/sdk');
 
@@ -126,7 +144,13 @@ export class AnthropicClient implements LlmClient {
       if (why.retryable) {
         const next = decideRetry({ retriesDone: retries, elapsedMs, requestedDelayMs: why.delayMs, limits });
         if (next.retry) {
-          yield { type: 'retry', attempt: retries + 1, of: limits.maxRetries, reason: redactText(why.reason, secrets), delayMs: next.delayMs };
+          yield {
+            type: 'retry',
+            attempt: retries + 1,
+            of: limits.maxRetries,
+            reason: redactText(why.reason, secrets),
+            delayMs: next.delayMs,
+          };
           await sleep(next.delayMs, signal);
           if (signal.aborted) return yield { type: 'stop', reason: 'cancelled' };
           firstByteMs = next.firstByteMs;
@@ -134,7 +158,14 @@ export class AnthropicClient implements LlmClient {
         }
         stop = next;
       }
-      const ctx = { baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL, attempts: retries + 1, elapsedMs, limits, advice: this.#advice, ...(stop ? { stop } : {}) };
+      const ctx = {
+        baseURL: this.#options.baseURL ?? DEFAULT_BASE_URL,
+        attempts: retries + 1,
+        elapsedMs,
+        limits,
+        advice: this.#advice,
+        ...(stop ? { stop } : {}),
+      };
       throw redactError(toLlmError(failure, sdk, ctx, reply.begun), secrets);
     }
   }
@@ -172,7 +203,11 @@ export class AnthropicClient implements LlmClient {
       sdk = await this.#sdk;
     } catch (err) {
       this.#sdk = undefined;
-      throw llmError('no-provider', `The Anthropic SDK could not be loaded (${errorText(err).slice(0, 300)}).`, 'Reinstall the Groundwork extension.');
+      throw llmError(
+        'no-provider',
+        `The Anthropic SDK could not be loaded (${errorText(err).slice(0, 300)}).`,
+        'Reinstall the Groundwork extension.',
+      );
     }
     // One SDK client per key keeps its connection pool warm across calls.
     if (this.#client?.key !== key) {
@@ -225,9 +260,11 @@ function toParams(request: LlmRequest, model: string): Params {
 }
 
 function toMessage(message: LlmMessage, breakpoint: boolean): Anthropic.MessageParam {
-  const blocks: BlockParam[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map(toBlock);
+  const blocks: BlockParam[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content.map(toBlock);
   const last = blocks.at(-1);
-  if (!breakpoint || !last) return { role: message.role, content: typeof message.content === 'string' ? message.content : blocks };
+  if (!breakpoint || !last)
+    return { role: message.role, content: typeof message.content === 'string' ? message.content : blocks };
   blocks[blocks.length - 1] = { ...last, cache_control: EPHEMERAL } as BlockParam;
   return { role: message.role, content: blocks };
 }
@@ -239,7 +276,12 @@ function toBlock(c: LlmContent): BlockParam {
     case 'tool_use':
       return { type: 'tool_use', id: c.id, name: c.name, input: c.input };
     case 'tool_result':
-      return { type: 'tool_result', tool_use_id: c.toolUseId, content: c.content, ...(c.isError ? { is_error: true } : {}) };
+      return {
+        type: 'tool_result',
+        tool_use_id: c.toolUseId,
+        content: c.content,
+        ...(c.isError ? { is_error: true } : {}),
+      };
   }
 }
 
@@ -296,7 +338,9 @@ class ReplyAssembler {
         const tool = this.#tools.get(event.index);
         if (!tool) return [];
         this.#tools.delete(event.index);
-        return [{ type: 'tool_use', id: tool.id, name: tool.name, input: parseToolInput(tool.name, tool.json, tool.input) }];
+        return [
+          { type: 'tool_use', id: tool.id, name: tool.name, input: parseToolInput(tool.name, tool.json, tool.input) },
+        ];
       }
       case 'message_delta': {
         this.stopReason = STOP_REASONS[event.delta.stop_reason ?? ''] ?? 'other';
@@ -327,6 +371,10 @@ function parseToolInput(name: string, json: string, started: unknown): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch (err) {
-    throw llmError('server', `The model sent a malformed call of the tool '${name}' (${errorText(err)}).`, 'Try again.');
+    throw llmError(
+      'server',
+      `The model sent a malformed call of the tool '${name}' (${errorText(err)}).`,
+      'Try again.',
+    );
   }
 }

@@ -39,7 +39,12 @@ export function llmError(kind: LlmErrorKind, what: string, advice: string, statu
  * Whether another attempt may succeed, and in a few words why this one failed. `begun`: the reply
  * had started, so its text may already be with the caller; such an attempt is never repeated.
  */
-export function retryability(failure: Failure, sdk: Sdk, begun: boolean, limits: CallLimits): { retryable: boolean; reason: string; delayMs?: number } {
+export function retryability(
+  failure: Failure,
+  sdk: Sdk,
+  begun: boolean,
+  limits: CallLimits,
+): { retryable: boolean; reason: string; delayMs?: number } {
   if (begun) return { retryable: false, reason: 'the reply broke off' };
   switch (failure.kind) {
     case 'first-byte':
@@ -54,7 +59,8 @@ export function retryability(failure: Failure, sdk: Sdk, begun: boolean, limits:
       break;
   }
   const err = failure.error;
-  if (err instanceof sdk.APIConnectionTimeoutError) return { retryable: true, reason: `no answer within ${duration(limits.firstByteTimeoutMs)}` };
+  if (err instanceof sdk.APIConnectionTimeoutError)
+    return { retryable: true, reason: `no answer within ${duration(limits.firstByteTimeoutMs)}` };
   if (err instanceof sdk.APIConnectionError) return { retryable: true, reason: `could not connect (${causeOf(err)})` };
   if (!(err instanceof sdk.APIError)) return { retryable: false, reason: causeOf(err) };
   if (err.status === undefined) {
@@ -85,7 +91,11 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
     case 'first-byte':
       return firstByteError(where, tried, ctx);
     case 'idle':
-      return llmError('network', `The Anthropic API stopped sending mid-reply: nothing came for ${duration(ctx.limits.idleTimeoutMs)}.`, tryAgain);
+      return llmError(
+        'network',
+        `The Anthropic API stopped sending mid-reply: nothing came for ${duration(ctx.limits.idleTimeoutMs)}.`,
+        tryAgain,
+      );
     case 'reply':
       return llmError(
         'network',
@@ -93,7 +103,11 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
         `Try again; if it keeps happening, check ${advice.baseUrl} (a proxy may be trickling the reply).`,
       );
     case 'ended':
-      return llmError('network', `The Anthropic API's reply ended before it was complete${begun ? '' : ` (${tried})`}.`, tryAgain);
+      return llmError(
+        'network',
+        `The Anthropic API's reply ended before it was complete${begun ? '' : ` (${tried})`}.`,
+        tryAgain,
+      );
     case 'error':
       break;
   }
@@ -101,28 +115,63 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
   if (err instanceof LlmError) return err;
   if (err instanceof sdk.APIConnectionTimeoutError) return firstByteError(where, tried, ctx);
   if (err instanceof sdk.APIConnectionError) {
-    return llmError('network', `Could not reach the Anthropic API at ${where} (${causeOf(err)}; ${tried}).`, `Check your network connection and ${advice.baseUrl}.`);
+    return llmError(
+      'network',
+      `Could not reach the Anthropic API at ${where} (${causeOf(err)}; ${tried}).`,
+      `Check your network connection and ${advice.baseUrl}.`,
+    );
   }
   if (!(err instanceof sdk.APIError)) {
     // Undici's "terminated" and the like: the connection broke after the reply began.
-    if (begun) return llmError('network', `The connection to the Anthropic API broke off mid-reply (${causeOf(err)}).`, tryAgain);
-    return llmError('network', `The request to the Anthropic API at ${where} failed (${causeOf(err)}).`, `Check ${advice.baseUrl} and your network connection.`);
+    if (begun)
+      return llmError(
+        'network',
+        `The connection to the Anthropic API broke off mid-reply (${causeOf(err)}).`,
+        tryAgain,
+      );
+    return llmError(
+      'network',
+      `The request to the Anthropic API at ${where} failed (${causeOf(err)}).`,
+      `Check ${advice.baseUrl} and your network connection.`,
+    );
   }
   const said = err.apiMessage ?? err.message;
   const ref = err.requestID ? ` [request ${err.requestID}]` : '';
   const status = err.status;
   if (status === undefined) {
-    const kind = err.type === 'overloaded_error' ? 'overloaded' : err.type === 'rate_limit_error' ? 'rate-limit' : 'server';
-    if (!begun) return llmError(kind, `The Anthropic API could not start a reply (${err.type ?? 'error'}: ${said}; ${tried}).${ref}`, `Try again in a few minutes.${budgetHint}`);
-    return llmError(kind, `The Anthropic API stopped mid-reply (${err.type ?? 'error'}: ${said}).${ref}`, `Try again${kind === 'server' ? '' : ' in a few minutes'}.`);
+    const kind =
+      err.type === 'overloaded_error' ? 'overloaded' : err.type === 'rate_limit_error' ? 'rate-limit' : 'server';
+    if (!begun)
+      return llmError(
+        kind,
+        `The Anthropic API could not start a reply (${err.type ?? 'error'}: ${said}; ${tried}).${ref}`,
+        `Try again in a few minutes.${budgetHint}`,
+      );
+    return llmError(
+      kind,
+      `The Anthropic API stopped mid-reply (${err.type ?? 'error'}: ${said}).${ref}`,
+      `Try again${kind === 'server' ? '' : ' in a few minutes'}.`,
+    );
   }
-  const retried = ctx.attempts > 1 || (ctx.stop !== undefined && ctx.stop.why !== 'retries') ? `, still after ${tried}` : '';
+  const retried =
+    ctx.attempts > 1 || (ctx.stop !== undefined && ctx.stop.why !== 'retries') ? `, still after ${tried}` : '';
   const head = `${status}: ${said}`;
-  if (status === 401) return llmError('auth', `The API key was refused by the Anthropic API (${head}).${ref}`, advice.replaceKey, status);
+  if (status === 401)
+    return llmError('auth', `The API key was refused by the Anthropic API (${head}).${ref}`, advice.replaceKey, status);
   if (status === 403)
-    return llmError('auth', `The API key may not make this request (${head}).${ref}`, `Check its permissions in the Anthropic Console, or ${advice.otherKey}.`, status);
+    return llmError(
+      'auth',
+      `The API key may not make this request (${head}).${ref}`,
+      `Check its permissions in the Anthropic Console, or ${advice.otherKey}.`,
+      status,
+    );
   if (status === 402)
-    return llmError('quota', `The Anthropic account cannot pay for this request (${head}).${ref}`, 'Check the plan and billing in the Anthropic Console.', status);
+    return llmError(
+      'quota',
+      `The Anthropic account cannot pay for this request (${head}).${ref}`,
+      'Check the plan and billing in the Anthropic Console.',
+      status,
+    );
   if (status === 429) {
     return llmError(
       'rate-limit',
@@ -131,9 +180,20 @@ export function toLlmError(failure: Failure, sdk: Sdk, ctx: FailureContext, begu
       status,
     );
   }
-  if (status === 529) return llmError('overloaded', `The Anthropic API is overloaded (${head}${retried}).${ref}`, `Try again in a few minutes.${budgetHint}`, status);
+  if (status === 529)
+    return llmError(
+      'overloaded',
+      `The Anthropic API is overloaded (${head}${retried}).${ref}`,
+      `Try again in a few minutes.${budgetHint}`,
+      status,
+    );
   if (status >= 500 || status === 408 || status === 409) {
-    return llmError('server', `The Anthropic API failed (${head}${retried}).${ref}`, `Try again later; status.anthropic.com shows outages.${budgetHint}`, status);
+    return llmError(
+      'server',
+      `The Anthropic API failed (${head}${retried}).${ref}`,
+      `Try again later; status.anthropic.com shows outages.${budgetHint}`,
+      status,
+    );
   }
   const hint = status === 404 ? `Check ${advice.modelIds}.` : 'If it keeps happening, report it with this message.';
   return llmError('bad-request', `The Anthropic API rejected the request (${head}).${ref}`, hint, status);
@@ -162,7 +222,8 @@ export function attemptsMade(count: number, elapsedMs: number): string {
 function stopped(ctx: FailureContext): string {
   const budget = duration(ctx.limits.retryBudgetMs);
   if (ctx.stop?.why === 'budget') return `; the retry budget of ${budget} is spent`;
-  if (ctx.stop?.why === 'retry-after') return `; the API asked to wait ${duration(ctx.stop.delayMs ?? 0)}, longer than the retry budget of ${budget} allows`;
+  if (ctx.stop?.why === 'retry-after')
+    return `; the API asked to wait ${duration(ctx.stop.delayMs ?? 0)}, longer than the retry budget of ${budget} allows`;
   return '';
 }
 

@@ -3,7 +3,18 @@
 import { promises as fsp, readFileSync, unlinkSync } from 'node:fs';
 import { StorageError, errorCode, ioStorageError, quotePath } from '../storage/storageError';
 import { visibleText } from '../visibleText';
-import { HOST, createExclusive, dropSteal, isStale, newToken, parseHolder, readSnapshot, settings, steal, takeSteal } from './lockFile';
+import {
+  HOST,
+  createExclusive,
+  dropSteal,
+  isStale,
+  newToken,
+  parseHolder,
+  readSnapshot,
+  settings,
+  steal,
+  takeSteal,
+} from './lockFile';
 import type { FileLockOptions, Settings, Snapshot } from './lockFile';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -46,7 +46,8 @@ export class GitLogRunner implements GitLogPort {
 
   commitsTouching(paths: readonly string[], since: string): Promise<GitLogResult> {
     if (paths.length === 0) return Promise.resolve({ ok: true, commits: [] });
-    if (!Number.isFinite(Date.parse(since))) return Promise.resolve({ ok: false, reason: `${JSON.stringify(since)} is not a time git can search from.` });
+    if (!Number.isFinite(Date.parse(since)))
+      return Promise.resolve({ ok: false, reason: `${JSON.stringify(since)} is not a time git can search from.` });
     const args = [
       '--no-pager',
       '-c',
@@ -65,23 +66,42 @@ export class GitLogRunner implements GitLogPort {
       ...paths.map(pathspecOf),
     ];
     return new Promise((resolve) => {
-      execFile(this.git, args, { cwd: this.cwd, env: this.env, timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true }, (err, stdout, stderr) => {
-        if (err === null) return resolve({ ok: true, commits: parseGitLog(stdout) });
-        resolve(failure(err, String(stderr), this.timeoutMs));
-      });
+      execFile(
+        this.git,
+        args,
+        { cwd: this.cwd, env: this.env, timeout: this.timeoutMs, maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true },
+        (err, stdout, stderr) => {
+          if (err === null) return resolve({ ok: true, commits: parseGitLog(stdout) });
+          resolve(failure(err, String(stderr), this.timeoutMs));
+        },
+      );
     });
   }
 }
 
 function failure(err: ExecFileException, stderr: string, timeoutMs: number): GitLogResult {
-  if (err.code === 'ENOENT') return { ok: false, reason: 'git is not installed (or not on the PATH), so cases are not checked against commits.' };
+  if (err.code === 'ENOENT')
+    return {
+      ok: false,
+      reason: 'git is not installed (or not on the PATH), so cases are not checked against commits.',
+    };
   if (err.killed === true || err.signal)
-    return { ok: false, reason: `git log took longer than ${Math.round(timeoutMs / 1000)} s and was stopped; cases were not checked against commits.` };
-  if (/not a git repository/i.test(stderr)) return { ok: false, reason: 'The workspace folder is not a git repository, so cases are not checked against commits.' };
+    return {
+      ok: false,
+      reason: `git log took longer than ${Math.round(timeoutMs / 1000)} s and was stopped; cases were not checked against commits.`,
+    };
+  if (/not a git repository/i.test(stderr))
+    return {
+      ok: false,
+      reason: 'The workspace folder is not a git repository, so cases are not checked against commits.',
+    };
   // A repository without a commit has nothing that changed a file.
   if (/does not have any commits yet|bad default revision/i.test(stderr)) return { ok: true, commits: [] };
   const detail = stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
-  return { ok: false, reason: `git log failed (${detail === '' ? `exit code ${String(err.code)}` : detail}); cases were not checked against commits.` };
+  return {
+    ok: false,
+    reason: `git log failed (${detail === '' ? `exit code ${String(err.code)}` : detail}); cases were not checked against commits.`,
+  };
 }
 
 /** The commits in `git log --name-only --format=<RS>%H<US>%cI<US>%s` output. */

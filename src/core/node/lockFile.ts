@@ -215,7 +215,13 @@ async function createByOpen(path: string, content: string): Promise<boolean> {
  * Writes `content` to the newly created `file` through `handle`, stamps and closes it; on any
  * failure (a full disk) closes and removes `file`, and throws saying what could not be done.
  */
-async function fillOrRemove(handle: fsp.FileHandle, file: string, content: string, action: string, shown: string): Promise<void> {
+async function fillOrRemove(
+  handle: fsp.FileHandle,
+  file: string,
+  content: string,
+  action: string,
+  shown: string,
+): Promise<void> {
   try {
     await handle.writeFile(content);
     await stampWithThisClock(handle);

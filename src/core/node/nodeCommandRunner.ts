@@ -29,14 +29,31 @@ const PIPES_MAX_MS = 1000;
 /** setTimeout's largest delay; beyond it Node fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const POSIX_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TMP', 'TEMP', 'TZ'];
+const POSIX_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TERM',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'TZ',
+];
 const WINDOWS_ENV = ['SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA'];
 
 /**
  * The variables a command gets: what finds programs, the user, the locale and temp folders, and
  * GROUNDWORK_AGENT=1 so a script can tell. Names compare case-insensitively (Windows' 'Path').
  */
-export function minimalEnv(base: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function minimalEnv(
+  base: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
   const allowed = new Set(platform === 'win32' ? [...POSIX_ENV, ...WINDOWS_ENV] : POSIX_ENV);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
@@ -80,7 +97,14 @@ export async function killMarked(mark: string): Promise<number> {
       .map(async (name) => {
         // Another user's process cannot be read: it is not ours to kill either.
         const environ = await readFile(`/proc/${name}/environ`).catch(() => undefined);
-        if (environ === undefined || !(environ.subarray(0, needle.length).equals(needle) || environ.includes(Buffer.concat([Buffer.from('\0'), needle])))) return;
+        if (
+          environ === undefined ||
+          !(
+            environ.subarray(0, needle.length).equals(needle) ||
+            environ.includes(Buffer.concat([Buffer.from('\0'), needle]))
+          )
+        )
+          return;
         try {
           process.kill(Number(name), 'SIGKILL');
           killed++;
@@ -195,19 +219,24 @@ export class NodeCommandRunner implements CommandRunner {
 
   run(request: CommandRequest): Promise<CommandResult> {
     const started = performance.now();
-    if (request.signal.aborted) return Promise.resolve({ exitCode: undefined, timedOut: false, cancelled: true, output: '', durationMs: 0 });
+    if (request.signal.aborted)
+      return Promise.resolve({ exitCode: undefined, timedOut: false, cancelled: true, output: '', durationMs: 0 });
     return new Promise<CommandResult>((resolve, reject) => {
       // Every process the command starts inherits this mark, also one that leaves the group (setsid, a daemon).
       const mark = randomBytes(12).toString('hex');
-      const child = spawn(this.shell, this.windows ? ['/d', '/s', '/c', `"${request.command}"`] : ['-c', request.command], {
-        cwd: request.cwd,
-        env: { ...this.env, [MARK_VARIABLE]: mark },
-        detached: !this.windows,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-        // As Node's own `shell: true` does on Windows: cmd.exe parses the quoted line itself.
-        windowsVerbatimArguments: this.windows,
-      });
+      const child = spawn(
+        this.shell,
+        this.windows ? ['/d', '/s', '/c', `"${request.command}"`] : ['-c', request.command],
+        {
+          cwd: request.cwd,
+          env: { ...this.env, [MARK_VARIABLE]: mark },
+          detached: !this.windows,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          windowsHide: true,
+          // As Node's own `shell: true` does on Windows: cmd.exe parses the quoted line itself.
+          windowsVerbatimArguments: this.windows,
+        },
+      );
       const capture = new OutputCapture(this.maxCapturedBytes);
       let finished = false;
       const emit = (chunk: string) => {
@@ -322,7 +351,8 @@ export class NodeCommandRunner implements CommandRunner {
   }
 
   private startFailure(error: NodeJS.ErrnoException, cwd: string): string {
-    if (!existsSync(cwd)) return `The command could not start: the folder ${cwd} does not exist. Open or create the folder the run works in, then try again.`;
+    if (!existsSync(cwd))
+      return `The command could not start: the folder ${cwd} does not exist. Open or create the folder the run works in, then try again.`;
     return `The command could not start (${error.code ?? error.message}): check that the shell ${this.shell} exists and can be run, and that ${cwd} is a folder you may enter.`;
   }
 }

@@ -34,9 +34,16 @@ export class NodeSpecWriter implements SpecWriter {
 
   private async editNow(absPath: string, change: (text: string) => SpecChange | undefined): Promise<boolean> {
     const inside = relativeInside(absPath, this.folder, isWindowsRoot(this.folder));
-    if (inside === undefined || inside.length === 0) throw new Error(`${absPath} is not a file inside ${this.folder}; specs outside it are not annotated.`);
+    if (inside === undefined || inside.length === 0)
+      throw new Error(`${absPath} is not a file inside ${this.folder}; specs outside it are not annotated.`);
     if (!(await this.regularFile(absPath))) return false;
-    const context = { fs: this.fs, root: this.folder, rootInWorkspace: [], exclude: [], signal: new AbortController().signal };
+    const context = {
+      fs: this.fs,
+      root: this.folder,
+      rootInWorkspace: [],
+      exclude: [],
+      signal: new AbortController().signal,
+    };
     const target = await resolveWritePath(inside.join('/'), context, createToolRunCache());
     if (!target.exists) return false;
     for (let attempt = 1; attempt <= TRIES; attempt++) {

@@ -1,9 +1,10 @@
-import { constants, promises as fsp, type Stats } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { StorageError, errorCode, ioStorageError, quotePath, tooLargeError } from '../storage/storageError';
 import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs, WriteOptions } from '../storage/workspaceFs';
 import type { FileLockOptions } from './lockFile';
 import { withFileLock } from './lockQueue';
+import { missing, NOFOLLOW, openChecked, openForAppend, openRegularFile } from './regularFiles';
 import { isTempName, sweepTemps, tempPathFor } from './tempFiles';
 
 export interface NodeWorkspaceFsOptions {
@@ -13,15 +14,8 @@ export interface NodeWorkspaceFsOptions {
 }
 
 const SWEEP_EVERY_MS = 60_000;
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 const NEWLINE = 0x0a;
 const CHUNK = 64 * 1024;
-
-function missing(err: unknown): boolean {
-  const code = errorCode(err);
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
 
 /** WorkspaceFs on node:fs. See the port for the contract of each method. */
 export class NodeWorkspaceFs implements WorkspaceFs {
@@ -188,7 +182,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   async rename(from: string, to: string): Promise<void> {
     try {
       // rename() would replace a file at `to`; nothing is ever lost by a move.
-      if ((await fsp.lstat(to).catch(() => undefined)) !== undefined) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+      if ((await fsp.lstat(to).catch(() => undefined)) !== undefined)
+        throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
       await fsp.mkdir(dirname(to), { recursive: true });
       await renameOver(from, to);
     } catch (err) {
@@ -198,7 +193,11 @@ export class NodeWorkspaceFs implements WorkspaceFs {
 
   withLock<T>(lockPath: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
     // Not waiting is a wait of no time: a held lock is 'locked' at once, a stale one still taken over.
-    return withFileLock(lockPath, fn, options.wait === false ? { ...this.options.lock, timeoutMs: 0 } : this.options.lock);
+    return withFileLock(
+      lockPath,
+      fn,
+      options.wait === false ? { ...this.options.lock, timeoutMs: 0 } : this.options.lock,
+    );
   }
 
   /**
@@ -263,86 +262,6 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     }
     await handle.truncate(cut);
   }
-}
-
-/** The file open for reading with its size, or undefined when it does not exist. */
-async function openRegularFile(path: string): Promise<{ handle: fsp.FileHandle; size: number } | undefined> {
-  try {
-    return await openChecked(path, constants.O_RDONLY, 'read');
-  } catch (err) {
-    if (missing(err)) return undefined;
-    throw ioStorageError('read', path, err);
-  }
-}
-
-/** Open for reading (the torn-tail check) and appending; the folder is created if missing. */
-async function openForAppend(path: string): Promise<{ handle: fsp.FileHandle; size: number }> {
-  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
-  let opened: Awaited<ReturnType<typeof openChecked>>;
-  try {
-    opened = await openChecked(path, flags, 'append to');
-  } catch (err) {
-    if (errorCode(err) !== 'ENOENT') throw err;
-    await fsp.mkdir(dirname(path), { recursive: true });
-    opened = await openChecked(path, flags, 'append to');
-  }
-  const { handle, size, nlink } = opened;
-  // A file with another name is a hard link: appending would change that other file too, which
-  // may be anywhere on the disk (the store's checks see links, not hard links). A replacement
-  // (writeAtomic) is safe either way: the rename gives the name a file of its own.
-  if (nlink > 1) {
-    await handle.close();
-    throw new StorageError(
-      'io',
-      path,
-      `Refused to append to ${quotePath(path)}: it has ${nlink - 1} other name(s) (a hard link), so appending would change another file too. Copy it to a file of its own, then try again.`,
-    );
-  }
-  return { handle, size };
-}
-
-/**
- * Opens `path` and refuses anything but a regular file, saying what it is: a record written
- * to a FIFO would be reported as appended and lost, a read from it would hang. O_NONBLOCK
- * keeps the open itself from waiting for the other end of a FIFO. Unless `flags` has
- * O_NOFOLLOW, a link is followed, as for every path of the store, which checked where it leads.
- */
-async function openChecked(path: string, flags: number, verb: string): Promise<{ handle: fsp.FileHandle; size: number; nlink: number }> {
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(path, flags | NONBLOCK, 0o644);
-  } catch (err) {
-    // A folder (EISDIR), a socket or a FIFO opened to write (ENXIO) cannot even be opened:
-    // name it, not the errno. A link refused by O_NOFOLLOW keeps its own message (ELOOP).
-    if (!missing(err)) {
-      const st = await ((flags & NOFOLLOW) !== 0 ? fsp.lstat(path) : fsp.stat(path)).catch(() => undefined);
-      if (st !== undefined && !st.isFile() && !st.isSymbolicLink()) throw notRegularFile(verb, path, st);
-    }
-    throw err;
-  }
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) throw notRegularFile(verb, path, st);
-    return { handle, size: st.size, nlink: st.nlink };
-  } catch (err) {
-    await handle.close();
-    throw err;
-  }
-}
-
-function notRegularFile(verb: string, path: string, st: Stats): StorageError {
-  const what = st.isDirectory()
-    ? 'a folder'
-    : st.isFIFO()
-      ? 'a FIFO (named pipe)'
-      : st.isSocket()
-        ? 'a socket'
-        : st.isCharacterDevice()
-          ? 'a character device'
-          : st.isBlockDevice()
-            ? 'a block device'
-            : 'a special file';
-  return new StorageError('io', path, `Refused to ${verb} ${quotePath(path)}: it is ${what}, not a regular file. Move it away.`);
 }
 
 /**

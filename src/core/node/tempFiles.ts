@@ -14,7 +14,10 @@ const TEMP_MAX_AGE_MS = 60_000;
 
 /** A fresh temp path beside `path`, for this process. */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path).slice(0, MAX_BASE_LENGTH)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  return join(
+    dirname(path),
+    `.${basename(path).slice(0, MAX_BASE_LENGTH)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
 }
 
 export function isTempName(name: string): boolean {

@@ -13,6 +13,8 @@ export { GROUNDWORK_DIR };
 export const PLANS_DIR = 'plans';
 /** Discovery sessions under way: `discovery/<session>.md`. */
 export const DISCOVERY_DIR = 'discovery';
+/** The agent panel's discovery session (`discovery/panel.md`; the chat participant drives the same one); the CLI's default is 'cli', so the two do not meet. */
+export const PANEL_SESSION = 'panel';
 /** The journal of what agents learned, one JSON record per line. */
 export const JOURNAL_FILE = 'discoveries.jsonl';
 /** Sleeping agents, one JSON record per line. */

@@ -101,7 +101,8 @@ export function wrapUntrusted(text: string, source: string, random: RandomBytes 
 
 function newBoundary(random: RandomBytes): string {
   const bytes = random(BOUNDARY_BYTES);
-  if (bytes.length !== BOUNDARY_BYTES) throw new RangeError(`The random source gave ${bytes.length} bytes; ${BOUNDARY_BYTES} were asked for.`);
+  if (bytes.length !== BOUNDARY_BYTES)
+    throw new RangeError(`The random source gave ${bytes.length} bytes; ${BOUNDARY_BYTES} were asked for.`);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 

@@ -17,7 +17,8 @@ export type ParsedRole = { role: Role; errors?: undefined } | { role?: undefined
 /** YAML errors noticed only after the construct that caused them (see `locate`). */
 const UNTERMINATED = new Set(['MISSING_CHAR', 'BAD_INDENT']);
 const FRONTMATTER_FENCE = /^---[ \t]*$/;
-const SHAPE = "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
+const SHAPE =
+  "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
 
 /** The message for a file over the cap, the same whether the reader or the parser finds it. */
 export function tooLargeMessage(bytes: number | undefined, maxBytes: number): string {
@@ -84,7 +85,9 @@ export function parseRoleFile(file: string, text: string, maxBytes: number = ROL
     const keyStart = (pair.key as YamlNode | null)?.range?.[0] ?? 0;
     const key = isScalar(pair.key) ? pair.key.value : undefined;
     if (typeof key !== 'string') {
-      keyProblems.push(roleProblem(file, 'field names are plain words such as name or tools', { line: lineOf(keyStart) }));
+      keyProblems.push(
+        roleProblem(file, 'field names are plain words such as name or tools', { line: lineOf(keyStart) }),
+      );
       continue;
     }
     const field: FieldValue = { value: Object.hasOwn(values, key) ? values[key] : undefined, line: lineOf(keyStart) };
@@ -101,7 +104,11 @@ export function parseRoleFile(file: string, text: string, maxBytes: number = ROL
     .join('\n')
     .trim();
   if (prompt === '') {
-    problems.push(roleProblem(file, "the prompt is empty; write the role's system prompt after the closing '---'", { line: close + 1 }));
+    problems.push(
+      roleProblem(file, "the prompt is empty; write the role's system prompt after the closing '---'", {
+        line: close + 1,
+      }),
+    );
   }
   if (problems.length > 0 || !checked.ok) return { errors: problems };
   return { role: { ...checked.value, prompt } };
@@ -122,7 +129,12 @@ function firstLine(message: string): string {
  * in. An unterminated quote or bracket is only noticed where the next field starts (or at the
  * end), so for those the field that opened it is named, at the line where it starts.
  */
-function locate(doc: Document, offset: number, lineOf: (offset: number) => number, unterminated = false): { line: number; field?: string } {
+function locate(
+  doc: Document,
+  offset: number,
+  lineOf: (offset: number) => number,
+  unterminated = false,
+): { line: number; field?: string } {
   const contents = doc.contents;
   if (!isMap(contents)) return { line: lineOf(offset) };
   let before: { line: number; field?: string } = { line: lineOf(offset) };

@@ -62,7 +62,11 @@ const NOT_ROLES = new Set(['readme.md']);
  * All bundled roles, each replaced by the workspace's file of the same name when that file is
  * valid and stays within the bundled role's tools and permission mode.
  */
-export async function loadRoles(bundled: RoleSource, workspace?: RoleSource, options: LoadRolesOptions = {}): Promise<LoadedRoles> {
+export async function loadRoles(
+  bundled: RoleSource,
+  workspace?: RoleSource,
+  options: LoadRolesOptions = {},
+): Promise<LoadedRoles> {
   const problems: RoleProblem[] = [];
   const roles = new Map<string, LoadedRole>();
   for (const loaded of await loadFolder(bundled, problems, options)) {
@@ -90,7 +94,9 @@ export async function loadRoles(bundled: RoleSource, workspace?: RoleSource, opt
     }
     const changes = costlyChanges(loaded.role, base.role);
     if (changes.length > 0) {
-      problems.push(roleProblem(loaded.file, `overrides the bundled ${base.role.name} role: ${changes.join('; ')}`, {}, 'notice'));
+      problems.push(
+        roleProblem(loaded.file, `overrides the bundled ${base.role.name} role: ${changes.join('; ')}`, {}, 'notice'),
+      );
     }
     roles.set(loaded.role.name, { ...loaded, origin: 'workspace' });
   }
@@ -107,7 +113,8 @@ function costlyChanges(role: Role, bundled: Role): string[] {
   if (modelText(role.model) !== modelText(bundled.model)) {
     changes.push(`it uses ${modelText(role.model)} instead of ${modelText(bundled.model)}`);
   }
-  if (role.maxTurns > bundled.maxTurns) changes.push(`it allows up to ${role.maxTurns} turns instead of ${bundled.maxTurns}`);
+  if (role.maxTurns > bundled.maxTurns)
+    changes.push(`it allows up to ${role.maxTurns} turns instead of ${bundled.maxTurns}`);
   if (role.prompt.trim() !== bundled.prompt.trim()) changes.push("it replaces the role's prompt");
   return changes;
 }
@@ -123,8 +130,13 @@ function modelText(model: ModelChoice): string {
 export function requireRole(loaded: LoadedRoles, name: string): LoadedRole {
   const found = loaded.roles.get(name);
   if (found !== undefined) return found;
-  const related = loaded.problems.filter((p) => p.file.endsWith(`/${name}.md`) || p.file === `${name}.md`).map((p) => p.text);
-  const why = related.length > 0 ? `:\n${related.join('\n')}` : '; no role file defines it. Reinstall Groundwork to restore its roles.';
+  const related = loaded.problems
+    .filter((p) => p.file.endsWith(`/${name}.md`) || p.file === `${name}.md`)
+    .map((p) => p.text);
+  const why =
+    related.length > 0
+      ? `:\n${related.join('\n')}`
+      : '; no role file defines it. Reinstall Groundwork to restore its roles.';
   throw new Error(`The role ${visibleText(name)} is not available${why}`);
 }
 
@@ -135,11 +147,17 @@ type FileRole = { role: Role; file: string };
  * they are errors (the bundled folder); with it, warnings each followed by what `notUsed` says
  * about the file's name (an override folder).
  */
-async function loadFolder(source: RoleSource, problems: RoleProblem[], options: LoadRolesOptions, notUsed?: (name: string) => string): Promise<FileRole[]> {
+async function loadFolder(
+  source: RoleSource,
+  problems: RoleProblem[],
+  options: LoadRolesOptions,
+  notUsed?: (name: string) => string,
+): Promise<FileRole[]> {
   const severity: RoleProblem['severity'] = notUsed === undefined ? 'error' : 'warning';
   const maxBytes = options.maxFileBytes ?? ROLE_FILE_MAX_BYTES;
   const maxFiles = options.maxFiles ?? ROLE_FILES_MAX;
-  const report = (file: string, message: string, where: { line?: number; field?: string } = {}) => problems.push(roleProblem(file, message, where, severity));
+  const report = (file: string, message: string, where: { line?: number; field?: string } = {}) =>
+    problems.push(roleProblem(file, message, where, severity));
   const overridden = severity === 'warning' ? '; no role from this folder is used, the bundled roles are' : '';
 
   let entries: string[];
@@ -149,9 +167,14 @@ async function loadFolder(source: RoleSource, problems: RoleProblem[], options: 
     report(source.label, `the folder could not be read: ${messageOf(err)}${overridden}`);
     return [];
   }
-  const files = entries.filter((e) => e.toLowerCase().endsWith('.md') && !NOT_ROLES.has(e.toLowerCase()) && !e.startsWith('.')).sort();
+  const files = entries
+    .filter((e) => e.toLowerCase().endsWith('.md') && !NOT_ROLES.has(e.toLowerCase()) && !e.startsWith('.'))
+    .sort();
   if (files.length > maxFiles) {
-    report(source.label, `${files.length} role files; at most ${maxFiles} are read from one folder${overridden || ', so none was read'}`);
+    report(
+      source.label,
+      `${files.length} role files; at most ${maxFiles} are read from one folder${overridden || ', so none was read'}`,
+    );
     return [];
   }
 
@@ -160,7 +183,10 @@ async function loadFolder(source: RoleSource, problems: RoleProblem[], options: 
     const file = `${source.label}/${fileName}`;
     const name = fileName.slice(0, -'.md'.length);
     if (!fileName.endsWith('.md') || !ROLE_NAME_PATTERN.test(name) || name.length > ROLE_NAME_MAX_CHARS) {
-      report(file, `the file name is not a role name: use lower-case words joined by '-' (at most ${ROLE_NAME_MAX_CHARS} characters), then '.md', e.g. build-qa.md`);
+      report(
+        file,
+        `the file name is not a role name: use lower-case words joined by '-' (at most ${ROLE_NAME_MAX_CHARS} characters), then '.md', e.g. build-qa.md`,
+      );
       continue;
     }
     const result = await readRole(source, fileName, file, maxBytes);
@@ -169,19 +195,27 @@ async function loadFolder(source: RoleSource, problems: RoleProblem[], options: 
       continue;
     }
     for (const p of result.problems) problems.push({ ...p, severity });
-    if (notUsed !== undefined && result.problems.length > 0) problems.push(roleProblem(file, notUsed(name), {}, 'warning'));
+    if (notUsed !== undefined && result.problems.length > 0)
+      problems.push(roleProblem(file, notUsed(name), {}, 'warning'));
   }
   return loaded;
 }
 
 /** The role in one file, or its problems (none when the file vanished since it was listed). */
-async function readRole(source: RoleSource, fileName: string, file: string, maxBytes: number): Promise<{ role: Role } | { problems: RoleProblem[] }> {
+async function readRole(
+  source: RoleSource,
+  fileName: string,
+  file: string,
+  maxBytes: number,
+): Promise<{ role: Role } | { problems: RoleProblem[] }> {
   let text: string | undefined;
   try {
     text = await source.read(fileName, maxBytes);
   } catch (err) {
     const tooLarge = err instanceof StorageError && err.code === 'too-large';
-    const problem = tooLarge ? roleProblem(file, tooLargeMessage(undefined, maxBytes), { line: 1 }) : roleProblem(file, `could not be read: ${messageOf(err)}`);
+    const problem = tooLarge
+      ? roleProblem(file, tooLargeMessage(undefined, maxBytes), { line: 1 })
+      : roleProblem(file, `could not be read: ${messageOf(err)}`);
     return { problems: [problem] };
   }
   if (text === undefined) return { problems: [] };
@@ -194,11 +228,17 @@ function widening(role: Role, ceiling: Role): { field: string; message: string }
   const extra = role.tools.filter((t) => !ceiling.tools.includes(t));
   if (extra.length > 0) {
     const are = extra.length > 1 ? 'are' : 'is';
-    return { field: 'tools', message: `${extra.join(', ')} ${are} not among the bundled role's tools (${ceiling.tools.join(', ') || 'none'})` };
+    return {
+      field: 'tools',
+      message: `${extra.join(', ')} ${are} not among the bundled role's tools (${ceiling.tools.join(', ') || 'none'})`,
+    };
   }
   if (!permissionWithin(role.permissionMode, ceiling.permissionMode)) {
     const allowed = PERMISSION_MODES.slice(0, PERMISSION_MODES.indexOf(ceiling.permissionMode) + 1).join(', ');
-    return { field: 'permissionMode', message: `${role.permissionMode} is looser than the bundled role's ${ceiling.permissionMode} (allowed: ${allowed})` };
+    return {
+      field: 'permissionMode',
+      message: `${role.permissionMode} is looser than the bundled role's ${ceiling.permissionMode} (allowed: ${allowed})`,
+    };
   }
   return undefined;
 }

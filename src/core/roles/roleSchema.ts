@@ -32,7 +32,16 @@ export type RoleName = (typeof BUNDLED_ROLE_NAMES)[number];
  * - report_discovery: record a learning in Groundwork's discoveries journal;
  * - sleep: pause the agent (timer, event or manual wake).
  */
-export const ROLE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_files', 'search', 'run_command', 'report_discovery', 'sleep'] as const;
+export const ROLE_TOOLS = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'list_files',
+  'search',
+  'run_command',
+  'report_discovery',
+  'sleep',
+] as const;
 export type RoleTool = (typeof ROLE_TOOLS)[number];
 
 /** Tools that change the workspace; a `readOnly` role may not list them. */
@@ -93,7 +102,12 @@ export interface RoleProblem {
   text: string;
 }
 
-export function roleProblem(file: string, message: string, where: { line?: number; field?: string } = {}, severity: RoleProblem['severity'] = 'error'): RoleProblem {
+export function roleProblem(
+  file: string,
+  message: string,
+  where: { line?: number; field?: string } = {},
+  severity: RoleProblem['severity'] = 'error',
+): RoleProblem {
   const shownFile = visibleText(file);
   const location = where.line === undefined ? shownFile : `${shownFile}:${where.line}`;
   const text = where.field === undefined ? `${location}: ${message}` : `${location}: ${where.field}: ${message}`;
@@ -132,13 +146,17 @@ export function checkRoleFields(
   const problems: RoleProblem[] = [];
   for (const [field, { line }] of fields) {
     if (!(ROLE_FIELDS as readonly string[]).includes(field)) {
-      problems.push(roleProblem(file, `unknown field (known: ${ROLE_FIELDS.join(', ')})`, { line, field: visibleText(field) }));
+      problems.push(
+        roleProblem(file, `unknown field (known: ${ROLE_FIELDS.join(', ')})`, { line, field: visibleText(field) }),
+      );
     }
   }
   const check = <T>(field: RoleField, fn: (f: FieldValue) => FieldCheck<T>): T | undefined => {
     const found = fields.get(field);
     if (found === undefined) {
-      problems.push(roleProblem(file, `missing; every role file sets ${ROLE_FIELDS.join(', ')}`, { line: openLine, field }));
+      problems.push(
+        roleProblem(file, `missing; every role file sets ${ROLE_FIELDS.join(', ')}`, { line: openLine, field }),
+      );
       return undefined;
     }
     const result = fn(found);
@@ -159,10 +177,14 @@ export function checkRoleFields(
     if (writes.length > 0) {
       const line = fields.get('tools')?.line ?? openLine;
       problems.push(
-        roleProblem(file, `${writes.join(', ')} cannot be given to a readOnly role; remove ${writes.length > 1 ? 'them' : 'it'} or choose another permissionMode`, {
-          line,
-          field: 'tools',
-        }),
+        roleProblem(
+          file,
+          `${writes.join(', ')} cannot be given to a readOnly role; remove ${writes.length > 1 ? 'them' : 'it'} or choose another permissionMode`,
+          {
+            line,
+            field: 'tools',
+          },
+        ),
       );
     }
   }
@@ -181,9 +203,13 @@ export function checkRoleFields(
 }
 
 function checkName(value: unknown, expectedName: string): FieldCheck<string> {
-  if (typeof value !== 'string') return { ok: false, message: `must be text such as ${expectedName}, got ${shown(value)}` };
+  if (typeof value !== 'string')
+    return { ok: false, message: `must be text such as ${expectedName}, got ${shown(value)}` };
   if (value !== expectedName) {
-    return { ok: false, message: `${shown(value)} does not match the file name; a role file is named <name>.md, so here name: ${visibleText(expectedName)}` };
+    return {
+      ok: false,
+      message: `${shown(value)} does not match the file name; a role file is named <name>.md, so here name: ${visibleText(expectedName)}`,
+    };
   }
   return { ok: true, value };
 }
@@ -193,14 +219,16 @@ function checkDescription(value: unknown): FieldCheck<string> {
     return { ok: false, message: `must be a non-empty line of text saying what the role does, got ${shown(value)}` };
   }
   if (/[\r\n]/.test(value.trim())) return { ok: false, message: 'must be one line' };
-  if ([...value].length > DESCRIPTION_MAX_CHARS) return { ok: false, message: `is longer than ${DESCRIPTION_MAX_CHARS} characters` };
+  if ([...value].length > DESCRIPTION_MAX_CHARS)
+    return { ok: false, message: `is longer than ${DESCRIPTION_MAX_CHARS} characters` };
   return { ok: true, value: value.trim() };
 }
 
 function checkTools(field: FieldValue): FieldCheck<RoleTool[]> {
   const { value, itemLines } = field;
   const known = `known: ${ROLE_TOOLS.join(', ')}`;
-  if (!Array.isArray(value)) return { ok: false, message: `must be a list of tools ([] for none), got ${shown(value)} (${known})` };
+  if (!Array.isArray(value))
+    return { ok: false, message: `must be a list of tools ([] for none), got ${shown(value)} (${known})` };
   const tools: RoleTool[] = [];
   for (const [i, item] of value.entries()) {
     const line = itemLines?.[i];
@@ -209,7 +237,8 @@ function checkTools(field: FieldValue): FieldCheck<RoleTool[]> {
       return { ok: false, message: `${what} (${known})`, ...(line === undefined ? {} : { line }) };
     }
     const tool = item as RoleTool;
-    if (tools.includes(tool)) return { ok: false, message: `${tool} is listed twice`, ...(line === undefined ? {} : { line }) };
+    if (tools.includes(tool))
+      return { ok: false, message: `${tool} is listed twice`, ...(line === undefined ? {} : { line }) };
     tools.push(tool);
   }
   return { ok: true, value: tools };
@@ -217,19 +246,27 @@ function checkTools(field: FieldValue): FieldCheck<RoleTool[]> {
 
 function checkModel(value: unknown): FieldCheck<ModelChoice> {
   const tiers = MODEL_TIERS.join(' or ');
-  if (typeof value !== 'string') return { ok: false, message: `must be a tier (${tiers}) or a model id, got ${shown(value)}` };
+  if (typeof value !== 'string')
+    return { ok: false, message: `must be a tier (${tiers}) or a model id, got ${shown(value)}` };
   if ((MODEL_TIERS as readonly string[]).includes(value)) return { ok: true, value: { tier: value as ModelTier } };
   if (MODEL_FAMILIES.has(value.toLowerCase())) {
-    return { ok: false, message: `${shown(value)} is a model family, not a model id; use a tier (${tiers}) or a full id such as claude-sonnet-4-5` };
+    return {
+      ok: false,
+      message: `${shown(value)} is a model family, not a model id; use a tier (${tiers}) or a full id such as claude-sonnet-4-5`,
+    };
   }
   if (!MODEL_ID_PATTERN.test(value)) {
-    return { ok: false, message: `${shown(value)} is neither a tier (${tiers}) nor a model id (letters, digits and . _ : / @ -, up to 128)` };
+    return {
+      ok: false,
+      message: `${shown(value)} is neither a tier (${tiers}) nor a model id (letters, digits and . _ : / @ -, up to 128)`,
+    };
   }
   return { ok: true, value: { id: value } };
 }
 
 function checkPermissionMode(value: unknown): FieldCheck<PermissionMode> {
-  if (typeof value === 'string' && (PERMISSION_MODES as readonly string[]).includes(value)) return { ok: true, value: value as PermissionMode };
+  if (typeof value === 'string' && (PERMISSION_MODES as readonly string[]).includes(value))
+    return { ok: true, value: value as PermissionMode };
   return { ok: false, message: `must be one of ${PERMISSION_MODES.join(', ')}, got ${shown(value)}` };
 }
 

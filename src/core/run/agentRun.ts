@@ -3,30 +3,22 @@
 // RunEvents this emits with runLines.ts), approves its commands, stops it, and can look at,
 // resume or revert it later from `.groundwork/runs/<run-id>/`. The build pipeline drives this
 // same runtime once per phase.
-import { AuditLog, auditInput } from '../audit/auditLog';
+import type { AuditLog } from '../audit/auditLog';
 import { isManifestPath } from '../commands/commandPolicy';
 import type { Clock } from '../clock';
-import { LlmError } from '../llm/llmClient';
-import type { LlmClient, LlmMessage, LlmUsage } from '../llm/llmClient';
-import { addUsage, costOf } from '../llm/usage';
+import type { LlmClient, LlmMessage } from '../llm/llmClient';
 import type { PriceTable } from '../llm/usage';
-import { cutText } from '../prompt/cap';
 import { wrapUntrusted } from '../prompt/untrustedText';
 import type { Role } from '../roles/roleSchema';
-import { callAgent } from '../session/agentCall';
-import type { AgentReply } from '../session/agentCall';
 import type { WorkspaceStore } from '../storage/workspaceStore';
 import { isWindowsRoot, relativeInside } from '../tools/projectPaths';
-import { agentTools, createToolRunCache } from '../tools/registry';
 import { ChangeLog } from './changesFile';
-import { RunActing } from './runActing';
 import type { ActingDeps } from './runActing';
+import { RunCarry } from './runCarry';
 import { resumeMessages } from './transcript';
 import { TORN_LINE_REASON } from '../storage/jsonl';
 import { protectedReason } from '../tools/writePaths';
-import { SignalFilter, extractSignals } from './signals';
-import { REASON_MAX_CHARS, SUMMARY_MAX_CHARS } from './runTypes';
-import type { RunEvent, RunRecord, RunStatus, TranscriptRecord } from './runTypes';
+import type { RunEvent, RunRecord } from './runTypes';
 
 export interface AgentRunDeps extends ActingDeps {
   store: WorkspaceStore;
@@ -71,19 +63,11 @@ export class RunRefusedError extends Error {
   override readonly name = 'RunRefusedError';
 }
 
-/** Output tokens per turn: room for a whole file in one write_file call. */
-export const AGENT_MAX_TOKENS = 16_384;
-/** What the tools of one run may send back in all; past it, the next turn is the last. */
-export const AGENT_MAX_RESULT_BYTES = 4 * 1024 * 1024;
-/** run.json's turns and usage are brought up to date at most this often while a run goes (its end is always written). */
-export const PROGRESS_EVERY_MS = 1000;
-
 export class AgentRunner {
-  private llmClient: LlmClient | undefined;
-  private readonly audit: AuditLog;
+  private readonly carrier: RunCarry;
 
   constructor(private readonly deps: AgentRunDeps) {
-    this.audit = deps.audit ?? AuditLog.of(deps.store, deps.clock);
+    this.carrier = new RunCarry(deps);
   }
 
   /**
@@ -93,19 +77,47 @@ export class AgentRunner {
    * the workspace. `onEvent` must not throw.
    */
   async start(request: AgentRunRequest, signal: AbortSignal, onEvent: (event: RunEvent) => void): Promise<RunRecord> {
-    if (!this.deps.isTrusted()) throw new RunRefusedError('Agent runs are refused in an untrusted workspace (Restricted Mode): trust the folder first, then start the run again.');
+    if (!this.deps.isTrusted())
+      throw new RunRefusedError(
+        'Agent runs are refused in an untrusted workspace (Restricted Mode): trust the folder first, then start the run again.',
+      );
     const { rel: rootRel, segments } = await this.checkRoot(request.root);
     const now = this.deps.clock.now();
     return this.deps.runs.createHeld(
-      { role: request.role.name, task: request.task, root: rootRel, status: 'running', turns: 0, startedAt: new Date(now).toISOString(), origin: this.deps.origin },
+      {
+        role: request.role.name,
+        task: request.task,
+        root: rootRel,
+        status: 'running',
+        turns: 0,
+        startedAt: new Date(now).toISOString(),
+        origin: this.deps.origin,
+      },
       () => hex(this.deps.random(2)),
       now,
       async (run) => {
         const first: LlmMessage = { role: 'user', content: this.taskPrompt(request.task, rootRel, request.data ?? []) };
         const changes = new ChangeLog(this.deps.store, run.id, this.deps.hash);
-        const role = request.phase ? { ...request.role, prompt: `Groundwork build phase: ${request.phase.name}\n\n${request.role.prompt}` } : request.role;
-        const extra = { ...(request.phase ? { taskId: request.phase.buildId } : {}), ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}) };
-        return this.carry(run, role, { abs: request.root, segments }, [first], changes, new Set(request.approve ?? []), false, signal, onEvent, false, extra);
+        const role = request.phase
+          ? { ...request.role, prompt: `Groundwork build phase: ${request.phase.name}\n\n${request.role.prompt}` }
+          : request.role;
+        const extra = {
+          ...(request.phase ? { taskId: request.phase.buildId } : {}),
+          ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}),
+        };
+        return this.carrier.carry(
+          run,
+          role,
+          { abs: request.root, segments },
+          [first],
+          changes,
+          new Set(request.approve ?? []),
+          false,
+          signal,
+          onEvent,
+          false,
+          extra,
+        );
       },
     );
   }
@@ -114,11 +126,21 @@ export class AgentRunner {
    * Continues a run that was stopped, failed or interrupted (a reload, a killed process) from its
    * last complete turn. Refused when the run is under way elsewhere or had already finished.
    */
-  async resume(id: string, role: Role, signal: AbortSignal, onEvent: (event: RunEvent) => void, approve: readonly string[] = []): Promise<RunRecord> {
-    if (!this.deps.isTrusted()) throw new RunRefusedError('Agent runs are refused in an untrusted workspace (Restricted Mode): trust the folder first, then resume the run.');
+  async resume(
+    id: string,
+    role: Role,
+    signal: AbortSignal,
+    onEvent: (event: RunEvent) => void,
+    approve: readonly string[] = [],
+  ): Promise<RunRecord> {
+    if (!this.deps.isTrusted())
+      throw new RunRefusedError(
+        'Agent runs are refused in an untrusted workspace (Restricted Mode): trust the folder first, then resume the run.',
+      );
     const found = await this.deps.runs.read(id);
     if (!found.ok) throw new RunRefusedError(found.problem);
-    if (found.run.role !== role.name) throw new RunRefusedError(`Run ${id} is a run of ${found.run.role}, not ${role.name}.`);
+    if (found.run.role !== role.name)
+      throw new RunRefusedError(`Run ${id} is a run of ${found.run.role}, not ${role.name}.`);
     if (found.run.status === 'completed') throw new RunRefusedError(`Run ${id} completed; there is nothing to resume.`);
     // run.json may come from a cloned repository: its root is checked as a new run's is.
     const root = this.rootAbsolute(found.run.root);
@@ -128,10 +150,14 @@ export class AgentRunner {
         id,
         async () => {
           const { records, problems } = await this.deps.runs.transcript(id).readAll();
-          if (problems.some((p) => p.unreadLines !== undefined)) throw new RunRefusedError(`The transcript of run ${id} is too large to resume from.`);
+          if (problems.some((p) => p.unreadLines !== undefined))
+            throw new RunRefusedError(`The transcript of run ${id} is too large to resume from.`);
           const kept = resumeMessages(records);
           const damaged = problems.filter((p) => p.reason !== TORN_LINE_REASON).length;
-          if (kept.messages.length === 0) throw new RunRefusedError(`Run ${id} has no conversation to resume from (its transcript is empty or damaged).`);
+          if (kept.messages.length === 0)
+            throw new RunRefusedError(
+              `Run ${id} has no conversation to resume from (its transcript is empty or damaged).`,
+            );
           if (kept.complete) throw new RunRefusedError(`Run ${id} had already answered; there is nothing to resume.`);
           const changes = new ChangeLog(this.deps.store, id, this.deps.hash);
           await changes.load();
@@ -158,7 +184,18 @@ export class AgentRunner {
                       text: `${damaged} line${damaged === 1 ? '' : 's'} of the run's transcript could not be read and ${damaged === 1 ? 'was' : 'were'} left out of the conversation it continues.`,
                     });
                 };
-          return this.carry(run, role, { abs: root, segments }, kept.messages, changes, new Set(approve), manifest, signal, say, true);
+          return this.carrier.carry(
+            run,
+            role,
+            { abs: root, segments },
+            kept.messages,
+            changes,
+            new Set(approve),
+            manifest,
+            signal,
+            say,
+            true,
+          );
         },
         (ms) => this.deps.wait(ms, signal),
       );
@@ -168,167 +205,6 @@ export class AgentRunner {
       }
       throw err;
     }
-  }
-
-  private async carry(
-    run: RunRecord,
-    role: Role,
-    /** The run's folder, and its place in the workspace (what the write tools judge protected places by). */
-    where: { abs: string; segments: readonly string[] },
-    messages: LlmMessage[],
-    changes: ChangeLog,
-    approved: Set<string>,
-    manifestWritten: boolean,
-    signal: AbortSignal,
-    onEvent: (event: RunEvent) => void,
-    resumed = false,
-    /** taskId: what the run's discoveries name as their task (a build's id; default the run's task); stopWhen: see AgentRunRequest. */
-    extra: { taskId?: string; stopWhen?: AgentRunRequest['stopWhen'] } = {},
-  ): Promise<RunRecord> {
-    const { taskId, stopWhen } = extra;
-    // The run's own stop: the caller's signal, or stopWhen's reason.
-    const inner = new AbortController();
-    const passOn = () => inner.abort();
-    if (signal.aborted) inner.abort();
-    else signal.addEventListener('abort', passOn, { once: true });
-    let stoppedFor: string | undefined;
-    const transcript = this.deps.runs.transcript(run.id);
-    const stamp = () => new Date(this.deps.clock.now()).toISOString();
-    // Appends in order; one that fails is reported once and the run goes on (the model's work is not lost for a log).
-    // This run holds the run's lock, so it is the transcript's only writer: no log lock per line.
-    let logFailed = false;
-    const record = async (entry: TranscriptRecord) => {
-      try {
-        await transcript.appendHeld(entry);
-      } catch (err) {
-        if (!logFailed) onEvent({ type: 'notice', text: `The run's transcript could not be written: ${err instanceof Error ? err.message : String(err)}` });
-        logFailed = true;
-      }
-    };
-    const acting = new RunActing(this.deps, run, where.abs, changes, onEvent, record, taskId);
-    for (const command of approved) acting.approvedForRun.add(command);
-    acting.manifestWritten = manifestWritten;
-    onEvent({ type: 'started', run, resumed });
-    if (!resumed) await record({ type: 'message', at: stamp(), turn: 0, message: messages[0] as LlmMessage });
-
-    const filter = new SignalFilter();
-    const turnsBefore = run.turns;
-    let progressAt = Number.NEGATIVE_INFINITY;
-    const usageBefore: LlmUsage | undefined = run.usage;
-    let status: RunStatus = 'completed';
-    let reason: string | undefined;
-    let reply: AgentReply | undefined;
-    try {
-      const llm = await this.llm();
-      const discoveries = await acting.promptDiscoveries();
-      reply = await callAgent(
-        llm,
-        {
-          role: { ...role, prompt: discoveries === '' ? role.prompt : `${role.prompt}\n\n${discoveries}`, maxTurns: Math.max(1, role.maxTurns - turnsBefore) },
-          messages,
-          maxTokens: AGENT_MAX_TOKENS,
-          stablePrefix: messages.length,
-          maxResultBytes: AGENT_MAX_RESULT_BYTES,
-          tools: {
-            box: agentTools,
-            context: { fs: this.deps.store.files, root: where.abs, rootInWorkspace: where.segments, exclude: this.deps.exclude?.() ?? [], random: this.deps.random, acting },
-            cache: createToolRunCache(),
-          },
-        },
-        inner.signal,
-        {
-          onText: (text) => {
-            const out = filter.push(text);
-            if (out.text !== '') onEvent({ type: 'text', text: out.text });
-            acting.noteSignals(out.signals);
-          },
-          onRetry: (retry) => onEvent({ type: 'retry', retry }),
-          onTool: (activity) => {
-            if (activity.status === 'running') acting.currentTool = activity.tool;
-            onEvent({ type: 'tool', activity });
-          },
-          onMessage: async (message, progress) => {
-            const rest = filter.flush();
-            if (rest !== '') onEvent({ type: 'text', text: rest });
-            await acting.signalsNoted();
-            await record({ type: 'message', at: stamp(), turn: turnsBefore + progress.turns, message });
-            run.turns = turnsBefore + progress.turns;
-            this.account(run, usageBefore, progress.usage, progress.model);
-            // run.json follows at most every PROGRESS_EVERY_MS (the explorer reads it; the end is always written).
-            const now = this.deps.clock.now();
-            if (now - progressAt >= PROGRESS_EVERY_MS) {
-              progressAt = now;
-              await this.deps.runs.update(run.id, this.progressFields(run, stamp())).catch(() => undefined);
-            }
-            if (message.role === 'user' && stopWhen !== undefined && stoppedFor === undefined) {
-              stoppedFor = stopWhen(run);
-              if (stoppedFor !== undefined) inner.abort();
-            }
-          },
-        },
-      );
-      run.turns = turnsBefore + reply.turns;
-      this.account(run, usageBefore, reply.usage, reply.model);
-      if (reply.outcome === 'stopped') [status, reason] = stoppedFor !== undefined && !signal.aborted ? ['failed', stoppedFor] : ['stopped', 'Stopped before it finished.'];
-      else if (reply.outcome === 'refused') [status, reason] = ['failed', 'The model declined to go on with the task.'];
-      else if (reply.outcome === 'max-turns') [status, reason] = ['failed', `It used all ${role.maxTurns} turns of its role without finishing.`];
-    } catch (err) {
-      [status, reason] = signal.aborted ? ['stopped', 'Stopped before it finished.'] : stoppedFor !== undefined ? ['failed', stoppedFor] : ['failed', failureText(err)];
-    } finally {
-      signal.removeEventListener('abort', passOn);
-    }
-    const rest = filter.flush();
-    if (rest !== '') onEvent({ type: 'text', text: rest });
-    await acting.signalsNoted();
-    const ended = stamp();
-    const summary = reply && status === 'completed' ? cutText(extractSignals(reply.text).text.trim(), SUMMARY_MAX_CHARS) : undefined;
-    const final: RunRecord = {
-      ...run,
-      status,
-      updatedAt: ended,
-      endedAt: ended,
-      ...(reason ? { reason: cutText(reason, REASON_MAX_CHARS) } : {}),
-      ...(summary ? { summary } : {}),
-    };
-    if (status !== 'completed') delete final.summary;
-    await record({ type: 'end', at: ended, status, ...(reason ? { reason: final.reason as string } : {}) });
-    await this.deps.runs.update(run.id, {
-      status,
-      updatedAt: ended,
-      endedAt: ended,
-      turns: final.turns,
-      ...this.usageFieldsOf(final),
-      ...(final.reason ? { reason: final.reason } : {}),
-      ...(final.summary ? { summary: final.summary } : {}),
-    });
-    await this.audit
-      .append({
-        kind: 'agent.run',
-        input: auditInput('AGENT', run.id, run.task),
-        status: status === 'completed' ? 'ok' : 'error',
-        detail: `${run.role}: ${status}${reason ? ` (${reason})` : ''}`,
-        ...this.usageFieldsOf(final),
-      })
-      .catch(() => undefined);
-    onEvent({ type: 'ended', run: final, ...(reply ? { reply: extractSignals(reply.text).text } : {}) });
-    return final;
-  }
-
-  /** Adds this call's usage to what the run had before it (a resumed run keeps counting). */
-  private account(run: RunRecord, before: LlmUsage | undefined, usage: LlmUsage | undefined, model: string | undefined): void {
-    if (usage === undefined) return;
-    run.usage = before === undefined ? usage : addUsage(before, usage);
-    if (model !== undefined) run.model = model;
-    const usd = run.model !== undefined ? costOf(run.model, run.usage, this.deps.prices) : undefined;
-    if (usd !== undefined) run.costUsd = usd;
-  }
-
-  private usageFieldsOf(run: RunRecord): Partial<Pick<RunRecord, 'usage' | 'model' | 'costUsd'>> {
-    return { ...(run.usage ? { usage: run.usage } : {}), ...(run.model ? { model: run.model } : {}), ...(run.costUsd !== undefined ? { costUsd: run.costUsd } : {}) };
-  }
-
-  private progressFields(run: RunRecord, at: string): Partial<RunRecord> {
-    return { turns: run.turns, updatedAt: at, ...this.usageFieldsOf(run) };
   }
 
   private taskPrompt(task: string, rootRel: string, data: readonly { source: string; text: string }[]): string {
@@ -349,13 +225,21 @@ export class AgentRunner {
     const rel = this.rootRelative(root);
     const fs = this.deps.store.files;
     const windows = isWindowsRoot(this.deps.store.folder);
-    const [real, folderReal] = await Promise.all([fs.realpath(root), fs.realpath(this.deps.store.folder)]).catch(() => [undefined, undefined]);
-    const inside = real !== undefined && folderReal !== undefined ? relativeInside(real, folderReal, windows) : undefined;
-    if (inside === undefined) throw new RunRefusedError(`The run's folder '${root}' does not exist or leads outside the workspace.`);
+    const [real, folderReal] = await Promise.all([fs.realpath(root), fs.realpath(this.deps.store.folder)]).catch(() => [
+      undefined,
+      undefined,
+    ]);
+    const inside =
+      real !== undefined && folderReal !== undefined ? relativeInside(real, folderReal, windows) : undefined;
+    if (inside === undefined)
+      throw new RunRefusedError(`The run's folder '${root}' does not exist or leads outside the workspace.`);
     // A protected place anywhere on the way (a nested repository's .git, .github/workflows): the
     // write tools judge paths by their place in the workspace too, but a run is not started there.
     const reason = protectedReason(inside) ?? protectedReason([...inside, 'workflows']);
-    if (reason !== undefined) throw new RunRefusedError(`The run's folder '${inside.join('/')}' is refused: ${reason}; an agent may not work there.`);
+    if (reason !== undefined)
+      throw new RunRefusedError(
+        `The run's folder '${inside.join('/')}' is refused: ${reason}; an agent may not work there.`,
+      );
     return { rel, segments: inside };
   }
 
@@ -365,26 +249,14 @@ export class AgentRunner {
     if (norm === folder) return '.';
     const inside = norm.startsWith(`${folder}/`) || norm.startsWith(`${folder}\\`);
     const rel = inside ? norm.slice(folder.length + 1).replace(/\\/g, '/') : '';
-    if (!inside || rel.split('/').some((s) => s === '..' || s === '' || s === '.')) throw new RunRefusedError(`The run's folder must be inside the workspace; '${root}' is not.`);
+    if (!inside || rel.split('/').some((s) => s === '..' || s === '' || s === '.'))
+      throw new RunRefusedError(`The run's folder must be inside the workspace; '${root}' is not.`);
     return rel;
   }
 
   private rootAbsolute(rootRel: string): string {
     return rootRel === '.' ? this.deps.store.folder : `${this.deps.store.folder}/${rootRel}`;
   }
-
-  private async llm(): Promise<LlmClient> {
-    if (this.llmClient === undefined) {
-      const llm = this.deps.llm;
-      this.llmClient = typeof llm === 'function' ? await llm() : llm;
-    }
-    return this.llmClient;
-  }
-}
-
-function failureText(err: unknown): string {
-  if (err instanceof LlmError) return err.message;
-  return err instanceof Error ? err.message : String(err);
 }
 
 function hex(bytes: Uint8Array): string {

@@ -55,7 +55,8 @@ export function parseChangesFile(value: unknown, hash: Sha256): Checked<ChangesF
   if (!isPlainObject(value)) return bad('it is not a JSON object');
   if (value['version'] !== 1) return bad(`version ${describeValue(value['version'])} is not 1`);
   const files = value['files'];
-  if (!Array.isArray(files) || files.length > CHANGES_MAX_FILES) return bad(`field files is not a list of at most ${CHANGES_MAX_FILES} entries`);
+  if (!Array.isArray(files) || files.length > CHANGES_MAX_FILES)
+    return bad(`field files is not a list of at most ${CHANGES_MAX_FILES} entries`);
   const seen = new Set<string>();
   const out: ChangeEntry[] = [];
   for (const [i, raw] of files.entries()) {
@@ -67,28 +68,41 @@ export function parseChangesFile(value: unknown, hash: Sha256): Checked<ChangesF
     if (problem !== undefined) return bad(`${at}.path ${quotePath(path)} ${problem}`);
     if (seen.has(path)) return bad(`${at}.path ${quotePath(path)} is listed twice`);
     seen.add(path);
-    if (typeof afterSha256 !== 'string' || !SHA256_HEX.test(afterSha256)) return bad(`${at}.afterSha256 is not a SHA-256 in hex`);
+    if (typeof afterSha256 !== 'string' || !SHA256_HEX.test(afterSha256))
+      return bad(`${at}.afterSha256 is not a SHA-256 in hex`);
     if (before === null) {
-      if (beforeSha256 !== null) return bad(`${at}.beforeSha256 must be null when before is null (a file the run created)`);
+      if (beforeSha256 !== null)
+        return bad(`${at}.beforeSha256 must be null when before is null (a file the run created)`);
       out.push({ path, before: null, beforeSha256: null, afterSha256 });
       continue;
     }
-    if (!isPlainObject(before) || (before['encoding'] !== 'utf8' && before['encoding'] !== 'base64') || typeof before['data'] !== 'string') {
+    if (
+      !isPlainObject(before) ||
+      (before['encoding'] !== 'utf8' && before['encoding'] !== 'base64') ||
+      typeof before['data'] !== 'string'
+    ) {
       return bad(`${at}.before is not null or {encoding: utf8 or base64, data}`);
     }
-    if (typeof beforeSha256 !== 'string' || !SHA256_HEX.test(beforeSha256)) return bad(`${at}.beforeSha256 is not a SHA-256 in hex`);
+    if (typeof beforeSha256 !== 'string' || !SHA256_HEX.test(beforeSha256))
+      return bad(`${at}.beforeSha256 is not a SHA-256 in hex`);
     const kept = { encoding: before['encoding'], data: before['data'] } as const;
     const bytes = decodeBefore(kept);
     if (bytes === undefined) return bad(`${at}.before.data is not valid base64`);
-    if (bytes.length > CHANGE_BEFORE_MAX_BYTES) return bad(`${at}.before is over ${formatBytes(CHANGE_BEFORE_MAX_BYTES)}`);
-    if (hash(bytes) !== beforeSha256) return bad(`${at}.before does not match its beforeSha256 (the content was altered)`);
+    if (bytes.length > CHANGE_BEFORE_MAX_BYTES)
+      return bad(`${at}.before is over ${formatBytes(CHANGE_BEFORE_MAX_BYTES)}`);
+    if (hash(bytes) !== beforeSha256)
+      return bad(`${at}.before does not match its beforeSha256 (the content was altered)`);
     out.push({ path, before: kept, beforeSha256, afterSha256 });
   }
   return { ok: true, value: { version: 1, files: out } };
 }
 
 /** `changes.json` of a run: none yet is no changes; a damaged one is a problem sentence naming it. */
-export async function readChanges(store: WorkspaceStore, runId: string, hash: Sha256): Promise<{ ok: true; changes: ChangesFile } | { ok: false; problem: string }> {
+export async function readChanges(
+  store: WorkspaceStore,
+  runId: string,
+  hash: Sha256,
+): Promise<{ ok: true; changes: ChangesFile } | { ok: false; problem: string }> {
   const rel = runFile(runId, RUN_FILES.changes);
   const shown = quotePath(displayPath(rel));
   let text: string | undefined;
@@ -106,7 +120,9 @@ export async function readChanges(store: WorkspaceStore, runId: string, hash: Sh
     return { ok: false, problem: `${shown} is damaged: it is not valid JSON.` };
   }
   const parsed = parseChangesFile(value, hash);
-  return parsed.ok ? { ok: true, changes: parsed.value } : { ok: false, problem: `${shown} is damaged: ${parsed.reason}.` };
+  return parsed.ok
+    ? { ok: true, changes: parsed.value }
+    : { ok: false, problem: `${shown} is damaged: ${parsed.reason}.` };
 }
 
 /**
@@ -131,7 +147,12 @@ export class ChangeLog {
   async load(): Promise<void> {
     return this.serial(async () => {
       const read = await readChanges(this.store, this.runId, this.hash);
-      if (!read.ok) throw new StorageError('corrupt', displayPath(this.rel), `${read.problem} Revert Run cannot use it, so the run is not resumed over it.`);
+      if (!read.ok)
+        throw new StorageError(
+          'corrupt',
+          displayPath(this.rel),
+          `${read.problem} Revert Run cannot use it, so the run is not resumed over it.`,
+        );
       this.files = read.changes.files;
     });
   }
@@ -146,7 +167,9 @@ export class ChangeLog {
   async beforeChange(path: string, before: Uint8Array | undefined, after?: Uint8Array): Promise<void> {
     this.checkPath(path);
     if (before !== undefined && before.length > CHANGE_BEFORE_MAX_BYTES) {
-      throw new RangeError(`${quotePath(path)} is ${formatBytes(before.length)}, over the ${formatBytes(CHANGE_BEFORE_MAX_BYTES)} a run keeps to undo a change.`);
+      throw new RangeError(
+        `${quotePath(path)} is ${formatBytes(before.length)}, over the ${formatBytes(CHANGE_BEFORE_MAX_BYTES)} a run keeps to undo a change.`,
+      );
     }
     return this.serial(async () => {
       if (this.files.some((f) => f.path === path)) return;
@@ -155,7 +178,9 @@ export class ChangeLog {
       // already as before. Without `after`, a created file's "after" is the empty file until afterChange.
       const afterSha256 = this.hash(after ?? before ?? new Uint8Array());
       const entry: ChangeEntry =
-        before === undefined ? { path, before: null, beforeSha256: null, afterSha256 } : { path, before: encodeBefore(before), beforeSha256: this.hash(before), afterSha256 };
+        before === undefined
+          ? { path, before: null, beforeSha256: null, afterSha256 }
+          : { path, before: encodeBefore(before), beforeSha256: this.hash(before), afterSha256 };
       await this.save([...this.files, entry]);
     });
   }
@@ -167,7 +192,8 @@ export class ChangeLog {
     return this.serial(async () => {
       const index = this.files.findIndex((f) => f.path === path);
       const entry = this.files[index];
-      if (entry === undefined) throw new Error(`No before was recorded for ${quotePath(path)}: call beforeChange before writing a file.`);
+      if (entry === undefined)
+        throw new Error(`No before was recorded for ${quotePath(path)}: call beforeChange before writing a file.`);
       if (entry.afterSha256 === sha) return;
       await this.save(this.files.map((f, i) => (i === index ? { ...f, afterSha256: sha } : f)));
     });
@@ -181,7 +207,8 @@ export class ChangeLog {
   /** Replaces the file with `files`, and only then the log in memory. */
   private async save(files: ChangeEntry[]): Promise<void> {
     const text = `${JSON.stringify({ version: 1, files } satisfies ChangesFile, null, 2)}\n`;
-    if (utf8Length(text) > CHANGES_FILE_MAX_BYTES) throw this.full(`it would grow over ${formatBytes(CHANGES_FILE_MAX_BYTES)}`);
+    if (utf8Length(text) > CHANGES_FILE_MAX_BYTES)
+      throw this.full(`it would grow over ${formatBytes(CHANGES_FILE_MAX_BYTES)}`);
     await this.store.writeText(this.rel, text);
     this.files = files;
   }
@@ -199,7 +226,11 @@ export class ChangeLog {
 
   private full(why: string): StorageError {
     const shown = displayPath(this.rel);
-    return new StorageError('too-large', shown, `The change was not made: ${quotePath(shown)}, which keeps what Revert Run restores, is full (${why}).`);
+    return new StorageError(
+      'too-large',
+      shown,
+      `The change was not made: ${quotePath(shown)}, which keeps what Revert Run restores, is full (${why}).`,
+    );
   }
 }
 
@@ -217,7 +248,10 @@ function toBase64(bytes: Uint8Array): string {
     const c = bytes[i + 2];
     const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
     out +=
-      ALPHABET.charAt(n >> 18) + ALPHABET.charAt((n >> 12) & 63) + (b === undefined ? '=' : ALPHABET.charAt((n >> 6) & 63)) + (c === undefined ? '=' : ALPHABET.charAt(n & 63));
+      ALPHABET.charAt(n >> 18) +
+      ALPHABET.charAt((n >> 12) & 63) +
+      (b === undefined ? '=' : ALPHABET.charAt((n >> 6) & 63)) +
+      (c === undefined ? '=' : ALPHABET.charAt(n & 63));
   }
   return out;
 }

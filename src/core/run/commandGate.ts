@@ -11,7 +11,10 @@ export type ApprovalAnswer = 'once' | 'run' | 'deny';
 
 /** The person, asked about one exact command (a modal in VS Code, a y/N prompt on the CLI). */
 export interface CommandApprover {
-  ask(request: { command: string; folder: string; why: string; role: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
+  ask(
+    request: { command: string; folder: string; why: string; role: string },
+    signal: AbortSignal,
+  ): Promise<ApprovalAnswer>;
 }
 
 export interface GateDeps {
@@ -55,13 +58,26 @@ const UNTRUSTED = 'the workspace is not trusted, and commands never run in an un
 export async function gateCommand(deps: GateDeps, state: GateState, request: GateRequest): Promise<GateOutcome> {
   const { command, signal, emit } = request;
   if (!deps.isTrusted()) return { ran: false, decision: 'refused', why: UNTRUSTED };
-  const needed = approvalNeeded(command, { patterns: deps.autoApprove(), approvedForRun: state.approvedForRun, manifestWritten: state.manifestWritten });
+  const needed = approvalNeeded(command, {
+    patterns: deps.autoApprove(),
+    approvedForRun: state.approvedForRun,
+    manifestWritten: state.manifestWritten,
+  });
   let decision: ApprovalDecision = 'auto';
   if (!needed.auto) {
-    if (deps.approver === undefined) return { ran: false, decision: 'refused', why: `nobody can approve it in this run (unattended), and ${needed.why}` };
+    if (deps.approver === undefined)
+      return {
+        ran: false,
+        decision: 'refused',
+        why: `nobody can approve it in this run (unattended), and ${needed.why}`,
+      };
     emit({ type: 'asking', command, why: needed.why });
-    const answer = await deps.approver.ask({ command, folder: request.folder, why: needed.why, role: request.role }, signal);
-    if (signal.aborted) return { ran: false, decision: 'stopped', why: 'the run was stopped while the command waited for approval' };
+    const answer = await deps.approver.ask(
+      { command, folder: request.folder, why: needed.why, role: request.role },
+      signal,
+    );
+    if (signal.aborted)
+      return { ran: false, decision: 'stopped', why: 'the run was stopped while the command waited for approval' };
     if (answer === 'deny') return { ran: false, decision: 'denied', why: 'the person denied it' };
     if (answer === 'run') state.approvedForRun.add(command);
     decision = answer;
@@ -70,7 +86,13 @@ export async function gateCommand(deps: GateDeps, state: GateState, request: Gat
   if (!deps.isTrusted()) return { ran: false, decision: 'refused', why: UNTRUSTED };
   emit({ type: 'approval', command, decision, ...(needed.auto ? { why: needed.by } : {}) });
   emit({ type: 'command', command });
-  const result = await deps.commands.run({ command, cwd: request.folder, timeoutMs: request.timeoutMs, signal, onOutput: (chunk) => emit({ type: 'output', chunk }) });
+  const result = await deps.commands.run({
+    command,
+    cwd: request.folder,
+    timeoutMs: request.timeoutMs,
+    signal,
+    onOutput: (chunk) => emit({ type: 'output', chunk }),
+  });
   emit({
     type: 'exit',
     command,

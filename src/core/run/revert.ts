@@ -16,7 +16,9 @@ import type { Sha256 } from './changesFile';
 import type { RunStore } from './runStore';
 import type { ChangeEntry } from './runTypes';
 
-export type RevertResult = { ok: true; restored: string[]; removed: string[]; unchanged: string[] } | { ok: false; changedOutside: string[]; problem: string };
+export type RevertResult =
+  | { ok: true; restored: string[]; removed: string[]; unchanged: string[] }
+  | { ok: false; changedOutside: string[]; problem: string };
 
 /** Files larger than this are not hashed: no run writes one, so it was changed outside. */
 const CURRENT_MAX_BYTES = 64 * 1024 * 1024;
@@ -29,7 +31,14 @@ type Action = { entry: ChangeEntry; abs: string; action: 'restore' | 'remove'; m
  * the run; a second revert finds every file unchanged and does nothing. Sets `revertedAt`.
  * Folders the run created are left, empty or not: the record does not say which they were.
  */
-export async function revertRun(store: WorkspaceStore, runs: RunStore, id: string, hash: Sha256, rootAbs: string, clock: Clock = systemClock): Promise<RevertResult> {
+export async function revertRun(
+  store: WorkspaceStore,
+  runs: RunStore,
+  id: string,
+  hash: Sha256,
+  rootAbs: string,
+  clock: Clock = systemClock,
+): Promise<RevertResult> {
   const found = await runs.read(id);
   if (!found.ok) return refused(found.problem);
   try {
@@ -47,7 +56,10 @@ export async function revertRun(store: WorkspaceStore, runs: RunStore, id: strin
       (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     );
   } catch (err) {
-    if (err instanceof StorageError && err.code === 'busy') return refused(`Run ${id} is under way in another window or a groundwork command. Stop it first, then revert it.`);
+    if (err instanceof StorageError && err.code === 'busy')
+      return refused(
+        `Run ${id} is under way in another window or a groundwork command. Stop it first, then revert it.`,
+      );
     throw err;
   }
 }
@@ -59,9 +71,11 @@ async function revertLocked(store: WorkspaceStore, id: string, hash: Sha256, roo
   const windows = isWindowsRoot(store.folder);
   const workspaceReal = await files.realpath(store.folder);
   const rootReal = await files.realpath(rootAbs).catch(() => undefined);
-  if (rootReal === undefined) return refused(`The run's folder ${quotePath(rootAbs)} is not there any more. Nothing was reverted.`);
+  if (rootReal === undefined)
+    return refused(`The run's folder ${quotePath(rootAbs)} is not there any more. Nothing was reverted.`);
   const rootInWorkspace = relativeInside(rootReal, workspaceReal, windows);
-  if (rootInWorkspace === undefined) return refused(`The run's folder ${quotePath(rootAbs)} is outside the workspace. Nothing was reverted.`);
+  if (rootInWorkspace === undefined)
+    return refused(`The run's folder ${quotePath(rootAbs)} is outside the workspace. Nothing was reverted.`);
 
   const shown = quotePath(displayPath(runFile(id, RUN_FILES.changes)));
   const hostile: string[] = [];
@@ -92,7 +106,8 @@ async function revertLocked(store: WorkspaceStore, id: string, hash: Sha256, roo
     }
     const current = await currentHash(store, abs, hash);
     if (entry.beforeSha256 !== null && current === entry.beforeSha256) unchanged.push(entry.path);
-    else if (current === entry.afterSha256) actions.push({ entry, abs, action: entry.before === null ? 'remove' : 'restore', mode: info.mode });
+    else if (current === entry.afterSha256)
+      actions.push({ entry, abs, action: entry.before === null ? 'remove' : 'restore', mode: info.mode });
     else changedOutside.push(entry.path);
   }
   if (hostile.length > 0) {
@@ -117,7 +132,12 @@ async function revertLocked(store: WorkspaceStore, id: string, hash: Sha256, roo
   for (const { entry, abs, action, mode } of actions) {
     try {
       if (action === 'remove') await files.remove(abs);
-      else await files.writeAtomic(abs, decodeBefore(entry.before as NonNullable<ChangeEntry['before']>) as Uint8Array, mode);
+      else
+        await files.writeAtomic(
+          abs,
+          decodeBefore(entry.before as NonNullable<ChangeEntry['before']>) as Uint8Array,
+          mode,
+        );
       (action === 'remove' ? removed : restored).push(entry.path);
     } catch (err) {
       if (!(err instanceof StorageError)) throw err;
@@ -145,7 +165,13 @@ function list(paths: readonly string[]): string {
  * workspace, not a protected place: a link planted since the run (or named by a hostile record)
  * must not carry the write elsewhere.
  */
-async function confined(store: WorkspaceStore, segments: string[], rootReal: string, workspaceReal: string, windows: boolean): Promise<boolean> {
+async function confined(
+  store: WorkspaceStore,
+  segments: string[],
+  rootReal: string,
+  workspaceReal: string,
+  windows: boolean,
+): Promise<boolean> {
   const parentReal = await store.files.realpath(joinUnder(rootReal, segments.slice(0, -1))).catch(() => undefined);
   if (parentReal === undefined || relativeInside(parentReal, rootReal, windows) === undefined) return false;
   const inWorkspace = relativeInside(parentReal, workspaceReal, windows);

@@ -23,7 +23,7 @@ import type { GateDeps, GateState } from './commandGate';
 import { noteInSpecs, noteTask } from './specNotes';
 import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
-import type { ApprovalDecision, RunDiscoveries, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
+import type { RunDiscoveries, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
 
 /** What a run's acting side needs from its front end and the workspace (commands: see commandGate.ts). */
 export interface ActingDeps extends GateDeps {
@@ -81,28 +81,53 @@ export class RunActing implements ActingPorts, GateState {
       // The file now decides what npm, make… execute: what was approved before it changed is asked again.
       for (const command of this.approvedForRun) if (usesManifestTool(command)) this.approvedForRun.delete(command);
       if (!this.manifestWritten)
-        this.emit({ type: 'notice', text: `${change.path} is written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.` });
+        this.emit({
+          type: 'notice',
+          text: `${change.path} is written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.`,
+        });
       this.manifestWritten = true;
     }
   }
 
   async afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void> {
     await this.changes.afterChange(change.path, change.after);
-    this.emit({ type: 'wrote', path: change.path, lines: countLines(change.after), created: change.created, edit: this.currentTool === 'edit_file' });
+    this.emit({
+      type: 'wrote',
+      path: change.path,
+      lines: countLines(change.after),
+      created: change.created,
+      edit: this.currentTool === 'edit_file',
+    });
   }
 
   async runCommand(input: { command: string; timeoutSeconds?: number }, signal: AbortSignal): Promise<string> {
     const { command } = input;
     const timeoutMs = input.timeoutSeconds !== undefined ? input.timeoutSeconds * 1000 : DEFAULT_COMMAND_TIMEOUT_MS;
-    const gated = await gateCommand(this.deps, this, { command, folder: this.root, role: this.run.role, timeoutMs, signal, emit: this.emit });
-    if (gated.decision === 'stopped') throw new ToolInputError('The run was stopped while the command waited for approval.');
+    const gated = await gateCommand(this.deps, this, {
+      command,
+      folder: this.root,
+      role: this.run.role,
+      timeoutMs,
+      signal,
+      emit: this.emit,
+    });
+    if (gated.decision === 'stopped')
+      throw new ToolInputError('The run was stopped while the command waited for approval.');
     if (!gated.ran) return this.refuse(command, gated.decision, gated.why);
     const { result, decision } = gated;
     const n = ++this.commandCount;
     const log = commandLogName(n);
     // The full output is kept even when the model sees only its end; a log that cannot be written costs only the log.
     await this.deps.runs.writeCommandLog(this.run.id, n, `$ ${command}\n${result.output}`).catch(() => undefined);
-    await this.record({ type: 'command', at: this.now(), command, decision, durationMs: result.durationMs, log, ...exitFields(result) });
+    await this.record({
+      type: 'command',
+      at: this.now(),
+      command,
+      decision,
+      durationMs: result.durationMs,
+      log,
+      ...exitFields(result),
+    });
     if (result.cancelled) throw new ToolInputError('The command was stopped: the run was cancelled.');
     return this.commandReport(command, result, displayPath(`${runFile(this.run.id, log)}`));
   }
@@ -111,7 +136,11 @@ export class RunActing implements ActingPorts, GateState {
     const agent = this.run.id;
     const start = this.deps.clock.now();
     const parsed = parseSleepArgs(
-      { mode: input.mode, ...(input.seconds !== undefined ? { duration_secs: input.seconds } : {}), ...(input.event !== undefined ? { agent_id: input.event } : {}) },
+      {
+        mode: input.mode,
+        ...(input.seconds !== undefined ? { duration_secs: input.seconds } : {}),
+        ...(input.event !== undefined ? { agent_id: input.event } : {}),
+      },
       this.deps.sleepMaxSeconds(),
       { agent, now: start },
     );
@@ -164,7 +193,10 @@ export class RunActing implements ActingPorts, GateState {
     try {
       return (await this.deps.discoveries.injection(this.run.role)).text;
     } catch (err) {
-      this.emit({ type: 'notice', text: `The run goes on without the project's discoveries: ${err instanceof Error ? err.message : String(err)}` });
+      this.emit({
+        type: 'notice',
+        text: `The run goes on without the project's discoveries: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return '';
     }
   }
@@ -174,32 +206,66 @@ export class RunActing implements ActingPorts, GateState {
   }
 
   /** A learning from report_discovery or a signal in the model's text; returns what the model is told. `task`: the requirement it is about, as the model said. */
-  async noteDiscovery(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact, task?: string): Promise<string> {
+  async noteDiscovery(
+    scope: 'local' | 'global',
+    content: string,
+    impact?: DiscoveryImpact,
+    task?: string,
+  ): Promise<string> {
     const noted = await this.toCase(scope, content, impact);
     if (noted === undefined) {
       const title = oneLine(content, 120);
-      await this.deps.journal.append({ title, description: cutText(content, 8 * 1024), scope, agent: this.run.role, task: this.taskId ?? oneLine(this.run.task, 200) });
+      await this.deps.journal.append({
+        title,
+        description: cutText(content, 8 * 1024),
+        scope,
+        agent: this.run.role,
+        task: this.taskId ?? oneLine(this.run.task, 200),
+      });
     }
     const which = noted === undefined ? {} : { caseId: noted.id, ...(noted.duplicate ? { duplicate: true } : {}) };
     this.emit({ type: 'discovery', scope, content, ...which });
-    await this.record({ type: 'discovery', at: this.now(), scope, content: cutText(content, 8 * 1024), ...(impact ? { impact } : {}), ...which });
+    await this.record({
+      type: 'discovery',
+      at: this.now(),
+      scope,
+      content: cutText(content, 8 * 1024),
+      ...(impact ? { impact } : {}),
+      ...which,
+    });
     if (noted !== undefined && !noted.duplicate) {
       const note = { task: noteTask(task, this.taskId ?? this.run.id), caseId: noted.id, content };
       await noteInSpecs({ fs: this.deps.store?.files, writer: this.deps.specs }, this.root, note, this.emit);
     }
     if (noted === undefined) return `Recorded as a ${scope} discovery in the journal.`;
-    return noted.duplicate ? `Already known as ${noted.id}; nothing new was recorded.` : `Recorded as ${noted.id}, a ${scope} discovery.`;
+    return noted.duplicate
+      ? `Already known as ${noted.id}; nothing new was recorded.`
+      : `Recorded as ${noted.id}, a ${scope} discovery.`;
   }
 
   /** The case a learning became, or undefined when there is no case store or it could not take it (then the journal has it). */
-  private async toCase(scope: 'local' | 'global', content: string, impact?: DiscoveryImpact): Promise<{ id: string; duplicate: boolean } | undefined> {
+  private async toCase(
+    scope: 'local' | 'global',
+    content: string,
+    impact?: DiscoveryImpact,
+  ): Promise<{ id: string; duplicate: boolean } | undefined> {
     if (this.deps.discoveries === undefined) return undefined;
     try {
-      const result = await this.deps.discoveries.report({ scope, content, ...(impact ? { impact } : {}), taskId: this.taskId ?? this.run.id, agentId: this.run.role });
-      if (result.kind === 'created' && result.hookError !== undefined) this.emit({ type: 'notice', text: result.hookError });
+      const result = await this.deps.discoveries.report({
+        scope,
+        content,
+        ...(impact ? { impact } : {}),
+        taskId: this.taskId ?? this.run.id,
+        agentId: this.run.role,
+      });
+      if (result.kind === 'created' && result.hookError !== undefined)
+        this.emit({ type: 'notice', text: result.hookError });
       return result.kind === 'created' ? { id: result.case.id, duplicate: false } : { id: result.id, duplicate: true };
     } catch (err) {
-      this.emit({ type: 'notice', text: `The discovery was kept in the journal only: ${err instanceof Error ? err.message : String(err)}` });
+      this.emit({
+        type: 'notice',
+        text: `The discovery was kept in the journal only: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return undefined;
     }
   }
@@ -209,11 +275,17 @@ export class RunActing implements ActingPorts, GateState {
     this.emit({ type: 'approval', command, decision, why });
     await this.record({ type: 'command', at: this.now(), command, decision });
     const next =
-      decision === 'denied' ? 'Do not ask for it again; go on without it or try another way.' : 'Go on without running it, or say in your answer what the person should run.';
+      decision === 'denied'
+        ? 'Do not ask for it again; go on without it or try another way.'
+        : 'Go on without running it, or say in your answer what the person should run.';
     throw new ToolInputError(`The command was not run: ${why}. ${next}`);
   }
 
-  private commandReport(command: string, result: { exitCode: number | undefined; signal?: string; timedOut: boolean; output: string; durationMs: number }, where: string): string {
+  private commandReport(
+    command: string,
+    result: { exitCode: number | undefined; signal?: string; timedOut: boolean; output: string; durationMs: number },
+    where: string,
+  ): string {
     const how = result.timedOut
       ? `It ran past its timeout and was stopped${result.signal ? ` (${result.signal})` : ''}.`
       : result.exitCode !== undefined
@@ -222,7 +294,10 @@ export class RunActing implements ActingPorts, GateState {
     const size = utf8Length(result.output);
     if (size === 0) return `${how} It printed nothing. (${formatSeconds(result.durationMs)})`;
     const shown = size <= MODEL_OUTPUT_MAX_BYTES ? result.output : headAndTail(result.output);
-    const note = size <= MODEL_OUTPUT_MAX_BYTES ? 'Its output:' : `Its output was ${size} bytes; the start and the end of it follow (all of it is in ${where}):`;
+    const note =
+      size <= MODEL_OUTPUT_MAX_BYTES
+        ? 'Its output:'
+        : `Its output was ${size} bytes; the start and the end of it follow (all of it is in ${where}):`;
     return `${how} (${formatSeconds(result.durationMs)})\n${note}\n${wrapUntrusted(shown, `output of ${oneLine(command, 80)}`, this.deps.random)}`;
   }
 
@@ -238,10 +313,22 @@ export class RunActing implements ActingPorts, GateState {
       if (signal.aborted) return { text: 'stopped', record: false };
       const elapsed = this.deps.clock.now() - start;
       if (elapsed >= maxMs)
-        return { text: kind === 'timer' ? `the timer of ${formatSeconds(maxMs)} elapsed` : `nothing woke it within the cap of ${formatSeconds(maxMs)}`, record: true };
+        return {
+          text:
+            kind === 'timer'
+              ? `the timer of ${formatSeconds(maxMs)} elapsed`
+              : `nothing woke it within the cap of ${formatSeconds(maxMs)}`,
+          record: true,
+        };
       const woken = await this.wokenBySomeone(start);
       if (woken !== undefined) return { text: `woken by a person: ${woken}`, record: false };
-      if (kind === 'event' && event !== undefined && (await (this.deps.eventDone ?? ((e, since) => runEnded(this.deps.runs, e, since)))(event, start).catch(() => false)))
+      if (
+        kind === 'event' &&
+        event !== undefined &&
+        (await (this.deps.eventDone ?? ((e, since) => runEnded(this.deps.runs, e, since)))(event, start).catch(
+          () => false,
+        ))
+      )
         return { text: `${event} has finished`, record: true };
       await this.deps.wait(Math.min(WAKE_POLL_MS, maxMs - elapsed), signal);
     }
@@ -257,7 +344,11 @@ export class RunActing implements ActingPorts, GateState {
   }
 }
 
-function exitFields(result: { exitCode: number | undefined; signal?: string; timedOut: boolean }): { exitCode?: number; signal?: string; timedOut?: boolean } {
+function exitFields(result: { exitCode: number | undefined; signal?: string; timedOut: boolean }): {
+  exitCode?: number;
+  signal?: string;
+  timedOut?: boolean;
+} {
   return {
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     ...(result.signal ? { signal: result.signal } : {}),

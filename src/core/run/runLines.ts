@@ -49,7 +49,10 @@ export class RunPrinter {
     const out: RunPiece[] = [];
     for (const piece of this.piecesOf(event)) {
       // callAgent starts a later turn's text with '\n'; after a tool's line that would be a blank line.
-      const text = piece.kind === 'stream' && this.afterLine && event.type === 'text' && piece.text.startsWith('\n') ? piece.text.slice(1) : piece.text;
+      const text =
+        piece.kind === 'stream' && this.afterLine && event.type === 'text' && piece.text.startsWith('\n')
+          ? piece.text.slice(1)
+          : piece.text;
       if (piece.kind === 'line') out.push(piece);
       else if (text !== '') out.push({ kind: 'stream', text });
       if (piece.kind === 'line') this.afterLine = true;
@@ -63,7 +66,10 @@ export class RunPrinter {
       case 'started':
         return [
           line(`${event.resumed ? '↻ Resuming' : '▸'} ${event.run.role}: ${oneLine(event.run.task, 160)}`, 'accent'),
-          line(`  run ${event.run.id} in ${event.run.root === '.' ? 'the workspace folder' : oneLine(event.run.root, TARGET_MAX_CHARS)}`, 'dim'),
+          line(
+            `  run ${event.run.id} in ${event.run.root === '.' ? 'the workspace folder' : oneLine(event.run.root, TARGET_MAX_CHARS)}`,
+            'dim',
+          ),
         ];
       case 'text':
         return [{ kind: 'stream', text: terminalText(event.text) }];
@@ -77,7 +83,10 @@ export class RunPrinter {
           ),
         ];
       case 'asking':
-        return [line(`? Waiting for your approval to run: ${oneLine(event.command, COMMAND_MAX_CHARS)}`, 'warning'), line(`  ${oneLine(event.why, 300)}`, 'dim')];
+        return [
+          line(`? Waiting for your approval to run: ${oneLine(event.command, COMMAND_MAX_CHARS)}`, 'warning'),
+          line(`  ${oneLine(event.why, 300)}`, 'dim'),
+        ];
       case 'approval':
         return this.approval(event);
       case 'command':
@@ -87,13 +96,20 @@ export class RunPrinter {
       case 'exit':
         return [exitLine(event)];
       case 'sleep':
-        return [line(`☾ Sleeping (${sleepWhat(event)})${event.reason ? `: ${oneLine(event.reason, 200)}` : ''}`, 'dim')];
+        return [
+          line(`☾ Sleeping (${sleepWhat(event)})${event.reason ? `: ${oneLine(event.reason, 200)}` : ''}`, 'dim'),
+        ];
       case 'woken':
         return [line(`☀ Woke: ${oneLine(event.reason, 200)}`, 'dim')];
       case 'discovery':
         return [line(`◆ Learned (${event.scope}${caseOf(event)}): ${oneLine(event.content, 200)}`, 'accent')];
       case 'retry':
-        return [line(`… waiting for the model (retry ${event.retry.attempt} of ${event.retry.of}: ${oneLine(event.retry.reason, 120)})`, 'dim')];
+        return [
+          line(
+            `… waiting for the model (retry ${event.retry.attempt} of ${event.retry.of}: ${oneLine(event.retry.reason, 120)})`,
+            'dim',
+          ),
+        ];
       case 'notice':
         return [line(`! ${oneLine(event.text, 400)}`, 'warning')];
       case 'ended':
@@ -103,9 +119,17 @@ export class RunPrinter {
 
   private tool(activity: Extract<RunEvent, { type: 'tool' }>['activity']): RunPiece[] {
     if (activity.status === 'running') return [];
-    if (activity.status === 'done') return OWN_LINES.has(activity.tool) ? [] : [line(`• ${oneLine(describeToolActivity(activity), TARGET_MAX_CHARS + 20)}`, 'dim')];
+    if (activity.status === 'done')
+      return OWN_LINES.has(activity.tool)
+        ? []
+        : [line(`• ${oneLine(describeToolActivity(activity), TARGET_MAX_CHARS + 20)}`, 'dim')];
     if (activity.tool === 'run_command' && this.notRun.delete(activity.target)) return [];
-    return [line(`✗ ${oneLine(describeToolActivity(activity), TARGET_MAX_CHARS)}: ${oneLine(activity.error ?? 'failed', 300)}`, 'error')];
+    return [
+      line(
+        `✗ ${oneLine(describeToolActivity(activity), TARGET_MAX_CHARS)}: ${oneLine(activity.error ?? 'failed', 300)}`,
+        'error',
+      ),
+    ];
   }
 
   private approval(event: Extract<RunEvent, { type: 'approval' }>): RunPiece[] {
@@ -121,7 +145,12 @@ export class RunPrinter {
         return [line(`⊘ Denied: ${oneLine(event.command, COMMAND_MAX_CHARS)}`, 'error')];
       case 'refused':
         this.notRun.add(event.command);
-        return [line(`⊘ Not run: ${oneLine(event.command, COMMAND_MAX_CHARS)}${event.why ? ` (${oneLine(event.why, 300)})` : ''}`, 'error')];
+        return [
+          line(
+            `⊘ Not run: ${oneLine(event.command, COMMAND_MAX_CHARS)}${event.why ? ` (${oneLine(event.why, 300)})` : ''}`,
+            'error',
+          ),
+        ];
     }
   }
 }

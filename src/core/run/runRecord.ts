@@ -28,7 +28,8 @@ export function isRunId(text: string): boolean {
  * clash). RangeError for a role or a random part the pattern would refuse.
  */
 export function newRunId(role: string, nowMs: number, randomHex4: string): string {
-  if (!ROLE_NAME_PATTERN.test(role) || role.length > ROLE_NAME_MAX_CHARS) throw new RangeError(`${describeValue(role)} is not a role name.`);
+  if (!ROLE_NAME_PATTERN.test(role) || role.length > ROLE_NAME_MAX_CHARS)
+    throw new RangeError(`${describeValue(role)} is not a role name.`);
   if (!HEX4.test(randomHex4)) throw new RangeError(`${describeValue(randomHex4)} is not 4 lower-case hex digits.`);
   const iso = new Date(nowMs).toISOString();
   const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
@@ -72,13 +73,15 @@ export function parseRunRecord(value: unknown): Checked<RunRecord> {
   if (value['version'] !== 1) return bad(`version ${describeValue(value['version'])} is not 1`);
   const { id, role, root, status, turns, origin } = value;
   if (typeof id !== 'string' || !isRunId(id)) return bad(`field id ${describeValue(id)} is not a run id`);
-  if (typeof role !== 'string' || !ROLE_NAME_PATTERN.test(role) || role.length > ROLE_NAME_MAX_CHARS) return bad(`field role ${describeValue(role)} is not a role name`);
+  if (typeof role !== 'string' || !ROLE_NAME_PATTERN.test(role) || role.length > ROLE_NAME_MAX_CHARS)
+    return bad(`field role ${describeValue(role)} is not a role name`);
   const task = text(value, 'task', TASK_MAX_CHARS);
   if (!task.ok) return task;
   if (typeof root !== 'string') return bad('field root is not text');
   const rootProblem = relativePathProblem(root, true);
   if (rootProblem !== undefined) return bad(`field root ${rootProblem}`);
-  if (!(RUN_STATUSES as readonly unknown[]).includes(status)) return bad(`field status ${describeValue(status)} is not one of ${RUN_STATUSES.join(', ')}`);
+  if (!(RUN_STATUSES as readonly unknown[]).includes(status))
+    return bad(`field status ${describeValue(status)} is not one of ${RUN_STATUSES.join(', ')}`);
   if (!Number.isSafeInteger(turns) || (turns as number) < 0) return bad('field turns is not a whole number ≥ 0');
   if (origin !== 'vscode' && origin !== 'cli') return bad(`field origin ${describeValue(origin)} is not vscode or cli`);
   for (const field of ['startedAt', 'updatedAt'] as const) {
@@ -100,14 +103,21 @@ export function parseRunRecord(value: unknown): Checked<RunRecord> {
   const { usage, model, costUsd } = value;
   if (usage !== undefined) {
     if (!isUsage(usage)) return bad('field usage is not four whole token counts ≥ 0');
-    run.usage = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheCreationTokens: usage.cacheCreationTokens };
+    run.usage = {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: usage.cacheReadTokens,
+      cacheCreationTokens: usage.cacheCreationTokens,
+    };
   }
   if (model !== undefined) {
-    if (typeof model !== 'string' || !MODEL_PATTERN.test(model)) return bad(`field model ${describeValue(model)} is not a model id`);
+    if (typeof model !== 'string' || !MODEL_PATTERN.test(model))
+      return bad(`field model ${describeValue(model)} is not a model id`);
     run.model = model;
   }
   if (costUsd !== undefined) {
-    if (typeof costUsd !== 'number' || !Number.isFinite(costUsd) || costUsd < 0) return bad('field costUsd is not a number ≥ 0');
+    if (typeof costUsd !== 'number' || !Number.isFinite(costUsd) || costUsd < 0)
+      return bad('field costUsd is not a number ≥ 0');
     run.costUsd = costUsd;
   }
   for (const field of ['endedAt', 'revertedAt'] as const) {
@@ -128,7 +138,12 @@ export function parseRunRecord(value: unknown): Checked<RunRecord> {
   return { ok: true, value: run };
 }
 
-function text(obj: Record<string, unknown>, field: string, maxChars: number, options: { blank?: boolean } = {}): Checked<string> {
+function text(
+  obj: Record<string, unknown>,
+  field: string,
+  maxChars: number,
+  options: { blank?: boolean } = {},
+): Checked<string> {
   const v = obj[field];
   if (typeof v !== 'string') return bad(`field ${field} is not text`);
   const tooLong = lengthProblem(`field ${field}`, v, maxChars);

@@ -59,7 +59,12 @@ export class RunStore {
    * exists: nobody can see the run before it is held (a list that checks `isHeld` at that moment
    * would otherwise take the lock the run is about to take).
    */
-  async createHeld<T>(fields: NewRun, random: () => string, now: number, fn: (run: RunRecord) => Promise<T>): Promise<T> {
+  async createHeld<T>(
+    fields: NewRun,
+    random: () => string,
+    now: number,
+    fn: (run: RunRecord) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
       const id = newRunId(fields.role, now, random());
       let created: RunRecord | undefined;
@@ -89,7 +94,8 @@ export class RunStore {
 
   /** The run, or a sentence saying why it cannot be read (naming `run.json`). Nothing is touched for an id that is not one. */
   async read(id: string): Promise<RunRead> {
-    if (!isRunId(id)) return { ok: false, problem: `${describeValue(id)} is not a run id (YYYYMMDD-HHMMSS-<role>-<4 hex digits>).` };
+    if (!isRunId(id))
+      return { ok: false, problem: `${describeValue(id)} is not a run id (YYYYMMDD-HHMMSS-<role>-<4 hex digits>).` };
     const rel = runFile(id, RUN_FILES.record);
     const shown = quotePath(displayPath(rel));
     let text: string | undefined;
@@ -109,7 +115,8 @@ export class RunStore {
     const parsed = parseRunRecord(value);
     if (!parsed.ok) return { ok: false, problem: `${shown} is damaged: ${parsed.reason}.` };
     // A copied folder would otherwise pass for another run: the name on disk is what locks and revert use.
-    if (parsed.value.id !== id) return { ok: false, problem: `${shown} is damaged: its id ${parsed.value.id} is not the name of its folder.` };
+    if (parsed.value.id !== id)
+      return { ok: false, problem: `${shown} is damaged: its id ${parsed.value.id} is not the name of its folder.` };
     return { ok: true, run: parsed.value };
   }
 
@@ -197,12 +204,20 @@ export class RunStore {
 }
 
 function noFreeName(): StorageError {
-  return new StorageError('io', displayPath(RUNS_DIR), `No free name for a new run folder was found in ${quotePath(displayPath(RUNS_DIR))} after ${CREATE_ATTEMPTS} tries.`);
+  return new StorageError(
+    'io',
+    displayPath(RUNS_DIR),
+    `No free name for a new run folder was found in ${quotePath(displayPath(RUNS_DIR))} after ${CREATE_ATTEMPTS} tries.`,
+  );
 }
 
 function assertRunId(id: string): string {
   if (isRunId(id)) return id;
-  throw new StorageError('unsafe-path', id, `Refused the run id ${quotePath(id)}: a run id is YYYYMMDD-HHMMSS-<role>-<4 hex digits>.`);
+  throw new StorageError(
+    'unsafe-path',
+    id,
+    `Refused the run id ${quotePath(id)}: a run id is YYYYMMDD-HHMMSS-<role>-<4 hex digits>.`,
+  );
 }
 
 function assertCommandNumber(n: number): number {
@@ -225,6 +240,10 @@ function serialize(run: RunRecord): string {
 export async function runEnded(runs: RunStore, event: string, since: number): Promise<boolean> {
   const { runs: all } = await runs.list();
   return all.some(
-    (r) => (r.id === event || r.role === event || r.role === `build-${event}`) && r.status !== 'running' && r.endedAt !== undefined && Date.parse(r.endedAt) >= since,
+    (r) =>
+      (r.id === event || r.role === event || r.role === `build-${event}`) &&
+      r.status !== 'running' &&
+      r.endedAt !== undefined &&
+      Date.parse(r.endedAt) >= since,
   );
 }

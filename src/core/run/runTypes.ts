@@ -78,10 +78,28 @@ export const CHANGE_BEFORE_MAX_BYTES = 4 * 1024 * 1024;
  */
 export type TranscriptRecord =
   | { type: 'message'; at: string; turn: number; message: LlmMessage }
-  | { type: 'command'; at: string; command: string; decision: ApprovalDecision; exitCode?: number; signal?: string; timedOut?: boolean; durationMs?: number; log?: string }
+  | {
+      type: 'command';
+      at: string;
+      command: string;
+      decision: ApprovalDecision;
+      exitCode?: number;
+      signal?: string;
+      timedOut?: boolean;
+      durationMs?: number;
+      log?: string;
+    }
   | { type: 'sleep'; at: string; mode: 'timer' | 'event' | 'manual'; seconds?: number; event?: string; reason?: string }
   | { type: 'woken'; at: string; reason: string }
-  | { type: 'discovery'; at: string; scope: 'local' | 'global'; content: string; impact?: string; caseId?: string; duplicate?: boolean }
+  | {
+      type: 'discovery';
+      at: string;
+      scope: 'local' | 'global';
+      content: string;
+      impact?: string;
+      caseId?: string;
+      duplicate?: boolean;
+    }
   | { type: 'end'; at: string; status: RunStatus; reason?: string };
 
 /**
@@ -102,7 +120,15 @@ export type RunEvent =
   | { type: 'approval'; command: string; decision: ApprovalDecision; why?: string }
   | { type: 'command'; command: string }
   | { type: 'output'; chunk: string }
-  | { type: 'exit'; command: string; exitCode?: number; signal?: string; timedOut: boolean; cancelled: boolean; durationMs: number }
+  | {
+      type: 'exit';
+      command: string;
+      exitCode?: number;
+      signal?: string;
+      timedOut: boolean;
+      cancelled: boolean;
+      durationMs: number;
+    }
   | { type: 'sleep'; mode: 'timer' | 'event' | 'manual'; seconds?: number; event?: string; reason?: string }
   | { type: 'woken'; reason: string }
   /** caseId: the discovery case it became (or, with duplicate, the one it repeats); absent when only the journal has it. */

@@ -22,10 +22,18 @@ export async function noteInSpecs(
   const { fs, writer } = ports;
   if (fs === undefined || writer === undefined || taskProblem(note.task) !== undefined) return;
   try {
-    const refused = (r: SpecRefusal): void => emit({ type: 'notice', text: `${note.caseId} could not be noted in the specs: ${r.reason} (${specShown(folder, r.path)})` });
+    const refused = (r: SpecRefusal): void =>
+      emit({
+        type: 'notice',
+        text: `${note.caseId} could not be noted in the specs: ${r.reason} (${specShown(folder, r.path)})`,
+      });
     const path = await appendDiscoveryNote({ fs, writer, refused }, folder, note);
-    if (path !== undefined) emit({ type: 'notice', text: `${note.caseId} is noted after ${note.task} in ${specShown(folder, path)}.` });
+    if (path !== undefined)
+      emit({ type: 'notice', text: `${note.caseId} is noted after ${note.task} in ${specShown(folder, path)}.` });
   } catch (err) {
-    emit({ type: 'notice', text: `${note.caseId} could not be noted in the specs: ${err instanceof Error ? err.message : String(err)}` });
+    emit({
+      type: 'notice',
+      text: `${note.caseId} could not be noted in the specs: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
 }

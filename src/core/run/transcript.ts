@@ -36,17 +36,31 @@ export const parseTranscriptRecord: RecordParser<TranscriptRecord> = (value) => 
       const turn = value['turn'];
       if (!Number.isSafeInteger(turn) || (turn as number) < 0) return bad('field turn is not a whole number ≥ 0');
       const message = parseMessage(value['message']);
-      return message.ok ? { ok: true, record: { type: 'message', at, turn: turn as number, message: message.record } } : message;
+      return message.ok
+        ? { ok: true, record: { type: 'message', at, turn: turn as number, message: message.record } }
+        : message;
     }
     case 'command':
       return parseCommand(value, at);
     case 'sleep': {
       const mode = value['mode'];
-      if (mode !== 'timer' && mode !== 'event' && mode !== 'manual') return bad(`field mode ${describeValue(mode)} is not timer, event or manual`);
+      if (mode !== 'timer' && mode !== 'event' && mode !== 'manual')
+        return bad(`field mode ${describeValue(mode)} is not timer, event or manual`);
       const seconds = value['seconds'];
       if (seconds !== undefined && !isCount(seconds)) return bad('field seconds is not a whole number ≥ 0');
       const rest = optionalTexts(value, ['event', 'reason'], SHORT_TEXT_MAX_CHARS);
-      return rest.ok ? { ok: true, record: { type: 'sleep', at, mode, ...(seconds !== undefined ? { seconds: seconds as number } : {}), ...rest.record } } : rest;
+      return rest.ok
+        ? {
+            ok: true,
+            record: {
+              type: 'sleep',
+              at,
+              mode,
+              ...(seconds !== undefined ? { seconds: seconds as number } : {}),
+              ...rest.record,
+            },
+          }
+        : rest;
     }
     case 'woken': {
       const reason = text(value['reason'], 'reason', SHORT_TEXT_MAX_CHARS);
@@ -54,20 +68,35 @@ export const parseTranscriptRecord: RecordParser<TranscriptRecord> = (value) => 
     }
     case 'discovery': {
       const scope = value['scope'];
-      if (scope !== 'local' && scope !== 'global') return bad(`field scope ${describeValue(scope)} is not local or global`);
+      if (scope !== 'local' && scope !== 'global')
+        return bad(`field scope ${describeValue(scope)} is not local or global`);
       const content = text(value['content'], 'content', LONG_TEXT_MAX_CHARS);
       if (!content.ok) return content;
       const impact = optionalTexts(value, ['impact', 'caseId'], SHORT_TEXT_MAX_CHARS);
       if (!impact.ok) return impact;
       const duplicate = value['duplicate'];
-      if (duplicate !== undefined && typeof duplicate !== 'boolean') return bad(`field duplicate ${describeValue(duplicate)} is not true or false`);
-      return { ok: true, record: { type: 'discovery', at, scope, content: content.record, ...impact.record, ...(duplicate !== undefined ? { duplicate } : {}) } };
+      if (duplicate !== undefined && typeof duplicate !== 'boolean')
+        return bad(`field duplicate ${describeValue(duplicate)} is not true or false`);
+      return {
+        ok: true,
+        record: {
+          type: 'discovery',
+          at,
+          scope,
+          content: content.record,
+          ...impact.record,
+          ...(duplicate !== undefined ? { duplicate } : {}),
+        },
+      };
     }
     case 'end': {
       const status = value['status'];
-      if (!(RUN_STATUSES as readonly unknown[]).includes(status)) return bad(`field status ${describeValue(status)} is not one of ${RUN_STATUSES.join(', ')}`);
+      if (!(RUN_STATUSES as readonly unknown[]).includes(status))
+        return bad(`field status ${describeValue(status)} is not one of ${RUN_STATUSES.join(', ')}`);
       const reason = optionalTexts(value, ['reason'], REASON_MAX_CHARS);
-      return reason.ok ? { ok: true, record: { type: 'end', at, status: status as RunStatus, ...reason.record } } : reason;
+      return reason.ok
+        ? { ok: true, record: { type: 'end', at, status: status as RunStatus, ...reason.record } }
+        : reason;
     }
     case undefined:
       return bad('missing field type');
@@ -80,14 +109,18 @@ function parseCommand(value: Record<string, unknown>, at: string): Parsed<Transc
   const command = text(value['command'], 'command', LONG_TEXT_MAX_CHARS);
   if (!command.ok) return command;
   const decision = value['decision'];
-  if (!DECISIONS.includes(decision as ApprovalDecision)) return bad(`field decision ${describeValue(decision)} is not one of ${DECISIONS.join(', ')}`);
+  if (!DECISIONS.includes(decision as ApprovalDecision))
+    return bad(`field decision ${describeValue(decision)} is not one of ${DECISIONS.join(', ')}`);
   const { exitCode, signal, timedOut, durationMs, log } = value;
   if (exitCode !== undefined && !Number.isSafeInteger(exitCode)) return bad('field exitCode is not a whole number');
-  if (signal !== undefined && (typeof signal !== 'string' || !SIGNAL.test(signal))) return bad(`field signal ${describeValue(signal)} is not a signal name`);
+  if (signal !== undefined && (typeof signal !== 'string' || !SIGNAL.test(signal)))
+    return bad(`field signal ${describeValue(signal)} is not a signal name`);
   if (timedOut !== undefined && typeof timedOut !== 'boolean') return bad('field timedOut is not true or false');
-  if (durationMs !== undefined && (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0)) return bad('field durationMs is not a number ≥ 0');
+  if (durationMs !== undefined && (typeof durationMs !== 'number' || !Number.isFinite(durationMs) || durationMs < 0))
+    return bad('field durationMs is not a number ≥ 0');
   // The log is opened from the run folder: only the name Groundwork gives it, nothing that leads elsewhere.
-  if (log !== undefined && (typeof log !== 'string' || !COMMAND_LOG.test(log))) return bad(`field log ${describeValue(log)} is not commands/<n>.log`);
+  if (log !== undefined && (typeof log !== 'string' || !COMMAND_LOG.test(log)))
+    return bad(`field log ${describeValue(log)} is not commands/<n>.log`);
   return {
     ok: true,
     record: {
@@ -108,7 +141,8 @@ function parseCommand(value: Record<string, unknown>, at: string): Parsed<Transc
 export function parseMessage(value: unknown): Parsed<LlmMessage> {
   if (!isPlainObject(value)) return bad('field message is not an object');
   const role = value['role'];
-  if (role !== 'user' && role !== 'assistant') return bad(`message.role ${describeValue(role)} is not user or assistant`);
+  if (role !== 'user' && role !== 'assistant')
+    return bad(`message.role ${describeValue(role)} is not user or assistant`);
   const content = value['content'];
   if (typeof content === 'string') {
     const checked = text(content, 'message.content', TRANSCRIPT_TEXT_MAX_CHARS, true);
@@ -123,8 +157,10 @@ export function parseMessage(value: unknown): Parsed<LlmMessage> {
     const block = parseBlock(raw, `message.content[${i}]`);
     if (!block.ok) return block;
     const b = block.record;
-    if (b.type === 'tool_use' && role !== 'assistant') return bad(`message.content[${i}] is a tool call in a user message`);
-    if (b.type === 'tool_result' && role !== 'user') return bad(`message.content[${i}] is a tool result in an assistant message`);
+    if (b.type === 'tool_use' && role !== 'assistant')
+      return bad(`message.content[${i}] is a tool call in a user message`);
+    if (b.type === 'tool_result' && role !== 'user')
+      return bad(`message.content[${i}] is a tool result in an assistant message`);
     const id = b.type === 'tool_use' ? b.id : b.type === 'tool_result' ? b.toolUseId : undefined;
     if (id !== undefined) {
       if (toolIds.has(id)) return bad(`message.content[${i}] repeats the tool call id ${describeValue(id)}`);
@@ -145,7 +181,8 @@ function parseBlock(value: unknown, at: string): Parsed<LlmContent> {
     case 'tool_use': {
       const { id, name } = value;
       if (!isToolId(id)) return bad(`${at}.id is not a tool call id`);
-      if (typeof name !== 'string' || !TOOL_NAME.test(name)) return bad(`${at}.name ${describeValue(name)} is not a tool name`);
+      if (typeof name !== 'string' || !TOOL_NAME.test(name))
+        return bad(`${at}.name ${describeValue(name)} is not a tool name`);
       // The input is the model's own JSON, sent back as it was; the line's size already bounds it.
       if (!('input' in value)) return bad(`${at}.input is missing`);
       return { ok: true, record: { type: 'tool_use', id, name, input: value['input'] } };
@@ -156,7 +193,15 @@ function parseBlock(value: unknown, at: string): Parsed<LlmContent> {
       const content = text(value['content'], `${at}.content`, TRANSCRIPT_TEXT_MAX_CHARS, true);
       if (!content.ok) return content;
       if (isError !== undefined && typeof isError !== 'boolean') return bad(`${at}.isError is not true or false`);
-      return { ok: true, record: { type: 'tool_result', toolUseId, content: content.record, ...(isError !== undefined ? { isError } : {}) } };
+      return {
+        ok: true,
+        record: {
+          type: 'tool_result',
+          toolUseId,
+          content: content.record,
+          ...(isError !== undefined ? { isError } : {}),
+        },
+      };
     }
     default:
       return bad(`${at}.type ${describeValue(value['type'])} is not text, tool_use or tool_result`);
@@ -179,7 +224,11 @@ function text(value: unknown, field: string, max: number, empty = false): Parsed
   return { ok: true, record: value };
 }
 
-function optionalTexts<K extends string>(obj: Record<string, unknown>, fields: readonly K[], max: number): Parsed<Partial<Record<K, string>>> {
+function optionalTexts<K extends string>(
+  obj: Record<string, unknown>,
+  fields: readonly K[],
+  max: number,
+): Parsed<Partial<Record<K, string>>> {
   const out: Partial<Record<K, string>> = {};
   for (const field of fields) {
     if (obj[field] === undefined) continue;
@@ -198,7 +247,11 @@ function optionalTexts<K extends string>(obj: Record<string, unknown>, fields: r
  * not only at the end. `complete`: the run had answered (the last message is an assistant's without
  * tool calls), so there is nothing to resume. `turns`: the assistant messages kept.
  */
-export function resumeMessages(records: readonly TranscriptRecord[]): { messages: LlmMessage[]; turns: number; complete: boolean } {
+export function resumeMessages(records: readonly TranscriptRecord[]): {
+  messages: LlmMessage[];
+  turns: number;
+  complete: boolean;
+} {
   const kept: LlmMessage[] = [];
   for (const record of records) {
     if (record.type !== 'message') continue;
@@ -239,9 +292,15 @@ export function resumeMessages(records: readonly TranscriptRecord[]): { messages
 }
 
 function toolUseIds(message: LlmMessage): Set<string> {
-  return new Set(typeof message.content === 'string' ? [] : message.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
+  return new Set(
+    typeof message.content === 'string' ? [] : message.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])),
+  );
 }
 
 function resultIds(message: LlmMessage): Set<string> {
-  return new Set(typeof message.content === 'string' ? [] : message.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])));
+  return new Set(
+    typeof message.content === 'string'
+      ? []
+      : message.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])),
+  );
 }

@@ -87,7 +87,12 @@ export const MAX_RESULT_BYTES = 256 * 1024;
 
 export const LAST_TURN_NOTE = 'This is your last turn: no more tool calls. Answer now with what you have.';
 
-export async function callAgent(llm: LlmClient, request: AgentRequest, signal: AbortSignal, observer: AgentObserver = {}): Promise<AgentReply> {
+export async function callAgent(
+  llm: LlmClient,
+  request: AgentRequest,
+  signal: AbortSignal,
+  observer: AgentObserver = {},
+): Promise<AgentReply> {
   const { role } = request;
   let maxTurns = Math.max(1, Math.floor(role.maxTurns));
   const maxResultBytes = request.maxResultBytes ?? MAX_RESULT_BYTES;
@@ -114,7 +119,9 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
         messages,
         model: role.model,
         maxTokens: request.maxTokens,
-        ...(definitions.length > 0 ? { tools: definitions.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
+        ...(definitions.length > 0
+          ? { tools: definitions.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+          : {}),
         ...(request.stablePrefix !== undefined ? { stablePrefix: request.stablePrefix } : {}),
       },
       signal,
@@ -138,11 +145,19 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
     if (stop === 'refusal') return { ...reply, outcome: 'refused' };
     // A text block of only white space is refused by the API: such a preamble is left out.
     const said: LlmContent[] = text.trim() === '' ? [] : [{ type: 'text', text }];
-    const assistant: LlmMessage = { role: 'assistant', content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))] };
-    const progress = (): AgentProgress => ({ turns: reply.turns, ...(reply.usage ? { usage: reply.usage } : {}), ...(reply.model ? { model: reply.model } : {}) });
+    const assistant: LlmMessage = {
+      role: 'assistant',
+      content: [...said, ...calls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.input }))],
+    };
+    const progress = (): AgentProgress => ({
+      turns: reply.turns,
+      ...(reply.usage ? { usage: reply.usage } : {}),
+      ...(reply.model ? { model: reply.model } : {}),
+    });
     if (observer.onMessage && (calls.length > 0 || said.length > 0)) await observer.onMessage(assistant, progress());
     if (calls.length === 0) return reply;
-    if (reply.turns >= maxTurns || tools === undefined) return { ...reply, outcome: tools === undefined ? 'answered' : 'max-turns' };
+    if (reply.turns >= maxTurns || tools === undefined)
+      return { ...reply, outcome: tools === undefined ? 'answered' : 'max-turns' };
 
     const results: LlmContent[] = [];
     for (const [i, call] of calls.entries()) {
@@ -153,13 +168,28 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
       const result: ToolResult = !offered.has(call.name)
         ? { isError: true, content: notOffered(call.name, [...offered]) }
         : i >= MAX_CALLS_PER_TURN
-          ? { isError: true, content: `Not run: at most ${MAX_CALLS_PER_TURN} tool calls are run per turn. Ask for fewer at a time.` }
+          ? {
+              isError: true,
+              content: `Not run: at most ${MAX_CALLS_PER_TURN} tool calls are run per turn. Ask for fewer at a time.`,
+            }
           : resultBytes >= maxResultBytes
-            ? { isError: true, content: 'Not run: this call has read as much as it may. Answer now with what you have.' }
+            ? {
+                isError: true,
+                content: 'Not run: this call has read as much as it may. Answer now with what you have.',
+              }
             : await runTool(tools, call, signal);
       resultBytes += result.content.length;
-      observer.onTool?.({ ...activity, status: result.isError ? 'error' : 'done', ...(result.isError ? { error: result.content } : {}) });
-      results.push({ type: 'tool_result', toolUseId: call.id, content: result.content, ...(result.isError ? { isError: true } : {}) });
+      observer.onTool?.({
+        ...activity,
+        status: result.isError ? 'error' : 'done',
+        ...(result.isError ? { error: result.content } : {}),
+      });
+      results.push({
+        type: 'tool_result',
+        toolUseId: call.id,
+        content: result.content,
+        ...(result.isError ? { isError: true } : {}),
+      });
     }
     // The next turn is the last when the turns or the reading budget are used up.
     if (resultBytes >= maxResultBytes) maxTurns = Math.min(maxTurns, reply.turns + 1);
@@ -171,11 +201,18 @@ export async function callAgent(llm: LlmClient, request: AgentRequest, signal: A
 }
 
 /** A tool that throws (it should not) is an error result like any other: the agent goes on. */
-async function runTool(tools: NonNullable<AgentRequest['tools']>, call: { name: string; input: unknown }, signal: AbortSignal): Promise<ToolResult> {
+async function runTool(
+  tools: NonNullable<AgentRequest['tools']>,
+  call: { name: string; input: unknown },
+  signal: AbortSignal,
+): Promise<ToolResult> {
   try {
     return await tools.box.run(call.name, call.input, { ...tools.context, signal }, tools.cache);
   } catch (err) {
-    return { isError: true, content: `The tool ${call.name} failed: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      isError: true,
+      content: `The tool ${call.name} failed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }
 

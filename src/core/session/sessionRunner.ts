@@ -93,7 +93,12 @@ export class SessionRunner {
    * out the effects in order, each reply event stepping the machine again and queueing its effects
    * behind the others. Returns the final state.
    */
-  async drive<S, Ev, Ef>(machine: Machine<S, Ev, Ef>, state: S, first: { event: Ev } | { effects: Ef[] }, run: (effect: Ef, state: S) => Promise<Ev | undefined>): Promise<S> {
+  async drive<S, Ev, Ef>(
+    machine: Machine<S, Ev, Ef>,
+    state: S,
+    first: { event: Ev } | { effects: Ef[] },
+    run: (effect: Ef, state: S) => Promise<Ev | undefined>,
+  ): Promise<S> {
     const queue: Ef[] = [];
     const apply = (event: Ev) => {
       const next = machine.step(state, event);
@@ -113,14 +118,25 @@ export class SessionRunner {
    * One agent call with its tool turns (see agentCall.ts). Each tool call is recorded in the audit
    * log under `<subject.kind>.tool`. Throws LlmError when the model call fails.
    */
-  async call(role: AgentRole, request: Omit<AgentRequest, 'role' | 'tools'>, signal: AbortSignal, observer: AgentObserver, subject: AuditSubject): Promise<AgentReply> {
+  async call(
+    role: AgentRole,
+    request: Omit<AgentRequest, 'role' | 'tools'>,
+    signal: AbortSignal,
+    observer: AgentObserver,
+    subject: AuditSubject,
+  ): Promise<AgentReply> {
     const llm = await this.llm();
     const tools = this.deps.tools;
     const full: AgentRequest = { ...request, role };
     if (tools !== undefined && role.tools.length > 0) {
       full.tools = {
         box: tools.box,
-        context: { fs: this.deps.store.files, root: tools.root, exclude: tools.exclude?.() ?? [], ...(this.deps.random ? { random: this.deps.random } : {}) },
+        context: {
+          fs: this.deps.store.files,
+          root: tools.root,
+          exclude: tools.exclude?.() ?? [],
+          ...(this.deps.random ? { random: this.deps.random } : {}),
+        },
         cache: tools.cache(),
       };
     }

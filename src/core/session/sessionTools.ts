@@ -4,7 +4,11 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { createToolRunCache, readTools } from '../tools/registry';
 import type { SessionTools } from './sessionRunner';
 
-export function sessionTools(store: WorkspaceStore, given: SessionTools | false | undefined, exclude?: () => readonly string[]): SessionTools | undefined {
+export function sessionTools(
+  store: WorkspaceStore,
+  given: SessionTools | false | undefined,
+  exclude?: () => readonly string[],
+): SessionTools | undefined {
   if (given === false) return undefined;
   if (given !== undefined) return given;
   return { box: readTools, root: store.folder, cache: createToolRunCache, ...(exclude ? { exclude } : {}) };

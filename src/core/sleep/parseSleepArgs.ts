@@ -33,7 +33,9 @@ export interface SleepContext {
 export function parseSleepArgs(args: unknown, maxSeconds: number, context: SleepContext): ParsedSleep {
   // Bounded so that every duration stays a time the sleep log can store and show.
   if (!(maxSeconds > 0 && maxSeconds <= MAX_SLEEP_SECONDS)) {
-    return fail(`the sleep cap (groundwork.sleep.maxSeconds) must be a number of seconds greater than 0 and at most ${MAX_SLEEP_SECONDS}, got ${maxSeconds}`);
+    return fail(
+      `the sleep cap (groundwork.sleep.maxSeconds) must be a number of seconds greater than 0 and at most ${MAX_SLEEP_SECONDS}, got ${maxSeconds}`,
+    );
   }
   if (!isPlainObject(args)) {
     return fail(`sleep arguments must be an object such as {"mode": "timer", "duration_secs": 60}`);
@@ -70,9 +72,14 @@ export function parseSleepArgs(args: unknown, maxSeconds: number, context: Sleep
   return { ok: true, state: startSleep(context.agent, mode, context.now, maxDurationMs), clamped };
 }
 
-function readDuration(raw: unknown, required: boolean): { ok: true; seconds: number | undefined } | { ok: false; error: string } {
+function readDuration(
+  raw: unknown,
+  required: boolean,
+): { ok: true; seconds: number | undefined } | { ok: false; error: string } {
   if (raw === undefined || raw === null) {
-    return required ? fail('timer mode needs duration_secs, a number of seconds greater than 0') : { ok: true, seconds: undefined };
+    return required
+      ? fail('timer mode needs duration_secs, a number of seconds greater than 0')
+      : { ok: true, seconds: undefined };
   }
   if (typeof raw !== 'number') {
     return fail(`duration_secs must be a number of seconds, not ${describeValue(raw)}; send e.g. "duration_secs": 60`);
@@ -82,14 +89,19 @@ function readDuration(raw: unknown, required: boolean): { ok: true; seconds: num
   return { ok: true, seconds: raw };
 }
 
-function readTarget(agentId: unknown, phase: unknown): { ok: true; target: { type: 'agent' | 'phase'; id: string } } | { ok: false; error: string } {
+function readTarget(
+  agentId: unknown,
+  phase: unknown,
+): { ok: true; target: { type: 'agent' | 'phase'; id: string } } | { ok: false; error: string } {
   const hasAgent = agentId !== undefined && agentId !== null;
   const hasPhase = phase !== undefined && phase !== null;
   if (hasAgent && hasPhase) return fail('event mode waits for one thing: give agent_id or phase, not both');
-  if (!hasAgent && !hasPhase) return fail('event mode needs agent_id (the agent to wait for) or phase (the build phase to wait for)');
+  if (!hasAgent && !hasPhase)
+    return fail('event mode needs agent_id (the agent to wait for) or phase (the build phase to wait for)');
   const [type, raw] = hasAgent ? (['agent', agentId] as const) : (['phase', phase] as const);
   const field = type === 'agent' ? 'agent_id' : 'phase';
-  if (typeof raw !== 'string') return fail(`${field} must be text, not ${describeValue(raw)}; send e.g. "${field}": "3"`);
+  if (typeof raw !== 'string')
+    return fail(`${field} must be text, not ${describeValue(raw)}; send e.g. "${field}": "3"`);
   if (isBlankText(raw)) return fail(`${field} is empty (or only invisible characters); give the ${type} to wait for`);
   const tooLong = lengthProblem(field, raw, NAME_MAX_CHARS);
   if (tooLong !== undefined) return fail(`${tooLong}; send just the id of the ${type} to wait for`);

@@ -49,7 +49,13 @@ export class SleepLog {
 
   /** Appends the start of a sleep (an agent run's sleep tool). */
   async recordStart(state: SleepState): Promise<SleepStarted> {
-    return this.appendChecked<SleepStarted>({ event: 'started', agent: state.agent, mode: state.mode, startedAt: state.startedAt, maxDurationMs: state.maxDurationMs });
+    return this.appendChecked<SleepStarted>({
+      event: 'started',
+      agent: state.agent,
+      mode: state.mode,
+      startedAt: state.startedAt,
+      maxDurationMs: state.maxDurationMs,
+    });
   }
 
   /**
@@ -59,7 +65,12 @@ export class SleepLog {
    * for the length of its explanation.
    */
   async recordWake(agent: string, reason: string): Promise<SleepWoken> {
-    return this.appendChecked<SleepWoken>({ event: 'woken', agent, reason: shorten(reason, WAKE_REASON_MAX_CHARS), at: this.clock.now() });
+    return this.appendChecked<SleepWoken>({
+      event: 'woken',
+      agent,
+      reason: shorten(reason, WAKE_REASON_MAX_CHARS),
+      at: this.clock.now(),
+    });
   }
 
   /**
@@ -100,7 +111,8 @@ export class SleepLog {
   // The same parser the reader uses, so nothing is written that could not be read back.
   private async appendChecked<R extends SleepRecord>(record: R): Promise<R> {
     const checked = parseSleepRecord(record);
-    if (!checked.ok) throw new SleepInputError(`Cannot record the sleep of ${describeValue(record.agent)}: ${checked.reason}.`);
+    if (!checked.ok)
+      throw new SleepInputError(`Cannot record the sleep of ${describeValue(record.agent)}: ${checked.reason}.`);
     await this.log.append(record);
     return record;
   }
@@ -130,7 +142,9 @@ export function replaySleepRecords(records: readonly SleepRecord[], now: number)
  */
 export function sleeperStatus(state: SleepState, now: number): { expired: boolean; status: string } {
   const expired = state.active && isExpired(state, now);
-  const status = expired ? `Overdue by ${formatDuration(elapsedMs(state, now) - state.maxDurationMs)}` : remainingDisplay(state, now);
+  const status = expired
+    ? `Overdue by ${formatDuration(elapsedMs(state, now) - state.maxDurationMs)}`
+    : remainingDisplay(state, now);
   return { expired, status };
 }
 

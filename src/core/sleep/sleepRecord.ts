@@ -46,7 +46,13 @@ export const parseSleepRecord: RecordParser<SleepRecord> = (value) => {
       if (!max.ok) return max;
       return {
         ok: true,
-        record: { event: 'started', agent: agent.record, mode: mode.record, startedAt: startedAt.record, maxDurationMs: max.record },
+        record: {
+          event: 'started',
+          agent: agent.record,
+          mode: mode.record,
+          startedAt: startedAt.record,
+          maxDurationMs: max.record,
+        },
       };
     }
     case 'woken': {
@@ -76,7 +82,9 @@ function parseMode(value: unknown): Parsed<SleepMode> {
       const type = target['type'];
       if (type !== 'agent' && type !== 'phase') return bad('mode: target type must be "agent" or "phase"');
       const id = text(target, 'id', NAME_MAX_CHARS);
-      return id.ok ? { ok: true, record: { kind: 'event', target: { type, id: id.record } } } : bad(`mode: target ${id.reason}`);
+      return id.ok
+        ? { ok: true, record: { kind: 'event', target: { type, id: id.record } } }
+        : bad(`mode: target ${id.reason}`);
     }
     case 'manual':
       return { ok: true, record: { kind: 'manual' } };

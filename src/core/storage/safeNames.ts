@@ -142,6 +142,7 @@ export function assertRelativePath(rel: string): string[] {
   throw new StorageError(
     'unsafe-path',
     rel,
-    `Refused to use ${quotePath(rel)}: ${check.reason}. Use a path inside .groundwork made of plain names ` + `separated by '/', e.g. a plan name made of a–z, 0–9 and '-'.`,
+    `Refused to use ${quotePath(rel)}: ${check.reason}. Use a path inside .groundwork made of plain names ` +
+      `separated by '/', e.g. a plan name made of a–z, 0–9 and '-'.`,
   );
 }

@@ -51,7 +51,8 @@ export function relabelStorageError(err: StorageError, prefix: string): StorageE
   const quotedPrefix = new RegExp(`(?<=^|[\\s(])'${escapeRegExp(visibleText(prefix))}`, 'g');
   const path = err.path.startsWith(prefix) ? err.path.slice(prefix.length) : err.path;
   const relabelled = new StorageError(err.code, path, err.message.replace(quotedPrefix, "'"), { cause: err.cause });
-  if (err.stack !== undefined) relabelled.stack = `${relabelled.name}: ${relabelled.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
+  if (err.stack !== undefined)
+    relabelled.stack = `${relabelled.name}: ${relabelled.message}\n${err.stack.split('\n').slice(1).join('\n')}`;
   return relabelled;
 }
 
@@ -99,11 +100,15 @@ export function ioStorageError(action: string, path: string, err: unknown): Stor
   if (err instanceof StorageError) return err;
   const code = errorCode(err);
   const detail = code ?? (err instanceof Error ? err.message : String(err));
-  const advice = (code !== undefined ? ADVICE[code] : undefined) ?? 'Check that the workspace folder is reachable and writable, then try again.';
+  const advice =
+    (code !== undefined ? ADVICE[code] : undefined) ??
+    'Check that the workspace folder is reachable and writable, then try again.';
   return new StorageError('io', path, `Could not ${action} ${quotePath(path)} (${detail}). ${advice}`, { cause: err });
 }
 
 /** The errno code of an operating-system error, if it has one. */
 export function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
 }

@@ -149,7 +149,8 @@ export class WorkspaceStore {
    * areas never wait for each other. Every writer of a file must use the same area.
    */
   async withLock<T>(fn: () => Promise<T>, area?: string): Promise<T> {
-    const lock = area === undefined ? this.lockPath : this.pathOf(`${SESSION_LOCKS_DIR}/area-${safeFileName(area)}.lock`);
+    const lock =
+      area === undefined ? this.lockPath : this.pathOf(`${SESSION_LOCKS_DIR}/area-${safeFileName(area)}.lock`);
     return this.guarded.withLock(lock, fn);
   }
 
@@ -162,7 +163,12 @@ export class WorkspaceStore {
     const info = await this.info(rel);
     await this.resolve(rel);
     if (info === undefined || info.kind === kind) return;
-    const what = info.kind === 'symlink' ? 'a symbolic link' : info.kind === 'other' ? 'a special file (a FIFO, socket or device)' : `a ${info.kind}`;
+    const what =
+      info.kind === 'symlink'
+        ? 'a symbolic link'
+        : info.kind === 'other'
+          ? 'a special file (a FIFO, socket or device)'
+          : `a ${info.kind}`;
     throw new StorageError(
       'unsafe-path',
       displayPath(rel),
@@ -224,7 +230,11 @@ export class WorkspaceStore {
    */
   private async check(path: string): Promise<string> {
     if (path !== this.root && !path.startsWith(`${this.root}/`)) {
-      throw new StorageError('unsafe-path', path, `Refused to use ${quotePath(path)}: it is outside the .groundwork folder.`);
+      throw new StorageError(
+        'unsafe-path',
+        path,
+        `Refused to use ${quotePath(path)}: it is outside the .groundwork folder.`,
+      );
     }
     const segments = path === this.root ? [] : assertRelativePath(path.slice(this.root.length + 1));
     if (segments.length > 0 && (await this.quickCheck(path))) return path;
@@ -287,7 +297,11 @@ export class WorkspaceStore {
           `state only in a real .groundwork folder of the workspace. Replace the link with a folder.`,
       );
     }
-    return new StorageError('unsafe-path', this.root, `Refused to use ${shown}: it is a ${kind}, not a folder. Move it away so that Groundwork can create its folder.`);
+    return new StorageError(
+      'unsafe-path',
+      this.root,
+      `Refused to use ${shown}: it is a ${kind}, not a folder. Move it away so that Groundwork can create its folder.`,
+    );
   }
 
   /** Names the link that leads out, for a message the user can act on. */
@@ -308,7 +322,8 @@ export class WorkspaceStore {
     return new StorageError(
       'unsafe-path',
       path,
-      `Refused to use ${quotePath(path)}: its real location is outside the .groundwork folder. ` + `Check for symbolic links under ${quotePath(this.root)}.`,
+      `Refused to use ${quotePath(path)}: its real location is outside the .groundwork folder. ` +
+        `Check for symbolic links under ${quotePath(this.root)}.`,
     );
   }
 
@@ -347,7 +362,10 @@ export class WorkspaceStore {
       info: (path) => checked(path, (p) => fs.info(p)),
       realpath: (path) => checked(path, (p) => fs.realpath(p)),
       remove: (path) => checked(path, (p) => fs.remove(p)),
-      rename: (from, to) => checked(from.slice(0, from.lastIndexOf('/')), () => checked(to.slice(0, to.lastIndexOf('/')), () => fs.rename(from, to))),
+      rename: (from, to) =>
+        checked(from.slice(0, from.lastIndexOf('/')), () =>
+          checked(to.slice(0, to.lastIndexOf('/')), () => fs.rename(from, to)),
+        ),
       withLock: (lockPath, fn, options) => checked(lockPath, (p) => fs.withLock(p, fn, options)),
     };
   }

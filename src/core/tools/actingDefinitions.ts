@@ -16,7 +16,8 @@ export const SLEEP_REASON_MAX_CHARS = 500;
 export const DISCOVERY_MAX_CHARS = 4000;
 
 const PATH_NOTE = "Relative to the workspace root, with '/' between names.";
-const PROTECTED_NOTE = 'Files under .git, .vscode, .groundwork and .github/workflows, and *.code-workspace files, cannot be written.';
+const PROTECTED_NOTE =
+  'Files under .git, .vscode, .groundwork and .github/workflows, and *.code-workspace files, cannot be written.';
 
 export const writeFileDefinition: ToolDefinition = {
   name: 'write_file',
@@ -29,7 +30,11 @@ export const writeFileDefinition: ToolDefinition = {
     type: 'object',
     properties: {
       path: { type: 'string', maxLength: PATH_MAX_CHARS, description: `The file to write. ${PATH_NOTE}` },
-      content: { type: 'string', maxLength: WRITE_MAX_CHARS, description: 'The whole new content of the file (at most 1 MiB of characters).' },
+      content: {
+        type: 'string',
+        maxLength: WRITE_MAX_CHARS,
+        description: 'The whole new content of the file (at most 1 MiB of characters).',
+      },
     },
     required: ['path', 'content'],
     additionalProperties: false,
@@ -48,8 +53,17 @@ export const editFileDefinition: ToolDefinition = {
     type: 'object',
     properties: {
       path: { type: 'string', maxLength: PATH_MAX_CHARS, description: `The file to change. ${PATH_NOTE}` },
-      old_text: { type: 'string', minLength: 1, maxLength: WRITE_MAX_CHARS, description: 'The exact text to replace; it must occur exactly once in the file.' },
-      new_text: { type: 'string', maxLength: WRITE_MAX_CHARS, description: 'The text to put in its place (may be empty to delete old_text).' },
+      old_text: {
+        type: 'string',
+        minLength: 1,
+        maxLength: WRITE_MAX_CHARS,
+        description: 'The exact text to replace; it must occur exactly once in the file.',
+      },
+      new_text: {
+        type: 'string',
+        maxLength: WRITE_MAX_CHARS,
+        description: 'The text to put in its place (may be empty to delete old_text).',
+      },
     },
     required: ['path', 'old_text', 'new_text'],
     additionalProperties: false,
@@ -68,7 +82,12 @@ export const runCommandDefinition: ToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      command: { type: 'string', minLength: 1, maxLength: COMMAND_MAX_CHARS, description: 'The command line, as typed in a terminal.' },
+      command: {
+        type: 'string',
+        minLength: 1,
+        maxLength: COMMAND_MAX_CHARS,
+        description: 'The command line, as typed in a terminal.',
+      },
       timeout_seconds: {
         type: 'integer',
         minimum: 1,
@@ -92,15 +111,28 @@ export const sleepDefinition: ToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      mode: { type: 'string', enum: ['timer', 'event', 'manual'], description: "How the sleep ends: 'timer', 'event' or 'manual'." },
-      seconds: { type: 'integer', minimum: 1, maximum: SLEEP_MAX_SECONDS, description: `How long to sleep (required for 'timer'), at most ${SLEEP_MAX_SECONDS}.` },
+      mode: {
+        type: 'string',
+        enum: ['timer', 'event', 'manual'],
+        description: "How the sleep ends: 'timer', 'event' or 'manual'.",
+      },
+      seconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SLEEP_MAX_SECONDS,
+        description: `How long to sleep (required for 'timer'), at most ${SLEEP_MAX_SECONDS}.`,
+      },
       event: {
         type: 'string',
         minLength: 1,
         maxLength: SLEEP_EVENT_MAX_CHARS,
         description: "With 'event': the agent run (its id or role) or build phase whose end wakes this run.",
       },
-      reason: { type: 'string', maxLength: SLEEP_REASON_MAX_CHARS, description: 'Why this run sleeps, in a sentence, for the person watching.' },
+      reason: {
+        type: 'string',
+        maxLength: SLEEP_REASON_MAX_CHARS,
+        description: 'Why this run sleeps, in a sentence, for the person watching.',
+      },
     },
     required: ['mode'],
     additionalProperties: false,
@@ -118,12 +150,26 @@ export const reportDiscoveryDefinition: ToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      scope: { type: 'string', enum: ['local', 'global'], description: "'local' (this task or plan) or 'global' (the whole project)." },
-      content: { type: 'string', minLength: 1, maxLength: DISCOVERY_MAX_CHARS, description: `What was learned, at most ${DISCOVERY_MAX_CHARS} characters.` },
-      impact: { type: 'string', enum: [...DISCOVERY_IMPACTS], description: `How much it matters: ${DISCOVERY_IMPACTS.join(', ')}.` },
+      scope: {
+        type: 'string',
+        enum: ['local', 'global'],
+        description: "'local' (this task or plan) or 'global' (the whole project).",
+      },
+      content: {
+        type: 'string',
+        minLength: 1,
+        maxLength: DISCOVERY_MAX_CHARS,
+        description: `What was learned, at most ${DISCOVERY_MAX_CHARS} characters.`,
+      },
+      impact: {
+        type: 'string',
+        enum: [...DISCOVERY_IMPACTS],
+        description: `How much it matters: ${DISCOVERY_IMPACTS.join(', ')}.`,
+      },
       task: {
         type: 'string',
-        description: 'The id of the requirement in specs/requirements.md this is about, e.g. task-001 (optional; an id that is not one is ignored).',
+        description:
+          'The id of the requirement in specs/requirements.md this is about, e.g. task-001 (optional; an id that is not one is ignored).',
       },
     },
     required: ['scope', 'content'],
@@ -132,4 +178,10 @@ export const reportDiscoveryDefinition: ToolDefinition = {
 };
 
 /** The acting tools, in the order they are offered after the read tools. */
-export const ACTING_TOOL_DEFINITIONS: readonly ToolDefinition[] = [writeFileDefinition, editFileDefinition, runCommandDefinition, sleepDefinition, reportDiscoveryDefinition];
+export const ACTING_TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  writeFileDefinition,
+  editFileDefinition,
+  runCommandDefinition,
+  sleepDefinition,
+  reportDiscoveryDefinition,
+];

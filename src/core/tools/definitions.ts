@@ -47,7 +47,11 @@ export const listFilesDefinition: ToolDefinition = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', maxLength: PATH_MAX_CHARS, description: `The folder to list (default the root). ${PATH_NOTE}` },
+      path: {
+        type: 'string',
+        maxLength: PATH_MAX_CHARS,
+        description: `The folder to list (default the root). ${PATH_NOTE}`,
+      },
       pattern: {
         type: 'string',
         minLength: 1,
@@ -76,7 +80,11 @@ export const searchDefinition: ToolDefinition = {
         maxLength: SEARCH_QUERY_MAX_CHARS,
         description: `The text to find, 1 to ${SEARCH_QUERY_MAX_CHARS} characters, matched literally and ignoring case.`,
       },
-      path: { type: 'string', maxLength: PATH_MAX_CHARS, description: `The folder (or file) to search in (default the root). ${PATH_NOTE}` },
+      path: {
+        type: 'string',
+        maxLength: PATH_MAX_CHARS,
+        description: `The folder (or file) to search in (default the root). ${PATH_NOTE}`,
+      },
     },
     required: ['query'],
     additionalProperties: false,
@@ -84,4 +92,8 @@ export const searchDefinition: ToolDefinition = {
 };
 
 /** The read tools, in the order they are offered when a role lists them all. */
-export const READ_TOOL_DEFINITIONS: readonly ToolDefinition[] = [readFileDefinition, listFilesDefinition, searchDefinition];
+export const READ_TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  readFileDefinition,
+  listFilesDefinition,
+  searchDefinition,
+];

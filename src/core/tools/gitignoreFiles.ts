@@ -30,7 +30,11 @@ async function readRules(context: ToolContext, real: string): Promise<IgnoreFile
 }
 
 /** The real path of `path` and its names under the real root; undefined when it leads out or nowhere. */
-async function realInside(path: string, context: ToolContext, cache: ToolRunCache): Promise<{ real: string; segments: string[] } | undefined> {
+async function realInside(
+  path: string,
+  context: ToolContext,
+  cache: ToolRunCache,
+): Promise<{ real: string; segments: string[] } | undefined> {
   const real = await context.fs.realpath(path).catch(() => undefined);
   if (real === undefined) return undefined;
   const segments = relativeInside(real, await realRoot(context, cache), isWindowsRoot(context.root));
@@ -42,7 +46,12 @@ async function realInside(path: string, context: ToolContext, cache: ToolRunCach
  * (the folder's listing has none) spares looking. Two folder paths that lead to one file share
  * its single read.
  */
-export function folderGitignore(folder: readonly string[], context: ToolContext, cache: ToolRunCache, mayExist = true): Promise<IgnoreFile> {
+export function folderGitignore(
+  folder: readonly string[],
+  context: ToolContext,
+  cache: ToolRunCache,
+  mayExist = true,
+): Promise<IgnoreFile> {
   return cache.get(`gitignore-folder:${context.root}:${JSON.stringify(folder)}`, async () => {
     if (!mayExist) return NONE;
     const path = joinUnder(context.root, [...folder, '.gitignore']);

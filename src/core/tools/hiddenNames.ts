@@ -5,7 +5,8 @@
  * Secrets are kept from agents even when no .gitignore names them: environment files, private
  * keys and the credential folders of common tools.
  */
-const SECRET_FILES = /^(\.env(\..*)?|.*\.(pem|key|p12|pfx)|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
+const SECRET_FILES =
+  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx)|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials)$/;
 const SECRET_FOLDERS = new Set(['.ssh', '.aws', '.gnupg', '.docker']);
 
 /** Compared as Windows and macOS file systems would: case-insensitively, after NFC normalisation. */

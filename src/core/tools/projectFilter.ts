@@ -66,7 +66,9 @@ function ignoreFileName(segments: readonly string[], depth: number): string {
  * .git/info/exclude loaded now, so that too large a one refuses every call), the excludes as given.
  */
 export async function loadProjectFilter(context: ToolContext, cache: ToolRunCache): Promise<ProjectFilter> {
-  const excludes = await cache.get(`exclude:${JSON.stringify(context.exclude)}`, async () => compileExcludes(context.exclude));
+  const excludes = await cache.get(`exclude:${JSON.stringify(context.exclude)}`, async () =>
+    compileExcludes(context.exclude),
+  );
   const exclude = await infoExclude(context, cache);
   if (exclude.kind === 'too-large') throw tooLargeError("The workspace's .git/info/exclude", 'anything');
   // Each prepared folder's .gitignore; a folder is here only when it and those above it are not skipped.
@@ -83,7 +85,10 @@ export async function loadProjectFilter(context: ToolContext, cache: ToolRunCach
   function ignoredReason(segments: readonly string[], depth: number, folder: boolean): string | undefined {
     for (let from = depth - 1; from >= -1; from--) {
       const file = from < 0 ? exclude : folders.get(key(segments.slice(0, from)));
-      if (file === undefined) throw new Error(`The ignore rules of ${showSegments(segments.slice(0, from))} were used before they were loaded.`);
+      if (file === undefined)
+        throw new Error(
+          `The ignore rules of ${showSegments(segments.slice(0, from))} were used before they were loaded.`,
+        );
       if (file.kind !== 'rules') continue;
       const rel = segments.slice(Math.max(from, 0), depth).join('/');
       let result: ReturnType<typeof file.rules.test>;
@@ -93,7 +98,8 @@ export async function loadProjectFilter(context: ToolContext, cache: ToolRunCach
         // A name the ignore rules cannot take (such as '...') is kept out rather than guessed at.
         return `the name ${quoted(showSegments(segments.slice(0, depth)))} cannot be checked against the workspace's .gitignore files`;
       }
-      if (result.ignored) return `${ignoreFileName(segments, from)} ignores it (rule ${quoted((result.rule?.pattern ?? rel).slice(0, 60))})`;
+      if (result.ignored)
+        return `${ignoreFileName(segments, from)} ignores it (rule ${quoted((result.rule?.pattern ?? rel).slice(0, 60))})`;
       if (result.unignored) return undefined;
     }
     return undefined;
@@ -122,7 +128,8 @@ export async function loadProjectFilter(context: ToolContext, cache: ToolRunCach
         if (ignored !== undefined) return ignored;
         const rel = segments.slice(0, depth).join('/');
         const excluded = excludes.find((m) => m.test(rel) || (folder && m.test(`${rel}/`)));
-        if (excluded !== undefined) return `it matches the excluded pattern ${quoted(excluded.pattern)} (files.exclude)`;
+        if (excluded !== undefined)
+          return `it matches the excluded pattern ${quoted(excluded.pattern)} (files.exclude)`;
       }
       return undefined;
     },
@@ -157,5 +164,7 @@ export function listsGitignore(names: readonly string[]): boolean {
 
 /** The refusal for a skipped path the model asked for by name. */
 export function excludedError(shown: string, reason: string): ToolInputError {
-  return new ToolInputError(`${quoted(shown)} is excluded from what agents may read (${reason}). Work with the other files.`);
+  return new ToolInputError(
+    `${quoted(shown)} is excluded from what agents may read (${reason}). Work with the other files.`,
+  );
 }

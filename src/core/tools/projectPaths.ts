@@ -48,15 +48,25 @@ function refuse(path: string, reason: string): never {
 export function checkProjectPath(path: string): string[] {
   if (path.includes('\0') || CONTROL.test(path)) refuse(path, 'it contains a NUL byte or another control character');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('\\\\')) {
-    refuse(path, "it is an absolute path; give a path relative to the workspace root, such as 'src/index.ts' ('.' for the root)");
+    refuse(
+      path,
+      "it is an absolute path; give a path relative to the workspace root, such as 'src/index.ts' ('.' for the root)",
+    );
   }
   if (path.includes('\\')) refuse(path, "it contains a backslash; separate folder names with '/'");
   const segments = path.split('/').filter((s) => s !== '' && s !== '.');
   for (const segment of segments) {
-    if (segment === '..') refuse(path, "it has a '..' segment; paths may not leave the workspace, so give the path from the workspace root");
-    if (WINDOWS_FORBIDDEN.test(segment)) refuse(path, `the name ${quoted(segment)} contains one of < > : " | ? *, which no workspace file may hold`);
-    if (/[. ]$/.test(segment)) refuse(path, `the name ${quoted(segment)} ends in a dot or a space, which no workspace file may`);
-    if (WINDOWS_DEVICE.test(segment)) refuse(path, `${quoted(segment)} is a device name reserved by Windows, not a workspace file`);
+    if (segment === '..')
+      refuse(
+        path,
+        "it has a '..' segment; paths may not leave the workspace, so give the path from the workspace root",
+      );
+    if (WINDOWS_FORBIDDEN.test(segment))
+      refuse(path, `the name ${quoted(segment)} contains one of < > : " | ? *, which no workspace file may hold`);
+    if (/[. ]$/.test(segment))
+      refuse(path, `the name ${quoted(segment)} ends in a dot or a space, which no workspace file may`);
+    if (WINDOWS_DEVICE.test(segment))
+      refuse(path, `${quoted(segment)} is a device name reserved by Windows, not a workspace file`);
   }
   return segments;
 }
@@ -95,12 +105,15 @@ export function realRoot(context: ToolContext, cache: ToolRunCache): Promise<str
 
 function notFound(segments: string[]): ToolInputError {
   const parent = showSegments(segments.slice(0, -1));
-  return new ToolInputError(`Nothing is at ${quoted(showSegments(segments))} in the workspace. Call list_files with path ${quoted(parent)} to see what is there.`);
+  return new ToolInputError(
+    `Nothing is at ${quoted(showSegments(segments))} in the workspace. Call list_files with path ${quoted(parent)} to see what is there.`,
+  );
 }
 
 function outside(segments: string[]): ToolInputError {
   return new ToolInputError(
-    `${quoted(showSegments(segments))} leads outside the workspace through a symbolic link, so the tools may not use it. ` + 'Only files inside the workspace can be read.',
+    `${quoted(showSegments(segments))} leads outside the workspace through a symbolic link, so the tools may not use it. ` +
+      'Only files inside the workspace can be read.',
   );
 }
 
@@ -108,7 +121,11 @@ function outside(segments: string[]): ToolInputError {
  * Resolves a path the model gave: checked lexically, then by its real location. Refused with
  * ToolInputError when it leads out of the workspace or nothing is there.
  */
-export async function resolveProjectPath(path: string, context: ToolContext, cache: ToolRunCache): Promise<ProjectEntry> {
+export async function resolveProjectPath(
+  path: string,
+  context: ToolContext,
+  cache: ToolRunCache,
+): Promise<ProjectEntry> {
   const segments = checkProjectPath(path);
   const { fs } = context;
   const windows = isWindowsRoot(context.root);

@@ -13,7 +13,14 @@ import { readFile } from './implementations/readFile';
 import { search } from './implementations/search';
 import { writeFile } from './implementations/writeFile';
 import { realRoot } from './projectPaths';
-import { ToolInputError, type ToolContext, type ToolDefinition, type ToolImplementation, type ToolResult, type ToolRunCache } from './toolTypes';
+import {
+  ToolInputError,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolImplementation,
+  type ToolResult,
+  type ToolRunCache,
+} from './toolTypes';
 
 export interface Tool {
   definition: ToolDefinition;
@@ -64,31 +71,50 @@ function rangeText(p: PropertySchema): string {
 /** What is wrong with one field's value, or undefined when it fits its schema. */
 function fieldProblem(name: string, p: PropertySchema, value: unknown): string | undefined {
   if (p.type === 'integer') {
-    const ok = typeof value === 'number' && Number.isSafeInteger(value) && (p.minimum === undefined || value >= p.minimum) && (p.maximum === undefined || value <= p.maximum);
+    const ok =
+      typeof value === 'number' &&
+      Number.isSafeInteger(value) &&
+      (p.minimum === undefined || value >= p.minimum) &&
+      (p.maximum === undefined || value <= p.maximum);
     return ok ? undefined : `'${name}' must be a whole number${rangeText(p)}, got ${describeValue(value)}`;
   }
   if (typeof value !== 'string') return `'${name}' must be a string, got ${describeValue(value)}`;
-  if (p.enum !== undefined && !p.enum.includes(value)) return `'${name}' must be one of ${p.enum.map((v) => `'${v}'`).join(', ')}, got ${describeValue(value)}`;
+  if (p.enum !== undefined && !p.enum.includes(value))
+    return `'${name}' must be one of ${p.enum.map((v) => `'${v}'`).join(', ')}, got ${describeValue(value)}`;
   // Counted in code points; a string's length in UTF-16 units is between one and two times that, so
   // a huge value is judged without walking it (a proxy may send a 50 MB input).
   const chars = p.maxLength !== undefined && value.length > 2 * p.maxLength ? value.length : codePoints(value);
-  if (p.minLength !== undefined && chars < p.minLength) return `'${name}' must be at least ${p.minLength} character${p.minLength === 1 ? '' : 's'} long`;
-  if (p.maxLength !== undefined && chars > p.maxLength) return `'${name}' must be at most ${p.maxLength} characters long, got ${chars}`;
+  if (p.minLength !== undefined && chars < p.minLength)
+    return `'${name}' must be at least ${p.minLength} character${p.minLength === 1 ? '' : 's'} long`;
+  if (p.maxLength !== undefined && chars > p.maxLength)
+    return `'${name}' must be at most ${p.maxLength} characters long, got ${chars}`;
   return undefined;
 }
 
 /** The input as the schema allows it, or the sentence saying what is wrong with it. */
-export function checkToolInput(definition: ToolDefinition, input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function checkToolInput(
+  definition: ToolDefinition,
+  input: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   const properties = propertiesOf(definition);
   const names = Object.keys(properties);
   const required = (definition.inputSchema.required ?? []) as string[];
   const fields = `its fields are ${names.join(', ')}${required.length > 0 ? ` (${required.join(', ')} required)` : ', all optional'}`;
-  const fail = (problem: string) => ({ ok: false as const, message: `Bad input for ${definition.name}: ${problem}; ${fields}.` });
+  const fail = (problem: string) => ({
+    ok: false as const,
+    message: `Bad input for ${definition.name}: ${problem}; ${fields}.`,
+  });
   if (!isPlainObject(input)) return fail(`the input must be an object, got ${describeValue(input)}`);
   const unknown = Object.keys(input).filter((key) => !Object.hasOwn(properties, key));
-  if (unknown.length > 0) return fail(`unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `'${visibleText(k.slice(0, 40))}'`).join(', ')}`);
+  if (unknown.length > 0)
+    return fail(
+      `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `'${visibleText(k.slice(0, 40))}'`).join(', ')}`,
+    );
   const missing = required.filter((key) => !Object.hasOwn(input, key));
-  if (missing.length > 0) return fail(`the field${missing.length === 1 ? '' : 's'} ${missing.map((k) => `'${k}'`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`);
+  if (missing.length > 0)
+    return fail(
+      `the field${missing.length === 1 ? '' : 's'} ${missing.map((k) => `'${k}'`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+    );
   for (const name of names) {
     if (!Object.hasOwn(input, name)) continue;
     const problem = fieldProblem(name, properties[name] as PropertySchema, input[name]);
@@ -109,7 +135,8 @@ async function storageMessage(err: StorageError, context: ToolContext, cache: To
   let relabelled = err;
   // Longest first, so that a root inside the other is not cut halfway.
   for (const prefix of prefixes.sort((a, b) => b.length - a.length)) {
-    for (const sep of ['/', '\\']) relabelled = relabelStorageError(relabelled, prefix.endsWith(sep) ? prefix : `${prefix}${sep}`);
+    for (const sep of ['/', '\\'])
+      relabelled = relabelStorageError(relabelled, prefix.endsWith(sep) ? prefix : `${prefix}${sep}`);
   }
   return relabelled.message;
 }
@@ -156,7 +183,10 @@ export class ToolRegistry {
   async run(name: string, input: unknown, context: ToolContext, cache: ToolRunCache): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (tool === undefined) {
-      return { isError: true, content: `There is no tool '${name.slice(0, 64).replace(/[^\w.-]/g, '?')}'. The tools are: ${[...this.tools.keys()].join(', ')}.` };
+      return {
+        isError: true,
+        content: `There is no tool '${name.slice(0, 64).replace(/[^\w.-]/g, '?')}'. The tools are: ${[...this.tools.keys()].join(', ')}.`,
+      };
     }
     const checked = checkToolInput(tool.definition, input);
     if (!checked.ok) return { isError: true, content: cut(checked.message) };

@@ -14,7 +14,8 @@ export const GLOB_MAX_CHARS = 200;
 export function globProblem(pattern: string): string | undefined {
   if (pattern.length > GLOB_MAX_CHARS) return `it is over ${GLOB_MAX_CHARS} characters`;
   const singles = pattern.replace(/\*\*/g, '').match(/[*?]/g)?.length ?? 0;
-  if (singles > GLOB_MAX_WILDCARDS) return `it has ${singles} wildcards ('*' or '?' besides '**'); at most ${GLOB_MAX_WILDCARDS} are allowed`;
+  if (singles > GLOB_MAX_WILDCARDS)
+    return `it has ${singles} wildcards ('*' or '?' besides '**'); at most ${GLOB_MAX_WILDCARDS} are allowed`;
   return undefined;
 }
 

@@ -24,7 +24,14 @@ export interface ToolLine {
   error?: string;
 }
 
-const KINDS: Readonly<Record<string, ToolKind>> = { read_file: 'read', list_files: 'list', search: 'search', write_file: 'write', edit_file: 'write', run_command: 'command' };
+const KINDS: Readonly<Record<string, ToolKind>> = {
+  read_file: 'read',
+  list_files: 'list',
+  search: 'search',
+  write_file: 'write',
+  edit_file: 'write',
+  run_command: 'command',
+};
 
 /** `text` as one visible line of at most `max` code points, the last one an ellipsis when cut. */
 export function oneLine(text: string, max: number): string {
@@ -42,7 +49,8 @@ export function toolLine(activity: ToolActivity): ToolLine {
     target: oneLine(activity.target, TOOL_TARGET_MAX_CHARS),
     status: activity.status,
   };
-  if (activity.status === 'error' && activity.error !== undefined) line.error = oneLine(activity.error, TOOL_ERROR_MAX_CHARS);
+  if (activity.status === 'error' && activity.error !== undefined)
+    line.error = oneLine(activity.error, TOOL_ERROR_MAX_CHARS);
   return line;
 }
 

@@ -3,7 +3,15 @@
 // that runs (a task in .vscode, a Git hook, a CI workflow, a role's prompt in .groundwork), so those
 // places are refused by name on the path as given AND on the path really written (links resolved),
 // compared the way a case-insensitive, Unicode-normalising file system would compare them.
-import { checkProjectPath, isWindowsRoot, joinUnder, quoted, realRoot, relativeInside, showSegments } from './projectPaths';
+import {
+  checkProjectPath,
+  isWindowsRoot,
+  joinUnder,
+  quoted,
+  realRoot,
+  relativeInside,
+  showSegments,
+} from './projectPaths';
 import { ToolInputError, type ToolContext, type ToolRunCache } from './toolTypes';
 
 /** A path write_file or edit_file may write, resolved. */
@@ -43,8 +51,10 @@ export function protectedReason(segments: readonly string[]): string | undefined
     if (name === '.git') return "'.git' holds Git's data and hooks (a hook is a program Git runs)";
     if (name === '.vscode') return "'.vscode' holds VS Code's settings and tasks, and a task can run any command";
     if (name === '.groundwork') return "'.groundwork' holds Groundwork's own state (plans, runs, roles)";
-    if (name.endsWith('.code-workspace')) return 'a .code-workspace file holds VS Code settings and tasks, and a task can run any command';
-    if (name === '.github' && names[i + 1] === 'workflows') return "GitHub runs the workflows in '.github/workflows' as code";
+    if (name.endsWith('.code-workspace'))
+      return 'a .code-workspace file holds VS Code settings and tasks, and a task can run any command';
+    if (name === '.github' && names[i + 1] === 'workflows')
+      return "GitHub runs the workflows in '.github/workflows' as code";
   }
   return undefined;
 }
@@ -56,7 +66,11 @@ function refuse(path: string, reason: string): never {
 /** Refuses a name that only becomes acceptable, or dangerous, once Unicode is normalised (a fullwidth '／', a one-dot leader '․'). */
 function checkNormalised(path: string, segment: string, windows: boolean): void {
   const normal = segment.normalize('NFKC');
-  const tricky = () => refuse(path, `the name ${quoted(segment)} reads as ${quoted(normal)} once Unicode is normalised; use plain characters for '/', '\\' and '.'`);
+  const tricky = () =>
+    refuse(
+      path,
+      `the name ${quoted(segment)} reads as ${quoted(normal)} once Unicode is normalised; use plain characters for '/', '\\' and '.'`,
+    );
   if (normal !== segment) {
     if (/[/\\]/.test(normal) || /^\.+$/.test(normal) || (normal.includes('..') && !segment.includes('..'))) tricky();
     try {
@@ -65,16 +79,27 @@ function checkNormalised(path: string, segment: string, windows: boolean): void 
       tricky();
     }
   }
-  if (windows && SHORT_NAME.test(segment)) refuse(path, `${quoted(segment)} looks like a Windows short name (8.3), which may stand for another name; use the full name`);
+  if (windows && SHORT_NAME.test(segment))
+    refuse(
+      path,
+      `${quoted(segment)} looks like a Windows short name (8.3), which may stand for another name; use the full name`,
+    );
 }
 
 function checkProtected(path: string, segments: readonly string[], through: string): void {
   const reason = protectedReason(segments);
-  if (reason !== undefined) refuse(path, `${through}${reason}. Agents may not write there; if the change is needed, say so in your answer and the person will make it`);
+  if (reason !== undefined)
+    refuse(
+      path,
+      `${through}${reason}. Agents may not write there; if the change is needed, say so in your answer and the person will make it`,
+    );
 }
 
 function outside(path: string): never {
-  refuse(path, 'it leads outside the workspace through a symbolic link. Write only files inside the workspace, by their path from its root');
+  refuse(
+    path,
+    'it leads outside the workspace through a symbolic link. Write only files inside the workspace, by their path from its root',
+  );
 }
 
 /**
@@ -85,7 +110,8 @@ function outside(path: string): never {
  */
 export async function resolveWritePath(path: string, context: ToolContext, cache: ToolRunCache): Promise<WriteTarget> {
   const segments = checkProjectPath(path);
-  if (segments.length === 0) refuse(path, "it is the workspace root, a folder; give the path of a file, such as 'src/index.ts'");
+  if (segments.length === 0)
+    refuse(path, "it is the workspace root, a folder; give the path of a file, such as 'src/index.ts'");
   const windows = isWindowsRoot(context.root);
   for (const segment of segments) checkNormalised(path, segment, windows);
   const above = context.rootInWorkspace ?? [];
@@ -103,7 +129,8 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
   if (info !== undefined) {
     const resolved = await fs.realpath(lexical).catch(() => undefined);
     // A link to nothing: writing through it would create a file wherever it points, which is not revealed.
-    if (resolved === undefined) refuse(path, 'it is a symbolic link to something that does not exist; write the file by its own path');
+    if (resolved === undefined)
+      refuse(path, 'it is a symbolic link to something that does not exist; write the file by its own path');
     const inside = relativeInside(resolved, rootReal, windows);
     if (inside === undefined) outside(path);
     const target = info.kind === 'symlink' ? await fs.info(resolved) : info;
@@ -117,12 +144,22 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
     exists = false;
   }
   if (realSegments.length === 0) refuse(path, 'it is the workspace root, a folder; give the path of a file');
-  checkProtected(path, [...above, ...realSegments], `a symbolic link on the way leads to ${quoted(showSegments(realSegments))}, and `);
+  checkProtected(
+    path,
+    [...above, ...realSegments],
+    `a symbolic link on the way leads to ${quoted(showSegments(realSegments))}, and `,
+  );
   return { segments, shown, real, realSegments, exists, ...(exists ? { kind: 'file' as const } : {}) };
 }
 
 /** A file that does not exist yet: its deepest existing ancestor must be a folder inside the real root; the missing names go below it. */
-async function resolveMissing(path: string, segments: string[], context: ToolContext, rootReal: string, windows: boolean): Promise<{ real: string; realSegments: string[] }> {
+async function resolveMissing(
+  path: string,
+  segments: string[],
+  context: ToolContext,
+  rootReal: string,
+  windows: boolean,
+): Promise<{ real: string; realSegments: string[] }> {
   const { fs } = context;
   for (let depth = segments.length - 1; depth >= 1; depth--) {
     const ancestor = joinUnder(context.root, segments.slice(0, depth));
@@ -130,7 +167,8 @@ async function resolveMissing(path: string, segments: string[], context: ToolCon
     if (info === undefined) continue;
     const shownAncestor = showSegments(segments.slice(0, depth));
     const resolved = await fs.realpath(ancestor).catch(() => undefined);
-    if (resolved === undefined) refuse(path, `${quoted(shownAncestor)} is a symbolic link to something that does not exist`);
+    if (resolved === undefined)
+      refuse(path, `${quoted(shownAncestor)} is a symbolic link to something that does not exist`);
     const inside = relativeInside(resolved, rootReal, windows);
     if (inside === undefined) outside(path);
     const target = info.kind === 'symlink' ? await fs.info(resolved) : info;

@@ -64,19 +64,26 @@ function parse(value: Record<string, unknown>): Parsed<BrainstormMessage> {
   switch (type) {
     case 'brainstorm.answer': {
       const answers = value.answers;
-      if (!Array.isArray(answers) || answers.length > MAX_ANSWERS || answers.some((a) => a !== null && typeof a !== 'string')) {
+      if (
+        !Array.isArray(answers) ||
+        answers.length > MAX_ANSWERS ||
+        answers.some((a) => a !== null && typeof a !== 'string')
+      ) {
         return rejected(type, `field "answers" must be a list of at most ${MAX_ANSWERS} strings or nulls`);
       }
       const given = answers as (string | null)[];
       const total = given.reduce((n, a) => n + (a?.length ?? 0), 0);
-      if (total > MAX_MESSAGE_CHARS) return rejected(type, `the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
+      if (total > MAX_MESSAGE_CHARS)
+        return rejected(type, `the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
       const action = value.action;
-      if (action !== 'more' && action !== 'summarize') return rejected(type, 'field "action" must be "more" or "summarize"');
+      if (action !== 'more' && action !== 'summarize')
+        return rejected(type, 'field "action" must be "more" or "summarize"');
       return { ok: true, message: { type, answers: given, action } };
     }
     case 'brainstorm.open': {
       const file = value.file;
-      if (file !== 'document' && file !== 'context') return rejected(type, 'field "file" must be "document" or "context"');
+      if (file !== 'document' && file !== 'context')
+        return rejected(type, 'field "file" must be "document" or "context"');
       return { ok: true, message: { type, file } };
     }
     case 'brainstorm.retry':

@@ -19,7 +19,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** A string field of `obj`, or what is wrong with it. */
-export function textField(obj: Record<string, unknown>, key: string, max: number, required: boolean): string | { error: string } {
+export function textField(
+  obj: Record<string, unknown>,
+  key: string,
+  max: number,
+  required: boolean,
+): string | { error: string } {
   const v = obj[key];
   if (typeof v !== 'string') return { error: `field "${key}" must be a string` };
   if (required && v.trim() === '') return { error: `field "${key}" must not be empty` };
@@ -50,8 +55,12 @@ export function rejected<M>(type: unknown, error: string): Parsed<M> {
 }
 
 /** Validates an untrusted message against the feature sets it may belong to. */
-export function parseInbound<M extends { type: string }>(sets: readonly InboundSet<M>[], value: unknown): Parsed<M> & { feature?: FeatureId } {
-  if (!isRecord(value) || typeof value.type !== 'string') return { ok: false, error: 'message is not an object with a string "type"' };
+export function parseInbound<M extends { type: string }>(
+  sets: readonly InboundSet<M>[],
+  value: unknown,
+): Parsed<M> & { feature?: FeatureId } {
+  if (!isRecord(value) || typeof value.type !== 'string')
+    return { ok: false, error: 'message is not an object with a string "type"' };
   const type = value.type;
   const set = sets.find((s) => (s.types as readonly string[]).includes(type));
   if (!set) return { ok: false, error: `unknown message type ${JSON.stringify(type).slice(0, 64)}` };
@@ -94,7 +103,10 @@ export class PendingRequests {
     const resolve = this.waiting.get(requestId);
     if (!resolve) return false;
     this.waiting.delete(requestId);
-    resolve({ ...(outcome.error !== undefined ? { error: outcome.error } : {}), ...(outcome.result !== undefined ? { result: outcome.result } : {}) });
+    resolve({
+      ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+      ...(outcome.result !== undefined ? { result: outcome.result } : {}),
+    });
     return true;
   }
 

@@ -3,10 +3,27 @@
 import type { BriefField, BriefFields } from '../../core/discovery/discoveryTypes';
 import type { DiscoveryViewModel } from '../../core/discovery/discoveryView';
 import type { ToolLine } from '../../core/tools/toolLines';
-import { MAX_ANSWERS, MAX_MESSAGE_CHARS, bare, isProblem, isRecord, rejected, textField, type InboundSet, type Parsed, type StreamId } from './common';
+import {
+  MAX_ANSWERS,
+  MAX_MESSAGE_CHARS,
+  bare,
+  isProblem,
+  isRecord,
+  rejected,
+  textField,
+  type InboundSet,
+  type Parsed,
+  type StreamId,
+} from './common';
 
 export type { BriefField, BriefFields, ToolLine };
-export type { BriefCard, DiscoveryAction, DiscoveryFailure, ModelRetry, RoundTranscript } from '../../core/discovery/discoveryView';
+export type {
+  BriefCard,
+  DiscoveryAction,
+  DiscoveryFailure,
+  ModelRetry,
+  RoundTranscript,
+} from '../../core/discovery/discoveryView';
 
 /** The discovery conversation as the panel draws it; rebuilt from the round file after a reload. */
 export type DiscoveryPanelView = DiscoveryViewModel;
@@ -15,7 +32,16 @@ export type DiscoveryPanelView = DiscoveryViewModel;
  * The eight fields of an Idea Brief in the core's order (discoveryTypes.ts), for the panel, which
  * may take only types from the core: the compiler holds this copy to the core's list.
  */
-export const BRIEF_FIELDS = ['summary', 'problem', 'users', 'mvpScope', 'technology', 'outOfScope', 'keyDecisions', 'constraints'] as const satisfies readonly BriefField[];
+export const BRIEF_FIELDS = [
+  'summary',
+  'problem',
+  'users',
+  'mvpScope',
+  'technology',
+  'outOfScope',
+  'keyDecisions',
+  'constraints',
+] as const satisfies readonly BriefField[];
 // Every field of the core's list is here too (the other way round is what `satisfies` checks);
 // a unit test holds the order (test/unit/shared/protocol.test.ts).
 type Missing = Exclude<BriefField, (typeof BRIEF_FIELDS)[number]>;
@@ -74,7 +100,8 @@ function parse(value: Record<string, unknown>): Parsed<DiscoveryMessage> {
       if (isProblem(extra)) return rejected(type, extra.error);
       const given = answers as string[];
       const total = given.reduce((n, a) => n + a.length, extra.length);
-      if (total > MAX_MESSAGE_CHARS) return rejected(type, `the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
+      if (total > MAX_MESSAGE_CHARS)
+        return rejected(type, `the answers are ${total} characters; the limit is ${MAX_MESSAGE_CHARS}`);
       if (given.every((a) => !a.trim()) && !extra.trim()) return rejected(type, 'the answers are empty');
       return { ok: true, message: { type, answers: given, extra } };
     }

@@ -6,7 +6,19 @@ import type { PanelStrings } from '../panelStrings';
 import type { ToolLine } from '../../core/tools/toolLines';
 import type { BrainstormMessage, BrainstormPanelView } from './brainstorm';
 import type { BuildMessage, BuildPanelView } from './build';
-import { MAX_ID_CHARS, bare, isProblem, parseResponse, rejected, textField, type FeatureId, type InboundSet, type Parsed, type ResponseMessage, type StreamId } from './common';
+import {
+  MAX_ID_CHARS,
+  bare,
+  isProblem,
+  parseResponse,
+  rejected,
+  textField,
+  type FeatureId,
+  type InboundSet,
+  type Parsed,
+  type ResponseMessage,
+  type StreamId,
+} from './common';
 import type { DiscoveryMessage, DiscoveryPanelView } from './discovery';
 import type { JournalMessage, JournalSlice } from './journal';
 import type { ModelMessage, ModelView } from './model';
@@ -45,7 +57,9 @@ export interface PanelSlices {
   build: BuildPanelView;
 }
 
-export type StateMessage = { [K in FeatureId]: { type: 'state'; seq: number; now: number; feature: K; state: PanelSlices[K] } }[FeatureId];
+export type StateMessage = {
+  [K in FeatureId]: { type: 'state'; seq: number; now: number; feature: K; state: PanelSlices[K] };
+}[FeatureId];
 
 /** The host's request to the panel (answered with a `response`): an echo, for the in-VS Code tests. */
 export type HostRequest = { kind: 'ping'; text: string };
@@ -81,7 +95,13 @@ export type PanelMessage =
   | { type: 'notice.dismiss'; id: string }
   | { type: 'panel.command'; command: PanelCommand };
 
-const TYPES = ['ready', 'resync', 'response', 'notice.dismiss', 'panel.command'] as const satisfies readonly PanelMessage['type'][];
+const TYPES = [
+  'ready',
+  'resync',
+  'response',
+  'notice.dismiss',
+  'panel.command',
+] as const satisfies readonly PanelMessage['type'][];
 
 function parse(value: Record<string, unknown>): Parsed<PanelMessage> {
   const type = value.type as PanelMessage['type'];
@@ -112,4 +132,5 @@ function parse(value: Record<string, unknown>): Parsed<PanelMessage> {
 export const PANEL_INBOUND: InboundSet<PanelMessage> = { feature: 'panel', types: TYPES, parse };
 
 /** Every message the panel can send, of every feature. */
-export type WebviewMessage = PanelMessage | DiscoveryMessage | BrainstormMessage | JournalMessage | SleepMessage | ModelMessage | BuildMessage;
+export type WebviewMessage =
+  PanelMessage | DiscoveryMessage | BrainstormMessage | JournalMessage | SleepMessage | ModelMessage | BuildMessage;

@@ -29,7 +29,8 @@ export interface SleepSlice {
  */
 export function sleeperStatus(s: SleeperView, now: number): { overdue: boolean; text: string } {
   const elapsed = Math.max(0, now - s.startedAt);
-  if (elapsed >= s.maxDurationMs) return { overdue: true, text: `Overdue by ${formatDuration(elapsed - s.maxDurationMs)}` };
+  if (elapsed >= s.maxDurationMs)
+    return { overdue: true, text: `Overdue by ${formatDuration(elapsed - s.maxDurationMs)}` };
   switch (s.mode) {
     case 'timer':
       return { overdue: false, text: formatDuration(s.maxDurationMs - elapsed) };

@@ -3,14 +3,28 @@
 // retry: the model's own extension decides about those). The vscode module is passed in
 // (type-only import here) so a unit test can hold the adapter to its contract with a fake module.
 import type * as vscode from 'vscode';
-import { LlmError, type LlmClient, type LlmContent, type LlmEvent, type LlmMessage, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
+import {
+  LlmError,
+  type LlmClient,
+  type LlmContent,
+  type LlmEvent,
+  type LlmMessage,
+  type LlmRequest,
+  type ModelTier,
+} from '../../core/llm/llmClient';
 import { LIMIT_SETTINGS, duration } from '../../core/llm/retryPolicy';
 import { Watchdog } from '../../core/llm/watchdog';
 
 /** The parts of the vscode module this adapter uses. */
 export type LmModule = Pick<
   typeof vscode,
-  'lm' | 'LanguageModelChatMessage' | 'LanguageModelTextPart' | 'LanguageModelToolCallPart' | 'LanguageModelToolResultPart' | 'LanguageModelError' | 'CancellationTokenSource'
+  | 'lm'
+  | 'LanguageModelChatMessage'
+  | 'LanguageModelTextPart'
+  | 'LanguageModelToolCallPart'
+  | 'LanguageModelToolResultPart'
+  | 'LanguageModelError'
+  | 'CancellationTokenSource'
 >;
 
 export interface LanguageModelClientOptions {
@@ -42,7 +56,8 @@ export class LanguageModelClient implements LlmClient {
     watch.signal.addEventListener('abort', onAbort, { once: true });
     const limitMs = this.options.firstByteTimeoutMs?.();
     if (limitMs !== undefined) watch.arm('first-byte', limitMs);
-    const failure = (err: unknown) => (watch.expired && limitMs !== undefined ? this.firstByteError(model, limitMs) : this.toLlmError(err, model));
+    const failure = (err: unknown) =>
+      watch.expired && limitMs !== undefined ? this.firstByteError(model, limitMs) : this.toLlmError(err, model);
     let output = '';
     let sawToolCall = false;
     let parts: AsyncIterator<unknown> | undefined;
@@ -56,7 +71,15 @@ export class LanguageModelClient implements LlmClient {
             {
               justification: this.options.justification,
               modelOptions: { max_tokens: request.maxTokens },
-              ...(request.tools?.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) } : {}),
+              ...(request.tools?.length
+                ? {
+                    tools: request.tools.map((t) => ({
+                      name: t.name,
+                      description: t.description,
+                      inputSchema: t.inputSchema,
+                    })),
+                  }
+                : {}),
             },
             cancel.token,
           ),
@@ -127,16 +150,23 @@ export class LanguageModelClient implements LlmClient {
       if (i === 0 && m.role === 'user') parts.unshift(new this.vs.LanguageModelTextPart(`${request.system}\n\n`));
       out.push(
         m.role === 'user'
-          ? this.vs.LanguageModelChatMessage.User(parts as Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart>)
-          : this.vs.LanguageModelChatMessage.Assistant(parts as Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart>),
+          ? this.vs.LanguageModelChatMessage.User(
+              parts as Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart>,
+            )
+          : this.vs.LanguageModelChatMessage.Assistant(
+              parts as Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart>,
+            ),
       );
     });
     if (request.messages[0]?.role !== 'user') out.unshift(this.vs.LanguageModelChatMessage.User(request.system));
     return out;
   }
 
-  private parts(message: LlmMessage): Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart> {
-    const content: LlmContent[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  private parts(
+    message: LlmMessage,
+  ): Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart> {
+    const content: LlmContent[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     return content.map((c) => {
       switch (c.type) {
         case 'text':
@@ -144,15 +174,21 @@ export class LanguageModelClient implements LlmClient {
         case 'tool_use':
           return new this.vs.LanguageModelToolCallPart(c.id, c.name, (c.input ?? {}) as object);
         case 'tool_result':
-          return new this.vs.LanguageModelToolResultPart(c.toolUseId, [new this.vs.LanguageModelTextPart(c.isError ? `Error: ${c.content}` : c.content)]);
+          return new this.vs.LanguageModelToolResultPart(c.toolUseId, [
+            new this.vs.LanguageModelTextPart(c.isError ? `Error: ${c.content}` : c.content),
+          ]);
       }
     });
   }
 
   /** The API reports no usage; count with the model's own tokenizer so cost figures stay near. */
   private async estimateUsage(model: vscode.LanguageModelChat, request: LlmRequest, output: string) {
-    const input = [request.system, ...request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))].join('\n');
-    const count = (text: string) => (text ? Promise.resolve(model.countTokens(text)).catch(() => Math.ceil(text.length / 4)) : Promise.resolve(0));
+    const input = [
+      request.system,
+      ...request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))),
+    ].join('\n');
+    const count = (text: string) =>
+      text ? Promise.resolve(model.countTokens(text)).catch(() => Math.ceil(text.length / 4)) : Promise.resolve(0);
     const [inputTokens, outputTokens] = await Promise.all([count(input), count(output)]);
     return { inputTokens, outputTokens, cacheReadTokens: 0, cacheCreationTokens: 0 };
   }
@@ -164,16 +200,25 @@ export class LanguageModelClient implements LlmClient {
       const label = `"${model.name}"`;
       switch (err.code) {
         case this.vs.LanguageModelError.NoPermissions().code:
-          return new LlmError('consent', `Groundwork may not use ${label}: the request to use it was declined. Allow it when VS Code asks, or set an Anthropic API key.`);
+          return new LlmError(
+            'consent',
+            `Groundwork may not use ${label}: the request to use it was declined. Allow it when VS Code asks, or set an Anthropic API key.`,
+          );
         case this.vs.LanguageModelError.Blocked().code:
           return new LlmError(
             'quota',
             `${label} refused the request (quota or rate limit reached): ${text}. Try again later, pick another model with "Groundwork: Select Model…", or set an Anthropic API key.`,
           );
         case this.vs.LanguageModelError.NotFound().code:
-          return new LlmError('no-provider', `${label} is no longer available: pick another with "Groundwork: Select Model…".`);
+          return new LlmError(
+            'no-provider',
+            `${label} is no longer available: pick another with "Groundwork: Select Model…".`,
+          );
       }
     }
-    return new LlmError('server', `The language model "${model.name}" failed: ${text}. Try again, or pick another with "Groundwork: Select Model…".`);
+    return new LlmError(
+      'server',
+      `The language model "${model.name}" failed: ${text}. Try again, or pick another with "Groundwork: Select Model…".`,
+    );
   }
 }

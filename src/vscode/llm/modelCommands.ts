@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { LlmError, MODEL_TIERS, type ModelTier } from '../../core/llm/llmClient';
 import { DEFAULT_PRICES } from '../../core/llm/usage';
-import { requireTrust } from '../trust';
+import { requireTrust } from '../base/trust';
 import { checkKeyShape } from './apiKey';
 import { onboardingMessage, type ModelService } from './modelService';
 
@@ -12,12 +12,17 @@ export interface ModelCheck {
   text: string;
 }
 
-export function registerModelCommands(service: ModelService, onCheck: (check: ModelCheck) => void): vscode.Disposable[] {
+export function registerModelCommands(
+  service: ModelService,
+  onCheck: (check: ModelCheck) => void,
+): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('groundwork.setApiKey', async () => {
       const key = await vscode.window.showInputBox({
         title: vscode.l10n.t('Anthropic API Key'),
-        prompt: vscode.l10n.t("Stored in VS Code's secret storage, never in settings or files. Create one in the Anthropic Console."),
+        prompt: vscode.l10n.t(
+          "Stored in VS Code's secret storage, never in settings or files. Create one in the Anthropic Console.",
+        ),
         placeHolder: 'sk-ant-…',
         password: true,
         ignoreFocusOut: true,
@@ -26,7 +31,10 @@ export function registerModelCommands(service: ModelService, onCheck: (check: Mo
       if (key === undefined) return;
       await service.keys.set(key.trim());
       const check = vscode.l10n.t('Check Connection');
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('The Anthropic API key is stored.'), check);
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('The Anthropic API key is stored.'),
+        check,
+      );
       if (choice === check) await vscode.commands.executeCommand('groundwork.checkModel');
     }),
     vscode.commands.registerCommand('groundwork.clearApiKey', async () => {
@@ -51,14 +59,23 @@ async function selectModel(service: ModelService): Promise<void> {
     fast: vscode.l10n.t('Fast tier: the other build phases and the inquisitors'),
   };
   const tierPick = await vscode.window.showQuickPick(
-    MODEL_TIERS.map((tier) => ({ label: tierLabels[tier], description: config.get<string>(tier) || vscode.l10n.t('first available'), tier })),
+    MODEL_TIERS.map((tier) => ({
+      label: tierLabels[tier],
+      description: config.get<string>(tier) || vscode.l10n.t('first available'),
+      tier,
+    })),
     { title: vscode.l10n.t('Select Model (1/2): which tier?') },
   );
   if (!tierPick) return;
   const items: Array<vscode.QuickPickItem & { id: string }> =
     choice.kind === 'anthropic'
       ? Object.keys(DEFAULT_PRICES).map((id) => ({ label: id, id }))
-      : (await vscode.lm.selectChatModels()).map((m) => ({ label: m.name, description: `${m.vendor} · ${m.family}`, detail: m.id, id: m.id }));
+      : (await vscode.lm.selectChatModels()).map((m) => ({
+          label: m.name,
+          description: `${m.vendor} · ${m.family}`,
+          detail: m.id,
+          id: m.id,
+        }));
   const other = { label: vscode.l10n.t('Other model id…'), id: '' };
   const picked = await vscode.window.showQuickPick(choice.kind === 'anthropic' ? [...items, other] : items, {
     title: vscode.l10n.t('Select Model (2/2): {0}', tierPick.label),
@@ -66,7 +83,10 @@ async function selectModel(service: ModelService): Promise<void> {
   if (!picked) return;
   let id = picked.id;
   if (!id) {
-    const typed = await vscode.window.showInputBox({ title: vscode.l10n.t('Anthropic model id'), placeHolder: 'claude-…' });
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Anthropic model id'),
+      placeHolder: 'claude-…',
+    });
     if (!typed?.trim()) return;
     id = typed.trim();
   }
@@ -79,7 +99,11 @@ async function checkModel(service: ModelService): Promise<ModelCheck> {
     return { ok: false, text: vscode.l10n.t('Not checked: the workspace is in Restricted Mode.') };
   }
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Groundwork: checking the model connection…'), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Groundwork: checking the model connection…'),
+      cancellable: true,
+    },
     async (_progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
@@ -101,7 +125,10 @@ async function checkModel(service: ModelService): Promise<ModelCheck> {
           if (event.type === 'stop' && event.reason === 'cancelled') cancelled = true;
         }
       } catch (err) {
-        const text = err instanceof LlmError ? err.message : vscode.l10n.t('The check failed: {0}', err instanceof Error ? err.message : String(err));
+        const text =
+          err instanceof LlmError
+            ? err.message
+            : vscode.l10n.t('The check failed: {0}', err instanceof Error ? err.message : String(err));
         void offerFix(text, err instanceof LlmError ? err.kind : undefined);
         return { ok: false, text };
       } finally {
@@ -119,7 +146,12 @@ async function checkModel(service: ModelService): Promise<ModelCheck> {
 async function offerFix(message: string, kind: string | undefined): Promise<void> {
   const setKey = vscode.l10n.t('Set API Key…');
   const select = vscode.l10n.t('Select Model…');
-  const actions = kind === 'auth' || kind === 'no-provider' ? [setKey] : kind === 'consent' || kind === 'quota' ? [select, setKey] : [];
+  const actions =
+    kind === 'auth' || kind === 'no-provider'
+      ? [setKey]
+      : kind === 'consent' || kind === 'quota'
+        ? [select, setKey]
+        : [];
   const choice = await vscode.window.showErrorMessage(message, ...actions);
   if (choice === setKey) await vscode.commands.executeCommand('groundwork.setApiKey');
   if (choice === select) await vscode.commands.executeCommand('groundwork.selectModel');

@@ -8,8 +8,16 @@ import type { AnthropicClientOptions } from '../../core/node/anthropicClient';
 import { LlmError, type LlmClient, type LlmEvent, type LlmRequest, type ModelTier } from '../../core/llm/llmClient';
 import { resolveModel } from '../../core/llm/models';
 import { DEFAULT_CALL_LIMITS, userLimits, type CallLimits } from '../../core/llm/retryPolicy';
-import { DEFAULT_PRICES, UsageLedger, formatTokens, formatUsd, totalTokens, type ModelPrice, type PriceTable } from '../../core/llm/usage';
-import { Disposable, Emitter } from '../lifecycle';
+import {
+  DEFAULT_PRICES,
+  UsageLedger,
+  formatTokens,
+  formatUsd,
+  totalTokens,
+  type ModelPrice,
+  type PriceTable,
+} from '../../core/llm/usage';
+import { Disposable, Emitter } from '../base/lifecycle';
 import { ApiKeyStore } from './apiKey';
 import type { LanguageModelClientOptions } from './languageModelClient';
 import { chooseProvider, type ProviderChoice } from './providerChoice';
@@ -21,7 +29,8 @@ export interface ModelClients {
 }
 
 export type ModelStatus =
-  { kind: 'ready'; provider: 'anthropic' | 'vscode-lm'; models: Record<ModelTier, string> } | { kind: 'onboarding'; need: 'key' | 'language-model' | 'either' };
+  | { kind: 'ready'; provider: 'anthropic' | 'vscode-lm'; models: Record<ModelTier, string> }
+  | { kind: 'onboarding'; need: 'key' | 'language-model' | 'either' };
 
 export class ModelService extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
@@ -46,7 +55,9 @@ export class ModelService extends Disposable {
     };
     this._register(this.keys.onDidChange(invalidate));
     this._register(vscode.lm.onDidChangeChatModels(invalidate));
-    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && invalidate()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('groundwork') && invalidate()),
+    );
   }
 
   async choice(): Promise<ProviderChoice> {
@@ -74,7 +85,10 @@ export class ModelService extends Disposable {
     if (choice.kind === 'onboarding') return choice;
     const models =
       choice.kind === 'anthropic'
-        ? { complex: resolveModel({ tier: 'complex' }, anthropicModels()), fast: resolveModel({ tier: 'fast' }, anthropicModels()) }
+        ? {
+            complex: resolveModel({ tier: 'complex' }, anthropicModels()),
+            fast: resolveModel({ tier: 'fast' }, anthropicModels()),
+          }
         : { complex: (await languageModelName('complex')) ?? '', fast: (await languageModelName('fast')) ?? '' };
     return { kind: 'ready', provider: choice.kind, models };
   }
@@ -171,7 +185,12 @@ export function prices(): PriceTable {
     const input = num(entry.input);
     const output = num(entry.output);
     if (input === undefined || output === undefined) continue;
-    table[model] = { input, output, cacheWrite: num(entry.cacheWrite) ?? input, cacheRead: num(entry.cacheRead) ?? input };
+    table[model] = {
+      input,
+      output,
+      cacheWrite: num(entry.cacheWrite) ?? input,
+      cacheRead: num(entry.cacheRead) ?? input,
+    };
   }
   return table;
 }
@@ -221,7 +240,9 @@ export function userBaseUrl(): string | undefined {
 export function onboardingMessage(need: 'key' | 'language-model' | 'either'): string {
   switch (need) {
     case 'key':
-      return vscode.l10n.t('Groundwork needs an Anthropic API key: run "Groundwork: Set Anthropic API Key…", or set "groundwork.provider" to "auto".');
+      return vscode.l10n.t(
+        'Groundwork needs an Anthropic API key: run "Groundwork: Set Anthropic API Key…", or set "groundwork.provider" to "auto".',
+      );
     case 'language-model':
       return vscode.l10n.t(
         'No VS Code language model is available: install and sign in to a chat-model extension, or set "groundwork.provider" to "auto" and add an Anthropic API key.',

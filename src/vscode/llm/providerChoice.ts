@@ -10,7 +10,9 @@ export type ProviderChoice =
   | { kind: 'onboarding'; need: 'key' | 'language-model' | 'either' };
 
 export function chooseProvider(setting: unknown, hasKey: boolean, languageModels: number): ProviderChoice {
-  const wanted: ProviderSetting = PROVIDER_SETTINGS.includes(setting as ProviderSetting) ? (setting as ProviderSetting) : 'auto';
+  const wanted: ProviderSetting = PROVIDER_SETTINGS.includes(setting as ProviderSetting)
+    ? (setting as ProviderSetting)
+    : 'auto';
   switch (wanted) {
     case 'anthropic':
       return hasKey ? { kind: 'anthropic' } : { kind: 'onboarding', need: 'key' };

@@ -21,7 +21,9 @@ describe('panel latency (benchmark)', function () {
     modelServer.add({
       name: 'bench',
       match: match.system('DISCOVERY_QUESTIONS'),
-      reply: reply.text(['DISCOVERY_QUESTIONS\nHere are', ' two questions:\n1. Who uses it?\n2. Why now?'], { chunkDelayMs: 400 }),
+      reply: reply.text(['DISCOVERY_QUESTIONS\nHere are', ' two questions:\n1. Who uses it?\n2. Why now?'], {
+        chunkDelayMs: 400,
+      }),
       times: Infinity,
     });
     const times: number[] = [];
@@ -38,6 +40,8 @@ describe('panel latency (benchmark)', function () {
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
-    log(`panel: Send → first streamed character, ${RUNS} runs: median ${at(0.5)} ms, p90 ${at(0.9)} ms, min ${times[0]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    log(
+      `panel: Send → first streamed character, ${RUNS} runs: median ${at(0.5)} ms, p90 ${at(0.9)} ms, min ${times[0]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    );
   });
 });

@@ -10,7 +10,15 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFil
 import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { until } from '../../support/until';
-import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from '../support/workbench';
+import {
+  commandTitle,
+  openGroundwork,
+  runCommand,
+  screenshot,
+  sideBar,
+  treeRow,
+  workbench,
+} from '../support/workbench';
 
 const BRIEF = {
   request: 'build me a CRM for the bakery',
@@ -54,7 +62,14 @@ function fingerprint(dir: string): string[] {
 async function postFromPanel(page: Page, message: unknown): Promise<void> {
   const frame = await (await page.locator('iframe.webview').first().elementHandle())?.contentFrame();
   if (!frame) throw new Error('the panel frame is not there');
-  await frame.evaluate((m) => (window as unknown as { __vscode_post_message__(c: string, d: unknown): void }).__vscode_post_message__('onmessage', { message: m }), message);
+  await frame.evaluate(
+    (m) =>
+      (window as unknown as { __vscode_post_message__(c: string, d: unknown): void }).__vscode_post_message__(
+        'onmessage',
+        { message: m },
+      ),
+    message,
+  );
 }
 
 /** Waits for a notification (a toast, or once hidden, an entry of the notification center). */
@@ -88,10 +103,19 @@ describe('Restricted Mode writes nothing (UI)', function () {
       '# Discovery Session\n\nCREATED: 978307200\nROUND: 1\nORIGINAL_REQUEST: build me a CRM\n\n## Round 1\n### Agent Questions\n1. Who will use it?\n',
     );
     writeFileSync(join(gw, 'panel', 'brief.json'), JSON.stringify(BRIEF, null, 2) + '\n');
-    const sleeping = { event: 'started', agent: 'build-qa', mode: { kind: 'manual' }, startedAt: Date.now(), maxDurationMs: 3_600_000 };
+    const sleeping = {
+      event: 'started',
+      agent: 'build-qa',
+      mode: { kind: 'manual' },
+      startedAt: Date.now(),
+      maxDurationMs: 3_600_000,
+    };
     writeFileSync(join(gw, 'sleep.jsonl'), JSON.stringify(sleeping) + '\n');
     // A keybinding is one more way to start a command that no menu offers here.
-    writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify([{ key: 'ctrl+alt+shift+k', command: 'groundwork.discovery.cancel' }]));
+    writeFileSync(
+      join(userDataDir, 'User', 'keybindings.json'),
+      JSON.stringify([{ key: 'ctrl+alt+shift+k', command: 'groundwork.discovery.cancel' }]),
+    );
     // The window reads a keybindings file it did not have at start-up only when reloaded.
     await workbench().reload();
   });
@@ -118,7 +142,10 @@ describe('Restricted Mode writes nothing (UI)', function () {
     await panel.locator('#sleepers .sleeper', { hasText: 'build-qa' }).waitFor({ state: 'visible' });
     assert.equal(await panel.locator('#sleepers vscode-button').getAttribute('disabled'), '', 'Wake is disabled');
     assert.equal(await panel.locator('#journal-add').count(), 0, 'no journal form');
-    assert.match(await panel.locator('#journal-restricted').innerText(), /can be added to the journal once this folder is trusted/);
+    assert.match(
+      await panel.locator('#journal-restricted').innerText(),
+      /can be added to the journal once this folder is trusted/,
+    );
     await panel.locator('#brief-restricted').evaluate((el) => el.scrollIntoView({ block: 'end' }));
     await screenshot(page, 'groundwork-restricted-brief.png');
     await panel.locator('#sleepers').evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -130,7 +157,10 @@ describe('Restricted Mode writes nothing (UI)', function () {
 
     // A stale panel's buttons: each message the host acts on, sent as the page would send it.
     const attempts: Array<[unknown, string]> = [
-      [{ type: 'journal.add', requestId: 'r1', title: 'Planted', description: 'Should not be written.' }, 'cannot add to the journal in Restricted Mode'],
+      [
+        { type: 'journal.add', requestId: 'r1', title: 'Planted', description: 'Should not be written.' },
+        'cannot add to the journal in Restricted Mode',
+      ],
       [{ type: 'sleep.wake', agent: 'build-qa' }, 'cannot wake an agent in Restricted Mode'],
       [{ type: 'brief.save', brief: BRIEF.brief }, 'cannot save the brief as a plan in Restricted Mode'],
       [{ type: 'brief.brainstorm' }, 'cannot brainstorm deeper in Restricted Mode'],
@@ -149,7 +179,11 @@ describe('Restricted Mode writes nothing (UI)', function () {
     await clearNotifications(page);
     await runCommand(page, commandTitle('groundwork.journal.add'));
     await notified(page, 'cannot add to the journal in Restricted Mode');
-    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Add Discovery (1/2)' }).count(), 0, 'no title box');
+    assert.equal(
+      await page.locator('.quick-input-widget', { hasText: 'Add Discovery (1/2)' }).count(),
+      0,
+      'no title box',
+    );
     await clearNotifications(page);
     await runCommand(page, commandTitle('groundwork.discover'));
     await notified(page, 'cannot start a discovery in Restricted Mode');
@@ -159,7 +193,10 @@ describe('Restricted Mode writes nothing (UI)', function () {
     await clearNotifications(page);
     const row = treeRow(page, 'build-qa');
     await row.waitFor({ state: 'visible', timeout: 15_000 });
-    const refusal = page.locator('.notifications-toasts, .notifications-center').getByText('cannot cancel the discovery in Restricted Mode').first();
+    const refusal = page
+      .locator('.notifications-toasts, .notifications-center')
+      .getByText('cannot cancel the discovery in Restricted Mode')
+      .first();
     await until(
       'the keybinding to run Cancel Discovery',
       async () => {
@@ -189,13 +226,19 @@ describe('Restricted Mode writes nothing (UI)', function () {
       .first()
       .waitFor({ state: 'attached', timeout: 5_000 })
       .catch(() => undefined);
-    assert.equal(await row.locator('.action-label[aria-label^="Wake"]').count(), 0, 'no Wake action in Restricted Mode');
+    assert.equal(
+      await row.locator('.action-label[aria-label^="Wake"]').count(),
+      0,
+      'no Wake action in Restricted Mode',
+    );
 
     // Opening the panel again (a fresh snapshot) still sweeps nothing.
     await runCommand(page, commandTitle('groundwork.refreshExplorer'));
     await openGroundwork(page);
     await panel.locator('#brief-card').waitFor({ state: 'visible' });
-    await until('the tree to list the sleeper again', async () => ((await sideBar(page).locator('.monaco-list-row', { hasText: 'build-qa' }).count()) > 0 ? true : undefined));
+    await until('the tree to list the sleeper again', async () =>
+      (await sideBar(page).locator('.monaco-list-row', { hasText: 'build-qa' }).count()) > 0 ? true : undefined,
+    );
 
     assert.deepEqual(fingerprint(workspace), before, 'the workspace is byte for byte unchanged');
     assert.equal(modelServer.requests.length, modelCalls, 'no model call');

@@ -28,13 +28,20 @@ describe('Restricted Mode (UI)', function () {
     // what an earlier, trusted session left in the workspace
     const dir = join(workbench().workspace, '.groundwork');
     mkdirSync(dir, { recursive: true });
-    const entry = { timestamp: '2026-11-20T10:00:00.000Z', title: 'Retry the flaky upload', description: 'The upload fails once in ten; retry once.' };
+    const entry = {
+      timestamp: '2026-11-20T10:00:00.000Z',
+      title: 'Retry the flaky upload',
+      description: 'The upload fails once in ten; retry once.',
+    };
     writeFileSync(join(dir, 'discoveries.jsonl'), JSON.stringify(entry) + '\n');
   });
 
   it('runs in Restricted Mode', async () => {
     const { page } = workbench();
-    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.statusbar-item', { hasText: 'Restricted Mode' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('shows what the workspace holds and says why no work starts', async () => {
@@ -87,7 +94,11 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     const before = modelServer.requests.length;
     await runCommand(page, commandTitle('groundwork.runAgent'));
     await seeRefusal(page, 'cannot run an agent in Restricted Mode');
-    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Pick the role the agent plays' }).count(), 0, 'no role picker');
+    assert.equal(
+      await page.locator('.quick-input-widget', { hasText: 'Pick the role the agent plays' }).count(),
+      0,
+      'no role picker',
+    );
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'runs')), 'no run folder');
   });
@@ -97,7 +108,11 @@ describe('Restricted Mode refuses model work where it starts (UI)', function () 
     const before = modelServer.requests.length;
     await runCommand(page, commandTitle('groundwork.buildFromBrief'));
     await seeRefusal(page, 'cannot start a build in Restricted Mode');
-    assert.equal(await page.locator('.quick-input-widget', { hasText: 'Pick the Idea Brief or finished brainstorm' }).count(), 0, 'no brief picker');
+    assert.equal(
+      await page.locator('.quick-input-widget', { hasText: 'Pick the Idea Brief or finished brainstorm' }).count(),
+      0,
+      'no brief picker',
+    );
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no gate');
     assert.equal(modelServer.requests.length, before, 'no request reached the model server');
     assert.ok(!existsSync(join(workspace, '.groundwork', 'builds')), 'no build folder');

@@ -16,7 +16,9 @@ import { activityBarItem, runCommand, screenshot, workbench } from './workbench'
  */
 export async function windowWithDialogs(main: Page, label: string): Promise<Page> {
   const url = new URL(main.url());
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(([name]) => name !== 'extensionTestsPath');
+  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(
+    ([name]) => name !== 'extensionTestsPath',
+  );
   assert.ok(
     payload.some(([name]) => name === 'extensionDevelopmentPath'),
     `the workbench URL names the extension under test: ${main.url()}`,
@@ -52,9 +54,12 @@ export function dialog(page: Page): Locator {
  */
 export async function terminalText(page: Page): Promise<string> {
   const lines = await page.evaluate(async () => {
-    const driver = (window as unknown as { driver?: { getTerminalBuffer(selector: string): Promise<string[]> } }).driver;
+    const driver = (window as unknown as { driver?: { getTerminalBuffer(selector: string): Promise<string[]> } })
+      .driver;
     if (!driver) throw new Error('no smoke-test driver in the workbench');
-    const selector = document.querySelector('.terminal-wrapper.active') ? '.terminal-wrapper.active' : '.terminal-wrapper';
+    const selector = document.querySelector('.terminal-wrapper.active')
+      ? '.terminal-wrapper.active'
+      : '.terminal-wrapper';
     return driver.getTerminalBuffer(selector).catch(() => [] as string[]);
   });
   return lines.join('\n');

@@ -17,7 +17,10 @@ const TEST =
   "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../src/sum.js');\ntest('sum adds', () => assert.equal(sum(1, 2), 3));\n";
 
 async function runJson(ws: string, id: string): Promise<{ status: string; turns: number }> {
-  return JSON.parse(await readFile(join(ws, `.groundwork/runs/${id}/run.json`), 'utf8')) as { status: string; turns: number };
+  return JSON.parse(await readFile(join(ws, `.groundwork/runs/${id}/run.json`), 'utf8')) as {
+    status: string;
+    turns: number;
+  };
 }
 
 const sha = async (path: string) =>
@@ -41,7 +44,10 @@ describe('groundwork agent: the built CLI', () => {
     );
     try {
       const ws = await tempFolder('groundwork-agent-');
-      const r = await cli(['--workspace', ws, 'agent', 'build-developer', 'Write sum() with a test', '--approve', 'node --test'], server);
+      const r = await cli(
+        ['--workspace', ws, 'agent', 'build-developer', 'Write sum() with a test', '--approve', 'node --test'],
+        server,
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.equal(await readFile(join(ws, 'src/sum.js'), 'utf8'), SUM);
       assert.equal(await readFile(join(ws, 'test/sum.test.js'), 'utf8'), TEST);
@@ -67,7 +73,8 @@ describe('groundwork agent: the built CLI', () => {
       // The key reaches neither the command's environment nor any file.
       for (const file of await readdir(join(ws, `.groundwork/runs/${id}`), { recursive: true })) {
         const path = join(ws, `.groundwork/runs/${id}`, file);
-        if (existsSync(path) && !(await readdir(path).catch(() => undefined))) assert.doesNotMatch(await readFile(path, 'utf8'), new RegExp(KEY));
+        if (existsSync(path) && !(await readdir(path).catch(() => undefined)))
+          assert.doesNotMatch(await readFile(path, 'utf8'), new RegExp(KEY));
       }
       assert.equal(server.pending().length, 0);
     } finally {
@@ -88,10 +95,14 @@ describe('groundwork agent: the built CLI', () => {
       'sudo node x',
       `${'node x && '.repeat(51)}node x`,
     ];
-    const server = await startScriptedModelServer(rules(...corpus.map((command) => reply.toolUse('run_command', { command })), reply.text('Nothing ran.')));
+    const server = await startScriptedModelServer(
+      rules(...corpus.map((command) => reply.toolUse('run_command', { command })), reply.text('Nothing ran.')),
+    );
     try {
       const ws = await tempFolder('groundwork-agent-');
-      const r = await cli(['--workspace', ws, 'agent', 'build-developer', 'try everything', '--unattended'], server, { GROUNDWORK_AUTO_APPROVE: '["npm test", "node *"]' });
+      const r = await cli(['--workspace', ws, 'agent', 'build-developer', 'try everything', '--unattended'], server, {
+        GROUNDWORK_AUTO_APPROVE: '["npm test", "node *"]',
+      });
       assert.equal(r.code, 0, r.stderr);
       assert.equal((r.stderr.match(/⊘ Not run: /g) ?? []).length, corpus.length, r.stderr);
       assert.doesNotMatch(r.stderr, /▶ /, 'no command started');
@@ -115,19 +126,30 @@ describe('groundwork agent: the built CLI', () => {
       const hang =
         "const { spawn } = require('node:child_process');\nconst fs = require('node:fs');\nconst c = spawn('sleep', ['60'], { stdio: 'ignore' });\nfs.writeFileSync('pids.txt', process.pid + ' ' + c.pid);\nsetInterval(() => {}, 1000);\n";
       const server = await startScriptedModelServer(
-        rules(reply.toolUse('write_file', { path: 'hang.js', content: hang }), reply.toolUse('run_command', { command: 'node hang.js' }), reply.text('Resumed: the rest is done.')),
+        rules(
+          reply.toolUse('write_file', { path: 'hang.js', content: hang }),
+          reply.toolUse('run_command', { command: 'node hang.js' }),
+          reply.text('Resumed: the rest is done.'),
+        ),
       );
       try {
         const ws = await tempFolder('groundwork-agent-');
         let pids: number[] = [];
-        const r = await cli(['--workspace', ws, 'agent', 'build-developer', 'hang', '--approve', 'node hang.js'], server, {}, (stderr, kill) => {
-          void until('the command to start', async () =>
-            stderr().includes('▶ node hang.js') && existsSync(join(ws, 'pids.txt')) ? (await readFile(join(ws, 'pids.txt'), 'utf8')).trim() : undefined,
-          ).then((text) => {
-            pids = text.split(' ').map(Number);
-            kill(signal);
-          });
-        });
+        const r = await cli(
+          ['--workspace', ws, 'agent', 'build-developer', 'hang', '--approve', 'node hang.js'],
+          server,
+          {},
+          (stderr, kill) => {
+            void until('the command to start', async () =>
+              stderr().includes('▶ node hang.js') && existsSync(join(ws, 'pids.txt'))
+                ? (await readFile(join(ws, 'pids.txt'), 'utf8')).trim()
+                : undefined,
+            ).then((text) => {
+              pids = text.split(' ').map(Number);
+              kill(signal);
+            });
+          },
+        );
         assert.equal(r.code, 1, r.stderr);
         assert.equal(pids.length, 2);
         for (const pid of pids) assert.equal(alive(pid), false, `process ${pid} of the command's group is gone`);
@@ -138,7 +160,8 @@ describe('groundwork agent: the built CLI', () => {
 
         const resumed = await cli(['--workspace', ws, 'runs', 'resume', id], server);
         assert.equal(resumed.code, 0, resumed.stderr);
-        const messages = (server.requests.at(-1)?.body as { messages: { content: unknown }[] } | undefined)?.messages ?? [];
+        const messages =
+          (server.requests.at(-1)?.body as { messages: { content: unknown }[] } | undefined)?.messages ?? [];
         // The task, the write turn and its result, the command's turn and its result: that the run was stopped.
         assert.equal(messages.length, 5);
         assert.match(JSON.stringify(messages[4]?.content), /The command was stopped: the run was cancelled/);

@@ -32,7 +32,14 @@ export function cli(
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', NO_COLOR: '1', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.baseURL, ...extraEnv },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '/tmp',
+        NO_COLOR: '1',
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.baseURL,
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -44,7 +51,9 @@ export function cli(
       stderr = (stderr + s).slice(-TAIL_BYTES);
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, stderrBytes, ms: Date.now() - started }));
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout, stderr, stderrBytes, ms: Date.now() - started }),
+    );
     during?.(
       () => stderr,
       (s) => child.kill(s),

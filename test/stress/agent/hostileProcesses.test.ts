@@ -11,7 +11,7 @@ import { reply, startScriptedModelServer } from '../../support/scriptedModelServ
 import type { MessagesBody, ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { tempFolder } from '../../unit/cli/cliHarness';
-import { KEY, alive, cli, rules, runIdOf } from './agentCliHarness';
+import { alive, cli, rules, runIdOf } from './agentCliHarness';
 import type { Ran } from './agentCliHarness';
 
 function killQuietly(pid: number | undefined): void {
@@ -27,7 +27,9 @@ function killQuietly(pid: number | undefined): void {
 function toolResults(server: ScriptedModelServer): string[] {
   return server.requests.flatMap((r) => {
     const last = (r.body as MessagesBody | undefined)?.messages.at(-1)?.content;
-    return Array.isArray(last) ? last.filter((b) => b['type'] === 'tool_result').map((b) => JSON.stringify(b['content'])) : [];
+    return Array.isArray(last)
+      ? last.filter((b) => b['type'] === 'tool_result').map((b) => JSON.stringify(b['content']))
+      : [];
   });
 }
 
@@ -40,11 +42,13 @@ describe('commands that misbehave', () => {
         // As files: '=>' and ';' in a `node -e` text are never pre-approved.
         reply.toolUse('write_file', {
           path: 'drain.js',
-          content: "let n = 0;\nprocess.stdin.on('data', (d) => (n += d.length)).on('end', () => console.log('stdin ended after', n, 'bytes'));\n",
+          content:
+            "let n = 0;\nprocess.stdin.on('data', (d) => (n += d.length)).on('end', () => console.log('stdin ended after', n, 'bytes'));\n",
         }),
         reply.toolUse('write_file', {
           path: 'ask.js',
-          content: "require('readline').createInterface({ input: process.stdin }).question('Continue? ', (a) => console.log('answer:' + a));\n",
+          content:
+            "require('readline').createInterface({ input: process.stdin }).question('Continue? ', (a) => console.log('answer:' + a));\n",
         }),
         reply.toolUse('run_command', { command: 'node drain.js' }),
         reply.toolUse('run_command', { command: 'node ask.js' }),
@@ -66,7 +70,11 @@ describe('commands that misbehave', () => {
   test('a command that prints 200 MB: the run goes on, the log keeps head and tail, the model gets about 8 KB', async () => {
     const server = await startScriptedModelServer(
       rules(
-        reply.toolUse('write_file', { path: 'loud.js', content: 'const b = Buffer.alloc(1 << 20, 97);\nb[0] = 10;\nfor (let i = 0; i < 200; i++) process.stdout.write(b);\n' }),
+        reply.toolUse('write_file', {
+          path: 'loud.js',
+          content:
+            'const b = Buffer.alloc(1 << 20, 97);\nb[0] = 10;\nfor (let i = 0; i < 200; i++) process.stdout.write(b);\n',
+        }),
         reply.toolUse('run_command', { command: 'node loud.js' }),
         reply.text('done'),
       ),
@@ -85,7 +93,10 @@ describe('commands that misbehave', () => {
       assert.ok(size <= 17 * 1024 * 1024, `the log is ${size} bytes`);
       assert.match(await readFile(join(log, name), 'utf8'), /bytes of output left out/);
       const result = toolResults(server).at(-1);
-      assert.ok(result !== undefined && Buffer.byteLength(result) < 12 * 1024, `the model got ${result?.length} characters`);
+      assert.ok(
+        result !== undefined && Buffer.byteLength(result) < 12 * 1024,
+        `the model got ${result?.length} characters`,
+      );
       assert.match(result ?? '', /Its output was \d+ bytes/);
     } finally {
       await server.close();
@@ -93,29 +104,44 @@ describe('commands that misbehave', () => {
   });
 
   test('Ctrl-C while a command ignores SIGINT: it is killed after the grace period, the run is stopped, nothing is left', async () => {
-    const stubborn = "require('fs').writeFileSync('pid.txt', String(process.pid)); process.on('SIGINT', () => console.log('ignoring SIGINT')); setInterval(() => {}, 1000);";
+    const stubborn =
+      "require('fs').writeFileSync('pid.txt', String(process.pid)); process.on('SIGINT', () => console.log('ignoring SIGINT')); setInterval(() => {}, 1000);";
     const server = await startScriptedModelServer(
-      rules(reply.toolUse('write_file', { path: 'stubborn.js', content: stubborn }), reply.toolUse('run_command', { command: 'node stubborn.js' })),
+      rules(
+        reply.toolUse('write_file', { path: 'stubborn.js', content: stubborn }),
+        reply.toolUse('run_command', { command: 'node stubborn.js' }),
+      ),
     );
     const ws = await tempFolder('groundwork-hostile-');
     let pid: number | undefined;
     let signalledAt = 0;
     try {
-      const r = await cli(['--workspace', ws, 'agent', 'build-developer', 'stubborn', '--unattended'], server, AUTO, (stderr, kill) => {
-        void until('the command to start', () => stderr().includes('▶ node stubborn.js') && existsSync(join(ws, 'pid.txt')) && readFileSync(join(ws, 'pid.txt'), 'utf8')).then(
-          (text) => {
+      const r = await cli(
+        ['--workspace', ws, 'agent', 'build-developer', 'stubborn', '--unattended'],
+        server,
+        AUTO,
+        (stderr, kill) => {
+          void until(
+            'the command to start',
+            () =>
+              stderr().includes('▶ node stubborn.js') &&
+              existsSync(join(ws, 'pid.txt')) &&
+              readFileSync(join(ws, 'pid.txt'), 'utf8'),
+          ).then((text) => {
             pid = Number(text);
             signalledAt = Date.now();
             kill('SIGINT');
-          },
-        );
-      });
+          });
+        },
+      );
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /■ Stopped/);
       assert.ok(Date.now() - signalledAt < 10_000, `stopped ${Date.now() - signalledAt} ms after Ctrl-C`);
       assert.ok(pid !== undefined);
       assert.equal(alive(pid), false, 'the stubborn command is gone');
-      const run = JSON.parse(await readFile(join(ws, `.groundwork/runs/${runIdOf(r.stderr)}/run.json`), 'utf8')) as { status: string };
+      const run = JSON.parse(await readFile(join(ws, `.groundwork/runs/${runIdOf(r.stderr)}/run.json`), 'utf8')) as {
+        status: string;
+      };
       assert.equal(run.status, 'stopped');
     } finally {
       killQuietly(pid);
@@ -128,8 +154,16 @@ describe('runs that meet', () => {
   test('two CLI runs at once in one workspace: both complete, each with its own folder, changes and transcript', async () => {
     const task = (body: MessagesBody) => JSON.stringify(body.messages[0]?.content ?? '');
     const server = await startScriptedModelServer([
-      { name: 'A writes', match: (b) => task(b).includes('task A') && b.messages.length === 1, reply: reply.toolUse('write_file', { path: 'a.txt', content: 'A\n' }) },
-      { name: 'B writes', match: (b) => task(b).includes('task B') && b.messages.length === 1, reply: reply.toolUse('write_file', { path: 'b.txt', content: 'B\n' }) },
+      {
+        name: 'A writes',
+        match: (b) => task(b).includes('task A') && b.messages.length === 1,
+        reply: reply.toolUse('write_file', { path: 'a.txt', content: 'A\n' }),
+      },
+      {
+        name: 'B writes',
+        match: (b) => task(b).includes('task B') && b.messages.length === 1,
+        reply: reply.toolUse('write_file', { path: 'b.txt', content: 'B\n' }),
+      },
       {
         name: 'A runs',
         match: (b) => task(b).includes('task A') && b.messages.length === 3,
@@ -140,8 +174,16 @@ describe('runs that meet', () => {
         match: (b) => task(b).includes('task B') && b.messages.length === 3,
         reply: reply.toolUse('run_command', { command: 'node -e "setTimeout(console.log,300,2)"' }),
       },
-      { name: 'A ends', match: (b) => task(b).includes('task A') && b.messages.length === 5, reply: reply.text('A done') },
-      { name: 'B ends', match: (b) => task(b).includes('task B') && b.messages.length === 5, reply: reply.text('B done') },
+      {
+        name: 'A ends',
+        match: (b) => task(b).includes('task A') && b.messages.length === 5,
+        reply: reply.text('A done'),
+      },
+      {
+        name: 'B ends',
+        match: (b) => task(b).includes('task B') && b.messages.length === 5,
+        reply: reply.text('B done'),
+      },
     ]);
     try {
       const ws = await tempFolder('groundwork-hostile-');
@@ -158,7 +200,9 @@ describe('runs that meet', () => {
         [idA, 'a.txt'],
         [idB, 'b.txt'],
       ] as const) {
-        const changes = JSON.parse(await readFile(join(ws, `.groundwork/runs/${id}/changes.json`), 'utf8')) as { files: { path: string }[] };
+        const changes = JSON.parse(await readFile(join(ws, `.groundwork/runs/${id}/changes.json`), 'utf8')) as {
+          files: { path: string }[];
+        };
         assert.deepEqual(
           changes.files.map((f) => f.path),
           [file],
@@ -184,17 +228,22 @@ describe('runs that meet', () => {
       const ws = await tempFolder('groundwork-hostile-');
       let id = '';
       const outcome: { resume?: Ran; revert?: Ran; list?: Ran } = {};
-      const live = await cli(['--workspace', ws, 'agent', 'build-developer', 'hang', '--unattended'], server, {}, (stderr, kill) => {
-        void until('the write', () => /✎ wrote a\.txt/.test(stderr()) && server.requests.length >= 2)
-          .then(async () => {
-            const dirs = await readdir(join(ws, '.groundwork/runs'));
-            id = dirs[0] ?? '';
-            outcome.resume = await cli(['--workspace', ws, 'runs', 'resume', id, '--unattended'], server);
-            outcome.revert = await cli(['--workspace', ws, 'runs', 'revert', id], server);
-            outcome.list = await cli(['--workspace', ws, 'runs', 'list'], server);
-          })
-          .finally(() => kill('SIGINT'));
-      });
+      const live = await cli(
+        ['--workspace', ws, 'agent', 'build-developer', 'hang', '--unattended'],
+        server,
+        {},
+        (stderr, kill) => {
+          void until('the write', () => /✎ wrote a\.txt/.test(stderr()) && server.requests.length >= 2)
+            .then(async () => {
+              const dirs = await readdir(join(ws, '.groundwork/runs'));
+              id = dirs[0] ?? '';
+              outcome.resume = await cli(['--workspace', ws, 'runs', 'resume', id, '--unattended'], server);
+              outcome.revert = await cli(['--workspace', ws, 'runs', 'revert', id], server);
+              outcome.list = await cli(['--workspace', ws, 'runs', 'list'], server);
+            })
+            .finally(() => kill('SIGINT'));
+        },
+      );
       assert.equal(live.code, 1, live.stderr);
       assert.equal(outcome.resume?.code, 2, outcome.resume?.stderr);
       assert.match(outcome.resume?.stderr ?? '', /under way in another window or a groundwork command/);
@@ -242,13 +291,21 @@ describe('found by review', () => {
       const ws = await tempFolder('groundwork-hostile-');
       let pid: number | undefined;
       try {
-        await cli(['--workspace', ws, 'agent', 'build-developer', 'daemon', '--unattended', ...runArgs], server, AUTO, (stderr, kill) => {
-          if (how !== 'Ctrl-C') return;
-          void until(
-            'the grandchild',
-            () => stderr().includes('▶ node spawner.js') && existsSync(join(ws, 'grandchild.pid')) && readFileSync(join(ws, 'grandchild.pid'), 'utf8'),
-          ).then(() => kill('SIGINT'));
-        });
+        await cli(
+          ['--workspace', ws, 'agent', 'build-developer', 'daemon', '--unattended', ...runArgs],
+          server,
+          AUTO,
+          (stderr, kill) => {
+            if (how !== 'Ctrl-C') return;
+            void until(
+              'the grandchild',
+              () =>
+                stderr().includes('▶ node spawner.js') &&
+                existsSync(join(ws, 'grandchild.pid')) &&
+                readFileSync(join(ws, 'grandchild.pid'), 'utf8'),
+            ).then(() => kill('SIGINT'));
+          },
+        );
         pid = Number(await readFile(join(ws, 'grandchild.pid'), 'utf8'));
         await new Promise((r) => setTimeout(r, 300));
         assert.equal(alive(pid), false, `the detached grandchild ${pid} is still running`);

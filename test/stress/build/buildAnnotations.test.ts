@@ -34,7 +34,10 @@ test('a build: requirements.md is marked green at the end, with the developer’
   assert.ok(note?.kind === 'discovery');
   assert.equal(note.caseId, 'disc-001');
   assert.equal(note.task, 'task-001');
-  assert.equal(unescapeNoteContent(text.slice(note.offsets.contentStart, note.offsets.contentEnd)), ANNOTATED_DISCOVERY);
+  assert.equal(
+    unescapeNoteContent(text.slice(note.offsets.contentStart, note.offsets.contentEnd)),
+    ANNOTATED_DISCOVERY,
+  );
   // Right after task-001's region: on the next line, with nothing but the list item's indentation between.
   const first = regions[0];
   assert.ok(first);

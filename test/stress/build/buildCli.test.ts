@@ -21,7 +21,11 @@ interface Yaml {
   status: string;
   reason?: string;
   projectDir?: string;
-  phases: { name: string; status: string; attempts: { cause: string; status: string; reason?: string; runId?: string }[] }[];
+  phases: {
+    name: string;
+    status: string;
+    attempts: { cause: string; status: string; reason?: string; runId?: string }[];
+  }[];
   verified: { phase: string; command: string; exitCode: number | null; output?: string }[];
 }
 
@@ -36,7 +40,12 @@ async function theBuild(ws: string): Promise<{ id: string; yaml: Yaml; report: s
   assert.ok(id, 'a build folder');
   const dir = join(ws, '.groundwork/builds', id);
   const yaml = parse(await readFile(join(dir, 'build.yaml'), 'utf8')) as Yaml;
-  return { id, yaml, report: await readFile(join(dir, 'report.md'), 'utf8').catch(() => ''), log: await readFile(join(dir, 'build.log'), 'utf8') };
+  return {
+    id,
+    yaml,
+    report: await readFile(join(dir, 'report.md'), 'utf8').catch(() => ''),
+    log: await readFile(join(dir, 'build.log'), 'utf8'),
+  };
 }
 
 async function build(options: BuildScriptOptions, extra: string[] = ['--approve', VERIFY]): Promise<ScriptedBuild> {
@@ -52,7 +61,14 @@ describe('groundwork build: the built CLI', () => {
     assert.equal(r.code, 0, r.stderr);
     const project = join(ws, PROJECT);
     assert.equal(await readFile(join(project, 'src/sum.js'), 'utf8'), FIXED);
-    for (const f of ['test/sum.test.js', 'specs/architecture.md', 'specs/brief.md', 'specs/verification.md', 'specs/review.md', 'docs/USAGE.md'])
+    for (const f of [
+      'test/sum.test.js',
+      'specs/architecture.md',
+      'specs/brief.md',
+      'specs/verification.md',
+      'specs/review.md',
+      'docs/USAGE.md',
+    ])
       assert.ok(existsSync(join(project, f)), f);
     // Each phase a fresh run whose system prompt begins with its phase line, in the workflow's order.
     const phases = bodies.map(phaseOf);
@@ -60,7 +76,10 @@ describe('groundwork build: the built CLI', () => {
       phases.every((p) => p !== undefined),
       'every call names its phase',
     );
-    assert.deepEqual([...new Set(phases)], ['analyst', 'architect', 'test-writer', 'developer', 'qa', 'reviewer', 'delivery']);
+    assert.deepEqual(
+      [...new Set(phases)],
+      ['analyst', 'architect', 'test-writer', 'developer', 'qa', 'reviewer', 'delivery'],
+    );
     assert.match(r.stderr, /── Groundwork build phase: developer · try 2 \(sent back: QA failed\) ──/);
     assert.match(r.stderr, /▶ node --test\n[\s\S]*# pass 1[\s\S]*✓ exit 0/);
     const { yaml, report, log } = await theBuild(ws);
@@ -90,7 +109,10 @@ describe('groundwork build: the built CLI', () => {
     assert.equal(r.code, 0, r.stderr);
     const { yaml, report } = await theBuild(ws);
     const first = yaml.phases.find((p) => p.name === 'qa')?.attempts[0];
-    assert.match(first?.reason ?? '', /^Claimed but not verified: QA reported VERIFICATION: PASS, but `node --test` exited 1/);
+    assert.match(
+      first?.reason ?? '',
+      /^Claimed but not verified: QA reported VERIFICATION: PASS, but `node --test` exited 1/,
+    );
     assert.deepEqual(
       yaml.verified.map((v) => v.exitCode),
       [1, 0],
@@ -105,7 +127,10 @@ describe('groundwork build: the built CLI', () => {
     const { yaml, report } = await theBuild(ws);
     assert.equal(yaml.status, 'failed');
     assert.match(yaml.reason ?? '', /^Phase qa failed: QA reported VERIFICATION: FAIL.* This is the second failure/);
-    assert.match(yaml.reason ?? '', /Finished: analyst, architect, test-writer, developer\. Partial results are in sum-tool\/\.$/);
+    assert.match(
+      yaml.reason ?? '',
+      /Finished: analyst, architect, test-writer, developer\. Partial results are in sum-tool\/\.$/,
+    );
     assert.match(report, /## What stopped it/);
     assert.match(r.stderr, /groundwork: build \S+ failed; report: /);
   });
@@ -118,7 +143,10 @@ describe('groundwork build: the built CLI', () => {
       yaml.phases.find((p) => p.name === 'delivery')?.attempts.map((a) => `${a.cause}:${a.status}`),
       ['first:failed', 'retry:failed', 'retry:failed'],
     );
-    assert.match(yaml.reason ?? '', /^Phase delivery failed: Delivery is not complete: the reply has no BUILD_COMPLETE line.*\(after 3 tries\)/);
+    assert.match(
+      yaml.reason ?? '',
+      /^Phase delivery failed: Delivery is not complete: the reply has no BUILD_COMPLETE line.*\(after 3 tries\)/,
+    );
   });
 
   test('--unattended with a command that is not pre-approved: the check is refused, the build fails cleanly with exit 1', async () => {
@@ -130,7 +158,10 @@ describe('groundwork build: the built CLI', () => {
       yaml.verified.map((v) => v.exitCode),
       [null],
     );
-    assert.match(yaml.reason ?? '', /Phase qa failed: Claimed but not verified: .*`node --test` was not run \(nobody can approve it/);
+    assert.match(
+      yaml.reason ?? '',
+      /Phase qa failed: Claimed but not verified: .*`node --test` was not run \(nobody can approve it/,
+    );
   });
 
   test('without a terminal and without --yes nothing starts: exit 2', async () => {
@@ -151,9 +182,16 @@ describe('groundwork build: the built CLI', () => {
     const server = await startScriptedModelServer(buildRules({ stallDeveloper: true }));
     try {
       const ws = await workspace();
-      const stopped = await cli(['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', '--approve', VERIFY], server, {}, (stderr, kill) => {
-        void until('the developer phase', () => stderr().includes('phase: developer · try 1')).then(() => setTimeout(() => kill('SIGTERM'), 300));
-      });
+      const stopped = await cli(
+        ['--workspace', ws, 'build', '--brief', join(ws, 'brief.md'), '--yes', '--approve', VERIFY],
+        server,
+        {},
+        (stderr, kill) => {
+          void until('the developer phase', () => stderr().includes('phase: developer · try 1')).then(() =>
+            setTimeout(() => kill('SIGTERM'), 300),
+          );
+        },
+      );
       assert.equal(stopped.code, 1, stopped.stderr);
       const before = await theBuild(ws);
       assert.equal(before.yaml.status, 'stopped');
@@ -166,7 +204,11 @@ describe('groundwork build: the built CLI', () => {
         after.yaml.phases.find((p) => p.name === 'developer')?.attempts.map((a) => `${a.cause}:${a.status}`),
         ['first:stopped', 'resume:passed', 'qa-failed:passed'],
       );
-      assert.equal(after.yaml.phases.find((p) => p.name === 'analyst')?.attempts.length, 1, 'the analyst did not run again');
+      assert.equal(
+        after.yaml.phases.find((p) => p.name === 'analyst')?.attempts.length,
+        1,
+        'the analyst did not run again',
+      );
     } finally {
       await server.close();
     }

@@ -16,7 +16,13 @@ interface CaseLine {
   status: string;
   content: string;
   parentId: string | null;
-  metadata: { scope: string; sourceTaskId: string | null; sourceAgentId: string | null; impact: string; archivedReason?: string };
+  metadata: {
+    scope: string;
+    sourceTaskId: string | null;
+    sourceAgentId: string | null;
+    impact: string;
+    archivedReason?: string;
+  };
 }
 
 const phaseOf = (body: MessagesBody) => /^Groundwork build phase: ([a-z-]+)\n/.exec(systemText(body))?.[1];
@@ -45,7 +51,13 @@ test('a build: the developer reports discoveries, later phases are given them, t
   const local = cases.get('disc-002')!;
   assert.equal(global.content, GLOBAL_DISCOVERY);
   assert.deepEqual(
-    [global.status, global.metadata.scope, global.metadata.impact, global.metadata.sourceAgentId, global.metadata.sourceTaskId],
+    [
+      global.status,
+      global.metadata.scope,
+      global.metadata.impact,
+      global.metadata.sourceAgentId,
+      global.metadata.sourceTaskId,
+    ],
     ['active', 'global', 'high', 'build-developer', buildId],
   );
   assert.equal(local.content, LOCAL_DISCOVERY);
@@ -63,15 +75,24 @@ test('a build: the developer reports discoveries, later phases are given them, t
     const body = bodies.find((b) => phaseOf(b) === phase);
     assert.ok(body, phase);
     const system = systemText(body);
-    assert.match(system, /# Project Discoveries \(Global\)\n[\s\S]*- \[disc-001\] \(high, Testing\) Tests run with Node's built-in runner/, phase);
+    assert.match(
+      system,
+      /# Project Discoveries \(Global\)\n[\s\S]*- \[disc-001\] \(high, Testing\) Tests run with Node's built-in runner/,
+      phase,
+    );
     assert.ok(!system.includes(LOCAL_DISCOVERY), `${phase} is not given the developer's local discovery`);
   }
   // The developer sent back by QA is given its own local discovery too.
-  const sentBack = bodies.filter((b) => phaseOf(b) === 'developer').find((b) => systemText(b).includes('# Your Discoveries (Local)') && systemText(b).includes(LOCAL_DISCOVERY));
+  const sentBack = bodies
+    .filter((b) => phaseOf(b) === 'developer')
+    .find((b) => systemText(b).includes('# Your Discoveries (Local)') && systemText(b).includes(LOCAL_DISCOVERY));
   assert.ok(sentBack, "the developer's second try carries its local discovery");
 
   // The views, the journal, the build's log and report follow.
-  assert.match(await readFile(join(ws, '.groundwork/discoveries.md'), 'utf8'), /- \[disc-001\] Tests run with Node's built-in runner/);
+  assert.match(
+    await readFile(join(ws, '.groundwork/discoveries.md'), 'utf8'),
+    /- \[disc-001\] Tests run with Node's built-in runner/,
+  );
   assert.match(await readFile(join(ws, '.groundwork/discoveries.jsonl'), 'utf8'), /no test framework is installed/);
   const dir = join(ws, '.groundwork/builds', buildId);
   assert.match(await readFile(join(dir, 'build.log'), 'utf8'), /archived 1 local discovery of the build/);

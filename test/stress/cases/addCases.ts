@@ -6,7 +6,8 @@ import { CaseStore } from '../../../src/core/cases/caseStore';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 
 const [workspace, count, tag] = process.argv.slice(2);
-if (workspace === undefined || count === undefined || tag === undefined) throw new Error('usage: addCases.ts WORKSPACE COUNT TAG');
+if (workspace === undefined || count === undefined || tag === undefined)
+  throw new Error('usage: addCases.ts WORKSPACE COUNT TAG');
 
 async function main(store: CaseStore, n: number, agent: string): Promise<void> {
   const ids: string[] = [];

@@ -25,8 +25,18 @@ async function folder(): Promise<string> {
 
 /** git in `dir`, committing at `date` as a fixed author, with no user or system config. */
 function git(dir: string, args: string[], date = '2024-01-01T00:00:00Z'): string {
-  const env = { PATH: process.env['PATH'] ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, env, encoding: 'utf8' }).trim();
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: dir,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: dir, env, encoding: 'utf8' },
+  ).trim();
 }
 
 describe('staleness with real git', () => {
@@ -41,11 +51,25 @@ describe('staleness with real git', () => {
 
     const clock = new FakeClock(Date.UTC(2025, 0, 1));
     const store = new CaseStore(openWorkspaceStore(dir), clock, sha256);
-    const { case: auth } = await store.add({ content: 'Passwords are hashed with bcrypt in src/auth.ts', scope: 'global', impact: 'high', category: 'Architecture' });
-    const { case: readme } = await store.add({ content: 'The readme is in `docs/intro.md`', scope: 'global', impact: 'low', category: 'Architecture' });
+    const { case: auth } = await store.add({
+      content: 'Passwords are hashed with bcrypt in src/auth.ts',
+      scope: 'global',
+      impact: 'high',
+      category: 'Architecture',
+    });
+    const { case: readme } = await store.add({
+      content: 'The readme is in `docs/intro.md`',
+      scope: 'global',
+      impact: 'low',
+      category: 'Architecture',
+    });
     const runner = new GitLogRunner(dir);
 
-    assert.deepEqual(await checkFileStaleness(store, runner), { findings: [] }, 'the commit before the case does not count');
+    assert.deepEqual(
+      await checkFileStaleness(store, runner),
+      { findings: [] },
+      'the commit before the case does not count',
+    );
 
     await writeFile(join(dir, 'src/auth.ts'), 'export const hash = "argon2id";\n');
     await writeFile(join(dir, 'README.md'), 'changed\n');
@@ -55,7 +79,10 @@ describe('staleness with real git', () => {
     const result = await checkFileStaleness(store, runner);
     assert.deepEqual(result, { findings: [{ id: auth.id, commit: head, files: ['src/auth.ts'] }] });
     const stored = await store.get(auth.id);
-    assert.deepEqual([stored?.status, stored?.metadata.outdatedCommit, stored?.metadata.outdatedReason], ['outdated', head, 'affected files modified']);
+    assert.deepEqual(
+      [stored?.status, stored?.metadata.outdatedCommit, stored?.metadata.outdatedReason],
+      ['outdated', head, 'affected files modified'],
+    );
     assert.equal((await store.get(readme.id))?.status, 'active');
   });
 
@@ -68,7 +95,12 @@ describe('staleness with real git', () => {
     git(dir, ['add', '.']);
     git(dir, ['commit', '-q', '-m', 'Initial']);
     const store = new CaseStore(openWorkspaceStore(ws), new FakeClock(Date.UTC(2025, 0, 1)), sha256);
-    const { case: c } = await store.add({ content: 'The session check is in `auth.ts`', scope: 'global', impact: 'low', category: 'Architecture' });
+    const { case: c } = await store.add({
+      content: 'The session check is in `auth.ts`',
+      scope: 'global',
+      impact: 'low',
+      category: 'Architecture',
+    });
     await writeFile(join(ws, 'src/auth.ts'), 'b\n');
     git(dir, ['commit', '-q', '-am', 'Change'], '2025-06-01T00:00:00Z');
     const result = await checkFileStaleness(store, new GitLogRunner(ws));
@@ -81,11 +113,25 @@ describe('staleness with real git', () => {
   test('not a repository, or no git: skipped with the reason', async () => {
     const dir = await folder();
     const store = new CaseStore(openWorkspaceStore(dir), new FakeClock(Date.UTC(2025, 0, 1)), sha256);
-    await store.add({ content: 'Login lives in src/auth.ts', scope: 'global', impact: 'low', category: 'Architecture' });
-    const plain = await checkFileStaleness(store, new GitLogRunner(dir, { env: { PATH: process.env['PATH'] ?? '', GIT_CEILING_DIRECTORIES: tmpdir() } }));
-    assert.deepEqual(plain, { findings: [], skipped: 'The workspace folder is not a git repository, so cases are not checked against commits.' });
+    await store.add({
+      content: 'Login lives in src/auth.ts',
+      scope: 'global',
+      impact: 'low',
+      category: 'Architecture',
+    });
+    const plain = await checkFileStaleness(
+      store,
+      new GitLogRunner(dir, { env: { PATH: process.env['PATH'] ?? '', GIT_CEILING_DIRECTORIES: tmpdir() } }),
+    );
+    assert.deepEqual(plain, {
+      findings: [],
+      skipped: 'The workspace folder is not a git repository, so cases are not checked against commits.',
+    });
     const missing = await checkFileStaleness(store, new GitLogRunner(dir, { git: 'groundwork-no-such-git' }));
-    assert.deepEqual(missing, { findings: [], skipped: 'git is not installed (or not on the PATH), so cases are not checked against commits.' });
+    assert.deepEqual(missing, {
+      findings: [],
+      skipped: 'git is not installed (or not on the PATH), so cases are not checked against commits.',
+    });
     assert.equal((await store.load()).cases[0]?.status, 'active');
   });
 });

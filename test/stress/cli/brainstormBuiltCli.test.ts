@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedModelServer } from '../../support/scriptedModelServer';
-import { CANARY, FOLLOW_UP, SLUG, TOPIC, followUp, inquisitors, runBuiltCli, summarize } from '../../unit/cli/brainstormHarness';
+import {
+  CANARY,
+  FOLLOW_UP,
+  SLUG,
+  TOPIC,
+  followUp,
+  inquisitors,
+  runBuiltCli,
+  summarize,
+} from '../../unit/cli/brainstormHarness';
 import { repo, tempFolder } from '../../unit/cli/cliHarness';
 
 describe('groundwork brainstorm: the built CLI (npm run build) never waits for answers nobody gives', () => {
@@ -15,7 +24,10 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
     const server = await startScriptedModelServer();
     try {
       const ws = await tempFolder('groundwork-brainstorm-');
-      const r = await runBuiltCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL });
+      const r = await runBuiltCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], {
+        ANTHROPIC_API_KEY: CANARY,
+        ANTHROPIC_BASE_URL: server.baseURL,
+      });
       t.diagnostic(`--unattended: exit ${r.code} after ${r.ms.toFixed(0)} ms`);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, /needs someone to answer its questions.*without --unattended.*groundwork discover/);
@@ -26,7 +38,10 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
       assert.match(noKey.stderr, /--unattended/, 'refused for what it is, not for the missing key');
 
       // stdin from /dev/null: refused the same way, before round 1.
-      const devNull = await runBuiltCli(['--workspace', ws, 'brainstorm', TOPIC], { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL });
+      const devNull = await runBuiltCli(['--workspace', ws, 'brainstorm', TOPIC], {
+        ANTHROPIC_API_KEY: CANARY,
+        ANTHROPIC_BASE_URL: server.baseURL,
+      });
       t.diagnostic(`stdin </dev/null: exit ${devNull.code} after ${devNull.ms.toFixed(0)} ms`);
       assert.equal(devNull.code, 2, devNull.stderr);
       assert.match(devNull.stderr, /no answers on stdin/);
@@ -48,7 +63,10 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
         'a\nb\nc\nd\nx\ny\n',
       );
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, new RegExp(`${FOLLOW_UP[0]![0].replace(/\?/, '\\?')}[\\s\\S]*Brainstorm complete after 2 rounds`));
+      assert.match(
+        r.stdout,
+        new RegExp(`${FOLLOW_UP[0]![0].replace(/\?/, '\\?')}[\\s\\S]*Brainstorm complete after 2 rounds`),
+      );
       assert.ok(existsSync(join(ws, `.groundwork/plans/${SLUG}/.brainstorm-complete`)));
     } finally {
       await server.close();

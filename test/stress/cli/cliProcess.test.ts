@@ -22,7 +22,18 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
 describe('groundwork as a child process', () => {
   test('journal append then journal list --json round trips', async () => {
     const ws = await workspace();
-    const a = await groundwork(['--workspace', ws, 'journal', 'append', '--title', 'Locks are per file', '--description', 'Two lines\nof detail', '--scope', 'local']);
+    const a = await groundwork([
+      '--workspace',
+      ws,
+      'journal',
+      'append',
+      '--title',
+      'Locks are per file',
+      '--description',
+      'Two lines\nof detail',
+      '--scope',
+      'local',
+    ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(a.stdout, 'Added to .groundwork/discoveries.jsonl: Locks are per file\n');
     const l = await groundwork(['journal', 'list', '--json'], ws);
@@ -40,7 +51,10 @@ describe('groundwork as a child process', () => {
     const ws = await workspace();
     const entry = (title: string) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title, description: 'd' });
     await mkdir(join(ws, '.groundwork'));
-    await writeFile(join(ws, '.groundwork/discoveries.jsonl'), `${entry('one')}\n{"title": oops\n${entry('two')}\n${entry('three')}\n{"timestamp":"2025-01`);
+    await writeFile(
+      join(ws, '.groundwork/discoveries.jsonl'),
+      `${entry('one')}\n{"title": oops\n${entry('two')}\n${entry('three')}\n{"timestamp":"2025-01`,
+    );
     const r = await groundwork(['--workspace', ws, 'journal', 'list', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
@@ -65,12 +79,20 @@ describe('groundwork as a child process', () => {
   test('piped into a reader that stops early (| head), it exits 0 and prints no error', async () => {
     const ws = await workspace();
     await mkdir(join(ws, '.groundwork'));
-    const entry = (i: number) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `entry ${i}`, description: 'x'.repeat(200) });
+    const entry = (i: number) =>
+      JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `entry ${i}`, description: 'x'.repeat(200) });
     // About 1.3 MB of output: far more than a pipe holds, so the writer is still writing when the reader leaves.
-    await writeFile(join(ws, '.groundwork/discoveries.jsonl'), Array.from({ length: 5000 }, (_, i) => `${entry(i)}\n`).join(''));
-    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), '--workspace', ws, 'journal', 'list'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    await writeFile(
+      join(ws, '.groundwork/discoveries.jsonl'),
+      Array.from({ length: 5000 }, (_, i) => `${entry(i)}\n`).join(''),
+    );
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, join(repo, 'src/cli/main.ts'), '--workspace', ws, 'journal', 'list'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.stdout.once('data', () => child.stdout.destroy());
@@ -96,7 +118,16 @@ describe('groundwork as a child process', () => {
   test('unsafe values are stored escaped and never reach the terminal raw', async () => {
     const ws = await workspace();
     const title = 'quote " and\nnewline \u001b[31mred\u001b[0m';
-    const a = await groundwork(['--workspace', ws, 'journal', 'append', '--title', title, '--description', '\u001b]0;pwned\u0007body']);
+    const a = await groundwork([
+      '--workspace',
+      ws,
+      'journal',
+      'append',
+      '--title',
+      title,
+      '--description',
+      '\u001b]0;pwned\u0007body',
+    ]);
     assert.equal(a.code, 0, a.stderr);
     assert.doesNotMatch(a.stdout, RAW_CONTROL);
     const file = await readFile(join(ws, '.groundwork/discoveries.jsonl'), 'utf8');

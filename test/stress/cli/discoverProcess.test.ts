@@ -14,8 +14,15 @@ import { filesUnder, runCliProcess, type CliRun } from '../../unit/cli/cliHarnes
 import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from '../../unit/cli/discoverScript';
 
 describe('groundwork discover as a child process', () => {
-  async function groundwork(args: string[], env: Record<string, string>, onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void): Promise<CliRun> {
-    const run = await runCliProcess(args, { env: { PATH: process.env['PATH'] ?? '', ...env }, ...(onSpawn ? { onSpawn } : {}) });
+  async function groundwork(
+    args: string[],
+    env: Record<string, string>,
+    onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void,
+  ): Promise<CliRun> {
+    const run = await runCliProcess(args, {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      ...(onSpawn ? { onSpawn } : {}),
+    });
     printed.push(run.stdout, run.stderr);
     return run;
   }
@@ -24,7 +31,11 @@ describe('groundwork discover as a child process', () => {
     const server = await startScriptedModelServer([
       { match: and(ROLE, round('Discovery round 1/3')), times: 2, reply: reply.text(QUESTIONS_1) },
       { name: 'brief', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF) },
-      { name: 'slow', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF, { firstChunkDelayMs: 20_000 }) },
+      {
+        name: 'slow',
+        match: and(ROLE, round('Discovery round 2/3')),
+        reply: reply.text(BRIEF, { firstChunkDelayMs: 20_000 }),
+      },
     ]);
     try {
       const ws = await tempWorkspace();
@@ -35,12 +46,20 @@ describe('groundwork discover as a child process', () => {
       assert.match(q.stderr, /answer with: groundwork discover --session proc "<your answers>"/);
       const b = await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'My team, web'], env);
       assert.equal(b.code, 0, b.stderr);
-      assert.match(b.stdout, /Idea Brief saved to \.groundwork\/plans\/a-small-web-crm-for-a-five-person-sales-team\/idea-brief\.md\n$/);
+      assert.match(
+        b.stdout,
+        /Idea Brief saved to \.groundwork\/plans\/a-small-web-crm-for-a-five-person-sales-team\/idea-brief\.md\n$/,
+      );
       assert.equal(existsSync(join(ws, '.groundwork/discovery/proc.md')), false);
 
-      assert.equal((await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'Build me a CRM'], env)).code, 0);
+      assert.equal(
+        (await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'Build me a CRM'], env)).code,
+        0,
+      );
       const stopped = await groundwork(['--workspace', ws, 'discover', '--session', 'proc', 'My team'], env, (kill) => {
-        void until('the slow request', () => (server.requests.length === 4 ? true : undefined)).then(() => kill('SIGINT'));
+        void until('the slow request', () => (server.requests.length === 4 ? true : undefined)).then(() =>
+          kill('SIGINT'),
+        );
       });
       assert.equal(stopped.code, 130, stopped.stderr);
       assert.match(stopped.stderr, /Arrêté\. Ta réponse est enregistrée/);

@@ -47,7 +47,9 @@ describe('NodeCommandRunner', { skip: process.platform === 'win32' ? 'process gr
 
   test('captures the exit code and stdout and stderr, merged, as they arrive', async () => {
     const chunks: string[] = [];
-    const result = await runner.run(request('echo out; echo err 1>&2; printf "é"', { onOutput: (c) => chunks.push(c) }));
+    const result = await runner.run(
+      request('echo out; echo err 1>&2; printf "é"', { onOutput: (c) => chunks.push(c) }),
+    );
     assert.equal(result.exitCode, 0);
     assert.equal(result.signal, undefined);
     assert.deepEqual([result.timedOut, result.cancelled], [false, false]);
@@ -65,7 +67,13 @@ describe('NodeCommandRunner', { skip: process.platform === 'win32' ? 'process gr
   });
 
   test('the command gets a minimal environment: no API key, whatever the base holds', async () => {
-    const base = { PATH: process.env['PATH'], HOME: '/home/x', ANTHROPIC_API_KEY: 'sk-ant-secret', AWS_SECRET_ACCESS_KEY: 'aws', NODE_OPTIONS: '--require evil.js' };
+    const base = {
+      PATH: process.env['PATH'],
+      HOME: '/home/x',
+      ANTHROPIC_API_KEY: 'sk-ant-secret',
+      AWS_SECRET_ACCESS_KEY: 'aws',
+      NODE_OPTIONS: '--require evil.js',
+    };
     const result = await new NodeCommandRunner({ env: base }).run(request('env'));
     assert.doesNotMatch(result.output, /sk-ant-secret|ANTHROPIC|AWS_|NODE_OPTIONS/);
     assert.match(result.output, /^GROUNDWORK_AGENT=1$/m);
@@ -88,7 +96,9 @@ describe('NodeCommandRunner', { skip: process.platform === 'win32' ? 'process gr
 
   test('a timeout sends SIGINT, then SIGKILL to a group that ignores it, and leaves no process behind', async () => {
     const started = performance.now();
-    const result = await runner.run(request('echo pid=$$; trap "echo got-INT" INT; while :; do sleep 0.05; done', { timeoutMs: 300 }));
+    const result = await runner.run(
+      request('echo pid=$$; trap "echo got-INT" INT; while :; do sleep 0.05; done', { timeoutMs: 300 }),
+    );
     const pgid = printed(result.output, 'pid');
     assert.ok(pgid !== undefined, result.output);
     assert.equal(result.timedOut, true);

@@ -34,7 +34,12 @@ const random = (min: number, max: number) => min + Math.floor(Math.random() * (m
  * at a random moment after its start, and resolves with the acknowledged lines once it is gone
  * (its output read to the end and its pid reaped).
  */
-function runAndKill(args: string[], maxAcks: number, maxDelayMs: number, onAck?: (line: string) => void): Promise<string[]> {
+function runAndKill(
+  args: string[],
+  maxAcks: number,
+  maxDelayMs: number,
+  onAck?: (line: string) => void,
+): Promise<string[]> {
   const child = startChild(bundle, args);
   const acks: string[] = [];
   let stderr = '';
@@ -126,7 +131,10 @@ describe('SIGKILL', () => {
       // (a pid above any the system hands out, this host), so the takeover is always exercised.
       if (run === kills / 2 && startedOverStaleLock === 0) {
         await mkdir(join(ws, '.groundwork/locks'), { recursive: true });
-        await writeFile(lockFile, JSON.stringify({ pid: 2 ** 30, host: hostname(), token: 'killed-holder', acquiredAt: Date.now() }));
+        await writeFile(
+          lockFile,
+          JSON.stringify({ pid: 2 ** 30, host: hostname(), token: 'killed-holder', acquiredAt: Date.now() }),
+        );
       }
       const staleLock = await stat(lockFile).then(
         () => true,
@@ -144,7 +152,8 @@ describe('SIGKILL', () => {
       // came, the record a writer killed inside its next write() would have cut short is written.
       if (torn.length === 0 || Math.random() < 0.3) {
         let tail = await tearUnacknowledgedLastRecord(file, acked);
-        if (tail === undefined && torn.length === 0 && run >= kills / 2) tail = await appendCutRecord(file, makeRecord(`r${run}`, acks.length + 1, 100));
+        if (tail === undefined && torn.length === 0 && run >= kills / 2)
+          tail = await appendCutRecord(file, makeRecord(`r${run}`, acks.length + 1, 100));
         if (tail !== undefined) torn.push(tail);
       }
     }
@@ -187,8 +196,13 @@ describe('SIGKILL', () => {
     assert.ok(torn.length > 0, 'no record was torn: the set-aside of torn tails went untested');
     const missing = torn.filter((tail) => !setAside.includes(tail));
     assert.deepEqual(missing, [], 'every torn record is set aside by a later append');
-    for (const tail of setAside) assert.ok(tail.startsWith('{"id":"r') || '{"id":"r'.startsWith(tail), tail.slice(0, 40));
-    assert.deepEqual(await store.list(), ['locks', 'records.jsonl', 'records.jsonl.corrupt'], 'no temp file is left listed');
+    for (const tail of setAside)
+      assert.ok(tail.startsWith('{"id":"r') || '{"id":"r'.startsWith(tail), tail.slice(0, 40));
+    assert.deepEqual(
+      await store.list(),
+      ['locks', 'records.jsonl', 'records.jsonl.corrupt'],
+      'no temp file is left listed',
+    );
     assert.deepEqual(await store.list('locks'), [], 'no lock is left');
     t.diagnostic(`left in .groundwork: ${(await readdir(join(ws, '.groundwork'))).join(', ')}`);
     t.diagnostic(
@@ -242,7 +256,9 @@ describe('SIGKILL', () => {
       [],
     );
     assert.equal((await readState())?.id, 'final-1');
-    t.diagnostic(`${kills} kills, ${reads} concurrent reads, ${leftovers.length} temp files left by killed writers and swept`);
+    t.diagnostic(
+      `${kills} kills, ${reads} concurrent reads, ${leftovers.length} temp files left by killed writers and swept`,
+    );
   });
 });
 
@@ -250,7 +266,10 @@ describe('two processes', () => {
   test('appending 2,000 records each under the lock yields 4,000 valid records, each writer in order', async (t) => {
     const ws = await workspace();
     const start = Date.now();
-    const results = await Promise.all([runChild(bundle, ['append', ws, 'A', '2000']), runChild(bundle, ['append', ws, 'B', '2000'])]);
+    const results = await Promise.all([
+      runChild(bundle, ['append', ws, 'A', '2000']),
+      runChild(bundle, ['append', ws, 'B', '2000']),
+    ]);
     for (const r of results) assert.equal(r.code, 0, r.stderr);
     const { records, problems } = await openWorkspaceStore(ws).log('records.jsonl', parseTestRecord).readAll();
     assert.deepEqual(problems, []);
@@ -261,6 +280,8 @@ describe('two processes', () => {
     assert.deepEqual(seqs.get('B'), expected);
     let switches = 0;
     for (let i = 1; i < records.length; i++) if (records[i]?.writer !== records[i - 1]?.writer) switches++;
-    t.diagnostic(`4,000 appends in ${((Date.now() - start) / 1000).toFixed(1)} s; the writers alternated ${switches} times`);
+    t.diagnostic(
+      `4,000 appends in ${((Date.now() - start) / 1000).toFixed(1)} s; the writers alternated ${switches} times`,
+    );
   });
 });

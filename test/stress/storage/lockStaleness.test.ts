@@ -98,11 +98,19 @@ describe('a lock with an mtime in the future', () => {
     assert.equal(await holderToken(path), undefined, 'released afterwards');
   });
 
-  test('held by a live process of this host: taken over within the normal timeout', { skip: process.platform === 'win32' }, async () => {
-    const path = lockPath();
-    await plant(path, { pid: await livePid(), host: hostname(), token: 'future', acquiredAt: Date.now() }, Date.now() + HOUR);
-    assert.equal(await withFileLock(path, async () => holderToken(path)).then((t) => t !== 'future'), true);
-  });
+  test(
+    'held by a live process of this host: taken over within the normal timeout',
+    { skip: process.platform === 'win32' },
+    async () => {
+      const path = lockPath();
+      await plant(
+        path,
+        { pid: await livePid(), host: hostname(), token: 'future', acquiredAt: Date.now() },
+        Date.now() + HOUR,
+      );
+      assert.equal(await withFileLock(path, async () => holderToken(path)).then((t) => t !== 'future'), true);
+    },
+  );
 
   test('empty (unreadable): taken over within the normal timeout', async () => {
     const path = lockPath();
@@ -114,7 +122,11 @@ describe('a lock with an mtime in the future', () => {
 
   test('only slightly ahead, as a clock of another host may be: still respected', async () => {
     const path = lockPath();
-    await plant(path, { pid: 4242, host: 'other-machine', token: 'ahead', acquiredAt: Date.now() }, Date.now() + 10_000);
+    await plant(
+      path,
+      { pid: 4242, host: 'other-machine', token: 'ahead', acquiredAt: Date.now() },
+      Date.now() + 10_000,
+    );
     await assert.rejects(
       withFileLock(path, async () => 'ran', { timeoutMs: 300 }),
       (err: unknown) => {
@@ -134,7 +146,10 @@ describe('the holder of a fresh lock on this host', () => {
     assert.doesNotThrow(() => process.kill(zombie, 0), 'kill(pid, 0) alone takes a zombie for alive');
     const path = lockPath();
     await plant(path, { pid: zombie, host: hostname(), token: 'zombie', acquiredAt: Date.now() });
-    assert.equal(await withFileLock(path, async () => holderToken(path), { timeoutMs: 3000 }).then((t) => t !== 'zombie'), true);
+    assert.equal(
+      await withFileLock(path, async () => holderToken(path), { timeoutMs: 3000 }).then((t) => t !== 'zombie'),
+      true,
+    );
   });
 
   test('a pid no process can have (0, -1, over the pid range) is dead', async () => {
@@ -158,24 +173,32 @@ describe('the holder of a fresh lock on this host', () => {
 });
 
 describe('something else at the lock path', () => {
-  test('an old FIFO, socket or link is taken over like an unreadable lock', { skip: process.platform === 'win32' }, async () => {
-    const plants: Record<string, (path: string) => Promise<unknown>> = {
-      FIFO: async (path) => execFileSync('mkfifo', [path]),
-      socket: (path) => {
-        const server = createServer();
-        servers.push(server);
-        return new Promise<void>((resolve) => server.listen(path, resolve));
-      },
-      link: (path) => symlink(join(dir, 'elsewhere'), path),
-    };
-    for (const [what, make] of Object.entries(plants)) {
-      const path = lockPath();
-      await make(path);
-      const old = new Date(Date.now() - HOUR);
-      await lutimes(path, old, old);
-      assert.equal(await withFileLock(path, async () => (await lstat(path)).isFile(), { timeoutMs: 3000 }), true, what);
-    }
-  });
+  test(
+    'an old FIFO, socket or link is taken over like an unreadable lock',
+    { skip: process.platform === 'win32' },
+    async () => {
+      const plants: Record<string, (path: string) => Promise<unknown>> = {
+        FIFO: async (path) => execFileSync('mkfifo', [path]),
+        socket: (path) => {
+          const server = createServer();
+          servers.push(server);
+          return new Promise<void>((resolve) => server.listen(path, resolve));
+        },
+        link: (path) => symlink(join(dir, 'elsewhere'), path),
+      };
+      for (const [what, make] of Object.entries(plants)) {
+        const path = lockPath();
+        await make(path);
+        const old = new Date(Date.now() - HOUR);
+        await lutimes(path, old, old);
+        assert.equal(
+          await withFileLock(path, async () => (await lstat(path)).isFile(), { timeoutMs: 3000 }),
+          true,
+          what,
+        );
+      }
+    },
+  );
 
   test('a folder is refused, saying to move it', { skip: process.platform === 'win32' }, async () => {
     const path = lockPath();

@@ -33,7 +33,14 @@ export class FakeCommands implements CommandRunner {
   constructor(private readonly reply: (request: CommandRequest) => Partial<CommandResult> = () => ({})) {}
   async run(request: CommandRequest): Promise<CommandResult> {
     this.requests.push(request);
-    const r = { exitCode: 0, timedOut: false, cancelled: false, output: 'ok\n', durationMs: 1200, ...this.reply(request) };
+    const r = {
+      exitCode: 0,
+      timedOut: false,
+      cancelled: false,
+      output: 'ok\n',
+      durationMs: 1200,
+      ...this.reply(request),
+    };
     request.onOutput?.(r.output);
     return r;
   }
@@ -53,7 +60,10 @@ export interface Harness {
   onEvent: (event: RunEvent) => void;
 }
 
-export function agentHarness(turns: Turn[], options: Partial<AgentRunDeps> & { answers?: ApprovalAnswer[]; files?: Record<string, string> } = {}): Harness {
+export function agentHarness(
+  turns: Turn[],
+  options: Partial<AgentRunDeps> & { answers?: ApprovalAnswer[]; files?: Record<string, string> } = {},
+): Harness {
   const ws = new MemoryWorkspace();
   ws.fs.mkdir(ws.root);
   for (const [path, text] of Object.entries(options.files ?? {})) ws.fs.writeRaw(`${ws.root}/${path}`, text);
@@ -99,7 +109,18 @@ export function agentHarness(turns: Turn[], options: Partial<AgentRunDeps> & { a
     events.push(event);
     for (const piece of printer.print(event)) lines.push(piece.kind === 'stream' ? piece.text : `\n${piece.text}\n`);
   };
-  return { ws, clock, script, commands, runs, runner: new AgentRunner(deps), events, asked, printed: () => lines.join(''), onEvent };
+  return {
+    ws,
+    clock,
+    script,
+    commands,
+    runs,
+    runner: new AgentRunner(deps),
+    events,
+    asked,
+    printed: () => lines.join(''),
+    onEvent,
+  };
 }
 
 /** The tool_result blocks the model was sent in its last request, in order. */

@@ -19,24 +19,47 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const QA = { ...DEVELOPER, name: 'build-qa', prompt: 'You are QA.' };
 
 /** A harness whose runs report to a CaseService over its own workspace. */
-function withCases(turns: Parameters<typeof agentHarness>[0], options: Parameters<typeof agentHarness>[1] = {}): { h: Harness; cases: () => CaseService } {
+function withCases(
+  turns: Parameters<typeof agentHarness>[0],
+  options: Parameters<typeof agentHarness>[1] = {},
+): { h: Harness; cases: () => CaseService } {
   let service: CaseService | undefined;
   const discoveries: RunDiscoveries = {
     report: (r) => service!.report(r),
     injection: (agent) => service!.injection(agent),
   };
   const h = agentHarness(turns, { discoveries, ...options });
-  service = new CaseService({ store: h.ws.store, clock: h.clock, hash: sha256, journal: new Journal(h.ws.store.log(JOURNAL_FILE, parseJournalEntry), h.clock) });
+  service = new CaseService({
+    store: h.ws.store,
+    clock: h.clock,
+    hash: sha256,
+    journal: new Journal(h.ws.store.log(JOURNAL_FILE, parseJournalEntry), h.clock),
+  });
   return { h, cases: () => service! };
 }
 
-const start = (h: Harness, role = DEVELOPER, task = 'Write sum()') => h.runner.start({ role, task, root: h.ws.root }, new AbortController().signal, h.onEvent);
+const start = (h: Harness, role = DEVELOPER, task = 'Write sum()') =>
+  h.runner.start({ role, task, root: h.ws.root }, new AbortController().signal, h.onEvent);
 
 describe('agent run: discovery cases', () => {
   it('a report becomes disc-001 (journal, view, terminal line); the same learning again is a duplicate, told to the model', async () => {
     const { h, cases } = withCases([
-      { tools: [{ name: 'report_discovery', input: { scope: 'global', content: 'The API needs an Authorization header.', impact: 'high' } }] },
-      { tools: [{ name: 'report_discovery', input: { scope: 'global', content: '  the api needs an   AUTHORIZATION header. ' } }] },
+      {
+        tools: [
+          {
+            name: 'report_discovery',
+            input: { scope: 'global', content: 'The API needs an Authorization header.', impact: 'high' },
+          },
+        ],
+      },
+      {
+        tools: [
+          {
+            name: 'report_discovery',
+            input: { scope: 'global', content: '  the api needs an   AUTHORIZATION header. ' },
+          },
+        ],
+      },
       { text: 'Done. <axiom>DISCOVERY_LOCAL:Fixtures live in test/data.</axiom>' },
     ]);
     const run = await start(h);
@@ -45,9 +68,14 @@ describe('agent run: discovery cases', () => {
 
     const results = h.script.requests.slice(1).map((r) => {
       const last = r.messages[r.messages.length - 1]!;
-      return typeof last.content === 'string' ? '' : String((last.content.find((c) => c.type === 'tool_result') as { content: string }).content);
+      return typeof last.content === 'string'
+        ? ''
+        : String((last.content.find((c) => c.type === 'tool_result') as { content: string }).content);
     });
-    assert.deepEqual(results, ['Recorded as disc-001, a global discovery.', 'Already known as disc-001; nothing new was recorded.']);
+    assert.deepEqual(results, [
+      'Recorded as disc-001, a global discovery.',
+      'Already known as disc-001; nothing new was recorded.',
+    ]);
 
     const { cases: stored } = await cases().list();
     assert.deepEqual(
@@ -58,8 +86,15 @@ describe('agent run: discovery cases', () => {
       ],
     );
     const journal = h.ws.lines(JOURNAL_FILE)?.map((l) => (JSON.parse(l) as { description: string }).description);
-    assert.deepEqual(journal, ['The API needs an Authorization header.', 'Fixtures live in test/data.'], 'a duplicate is not journaled again');
-    assert.match(h.ws.fs.text('/ws/.groundwork/discoveries.md') ?? '', /- \[disc-001\] The API needs an Authorization header\./);
+    assert.deepEqual(
+      journal,
+      ['The API needs an Authorization header.', 'Fixtures live in test/data.'],
+      'a duplicate is not journaled again',
+    );
+    assert.match(
+      h.ws.fs.text('/ws/.groundwork/discoveries.md') ?? '',
+      /- \[disc-001\] The API needs an Authorization header\./,
+    );
     assert.match(h.printed(), /◆ Learned \(global, disc-001\): The API needs/);
     assert.match(h.printed(), /◆ Learned \(global, already known as disc-001\)/);
     assert.equal((await cases().metrics()).duplicatesPrevented, 1);
@@ -68,7 +103,11 @@ describe('agent run: discovery cases', () => {
   it("the next run's system prompt carries the active global cases, and only its own role's local ones", async () => {
     const { h, cases } = withCases([{ text: 'Looked around.' }, { text: 'Checked.' }]);
     await cases().report({ scope: 'global', content: 'Use pnpm, not npm.', impact: 'critical' });
-    await cases().report({ scope: 'local', content: 'The developer keeps notes in NOTES.md.', agentId: 'build-developer' });
+    await cases().report({
+      scope: 'local',
+      content: 'The developer keeps notes in NOTES.md.',
+      agentId: 'build-developer',
+    });
     const outdated = await cases().report({ scope: 'global', content: 'The build uses webpack.' });
     assert.equal(outdated.kind, 'created');
     await cases().apply(outdated.kind === 'created' ? outdated.case.id : '', { kind: 'outdated' });
@@ -93,9 +132,15 @@ describe('agent run: discovery cases', () => {
         throw new Error('cases.jsonl could not be read');
       },
     };
-    const h = agentHarness([{ tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Ports below 1024 need root.' } }] }, { text: 'Done.' }], {
-      discoveries: failing,
-    });
+    const h = agentHarness(
+      [
+        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Ports below 1024 need root.' } }] },
+        { text: 'Done.' },
+      ],
+      {
+        discoveries: failing,
+      },
+    );
     const run = await start(h);
     assert.equal(run.status, 'completed');
     assert.equal(lastResults(h.script)[0]?.content, 'Recorded as a local discovery in the journal.');
@@ -114,10 +159,20 @@ describe('agent run: discovery cases', () => {
     const specs: SpecWriter = { edit: (path, change) => writer!.edit(path, change) };
     const { h, cases } = withCases(
       [
-        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Ends --> early', task: 'task-001' } }] },
-        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Again --> early', task: 'task-001' } }] },
+        {
+          tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Ends --> early', task: 'task-001' } }],
+        },
+        {
+          tools: [
+            { name: 'report_discovery', input: { scope: 'local', content: 'Again --> early', task: 'task-001' } },
+          ],
+        },
         { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'Bad task id', task: 'no good:' } }] },
-        { tools: [{ name: 'report_discovery', input: { scope: 'local', content: 'The writer fails', task: 'task-001' } }] },
+        {
+          tools: [
+            { name: 'report_discovery', input: { scope: 'local', content: 'The writer fails', task: 'task-001' } },
+          ],
+        },
         { text: 'Done.' },
       ],
       { specs, files: { 'specs/requirements.md': spec } },

@@ -29,7 +29,10 @@ describe('RunPrinter', () => {
 
   test("the model's own line breaks inside a turn are kept", () => {
     const printer = new RunPrinter();
-    const pieces = [...printer.print({ type: 'text', text: 'One.\n' }), ...printer.print({ type: 'text', text: '\nTwo.' })];
+    const pieces = [
+      ...printer.print({ type: 'text', text: 'One.\n' }),
+      ...printer.print({ type: 'text', text: '\nTwo.' }),
+    ];
     assert.equal(screen(pieces), 'One.\n\nTwo.');
   });
 });

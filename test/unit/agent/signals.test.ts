@@ -4,7 +4,8 @@ import { extractSignals, SignalFilter } from '../../../src/core/run/signals';
 
 describe('discovery signals in model text', () => {
   it('takes the signals out of the text, whole or split across chunks', () => {
-    const text = 'Before <axiom>DISCOVERY_LOCAL: uses vitest </axiom>middle<axiom>DISCOVERY_GLOBAL:API needs auth</axiom> after';
+    const text =
+      'Before <axiom>DISCOVERY_LOCAL: uses vitest </axiom>middle<axiom>DISCOVERY_GLOBAL:API needs auth</axiom> after';
     const whole = extractSignals(text);
     assert.equal(whole.text, 'Before middle after');
     assert.deepEqual(whole.signals, [
@@ -29,7 +30,10 @@ describe('discovery signals in model text', () => {
   it('leaves other tags, empty signals and an unclosed one as text', () => {
     assert.equal(extractSignals('<axiom>OTHER:x</axiom>').text, '<axiom>OTHER:x</axiom>');
     assert.equal(extractSignals('<axiom>DISCOVERY_LOCAL:  </axiom>').text, '<axiom>DISCOVERY_LOCAL:  </axiom>');
-    assert.equal(extractSignals('a <axiom>DISCOVERY_LOCAL: never closed').text, 'a <axiom>DISCOVERY_LOCAL: never closed');
+    assert.equal(
+      extractSignals('a <axiom>DISCOVERY_LOCAL: never closed').text,
+      'a <axiom>DISCOVERY_LOCAL: never closed',
+    );
     assert.equal(extractSignals('x < y and <ax').text, 'x < y and <ax');
   });
 

@@ -30,15 +30,24 @@ describe('caseProblems', () => {
     assert.equal(rest.length, 0);
     assert.equal(problem?.kind, 'unknownCase');
     assert.equal(problem?.caseId, 'disc-099');
-    assert.match(problem?.message ?? '', /disc-099 is not one of this workspace's discoveries.*correct the case id, or remove this note/);
+    assert.match(
+      problem?.message ?? '',
+      /disc-099 is not one of this workspace's discoveries.*correct the case id, or remove this note/,
+    );
     const opening = '<!--@ax-discovery:task-001:disc-099-->';
-    assert.deepEqual(problem?.range, { start: { line: 2, character: 6 }, end: { line: 2, character: 6 + opening.length } });
+    assert.deepEqual(problem?.range, {
+      start: { line: 2, character: 6 },
+      end: { line: 2, character: 6 + opening.length },
+    });
     assert.equal(text.slice(problem?.offsets.start, problem?.offsets.end), opening);
   });
 
   test('a deleted case is reported as deleted', () => {
     const parse = parseAnnotations(note('disc-004'));
-    const problems = caseProblems(parse, lookupOf(make('disc-004', { status: 'deleted', metadata: { deletedAt: '2025-02-01T09:00:00.000Z' } })));
+    const problems = caseProblems(
+      parse,
+      lookupOf(make('disc-004', { status: 'deleted', metadata: { deletedAt: '2025-02-01T09:00:00.000Z' } })),
+    );
     assert.deepEqual(
       problems.map((p) => [p.kind, p.caseId]),
       [['deletedCase', 'disc-004']],

@@ -13,14 +13,23 @@ const SPEC = [
   '<!--@ax-discovery:task-009:disc-404-->no such case<!--/@ax-->',
 ].join('\n');
 
-const cases: Record<string, Pick<DiscoveryCase, 'status'>> = { 'disc-001': { status: 'active' }, 'disc-002': { status: 'outdated' }, 'disc-003': { status: 'archived' } };
+const cases: Record<string, Pick<DiscoveryCase, 'status'>> = {
+  'disc-001': { status: 'active' },
+  'disc-002': { status: 'outdated' },
+  'disc-003': { status: 'archived' },
+};
 const lookup = (id: string) => cases[id] as DiscoveryCase | undefined;
 const lines = (ranges: readonly { start: { line: number } }[]) => ranges.map((r) => r.start.line);
 
 describe('annotationLook: what the editor draws', () => {
   test('notes by their case, regions by colour (any case of letters), every marker dimmed, a count above regions with notes', () => {
     const look = annotationLook(parseAnnotations(SPEC), lookup);
-    assert.deepEqual(Object.fromEntries(Object.entries(look.notes).map(([k, v]) => [k, lines(v)])), { active: [1], outdated: [2], archived: [3], missing: [5] });
+    assert.deepEqual(Object.fromEntries(Object.entries(look.notes).map(([k, v]) => [k, lines(v)])), {
+      active: [1],
+      outdated: [2],
+      archived: [3],
+      missing: [5],
+    });
     assert.deepEqual(lines(look.regions.green), [0]);
     assert.deepEqual(lines(look.regions.blue), [3]);
     assert.deepEqual(lines(look.regions.other), [4]);

@@ -35,7 +35,8 @@ describe('parseAnnotations: the seed markers', () => {
   });
 
   test('nested: a note inside a region inside a region, closed innermost first', () => {
-    const text = '<!--@ax:0-99:blue:t1-->A <!--@ax:3-9:green:t2-->B <!--@ax-discovery:t2:disc-001-->n<!--/@ax--> C<!--/@ax--> D<!--/@ax-->';
+    const text =
+      '<!--@ax:0-99:blue:t1-->A <!--@ax:3-9:green:t2-->B <!--@ax-discovery:t2:disc-001-->n<!--/@ax--> C<!--/@ax--> D<!--/@ax-->';
     const parse = parseAnnotations(text);
     assert.deepEqual(parse.problems, []);
     assert.deepEqual(briefs(text, parse), [
@@ -63,7 +64,9 @@ describe('parseAnnotations: the seed markers', () => {
 
   test('a task id may hold slashes, dots and letters of any script; colours are names', () => {
     const text = '<!--@ax:10-10:light-blue2:build-3/développeur.1-->x<!--/@ax-->';
-    assert.deepEqual(briefs(text, parseAnnotations(text)), ['region build-3/développeur.1 light-blue2 10-10 "x" d0 p-1']);
+    assert.deepEqual(briefs(text, parseAnnotations(text)), [
+      'region build-3/développeur.1 light-blue2 10-10 "x" d0 p-1',
+    ]);
   });
 });
 
@@ -107,7 +110,10 @@ describe('parseAnnotations: malformed markers', () => {
     ['<!--@ax-discovery::disc-012-->', /the task id is empty/],
     ['<!--@ax-discovery:disc-012-->', /needs a task and a case id/],
     ['<!--@ax-discovery-->', /is not an annotation marker/],
-    ['<!--@axiom:0-1:green:t-->', /'<!--@axiom:0-1:green:t-->' is not an annotation marker: write <!--@ax:START-END:COLOR:TASK-->/],
+    [
+      '<!--@axiom:0-1:green:t-->',
+      /'<!--@axiom:0-1:green:t-->' is not an annotation marker: write <!--@ax:START-END:COLOR:TASK-->/,
+    ],
   ];
   for (const [marker, message] of cases) {
     test(marker, () => {
@@ -147,7 +153,20 @@ describe('parseAnnotations: malformed markers', () => {
 
 describe('parseAnnotations: code', () => {
   test('backtick and tilde fences hide markers; a longer closing fence closes', () => {
-    const text = ['```md', REGION, '<!--@ax:oops-->', '```', '~~~', CLOSE, '~~~~~', NOTE, '  ````', CLOSE, '```', '`````  '].join('\n');
+    const text = [
+      '```md',
+      REGION,
+      '<!--@ax:oops-->',
+      '```',
+      '~~~',
+      CLOSE,
+      '~~~~~',
+      NOTE,
+      '  ````',
+      CLOSE,
+      '```',
+      '`````  ',
+    ].join('\n');
     const parse = parseAnnotations(text);
     assert.deepEqual(parse.problems, []);
     assert.deepEqual(
@@ -241,7 +260,10 @@ describe('parseAnnotations: size', () => {
     const parse = parseAnnotations('<!--@ax'.repeat(100_000));
     assert.equal(parse.problems.length, PROBLEMS_MAX + 1);
     assert.equal(parse.problems[PROBLEMS_MAX]?.kind, 'tooMany');
-    assert.match(parse.problems[PROBLEMS_MAX]?.message ?? '', /^99,000 more problems are not shown; fix the ones above first\.$/);
+    assert.match(
+      parse.problems[PROBLEMS_MAX]?.message ?? '',
+      /^99,000 more problems are not shown; fix the ones above first\.$/,
+    );
   });
 
   test('at most ANNOTATIONS_MAX annotations, then a problem at the first left out', () => {

@@ -4,7 +4,8 @@ import { parseAnnotations } from '../../../src/core/annotations/annotationParser
 import { shiftedParse } from '../../../src/core/annotations/annotationShift';
 import type { TextChange } from '../../../src/core/annotations/annotationShift';
 
-const apply = (text: string, c: TextChange) => text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
+const apply = (text: string, c: TextChange) =>
+  text.slice(0, c.rangeOffset) + c.text + text.slice(c.rangeOffset + c.rangeLength);
 
 const SPEC = [
   '# Login',
@@ -59,13 +60,17 @@ describe('shiftedParse: a keystroke in prose moves offsets only', () => {
     // A line that becomes a list item ends the paragraph the code span ran on: the marker is no longer code.
     const listed = 'a ` b\n-c\nz <!--@ax-discovery:t1:disc-001-->n<!--/@ax--> `\n';
     const item = { rangeOffset: 7, rangeLength: 0, text: ' ' };
-    assert.notEqual(parseAnnotations(apply(listed, item)).annotations.length, parseAnnotations(listed).annotations.length);
+    assert.notEqual(
+      parseAnnotations(apply(listed, item)).annotations.length,
+      parseAnnotations(listed).annotations.length,
+    );
     assert.equal(shiftedParse(parseAnnotations(listed), listed, apply(listed, item), item), undefined);
     // A fence of tildes loses a tilde: the marker after it stops being code.
     const fenced = '~~~\n<!--@ax:1-2:green:t1-->x<!--/@ax-->\n~~~\n';
     const shorter = { rangeOffset: 0, rangeLength: 1, text: '' };
     assert.equal(shiftedParse(parseAnnotations(fenced), fenced, apply(fenced, shorter), shorter), undefined);
-    for (const change of refused) assert.equal(shiftedParse(before, SPEC, apply(SPEC, change), change), undefined, JSON.stringify(change));
+    for (const change of refused)
+      assert.equal(shiftedParse(before, SPEC, apply(SPEC, change), change), undefined, JSON.stringify(change));
   });
 
   test('random edits: whenever a shift is given it equals a full parse of the new text', () => {
@@ -101,10 +106,15 @@ describe('shiftedParse: a keystroke in prose moves offsets only', () => {
     let shifted = 0;
     for (let round = 0; round < 3000; round++) {
       let text = '';
-      for (let i = 0, n = 3 + random(20); i < n; i++) text += (lines[random(lines.length)] ?? '') + (breaks[random(breaks.length)] ?? '');
+      for (let i = 0, n = 3 + random(20); i < n; i++)
+        text += (lines[random(lines.length)] ?? '') + (breaks[random(breaks.length)] ?? '');
       const before = parseAnnotations(text);
       const at = random(text.length + 1);
-      const change = { rangeOffset: at, rangeLength: random(Math.min(4, text.length - at) + 1), text: random(3) === 0 ? '' : (alphabet[random(alphabet.length)] ?? '') };
+      const change = {
+        rangeOffset: at,
+        rangeLength: random(Math.min(4, text.length - at) + 1),
+        text: random(3) === 0 ? '' : (alphabet[random(alphabet.length)] ?? ''),
+      };
       const after = apply(text, change);
       const result = shiftedParse(before, text, after, change);
       if (result === undefined) continue;

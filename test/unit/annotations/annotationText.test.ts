@@ -25,7 +25,8 @@ describe('escapeNoteContent', () => {
   test('no <!--, -->, --!> or backtick is left; the rest is as it was', () => {
     for (const content of HOSTILE) {
       const escaped = escapeNoteContent(content);
-      for (const bad of ['<!--', '-->', '--!>', '`']) assert.ok(!escaped.includes(bad), `${JSON.stringify(escaped)} holds ${bad}`);
+      for (const bad of ['<!--', '-->', '--!>', '`'])
+        assert.ok(!escaped.includes(bad), `${JSON.stringify(escaped)} holds ${bad}`);
     }
     assert.equal(escapeNoteContent('Plain <b> & text -- more'), 'Plain <b> & text -- more');
     assert.equal(escapeNoteContent('<!--/@ax-->'), '&lt;!--/@ax--&gt;');
@@ -50,7 +51,11 @@ describe('discoveryNote', () => {
 
   test('whatever the content, the note parses as exactly one annotation holding it', () => {
     for (const content of HOSTILE) {
-      for (const around of [(n: string) => n, (n: string) => `Before ${n} after \`x\`\n`, (n: string) => `<!--@ax:0-9:green:t-->region<!--/@ax-->\n${n}\n`]) {
+      for (const around of [
+        (n: string) => n,
+        (n: string) => `Before ${n} after \`x\`\n`,
+        (n: string) => `<!--@ax:0-9:green:t-->region<!--/@ax-->\n${n}\n`,
+      ]) {
         const text = around(discoveryNote('build-1/developer', 'disc-001', content));
         const parse = parseAnnotations(text);
         assert.deepEqual(parse.problems, [], text);
@@ -79,7 +84,10 @@ describe('discoveryNote', () => {
     for (const [task, id, message] of refused) {
       assert.throws(
         () => discoveryNote(task, id, 'x'),
-        (err: unknown) => err instanceof RangeError && message.test(err.message) && /^The note cannot be written: .*\.$/.test(err.message),
+        (err: unknown) =>
+          err instanceof RangeError &&
+          message.test(err.message) &&
+          /^The note cannot be written: .*\.$/.test(err.message),
         JSON.stringify(task),
       );
     }

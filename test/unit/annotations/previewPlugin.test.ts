@@ -11,7 +11,10 @@ import { make } from '../cases/casesHarness';
 
 const T = '2025-02-01T09:00:00.000Z';
 const CASES: DiscoveryCase[] = [
-  make('disc-001', { content: 'Safari requires   SameSite=None\nfor cookies', metadata: { impact: 'high', scope: 'global' } }),
+  make('disc-001', {
+    content: 'Safari requires   SameSite=None\nfor cookies',
+    metadata: { impact: 'high', scope: 'global' },
+  }),
   make('disc-002', { status: 'outdated', metadata: { outdatedAt: T, outdatedReason: 'marked by user' } }),
   make('disc-003', { status: 'archived', metadata: { archivedAt: T } }),
   make('disc-004', { status: 'deleted', metadata: { deletedAt: T } }),
@@ -25,7 +28,8 @@ function render(markdown: string, lookup: (id: string) => DiscoveryCase | undefi
   return md.render(markdown);
 }
 
-const note = (caseId: string, text = 'a note', task = 'task-001') => `<!--@ax-discovery:${task}:${caseId}-->${text}<!--/@ax-->`;
+const note = (caseId: string, text = 'a note', task = 'task-001') =>
+  `<!--@ax-discovery:${task}:${caseId}-->${text}<!--/@ax-->`;
 const span = (status: string, title: string, text: string) =>
   `<span class="groundwork-annotation groundwork-discovery groundwork-status-${status}" title="${title}">${text}</span>`;
 
@@ -60,7 +64,12 @@ describe('annotationsPreview: discovery notes', () => {
     let status: 'active' | 'outdated' = 'active';
     const live = new MarkdownIt({ html: true }).use(annotationsPreview, {
       lookup: (id: string) =>
-        id === 'disc-002' ? make('disc-002', status === 'outdated' ? { status, metadata: { outdatedAt: T, outdatedReason: 'marked by user' } } : {}) : undefined,
+        id === 'disc-002'
+          ? make(
+              'disc-002',
+              status === 'outdated' ? { status, metadata: { outdatedAt: T, outdatedReason: 'marked by user' } } : {},
+            )
+          : undefined,
     });
     assert.match(live.render(note('disc-002')), /groundwork-status-active/);
     status = 'outdated';
@@ -80,8 +89,13 @@ describe('annotationsPreview: discovery notes', () => {
   });
 
   test('hostile content comes out as text, in both forms: no tag, no handler, no URL', () => {
-    const hostile = '<script>alert(1)</script> " onmouseover="alert(2) <img src=x onerror=alert(3)> [x](javascript:alert(4)) &lt;!-- &amp;';
-    for (const markdown of [`Intro ${note('disc-001', hostile)} end`, note('disc-001', hostile), discoveryNote('task-001', 'disc-001', hostile)]) {
+    const hostile =
+      '<script>alert(1)</script> " onmouseover="alert(2) <img src=x onerror=alert(3)> [x](javascript:alert(4)) &lt;!-- &amp;';
+    for (const markdown of [
+      `Intro ${note('disc-001', hostile)} end`,
+      note('disc-001', hostile),
+      discoveryNote('task-001', 'disc-001', hostile),
+    ]) {
       const html = render(markdown);
       assert.doesNotMatch(html, /<script|<img|<a /i, html);
       assert.deepEqual([...new Set(attributes(html))].sort(), ['class', 'title'], html);
@@ -89,13 +103,19 @@ describe('annotationsPreview: discovery notes', () => {
       assert.match(html, /\[x\]\(javascript:alert\(4\)\)/);
     }
     // The escape of annotationText.ts round-trips: what was written is what is shown.
-    assert.match(render(discoveryNote('task-001', 'disc-001', 'a <!-- b --> `c` &lt;')), /">a &#60;!-- b --&#62; `c` &#38;lt;<\/span>/);
+    assert.match(
+      render(discoveryNote('task-001', 'disc-001', 'a <!-- b --> `c` &lt;')),
+      /">a &#60;!-- b --&#62; `c` &#38;lt;<\/span>/,
+    );
   });
 
   test('hostile task ids and case contents in the tooltip are escaped, their controls visible', () => {
     const evil = make('disc-001', { content: 'x" onmouseover="alert(1)\u202e<b>' });
     const html = render(note('disc-001', 'n', 'task-"x'), () => evil);
-    assert.match(html, /title="disc-001 · active · medium impact · global\nx&#34; onmouseover=&#34;alert\(1\)\\u202e&#60;b&#62;"/);
+    assert.match(
+      html,
+      /title="disc-001 · active · medium impact · global\nx&#34; onmouseover=&#34;alert\(1\)\\u202e&#60;b&#62;"/,
+    );
     assert.deepEqual(attributes(html), ['class', 'title']);
   });
 });
@@ -110,7 +130,10 @@ describe('annotationsPreview: regions', () => {
 
   test('an odd colour gets the neutral class; its name as written is only in the tooltip', () => {
     const html = render('<!--@ax:1-2:Teal-2:task-001-->x<!--/@ax-->');
-    assert.equal(html, '<p><span class="groundwork-annotation groundwork-region groundwork-color-other" title="task-001 · Teal-2">x</span></p>\n');
+    assert.equal(
+      html,
+      '<p><span class="groundwork-annotation groundwork-region groundwork-color-other" title="task-001 · Teal-2">x</span></p>\n',
+    );
     assert.equal(colorClass('BLUE'), 'groundwork-color-blue');
     assert.equal(colorClass('x" onclick="y'), 'groundwork-color-other');
   });
@@ -131,8 +154,13 @@ describe('annotationsPreview: regions', () => {
   });
 
   test('block regions nest; a closing marker in another container pairs with nothing', () => {
-    const nested = render('<!--@ax:1-9:blue:t1-->\n\n<!--@ax:2-3:green:t2-->\n\nx\n\n<!--/@ax-->\n\ny\n\n<!--/@ax-->\n');
-    assert.match(nested, /^<div [^>]*groundwork-color-blue[^>]*>\n<div [^>]*groundwork-color-green[^>]*>\n<p>x<\/p>\n<\/div>\n<p>y<\/p>\n<\/div>\n$/);
+    const nested = render(
+      '<!--@ax:1-9:blue:t1-->\n\n<!--@ax:2-3:green:t2-->\n\nx\n\n<!--/@ax-->\n\ny\n\n<!--/@ax-->\n',
+    );
+    assert.match(
+      nested,
+      /^<div [^>]*groundwork-color-blue[^>]*>\n<div [^>]*groundwork-color-green[^>]*>\n<p>x<\/p>\n<\/div>\n<p>y<\/p>\n<\/div>\n$/,
+    );
     const apart = render('- <!--@ax:1-2:green:t-->\n\n  one\n\n<!--/@ax-->\n');
     assert.doesNotMatch(apart, /<div|<span/);
   });
@@ -149,7 +177,10 @@ describe('annotationsPreview: what stays as it is', () => {
   test('unbalanced markers are left as HTML comments, which show nothing', () => {
     assert.equal(render('x <!--@ax:1-2:green:t1-->never closed'), '<p>x <!--@ax:1-2:green:t1-->never closed</p>\n');
     assert.equal(render('stray <!--/@ax--> close'), '<p>stray <!--/@ax--> close</p>\n');
-    assert.equal(render('<!--@ax-discovery:task-001:disc-001-->never closed\n'), '<!--@ax-discovery:task-001:disc-001-->never closed\n');
+    assert.equal(
+      render('<!--@ax-discovery:task-001:disc-001-->never closed\n'),
+      '<!--@ax-discovery:task-001:disc-001-->never closed\n',
+    );
     assert.equal(render('<!--@ax:1-2:green:t-->\n\nno end\n'), '<!--@ax:1-2:green:t-->\n<p>no end</p>\n');
   });
 
@@ -175,7 +206,8 @@ describe('annotationsPreview: what stays as it is', () => {
     ]) {
       assert.ok(css.includes(`.${cls}`), cls);
     }
-    for (const c of ['green', 'yellow', 'red', 'blue', 'orange', 'purple']) assert.ok(css.includes(`.vscode-dark .groundwork-color-${c}`), c);
+    for (const c of ['green', 'yellow', 'red', 'blue', 'orange', 'purple'])
+      assert.ok(css.includes(`.vscode-dark .groundwork-color-${c}`), c);
     assert.match(css, /var\(--vscode-groundwork-discoveryBackground, rgba\(255, 214, 0, 0\.25\)\)/);
     assert.match(css, /\.groundwork-status-outdated \{[^}]*text-decoration: line-through/);
     assert.doesNotMatch(css, /url\(|@import|https?:/);
@@ -204,7 +236,9 @@ describe('annotationsPreview: what raw HTML hid stays hidden', () => {
   });
 
   test('a line of notes and regions and plain text is still read as a paragraph and highlighted', () => {
-    const html = render(`<!--@ax:0-1:green:task-001-->Req **one**<!--/@ax--> and ${note('disc-001', 'n')} then text.\n`);
+    const html = render(
+      `<!--@ax:0-1:green:task-001-->Req **one**<!--/@ax--> and ${note('disc-001', 'n')} then text.\n`,
+    );
     assert.match(
       html,
       /^<p><span class="groundwork-annotation groundwork-region groundwork-color-green"[^>]*>Req <strong>one<\/strong><\/span> and <span class="groundwork-annotation groundwork-discovery/,
@@ -215,7 +249,8 @@ describe('annotationsPreview: what raw HTML hid stays hidden', () => {
 describe('annotationsPreview: markers in image text', () => {
   test("a region around an image whose text holds another region's marker closes where its own marker is", () => {
     const html = render('<!--@ax:0-1:green:t-->a ![<!--@ax:0-1:red:u-->](x) b<!--/@ax--> c<!--/@ax--> d\n');
-    const green = /<span class="groundwork-annotation groundwork-region groundwork-color-green"[^>]*>(.*?)<\/span>/.exec(html);
+    const green =
+      /<span class="groundwork-annotation groundwork-region groundwork-color-green"[^>]*>(.*?)<\/span>/.exec(html);
     assert.ok(green, html);
     assert.doesNotMatch(green[1] ?? '', / d/, html);
   });

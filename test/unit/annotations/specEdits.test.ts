@@ -30,7 +30,8 @@ function noted(text: string, task: string, caseId: string, note: string): string
 
 describe('requirementTasks', () => {
   test('lines starting with [TASK] after optional indentation and a list marker', () => {
-    const text = '[task-001] plain\n  - [task-002] dash\n* [task-003] star\n+ [task-004] plus\n12. [task-005] numbered\n3) [task-006] paren\n- not [task-007] here\n';
+    const text =
+      '[task-001] plain\n  - [task-002] dash\n* [task-003] star\n+ [task-004] plus\n12. [task-005] numbered\n3) [task-006] paren\n- not [task-007] here\n';
     assert.deepEqual(
       requirementTasks(text).map((r) => [r.task, text.slice(r.start, r.end)]),
       [
@@ -65,7 +66,10 @@ describe('markRegions', () => {
       assert.equal(r.kind === 'region' && r.color, 'green');
       assert.equal(r.kind === 'region' && SPEC.slice(r.from, r.to), content(text, r));
     }
-    assert.match(text, /^- <!--@ax:\d+-\d+:green:task-001-->\[task-001\] Users can log in with email and password\.<!--\/@ax-->$/m);
+    assert.match(
+      text,
+      /^- <!--@ax:\d+-\d+:green:task-001-->\[task-001\] Users can log in with email and password\.<!--\/@ax-->$/m,
+    );
     assert.deepEqual(parseAnnotations(text).problems, []);
   });
 
@@ -109,7 +113,8 @@ describe('markRegions', () => {
       '- [task-004] fine\n- [task-001] a lone ` backtick\nand ` another\n- [task-002] ends a comment --> here\n- [task-003] opens <!-- one\n- [task-005] hidden by it once markers follow\n';
     const marked = markRegions(text, { color: 'green', tasks: 'all' });
     assert.deepEqual(parseAnnotations(marked.text).problems, []);
-    for (const r of regions(marked.text)) assert.equal(r.kind === 'region' && text.slice(r.from, r.to), content(marked.text, r));
+    for (const r of regions(marked.text))
+      assert.equal(r.kind === 'region' && text.slice(r.from, r.to), content(marked.text, r));
     assert.deepEqual(marked.changed, ['task-004', 'task-002']);
   });
 
@@ -154,7 +159,8 @@ describe('noteInsertion', () => {
     const nested = '<!--@ax:0-9:green:t-->outer <!--@ax:0-1:blue:t-->inner<!--/@ax--> rest<!--/@ax--> tail\nnext\n';
     const text = noted(nested, 't', 'disc-001', 'n');
     assert.equal(text, `${nested.split('\n')[0]}\n<!--@ax-discovery:t:disc-001-->n<!--/@ax-->\nnext\n`);
-    const adjacent = '<!--@ax:0-1:green:a-->A<!--/@ax--><!--@ax:1-2:green:b-->B<!--/@ax-->\n<!--@ax:2-3:green:a-->A2<!--/@ax-->\n';
+    const adjacent =
+      '<!--@ax:0-1:green:a-->A<!--/@ax--><!--@ax:1-2:green:b-->B<!--/@ax-->\n<!--@ax:2-3:green:a-->A2<!--/@ax-->\n';
     const after = noted(adjacent, 'a', 'disc-002', 'n');
     assert.equal(after, `${adjacent}<!--@ax-discovery:a:disc-002-->n<!--/@ax-->\n`);
     const b = noted(adjacent, 'b', 'disc-003', 'n');
@@ -220,7 +226,8 @@ describe('a leading BOM', () => {
     const withoutBom = markRegions(text.slice(1), { color: 'green', tasks: 'all' });
     assert.equal(marked.text, `\ufeff${withoutBom.text}`);
     const seen = marked.text.slice(1);
-    for (const r of regions(seen)) assert.equal(r.kind === 'region' && text.slice(1).slice(r.from, r.to), content(seen, r));
+    for (const r of regions(seen))
+      assert.equal(r.kind === 'region' && text.slice(1).slice(r.from, r.to), content(seen, r));
     assert.deepEqual(markRegions(marked.text, { color: 'green', tasks: 'all' }), { text: marked.text, changed: [] });
   });
 
@@ -280,7 +287,8 @@ describe('which requirement lines are wrapped', () => {
 
 describe('planNote checks the annotations, not only their count', () => {
   test('a note that would move a code span (hiding one note, showing another) is unsafe', () => {
-    const text = 'Intro [t1] <!--@ax:0-1:green:t1-->Req<!--/@ax--> see `\np <!--@ax-discovery:t2:disc-002-->B<!--/@ax--> ` <!--@ax-discovery:t2:disc-003-->A<!--/@ax--> `\n';
+    const text =
+      'Intro [t1] <!--@ax:0-1:green:t1-->Req<!--/@ax--> see `\np <!--@ax-discovery:t2:disc-002-->B<!--/@ax--> ` <!--@ax-discovery:t2:disc-003-->A<!--/@ax--> `\n';
     assert.deepEqual(
       notes(text).map((n) => n.kind === 'discovery' && n.caseId),
       ['disc-003'],
@@ -293,16 +301,26 @@ describe('notes in tables and block quotes', () => {
   const cells = (html: string) => (html.match(/<td>/g) ?? []).length;
 
   test('a region in a table row: the note goes after the table, which stays whole', () => {
-    const text = '| id | requirement |\n|----|-------------|\n| 1 | <!--@ax:0-1:green:task-001-->Users log in<!--/@ax--> |\n| 2 | Users log out |\n| 3 | Users reset |\n\nAfter.\n';
+    const text =
+      '| id | requirement |\n|----|-------------|\n| 1 | <!--@ax:0-1:green:task-001-->Users log in<!--/@ax--> |\n| 2 | Users log out |\n| 3 | Users reset |\n\nAfter.\n';
     const out = noted(text, 'task-001', 'disc-004', 'learned');
-    assert.equal(out, text.replace('| 3 | Users reset |\n', '| 3 | Users reset |\n<!--@ax-discovery:task-001:disc-004-->learned<!--/@ax-->\n'));
+    assert.equal(
+      out,
+      text.replace(
+        '| 3 | Users reset |\n',
+        '| 3 | Users reset |\n<!--@ax-discovery:task-001:disc-004-->learned<!--/@ax-->\n',
+      ),
+    );
     const html = markdown.render(out);
     assert.equal(cells(html), 6, 'every row is still in the table');
     assert.ok(html.indexOf('learned') > html.indexOf('</table>'));
     assert.deepEqual(parseAnnotations(out).problems, []);
     // Another note of the task goes after the first.
     const two = noted(out, 'task-001', 'disc-005', 'again');
-    assert.match(two, /disc-004-->learned<!--\/@ax-->\n<!--@ax-discovery:task-001:disc-005-->again<!--\/@ax-->\n\nAfter/);
+    assert.match(
+      two,
+      /disc-004-->learned<!--\/@ax-->\n<!--@ax-discovery:task-001:disc-005-->again<!--\/@ax-->\n\nAfter/,
+    );
   });
 
   test('a region in a block quote: the note line takes the quote markers and stays in the quote', () => {

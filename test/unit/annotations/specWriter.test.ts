@@ -26,7 +26,10 @@ async function folder(text: string): Promise<string> {
 /** A writer on disk that refuses `refuse` (as a link out of the folder is refused). */
 function refusing(dir: string, refuse: string): SpecWriter {
   const disk = new NodeSpecWriter(dir, fs);
-  return { edit: (path, change) => (path.endsWith(refuse) ? Promise.reject(new Error(`${refuse} is refused`)) : disk.edit(path, change)) };
+  return {
+    edit: (path, change) =>
+      path.endsWith(refuse) ? Promise.reject(new Error(`${refuse} is refused`)) : disk.edit(path, change),
+  };
 }
 
 const regionsOf = (text: string) => parseAnnotations(text).annotations.filter((a) => a.kind === 'region').length;
@@ -36,7 +39,10 @@ describe('the loops over the specs skip a spec the writer refuses', () => {
     const dir = await folder('- [task-001] one\n');
     const refusals: SpecRefusal[] = [];
     const ports: SpecPorts = { fs, writer: refusing(dir, 'b.md'), refused: (r) => refusals.push(r) };
-    assert.deepEqual(await markSpecs(ports, dir, { color: 'green', tasks: 'all' }), [join(dir, 'specs/a.md'), join(dir, 'specs/c.md')]);
+    assert.deepEqual(await markSpecs(ports, dir, { color: 'green', tasks: 'all' }), [
+      join(dir, 'specs/a.md'),
+      join(dir, 'specs/c.md'),
+    ]);
     assert.deepEqual(refusals, [{ path: join(dir, 'specs/b.md'), reason: 'b.md is refused' }]);
     assert.equal(regionsOf(await readFile(join(dir, 'specs/c.md'), 'utf8')), 1);
     assert.equal(await readFile(join(dir, 'specs/b.md'), 'utf8'), '- [task-001] one\n');
@@ -46,7 +52,10 @@ describe('the loops over the specs skip a spec the writer refuses', () => {
     const dir = await folder(REGION);
     const refusals: SpecRefusal[] = [];
     const ports: SpecPorts = { fs, writer: refusing(dir, 'a.md'), refused: (r) => refusals.push(r) };
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-001', content: 'x' }), join(dir, 'specs/b.md'));
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-001', content: 'x' }),
+      join(dir, 'specs/b.md'),
+    );
     assert.equal(refusals.length, 1);
     assert.equal(await readFile(join(dir, 'specs/c.md'), 'utf8'), REGION, 'one note, in the first spec written');
   });
@@ -60,7 +69,14 @@ describe('the loops over the specs skip a spec the writer refuses', () => {
         return Promise.reject(new Error('kept changing'));
       },
     };
-    assert.equal(await appendDiscoveryNote({ fs, writer, refused: (r) => refusals.push(r) }, dir, { task: 'task-001', caseId: 'disc-001', content: 'x' }), undefined);
+    assert.equal(
+      await appendDiscoveryNote({ fs, writer, refused: (r) => refusals.push(r) }, dir, {
+        task: 'task-001',
+        caseId: 'disc-001',
+        content: 'x',
+      }),
+      undefined,
+    );
     assert.deepEqual(
       refusals.map((r) => r.path),
       [join(dir, 'specs/a.md')],
@@ -101,7 +117,10 @@ describe('NodeSpecWriter', () => {
       [join(dir, 'specs/b-out.md')],
     );
     assert.equal(await readFile(join(outside, 'secret.md'), 'utf8'), REGION, 'the file outside is untouched');
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-001', content: 'x' }), join(dir, 'specs/a.md'));
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-001', content: 'x' }),
+      join(dir, 'specs/a.md'),
+    );
     assert.equal(await readFile(join(outside, 'secret.md'), 'utf8'), REGION);
     assert.equal(changedText('ab', { offset: 1, insert: 'x' }), 'axb');
   });
@@ -110,7 +129,10 @@ describe('NodeSpecWriter', () => {
     const dir = await tempFolder('groundwork-specs-');
     await mkdir(join(dir, 'specs'));
     await writeFile(join(dir, 'specs/requirements.md'), '\ufeff- [task-001] first\n');
-    assert.equal((await markSpecs({ fs, writer: new NodeSpecWriter(dir, fs) }, dir, { color: 'green', tasks: 'all' })).length, 1);
+    assert.equal(
+      (await markSpecs({ fs, writer: new NodeSpecWriter(dir, fs) }, dir, { color: 'green', tasks: 'all' })).length,
+      1,
+    );
     const text = await readFile(join(dir, 'specs/requirements.md'), 'utf8');
     assert.equal(text, '\ufeff- <!--@ax:2-18:green:task-001-->[task-001] first<!--/@ax-->\n');
   });

@@ -2,7 +2,13 @@
 // and reads that skip damaged lines without dropping good ones.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AUDIT_DETAIL_MAX_CHARS, AUDIT_INPUT_MAX_CHARS, AuditLog, auditInput, parseAuditEntry } from '../../../src/core/audit/auditLog';
+import {
+  AUDIT_DETAIL_MAX_CHARS,
+  AUDIT_INPUT_MAX_CHARS,
+  AuditLog,
+  auditInput,
+  parseAuditEntry,
+} from '../../../src/core/audit/auditLog';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { AUDIT_FILE } from '../../../src/core/plan/layout';
@@ -19,9 +25,21 @@ function setup() {
 describe('AuditLog', () => {
   test('appends one stamped line per entry, optional fields only when given', async () => {
     const { ws, audit, clock } = setup();
-    await audit.append({ kind: 'discovery.start', input: '[DISCOVERY:s1] build me a CRM', status: 'ok', usage: USAGE, model: 'claude-sonnet-4-6', costUsd: 0.0012 });
+    await audit.append({
+      kind: 'discovery.start',
+      input: '[DISCOVERY:s1] build me a CRM',
+      status: 'ok',
+      usage: USAGE,
+      model: 'claude-sonnet-4-6',
+      costUsd: 0.0012,
+    });
     clock.advance(1000);
-    await audit.append({ kind: 'discovery.cancel', input: '[DISCOVERY:s1]', status: 'error', detail: 'cancel word: no' });
+    await audit.append({
+      kind: 'discovery.cancel',
+      input: '[DISCOVERY:s1]',
+      status: 'error',
+      detail: 'cancel word: no',
+    });
     assert.deepEqual(ws.lines(AUDIT_FILE), [
       '{"timestamp":"2025-01-31T09:15:00.000Z","kind":"discovery.start","input":"[DISCOVERY:s1] build me a CRM","status":"ok","usage":{"inputTokens":10,"outputTokens":5,"cacheReadTokens":100,"cacheCreationTokens":0},"model":"claude-sonnet-4-6","costUsd":0.0012}',
       '{"timestamp":"2025-01-31T09:15:01.000Z","kind":"discovery.cancel","input":"[DISCOVERY:s1]","status":"error","detail":"cancel word: no"}',
@@ -33,7 +51,12 @@ describe('AuditLog', () => {
 
   test('long inputs and details are cut', async () => {
     const { audit } = setup();
-    const entry = await audit.append({ kind: 'build.phase', input: 'x'.repeat(5000), status: 'ok', detail: 'y'.repeat(5000) });
+    const entry = await audit.append({
+      kind: 'build.phase',
+      input: 'x'.repeat(5000),
+      status: 'ok',
+      detail: 'y'.repeat(5000),
+    });
     assert.ok(entry.input.length <= AUDIT_INPUT_MAX_CHARS + 100);
     assert.equal([...entry.detail!].length, AUDIT_DETAIL_MAX_CHARS);
     assert.ok(entry.detail!.endsWith('…'));
@@ -86,7 +109,10 @@ describe('parseAuditEntry', () => {
   test('rejects what is not an entry', () => {
     assert.equal(parseAuditEntry([]).ok, false);
     assert.equal(parseAuditEntry({ timestamp: 'x', kind: 'a', input: '', status: 'ok' }).ok, false);
-    assert.equal(parseAuditEntry({ timestamp: '2025-01-01T00:00:00Z', kind: 'a', input: '', status: 'ok', costUsd: -1 }).ok, false);
+    assert.equal(
+      parseAuditEntry({ timestamp: '2025-01-01T00:00:00Z', kind: 'a', input: '', status: 'ok', costUsd: -1 }).ok,
+      false,
+    );
     assert.equal(parseAuditEntry({ timestamp: '2025-01-01T00:00:00Z', kind: 'a', input: '', status: 'ok' }).ok, true);
   });
 });

@@ -31,7 +31,11 @@ export class RoleLlm implements LlmClient {
         return;
       }
       yield { type: 'text', text };
-      yield { type: 'usage', model: 'claude-haiku-4-5', usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheCreationTokens: 0 } };
+      yield {
+        type: 'usage',
+        model: 'claude-haiku-4-5',
+        usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheCreationTokens: 0 },
+      };
       yield { type: 'stop', reason: 'end_turn' };
     } finally {
       this.inFlight--;
@@ -53,21 +57,45 @@ export const later = (ms: number, text: string, signal?: AbortSignal) =>
     const t = setTimeout(() => resolve(text), ms);
     signal?.addEventListener('abort', () => (clearTimeout(t), resolve('')), { once: true });
   });
-export const json = (angle: string, ...texts: string[]) => JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
+export const json = (angle: string, ...texts: string[]) =>
+  JSON.stringify({ questions: texts.map((text, i) => ({ text, angle, priority: i + 1 })) });
 export const SUMMARY = JSON.stringify({
-  summary: { topic: 'Invoice export', key_insights: ['Accountants export at month end'], decisions: ['CSV first'], open_questions: ['Which time zone?'] },
+  summary: {
+    topic: 'Invoice export',
+    key_insights: ['Accountants export at month end'],
+    decisions: ['CSV first'],
+    open_questions: ['Which time zone?'],
+  },
 });
 
 export function inquisitors(delayMs = 20): Record<string, Script> {
   return {
-    [INQUISITOR_ROLES.ux]: (_r, s) => later(delayMs, json('ux', 'Who exports invoices, the owner or the accountant?', 'Where would someone look for the export first?'), s),
-    [INQUISITOR_ROLES.technical]: (_r, s) => later(delayMs, `Here you go:\n\`\`\`json\n${json('technical', 'Which file formats must the export produce?')}\n\`\`\``, s),
-    [INQUISITOR_ROLES['edge-cases']]: (_r, s) => later(delayMs, json('edge-cases', 'What happens when an export of 50,000 invoices fails halfway?'), s),
+    [INQUISITOR_ROLES.ux]: (_r, s) =>
+      later(
+        delayMs,
+        json(
+          'ux',
+          'Who exports invoices, the owner or the accountant?',
+          'Where would someone look for the export first?',
+        ),
+        s,
+      ),
+    [INQUISITOR_ROLES.technical]: (_r, s) =>
+      later(
+        delayMs,
+        `Here you go:\n\`\`\`json\n${json('technical', 'Which file formats must the export produce?')}\n\`\`\``,
+        s,
+      ),
+    [INQUISITOR_ROLES['edge-cases']]: (_r, s) =>
+      later(delayMs, json('edge-cases', 'What happens when an export of 50,000 invoices fails halfway?'), s),
   };
 }
 
 /** A service over a fresh workspace, or over `options.ws` (a second window on the same one). */
-export function setup(scripts: Record<string, Script>, options: { concurrency?: number; timeoutMs?: number; ws?: MemoryWorkspace } = {}) {
+export function setup(
+  scripts: Record<string, Script>,
+  options: { concurrency?: number; timeoutMs?: number; ws?: MemoryWorkspace } = {},
+) {
   const ws = options.ws ?? new MemoryWorkspace();
   const llm = new RoleLlm(scripts);
   const service = new BrainstormService({
@@ -80,5 +108,9 @@ export function setup(scripts: Record<string, Script>, options: { concurrency?: 
   });
   return { ws, llm, service };
 }
-export const run = (progress: BrainstormProgress[] = [], signal = new AbortController().signal) => ({ signal, onProgress: (p: BrainstormProgress) => progress.push(p) });
-export const answers = (...a: Array<string | null>): Answer[] => a.map((t) => (t === null ? { kind: 'skipped' } : { kind: 'answered', text: t }));
+export const run = (progress: BrainstormProgress[] = [], signal = new AbortController().signal) => ({
+  signal,
+  onProgress: (p: BrainstormProgress) => progress.push(p),
+});
+export const answers = (...a: Array<string | null>): Answer[] =>
+  a.map((t) => (t === null ? { kind: 'skipped' } : { kind: 'answered', text: t }));

@@ -26,7 +26,11 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
         { text: 'Who will use it day to day?', angle: 'ux', priority: 1 },
         { text: 'What if two agents edit one contact?', angle: 'edge-cases', priority: 4 },
       ],
-      answers: [{ kind: 'answered', text: 'Postgres.' }, { kind: 'answered', text: 'Five agents,\non phones.' }, { kind: 'skipped' }],
+      answers: [
+        { kind: 'answered', text: 'Postgres.' },
+        { kind: 'answered', text: 'Five agents,\non phones.' },
+        { kind: 'skipped' },
+      ],
     },
     {
       round: 2,
@@ -41,7 +45,11 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
     createdAt: Date.UTC(2025, 0, 2, 9, 30),
     minRounds: 1,
     maxRounds: 5,
-    inquisitors: { ux: { status: 'success' }, technical: { status: 'parse_error', detail: 'no JSON object in the reply' }, 'edge-cases': { status: 'success' } },
+    inquisitors: {
+      ux: { status: 'success' },
+      technical: { status: 'parse_error', detail: 'no JSON object in the reply' },
+      'edge-cases': { status: 'success' },
+    },
     rounds,
     summary: {
       topic: 'A phone-first CRM for a small realty team',
@@ -94,10 +102,22 @@ describe('renderRoundFile', () => {
   test('round 1: the topic, the inquisitor statuses, each question numbered with angle and priority, and its answer', () => {
     const md = renderRoundFile(session(), 1);
     assert.match(md, /^# Brainstorm round 1: A CRM for realtors\n/);
-    assert.match(section(md, '## Inquisitors'), /- UX: success\n- Technical: parse_error — no JSON object in the reply\n- Edge cases: success/);
-    assert.match(md, /### 1\. Technical, priority 2\n\n```text\nWhich database\?\n```\n\n\*\*Answer\*\*\n\n```text\nPostgres\.\n```/);
-    assert.match(md, /### 2\. UX, priority 1\n\n```text\nWho will use it day to day\?\n```\n\n\*\*Answer\*\*\n\n```text\nFive agents,\non phones\.\n```/);
-    assert.match(md, /### 3\. Edge cases, priority 4\n\n```text\nWhat if two agents edit one contact\?\n```\n\n\*\*Answer:\*\* \[skipped by user\]\n$/);
+    assert.match(
+      section(md, '## Inquisitors'),
+      /- UX: success\n- Technical: parse_error — no JSON object in the reply\n- Edge cases: success/,
+    );
+    assert.match(
+      md,
+      /### 1\. Technical, priority 2\n\n```text\nWhich database\?\n```\n\n\*\*Answer\*\*\n\n```text\nPostgres\.\n```/,
+    );
+    assert.match(
+      md,
+      /### 2\. UX, priority 1\n\n```text\nWho will use it day to day\?\n```\n\n\*\*Answer\*\*\n\n```text\nFive agents,\non phones\.\n```/,
+    );
+    assert.match(
+      md,
+      /### 3\. Edge cases, priority 4\n\n```text\nWhat if two agents edit one contact\?\n```\n\n\*\*Answer:\*\* \[skipped by user\]\n$/,
+    );
     assert.ok(md.includes(SKIPPED_ANSWER));
     assert.doesNotMatch(md, /Must it work offline/, 'only its own round');
   });
@@ -106,12 +126,18 @@ describe('renderRoundFile', () => {
     const md = renderRoundFile(session(), 2);
     assert.match(md, /^# Brainstorm round 2: A CRM for realtors\n/);
     assert.doesNotMatch(md, /Inquisitors|parse_error/);
-    assert.match(md, /### 1\. Technical, priority 3\n\n```text\nMust it work offline\?\n```\n\n\*\*Answer\*\*\n\n```text\nYes, in open houses\.\n```/);
+    assert.match(
+      md,
+      /### 1\. Technical, priority 3\n\n```text\nMust it work offline\?\n```\n\n\*\*Answer\*\*\n\n```text\nYes, in open houses\.\n```/,
+    );
   });
 
   test('a round waiting for the person says so for every question, and skips none', () => {
     const s = session();
-    s.rounds[1] = { round: 2, questions: [...s.rounds[1]!.questions, { text: 'Which phones?', angle: 'ux', priority: 2 }] };
+    s.rounds[1] = {
+      round: 2,
+      questions: [...s.rounds[1]!.questions, { text: 'Which phones?', angle: 'ux', priority: 2 }],
+    };
     const md = renderRoundFile(s, 2);
     assert.equal(md.split(`**Answer:** ${AWAITING_ANSWER}`).length - 1, 2);
     assert.doesNotMatch(md, /skipped by user|\*\*Answer\*\*\n/);
@@ -139,7 +165,10 @@ describe('renderBrainstormDocument', () => {
   });
 
   test('the summary as bullet lists, "None." where empty', () => {
-    assert.equal(section(md, '## Key insights').trim(), '## Key insights\n\n- Agents work from phones\n- Deals matter more than contacts');
+    assert.equal(
+      section(md, '## Key insights').trim(),
+      '## Key insights\n\n- Agents work from phones\n- Deals matter more than contacts',
+    );
     assert.equal(section(md, '## Decisions').trim(), '## Decisions\n\n- Postgres behind a web app');
     assert.equal(section(md, '## Open questions').trim(), '## Open questions\n\n- How is it priced?');
     const s = session();
@@ -191,7 +220,11 @@ describe('untrusted text cannot shape the markdown', () => {
           answers: [{ kind: 'answered', text: '````\n## Fake answer heading\n````' }, { kind: 'skipped' }],
         },
       ],
-      inquisitors: { ux: { status: 'success' }, technical: { status: 'timeout', detail: 'late\n## Fake status heading' }, 'edge-cases': { status: 'empty' } },
+      inquisitors: {
+        ux: { status: 'success' },
+        technical: { status: 'timeout', detail: 'late\n## Fake status heading' },
+        'edge-cases': { status: 'empty' },
+      },
       summary: {
         topic: 'x\n## Fake summary heading',
         keyInsights: ['one\n## Fake insight heading', '- nested?', '1. numbered?'],
@@ -201,11 +234,36 @@ describe('untrusted text cannot shape the markdown', () => {
     });
 
   /** The headings of round 1's first two questions, in the document and in the digest. */
-  const qaHeadings = ['## Questions and answers', '### Round 1', '#### UX', '##### Question 1 (priority 1)', '#### Technical', '##### Question 2 (priority 2)'];
+  const qaHeadings = [
+    '## Questions and answers',
+    '### Round 1',
+    '#### UX',
+    '##### Question 1 (priority 1)',
+    '#### Technical',
+    '##### Question 2 (priority 2)',
+  ];
   const docs: [string, (s: BrainstormSession) => string, string[]][] = [
-    ['the round file', (s) => renderRoundFile(s, 1), ['# Brainstorm round 1: ', '## Inquisitors', '## Questions', '### 1. UX, priority 1', '### 2. Technical, priority 2']],
-    ['the document', renderBrainstormDocument, ['# Brainstorm: ', '## Key insights', '## Decisions', '## Open questions', ...qaHeadings]],
-    ['the digest', (s) => brainstormDigest(toContext(s)), ['# Brainstorm digest: ', '## Vision', '## Constraints', '## Open questions', ...qaHeadings]],
+    [
+      'the round file',
+      (s) => renderRoundFile(s, 1),
+      [
+        '# Brainstorm round 1: ',
+        '## Inquisitors',
+        '## Questions',
+        '### 1. UX, priority 1',
+        '### 2. Technical, priority 2',
+      ],
+    ],
+    [
+      'the document',
+      renderBrainstormDocument,
+      ['# Brainstorm: ', '## Key insights', '## Decisions', '## Open questions', ...qaHeadings],
+    ],
+    [
+      'the digest',
+      (s) => brainstormDigest(toContext(s)),
+      ['# Brainstorm digest: ', '## Vision', '## Constraints', '## Open questions', ...qaHeadings],
+    ],
   ];
   for (const [name, render, expected] of docs) {
     test(`${name}: only its own headings, every fence closed, each question and answer verbatim in one`, () => {
@@ -231,7 +289,10 @@ describe('untrusted text cannot shape the markdown', () => {
 
   test('bullets cannot nest a list or start a heading', () => {
     const md = renderBrainstormDocument(hostile());
-    assert.equal(section(md, '## Key insights').trim(), '## Key insights\n\n- one \\#\\# Fake insight heading\n- \\- nested?\n- 1\\. numbered?');
+    assert.equal(
+      section(md, '## Key insights').trim(),
+      '## Key insights\n\n- one \\#\\# Fake insight heading\n- \\- nested?\n- 1\\. numbered?',
+    );
   });
 
   test('invisible and control characters are shown, tabs and emoji kept', () => {
@@ -240,13 +301,19 @@ describe('untrusted text cannot shape the markdown', () => {
     s.rounds[0]!.answers![0] = { kind: 'answered', text: 'tab\there \u200b zero-width, esc \u001b[31m, family 👨‍👩‍👧' };
     for (const md of [renderRoundFile(s, 1), renderBrainstormDocument(s), brainstormDigest(toContext(s))]) {
       assert.doesNotMatch(md, /[\u202e\u200b\u001b]/, 'no raw bidi, zero-width or escape character');
-      assert.ok(md.includes('CRM \\\\u202eevil'), 'the override is shown in the title (its backslash escaped for markdown)');
+      assert.ok(
+        md.includes('CRM \\\\u202eevil'),
+        'the override is shown in the title (its backslash escaped for markdown)',
+      );
       assert.ok(md.includes('tab\there \\u200b zero-width, esc \\x1b[31m, family 👨‍👩‍👧'), 'shown in the fenced answer');
     }
   });
 
   test('inlineText: one line, markdown punctuation escaped', () => {
-    assert.equal(inlineText('  a *b*\n\n_c_ `d` [e](f) <g> &amp; #h ~i~ |j|  '), 'a \\*b\\* \\_c\\_ \\`d\\` \\[e\\](f) \\<g\\> \\&amp; \\#h \\~i\\~ \\|j\\|');
+    assert.equal(
+      inlineText('  a *b*\n\n_c_ `d` [e](f) <g> &amp; #h ~i~ |j|  '),
+      'a \\*b\\* \\_c\\_ \\`d\\` \\[e\\](f) \\<g\\> \\&amp; \\#h \\~i\\~ \\|j\\|',
+    );
     assert.equal(inlineText('+ plus'), '\\+ plus');
     assert.equal(inlineText('12) twelve'), '12\\) twelve');
     assert.equal(inlineText('Plain words, 2024.'), 'Plain words, 2024.');
@@ -258,7 +325,10 @@ describe('pointer files', () => {
     const md = renderSeededFromPointer({ slug: 'crm-brief', file: 'idea-brief.md' });
     assert.match(md, /^# Seeded from\n/);
     assert.match(md, /\[crm-brief\/idea-brief\.md\]\(\.\.\/crm-brief\/idea-brief\.md\)/);
-    assert.match(renderSeededFromPointer({ slug: 'crm', file: 'my notes (v2).md' }), /\]\(\.\.\/crm\/my%20notes%20\(v2\)\.md\)/);
+    assert.match(
+      renderSeededFromPointer({ slug: 'crm', file: 'my notes (v2).md' }),
+      /\]\(\.\.\/crm\/my%20notes%20\(v2\)\.md\)/,
+    );
   });
 
   test("brainstorms.md lists each brainstorm's document, and reads back to the same slugs", () => {

@@ -33,19 +33,32 @@ describe('renderBrainstormDocument: a summary kept as prose', () => {
     const md = renderBrainstormDocument(proseSession('The agents work from phones.\n\n- Postgres\n- *offline* first'));
     const headings = md.split('\n').filter((l) => /^#{1,6} /.test(l));
     assert.deepEqual(headings, ['# Brainstorm: A CRM for realtors', '## Summary', ...QA_HEADINGS]);
-    assert.equal(section(md, 'Summary'), `## Summary\n\n${PROSE_SUMMARY_NOTE}\n\n> The agents work from phones.\n>\n> - Postgres\n> - *offline* first\n`);
-    assert.equal(PROSE_SUMMARY_NOTE, "The coordinator's summary was not in the expected format, so its text is kept as written.");
+    assert.equal(
+      section(md, 'Summary'),
+      `## Summary\n\n${PROSE_SUMMARY_NOTE}\n\n> The agents work from phones.\n>\n> - Postgres\n> - *offline* first\n`,
+    );
+    assert.equal(
+      PROSE_SUMMARY_NOTE,
+      "The coordinator's summary was not in the expected format, so its text is kept as written.",
+    );
     const qa = section(md, 'Questions and answers');
     assert.match(qa, /Who will use it\?\n```\n\n\*\*Answer\*\*\n\n```text\nFive agents\.\n```/);
     assert.match(qa, /What if two agents edit one contact\?\n```\n\n\*\*Answer:\*\* \[skipped by user\]/);
-    assert.equal(renderBrainstormDocument(proseSession('x')).match(/^- /gm)?.length, 2, 'only the Created and Rounds facts: no "Topic as understood"');
+    assert.equal(
+      renderBrainstormDocument(proseSession('x')).match(/^- /gm)?.length,
+      2,
+      'only the Created and Rounds facts: no "Topic as understood"',
+    );
   });
 
   test('hostile prose stays inside its quote: no heading, image or HTML of it reaches the document', () => {
     const md = renderBrainstormDocument(proseSession(HOSTILE));
     const summary = section(md, 'Summary');
     const quoted = summary.split('\n').slice(4, -1);
-    assert.ok(quoted.length > 10 && quoted.every((l) => l === '>' || l.startsWith('> ')), 'every line of the prose is quoted');
+    assert.ok(
+      quoted.length > 10 && quoted.every((l) => l === '>' || l.startsWith('> ')),
+      'every line of the prose is quoted',
+    );
     // Outside the quote, only the document's own headings.
     assert.deepEqual(
       md
@@ -79,8 +92,14 @@ describe('renderBrainstormDocument: a summary kept as prose', () => {
   });
 
   test('a summary of lists is rendered as before', () => {
-    const md = renderBrainstormDocument(proseSession('x', { summary: { topic: 'A CRM', keyInsights: ['k'], decisions: [], openQuestions: [] } }));
-    assert.ok(md.includes('## Key insights\n\n- k\n\n## Decisions\n\nNone.\n\n## Open questions\n\nNone.\n\n## Questions and answers'));
+    const md = renderBrainstormDocument(
+      proseSession('x', { summary: { topic: 'A CRM', keyInsights: ['k'], decisions: [], openQuestions: [] } }),
+    );
+    assert.ok(
+      md.includes(
+        '## Key insights\n\n- k\n\n## Decisions\n\nNone.\n\n## Open questions\n\nNone.\n\n## Questions and answers',
+      ),
+    );
     assert.doesNotMatch(md, /## Summary|kept as written/);
   });
 });

@@ -10,7 +10,8 @@ import { answers, inquisitors, json, run, setup, SUMMARY } from './brainstormBen
 
 const PROSE = 'The team wants a CSV export first.\n\nThe accountants need it at month end; time zones stay open.';
 const isFollowUp = (r: LlmRequest) => String(r.messages[0]!.content).startsWith('TASK: follow-up');
-const coordinatorCalls = (requests: LlmRequest[]) => requests.filter((r) => r.system.startsWith('ROLE brainstorm-coordinator'));
+const coordinatorCalls = (requests: LlmRequest[]) =>
+  requests.filter((r) => r.system.startsWith('ROLE brainstorm-coordinator'));
 const lastUser = (r: LlmRequest) => String(r.messages.at(-1)!.content);
 
 /** A coordinator that gives `followUps` to follow-up calls and `summaries` to summary calls, in order. */
@@ -59,7 +60,10 @@ describe('brainstorm: a summary that is not the JSON asked for', () => {
 
 describe('brainstorm: follow-up questions that cannot be read', () => {
   it('garbage, then questions: the next round has them', async () => {
-    const { llm, service, slug, all } = await toRound1(['Sure! Here are my thoughts.', json('ux', 'Who approves an export?')], []);
+    const { llm, service, slug, all } = await toRound1(
+      ['Sure! Here are my thoughts.', json('ux', 'Who approves an export?')],
+      [],
+    );
     const next = await service.answer(slug, all, 'more', run());
     assert.equal(next.phase.kind, 'answering');
     assert.equal(next.rounds[1]!.questions[0]!.text, 'Who approves an export?');

@@ -28,7 +28,10 @@ describe('brainstorm service: a damaged session file', () => {
       const discarded = await service.discard(a.slug);
       assert.match(discarded.keptIn ?? '', /^\.groundwork\/plans\/invoice-export\/\.damaged-\d{4}-\d\d-\d\dT/);
       const kept = ws.fs.paths().filter((p) => p.includes('.damaged-'));
-      assert.ok(kept.some((p) => p.endsWith('/notes.md')) && kept.some((p) => p.endsWith('/.brainstorm.json')), 'nothing is lost');
+      assert.ok(
+        kept.some((p) => p.endsWith('/notes.md')) && kept.some((p) => p.endsWith('/.brainstorm.json')),
+        'nothing is lost',
+      );
       assert.ok(kept.some((p) => p.endsWith('/rounds/round-1.md')));
       assert.deepEqual(await service.unfinished(), [], 'a discarded one is no longer listed');
 
@@ -44,10 +47,16 @@ describe('brainstorm service: a damaged session file', () => {
   it('restarts on the topic still readable in the damaged file, its old files set aside', async () => {
     const { ws, service } = setup(inquisitors(1));
     const a = await service.start('Invoice export', {}, run());
-    ws.fs.writeRaw(ws.path(`plans/${a.slug}/.brainstorm.json`), JSON.stringify({ version: 1, topic: 'Invoice export', minRounds: 2, maxRounds: 3, rounds: 'broken' }));
+    ws.fs.writeRaw(
+      ws.path(`plans/${a.slug}/.brainstorm.json`),
+      JSON.stringify({ version: 1, topic: 'Invoice export', minRounds: 2, maxRounds: 3, rounds: 'broken' }),
+    );
     const restarted = await service.restart(a.slug, run());
     assert.equal(restarted.topic, 'Invoice export');
-    assert.deepEqual([restarted.minRounds, restarted.maxRounds, restarted.phase.kind, restarted.rounds.length], [2, 3, 'answering', 1]);
+    assert.deepEqual(
+      [restarted.minRounds, restarted.maxRounds, restarted.phase.kind, restarted.rounds.length],
+      [2, 3, 'answering', 1],
+    );
     assert.ok(ws.fs.paths().some((p) => /\.damaged-[^/]+\/\.brainstorm\.json$/.test(p)));
   });
 
@@ -59,7 +68,10 @@ describe('brainstorm service: a damaged session file', () => {
     const calls = llm.requests.length;
     await assert.rejects(
       service.restart(a.slug, run()),
-      (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt' && /topic cannot be read.*discard it.*same name/.test(e.message),
+      (e: unknown) =>
+        e instanceof BrainstormError &&
+        e.kind === 'corrupt' &&
+        /topic cannot be read.*discard it.*same name/.test(e.message),
     );
     assert.deepEqual(ws.fs.paths(), files);
     assert.equal(llm.requests.length, calls);
@@ -117,7 +129,11 @@ describe('brainstorm service: a damaged session file', () => {
     const a = await service.start('Invoice export', {}, run());
     await ws.store.remove(`plans/${a.slug}/.brainstorm.json`);
     ws.fs.mkdir(ws.path(`plans/${a.slug}/.brainstorm.json`));
-    await assert.rejects(service.load(a.slug), (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt' && /it is a directory, not a file/.test(e.message));
+    await assert.rejects(
+      service.load(a.slug),
+      (e: unknown) =>
+        e instanceof BrainstormError && e.kind === 'corrupt' && /it is a directory, not a file/.test(e.message),
+    );
     assert.equal((await service.discard(a.slug)).keptIn !== undefined, true);
   });
 });
@@ -126,18 +142,32 @@ describe('brainstorm service: one step at a time, across windows', () => {
   it('refuses a second answer to the round while the first one’s summary call runs: no second call, its answers kept', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const { ws, llm, service } = setup({ ...inquisitors(1), 'brainstorm-coordinator': async () => (await gate, SUMMARY) });
+    const { ws, llm, service } = setup({
+      ...inquisitors(1),
+      'brainstorm-coordinator': async () => (await gate, SUMMARY),
+    });
     const s = await service.start('Invoice export', { maxRounds: 1 }, run());
     const n = s.rounds[0]!.questions.length;
-    const first = service.answer(s.slug, answers(...Array.from({ length: n }, () => 'first window')), 'summarize', run());
+    const first = service.answer(
+      s.slug,
+      answers(...Array.from({ length: n }, () => 'first window')),
+      'summarize',
+      run(),
+    );
     await until('the summary call', () => (llm.requests.length === 4 ? true : undefined), 5_000);
     // Another window: its own service on the same workspace (the busy set of the first is not shared).
     const other = setup(inquisitors(1), { ws });
     await assert.rejects(
       other.service.answer(s.slug, answers(...Array.from({ length: n }, () => 'second window')), 'summarize', run()),
-      (e: unknown) => e instanceof BrainstormError && e.kind === 'busy' && /answers are kept in \.groundwork\/plans\/invoice-export\/\.workers\/user\.ndjson/.test(e.message),
+      (e: unknown) =>
+        e instanceof BrainstormError &&
+        e.kind === 'busy' &&
+        /answers are kept in \.groundwork\/plans\/invoice-export\/\.workers\/user\.ndjson/.test(e.message),
     );
-    await assert.rejects(other.service.resume(s.slug, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'busy');
+    await assert.rejects(
+      other.service.resume(s.slug, run()),
+      (e: unknown) => e instanceof BrainstormError && e.kind === 'busy',
+    );
     assert.equal(llm.requests.length + other.llm.requests.length, 4, 'no duplicate summary request');
     release();
     assert.equal((await first).phase.kind, 'complete');
@@ -154,7 +184,10 @@ describe('brainstorm service: one step at a time, across windows', () => {
     const all = (text: string) => answers(...s.rounds[0]!.questions.map(() => text));
     await service.answer(s.slug, all('first'), 'summarize', run());
     const calls = llm.requests.length;
-    await assert.rejects(service.answer(s.slug, all('late'), 'summarize', run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'complete');
+    await assert.rejects(
+      service.answer(s.slug, all('late'), 'summarize', run()),
+      (e: unknown) => e instanceof BrainstormError && e.kind === 'complete',
+    );
     assert.equal(llm.requests.length, calls);
     assert.equal(ws.lines(`plans/${s.slug}/.workers/user.ndjson`)!.length, 2);
   });
@@ -166,17 +199,28 @@ describe('brainstorm service: input caps', () => {
     const s = await service.start('Invoice export', { maxRounds: 1 }, run());
     const huge = 'x'.repeat(10 * 1024 * 1024);
     const progress: BrainstormProgress[] = [];
-    await service.answer(s.slug, answers(huge, ...s.rounds[0]!.questions.slice(1).map(() => null)), 'summarize', run(progress));
+    await service.answer(
+      s.slug,
+      answers(huge, ...s.rounds[0]!.questions.slice(1).map(() => null)),
+      'summarize',
+      run(progress),
+    );
     const log = ws.fs.text(ws.path(`plans/${s.slug}/.workers/user.ndjson`))!;
     assert.ok(log.length < 300 * 1024, `user.ndjson is ${log.length} bytes`);
-    assert.ok(progress.some((p) => p.kind === 'notice' && /Answer 1 is 10240 KB; its first 256 KB are kept/.test(p.text)));
+    assert.ok(
+      progress.some((p) => p.kind === 'notice' && /Answer 1 is 10240 KB; its first 256 KB are kept/.test(p.text)),
+    );
     assert.ok(JSON.stringify(llm.requests.at(-1)).length < 40 * 1024);
   });
 
   it('refuses a topic of invisible characters before any call, and treats such an answer as skipped', async () => {
     const { ws, llm, service } = setup({ ...inquisitors(1), 'brainstorm-coordinator': () => SUMMARY });
     for (const topic of ['\u200b\u200d\u2066\u202e \ufeff', '\u3164', '\u2800 \u115f']) {
-      await assert.rejects(service.start(topic, {}, run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'invalid' && /only invisible characters/.test(e.message));
+      await assert.rejects(
+        service.start(topic, {}, run()),
+        (e: unknown) =>
+          e instanceof BrainstormError && e.kind === 'invalid' && /only invisible characters/.test(e.message),
+      );
     }
     assert.equal(llm.requests.length, 0);
     assert.deepEqual(
@@ -184,7 +228,12 @@ describe('brainstorm service: input caps', () => {
       [],
     );
     const s = await service.start('Invoice export', { maxRounds: 1 }, run());
-    const done = await service.answer(s.slug, answers(...s.rounds[0]!.questions.map(() => '\u200b\u200b')), 'summarize', run());
+    const done = await service.answer(
+      s.slug,
+      answers(...s.rounds[0]!.questions.map(() => '\u200b\u200b')),
+      'summarize',
+      run(),
+    );
     assert.ok(done.rounds[0]!.answers!.every((a) => a.kind === 'skipped'));
   });
 });
@@ -193,7 +242,10 @@ describe('brainstorm service: what it will write is checked before it creates an
   it('refuses when the audit log is a link out of the workspace, and leaves no plan folder behind', async () => {
     const { ws, llm, service } = setup(inquisitors(1));
     ws.fs.symlink(ws.path('audit.jsonl'), '/elsewhere/audit.jsonl');
-    await assert.rejects(service.start('Invoice export', {}, run()), (e: unknown) => e instanceof StorageError && e.code === 'unsafe-path' && /audit\.jsonl/.test(e.message));
+    await assert.rejects(
+      service.start('Invoice export', {}, run()),
+      (e: unknown) => e instanceof StorageError && e.code === 'unsafe-path' && /audit\.jsonl/.test(e.message),
+    );
     assert.equal(llm.requests.length, 0);
     assert.deepEqual(
       ws.fs.paths().filter((p) => p.includes('/plans')),
@@ -204,7 +256,10 @@ describe('brainstorm service: what it will write is checked before it creates an
   it('refuses when a folder stands where the audit log goes', async () => {
     const { ws, service } = setup(inquisitors(1));
     ws.fs.mkdir(ws.path('audit.jsonl'));
-    await assert.rejects(service.start('Invoice export', {}, run()), /Refused to write '\.groundwork\/audit\.jsonl': it is a directory/);
+    await assert.rejects(
+      service.start('Invoice export', {}, run()),
+      /Refused to write '\.groundwork\/audit\.jsonl': it is a directory/,
+    );
     assert.deepEqual(
       ws.fs.paths().filter((p) => p.includes('/plans')),
       [],

@@ -4,15 +4,35 @@ import { describe, it } from 'node:test';
 import { due, step } from '../../../src/core/brainstorm/brainstormMachine';
 import type { BrainstormEffect, BrainstormEvent, StepResult } from '../../../src/core/brainstorm/brainstormMachine';
 import { proseSummary } from '../../../src/core/brainstorm/harvest';
-import type { Angle, Answer, BrainstormErrorKind, BrainstormSession, InquisitorOutcome, Question } from '../../../src/core/brainstorm/brainstormTypes';
+import type {
+  Angle,
+  Answer,
+  BrainstormErrorKind,
+  BrainstormSession,
+  InquisitorOutcome,
+  Question,
+} from '../../../src/core/brainstorm/brainstormTypes';
 
 const q = (text: string, angle: Angle = 'ux', priority = 2): Question => ({ text, angle, priority });
-const ok: Record<Angle, InquisitorOutcome> = { ux: { status: 'success' }, technical: { status: 'success' }, 'edge-cases': { status: 'success' } };
+const ok: Record<Angle, InquisitorOutcome> = {
+  ux: { status: 'success' },
+  technical: { status: 'success' },
+  'edge-cases': { status: 'success' },
+};
 const answered = (text: string): Answer => ({ kind: 'answered', text });
 const skipped: Answer = { kind: 'skipped' };
 
 function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
-  return { slug: 'invoices', topic: 'invoice export', createdAt: 0, minRounds: 1, maxRounds: 3, rounds: [], phase: { kind: 'inquiring' }, ...over };
+  return {
+    slug: 'invoices',
+    topic: 'invoice export',
+    createdAt: 0,
+    minRounds: 1,
+    maxRounds: 3,
+    rounds: [],
+    phase: { kind: 'inquiring' },
+    ...over,
+  };
 }
 const answering = (round: number, over: Partial<BrainstormSession> = {}) =>
   session({
@@ -26,10 +46,16 @@ const answering = (round: number, over: Partial<BrainstormSession> = {}) =>
     ...over,
   });
 
-const kinds = (effects: { type: string }[]) => effects.map((e) => ('task' in e ? `${e.type}:${(e as { task: string }).task}` : e.type));
+const kinds = (effects: { type: string }[]) =>
+  effects.map((e) => ('task' in e ? `${e.type}:${(e as { task: string }).task}` : e.type));
 
 /** The step refused the event: the session as it was (the same object), one reject effect, nothing else. */
-function assertRejected(before: BrainstormSession, r: StepResult, kind: BrainstormErrorKind, reason?: string): Extract<BrainstormEffect, { type: 'reject' }> {
+function assertRejected(
+  before: BrainstormSession,
+  r: StepResult,
+  kind: BrainstormErrorKind,
+  reason?: string,
+): Extract<BrainstormEffect, { type: 'reject' }> {
   assert.equal(r.session, before, 'the session is unchanged');
   assert.equal(r.effects.length, 1, `only the reject: ${kinds(r.effects).join(', ')}`);
   const effect = r.effects[0]!;
@@ -45,7 +71,11 @@ describe('brainstorm machine: round 1', () => {
   });
 
   it('merges the harvest into round 1 and waits for answers', () => {
-    const questions = [q('Who exports invoices?'), q('Which formats are needed?', 'technical'), q('What if an export has 50,000 invoices?', 'edge-cases')];
+    const questions = [
+      q('Who exports invoices?'),
+      q('Which formats are needed?', 'technical'),
+      q('What if an export has 50,000 invoices?', 'edge-cases'),
+    ];
     const r = step(session(), { type: 'inquired', outcomes: ok, questions });
     assert.equal(r.session.phase.kind, 'answering');
     assert.equal(r.session.rounds.length, 1);
@@ -73,17 +103,77 @@ describe('brainstorm machine: round 1', () => {
 });
 
 describe('brainstorm machine: answers and the round limits', () => {
-  const table: Array<{ name: string; round: number; min: number; max: number; action: 'more' | 'summarize'; next: string; notice: boolean }> = [
-    { name: 'more within the limits asks a follow-up', round: 1, min: 1, max: 3, action: 'more', next: 'follow-up', notice: false },
-    { name: 'summarize at the minimum summarizes', round: 1, min: 1, max: 3, action: 'summarize', next: 'summarize', notice: false },
-    { name: 'summarize below the minimum is overruled', round: 1, min: 2, max: 3, action: 'summarize', next: 'follow-up', notice: true },
-    { name: 'more at the maximum is overruled', round: 3, min: 1, max: 3, action: 'more', next: 'summarize', notice: true },
-    { name: 'summarize at the maximum summarizes', round: 3, min: 1, max: 3, action: 'summarize', next: 'summarize', notice: false },
-    { name: 'one round only: more summarizes', round: 1, min: 1, max: 1, action: 'more', next: 'summarize', notice: true },
+  const table: Array<{
+    name: string;
+    round: number;
+    min: number;
+    max: number;
+    action: 'more' | 'summarize';
+    next: string;
+    notice: boolean;
+  }> = [
+    {
+      name: 'more within the limits asks a follow-up',
+      round: 1,
+      min: 1,
+      max: 3,
+      action: 'more',
+      next: 'follow-up',
+      notice: false,
+    },
+    {
+      name: 'summarize at the minimum summarizes',
+      round: 1,
+      min: 1,
+      max: 3,
+      action: 'summarize',
+      next: 'summarize',
+      notice: false,
+    },
+    {
+      name: 'summarize below the minimum is overruled',
+      round: 1,
+      min: 2,
+      max: 3,
+      action: 'summarize',
+      next: 'follow-up',
+      notice: true,
+    },
+    {
+      name: 'more at the maximum is overruled',
+      round: 3,
+      min: 1,
+      max: 3,
+      action: 'more',
+      next: 'summarize',
+      notice: true,
+    },
+    {
+      name: 'summarize at the maximum summarizes',
+      round: 3,
+      min: 1,
+      max: 3,
+      action: 'summarize',
+      next: 'summarize',
+      notice: false,
+    },
+    {
+      name: 'one round only: more summarizes',
+      round: 1,
+      min: 1,
+      max: 1,
+      action: 'more',
+      next: 'summarize',
+      notice: true,
+    },
   ];
   for (const row of table) {
     it(row.name, () => {
-      const r = step(answering(row.round, { minRounds: row.min, maxRounds: row.max }), { type: 'answered', answers: [answered('accountants')], action: row.action });
+      const r = step(answering(row.round, { minRounds: row.min, maxRounds: row.max }), {
+        type: 'answered',
+        answers: [answered('accountants')],
+        action: row.action,
+      });
       assert.equal(r.session.phase.kind, row.next === 'follow-up' ? 'following-up' : 'summarizing');
       assert.deepEqual(r.session.rounds.at(-1)!.answers, [answered('accountants')]);
       // the answers are saved before the model is called
@@ -101,15 +191,24 @@ describe('brainstorm machine: answers and the round limits', () => {
 
   it('refuses answers when none are awaited', () => {
     const s = session();
-    assertRejected(s, step(s, { type: 'answered', answers: [], action: 'more' }), 'wrong-phase', 'Cannot take answers: the brainstorm invoices is waiting for its inquisitors.');
+    assertRejected(
+      s,
+      step(s, { type: 'answered', answers: [], action: 'more' }),
+      'wrong-phase',
+      'Cannot take answers: the brainstorm invoices is waiting for its inquisitors.',
+    );
   });
 });
 
 describe('brainstorm machine: follow-ups, failures, summary', () => {
-  const following = () => step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'more' }).session;
+  const following = () =>
+    step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'more' }).session;
 
   it('puts fresh follow-up questions in the next round, leaving out what was asked already', () => {
-    const r = step(following(), { type: 'followed-up', questions: [q('Who exports invoices in round 1?'), q('Which time zone decides the period?', 'edge-cases')] });
+    const r = step(following(), {
+      type: 'followed-up',
+      questions: [q('Who exports invoices in round 1?'), q('Which time zone decides the period?', 'edge-cases')],
+    });
     assert.equal(r.session.phase.kind, 'answering');
     assert.deepEqual(
       r.session.rounds[1]!.questions.map((x) => x.text),
@@ -134,18 +233,35 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
   });
 
   it('completes on the summary: saved, then the artifacts (the sentinel last)', () => {
-    const summarizing = step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'summarize' }).session;
-    const r = step(summarizing, { type: 'summarized', summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] } });
+    const summarizing = step(answering(1), {
+      type: 'answered',
+      answers: [answered('owners')],
+      action: 'summarize',
+    }).session;
+    const r = step(summarizing, {
+      type: 'summarized',
+      summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] },
+    });
     assert.equal(r.session.phase.kind, 'complete');
     assert.deepEqual(kinds(r.effects), ['save', 'write-artifacts', 'audit']);
-    assertRejected(r.session, step(r.session, { type: 'restart' }), 'complete', 'Cannot restart: the brainstorm invoices is complete.');
+    assertRejected(
+      r.session,
+      step(r.session, { type: 'restart' }),
+      'complete',
+      'Cannot restart: the brainstorm invoices is complete.',
+    );
   });
 
   it('re-runs what is due on retry after a crash in the middle of a call', () => {
     assert.deepEqual(kinds(step(following(), { type: 'retry' }).effects), ['call-coordinator:follow-up']);
     assert.deepEqual(kinds(step(session(), { type: 'retry' }).effects), ['call-inquisitors']);
     const waiting = answering(1);
-    assertRejected(waiting, step(waiting, { type: 'retry' }), 'wrong-phase', 'Cannot retry: the brainstorm invoices is waiting for the answers to round 1.');
+    assertRejected(
+      waiting,
+      step(waiting, { type: 'retry' }),
+      'wrong-phase',
+      'Cannot retry: the brainstorm invoices is waiting for the answers to round 1.',
+    );
   });
 
   it('a follow-up reply unreadable twice, fed back as no questions, summarizes instead of failing', () => {
@@ -157,7 +273,11 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
   });
 
   it('a summary kept as prose completes the brainstorm like one of lists, and the audit says so', () => {
-    const summarizing = step(answering(1), { type: 'answered', answers: [answered('owners')], action: 'summarize' }).session;
+    const summarizing = step(answering(1), {
+      type: 'answered',
+      answers: [answered('owners')],
+      action: 'summarize',
+    }).session;
     const summary = proseSummary(summarizing.topic, '  The team agreed on CSV.\n\nOpen: time zones.  ');
     const r = step(summarizing, { type: 'summarized', summary });
     assert.equal(r.session.phase.kind, 'complete');
@@ -170,7 +290,10 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
       text: 'The team agreed on CSV.\n\nOpen: time zones.',
     });
     assert.deepEqual(kinds(r.effects), ['save', 'write-artifacts', 'audit']);
-    assert.match((r.effects[2] as { detail: string }).detail, /complete after 1 round\(s\); the summary is kept as the coordinator’s prose/);
+    assert.match(
+      (r.effects[2] as { detail: string }).detail,
+      /complete after 1 round\(s\); the summary is kept as the coordinator’s prose/,
+    );
   });
 
   it('restarts an unfinished brainstorm from round 1', () => {
@@ -183,7 +306,8 @@ describe('brainstorm machine: follow-ups, failures, summary', () => {
 
 describe('brainstorm machine: which event each phase takes (a refused one is a reject effect, never a throw)', () => {
   const answeredRound = { round: 1, questions: [q('Who exports invoices in round 1?')], answers: [answered('owners')] };
-  const after = (phase: BrainstormSession['phase'], over: Partial<BrainstormSession> = {}) => session({ inquisitors: ok, rounds: [answeredRound], phase, ...over });
+  const after = (phase: BrainstormSession['phase'], over: Partial<BrainstormSession> = {}) =>
+    session({ inquisitors: ok, rounds: [answeredRound], phase, ...over });
   const phases: Record<string, () => BrainstormSession> = {
     inquiring: () => session(),
     'inquiry-failed': () => session({ inquisitors: ok, phase: { kind: 'inquiry-failed', error: 'no questions' } }),
@@ -192,7 +316,8 @@ describe('brainstorm machine: which event each phase takes (a refused one is a r
     summarizing: () => after({ kind: 'summarizing' }),
     'failed follow-up': () => after({ kind: 'failed', during: 'follow-up', error: 'overloaded' }),
     'failed summary': () => after({ kind: 'failed', during: 'summarize', error: 'overloaded' }),
-    complete: () => after({ kind: 'complete' }, { summary: { topic: 't', keyInsights: [], decisions: [], openQuestions: [] } }),
+    complete: () =>
+      after({ kind: 'complete' }, { summary: { topic: 't', keyInsights: [], decisions: [], openQuestions: [] } }),
   };
   const events: Record<string, BrainstormEvent> = {
     inquired: { type: 'inquired', outcomes: ok, questions: [q('Who exports invoices?')] },
@@ -238,7 +363,12 @@ describe('brainstorm machine: which event each phase takes (a refused one is a r
           const effect = assertRejected(before, r, expected);
           assert.deepEqual(before, snapshot, 'nothing in the session was changed in place');
           // The message the person sees, as the thrown error had it.
-          assert.match(effect.reason, expected === 'invalid' ? /^Round 1 has 1 questions; 2 answers were given\./ : /^Cannot [^:]+: the brainstorm invoices (is|found|stopped) /);
+          assert.match(
+            effect.reason,
+            expected === 'invalid'
+              ? /^Round 1 has 1 questions; 2 answers were given\./
+              : /^Cannot [^:]+: the brainstorm invoices (is|found|stopped) /,
+          );
         }
       });
     });

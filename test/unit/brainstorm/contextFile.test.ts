@@ -5,8 +5,18 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { BrainstormError, CONTEXT_SCHEMA_VERSION, SKIPPED_ANSWER } from '../../../src/core/brainstorm/brainstormTypes';
-import type { BrainstormContext, BrainstormRound, BrainstormSession } from '../../../src/core/brainstorm/brainstormTypes';
-import { brainstormDigest, CONTEXT_FILE_MAX_BYTES, parseContextFile, renderContextFile, toContext } from '../../../src/core/brainstorm/contextFile';
+import type {
+  BrainstormContext,
+  BrainstormRound,
+  BrainstormSession,
+} from '../../../src/core/brainstorm/brainstormTypes';
+import {
+  brainstormDigest,
+  CONTEXT_FILE_MAX_BYTES,
+  parseContextFile,
+  renderContextFile,
+  toContext,
+} from '../../../src/core/brainstorm/contextFile';
 
 const WHERE = '.groundwork/plans/crm/00-brainstorming.context.md';
 
@@ -20,7 +30,11 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
         { text: 'Which database?', angle: 'technical', priority: 2 },
         { text: 'What if two agents edit one contact?', angle: 'edge-cases', priority: 4 },
       ],
-      answers: [{ kind: 'answered', text: 'Five agents, on phones.' }, { kind: 'answered', text: 'Postgres.' }, { kind: 'skipped' }],
+      answers: [
+        { kind: 'answered', text: 'Five agents, on phones.' },
+        { kind: 'answered', text: 'Postgres.' },
+        { kind: 'skipped' },
+      ],
     },
     {
       round: 2,
@@ -35,7 +49,11 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
     createdAt: Date.UTC(2025, 0, 2, 9, 30),
     minRounds: 1,
     maxRounds: 5,
-    inquisitors: { ux: { status: 'success' }, technical: { status: 'success' }, 'edge-cases': { status: 'timeout', detail: 'no reply within 120 s' } },
+    inquisitors: {
+      ux: { status: 'success' },
+      technical: { status: 'success' },
+      'edge-cases': { status: 'timeout', detail: 'no reply within 120 s' },
+    },
     rounds,
     summary: {
       topic: 'A phone-first CRM for a small realty team',
@@ -93,12 +111,30 @@ describe('toContext', () => {
       inquisitorStatus: { ux: 'success', technical: 'success', 'edge-cases': 'timeout' },
       seededFrom: 'crm-brief',
       questions: [
-        { round: 1, angle: 'ux', priority: 1, text: 'Who will use it day to day?', answer: 'Five agents, on phones.', skipped: false },
+        {
+          round: 1,
+          angle: 'ux',
+          priority: 1,
+          text: 'Who will use it day to day?',
+          answer: 'Five agents, on phones.',
+          skipped: false,
+        },
         { round: 1, angle: 'technical', priority: 2, text: 'Which database?', answer: 'Postgres.', skipped: false },
         { round: 1, angle: 'edge-cases', priority: 4, text: 'What if two agents edit one contact?', skipped: true },
-        { round: 2, angle: 'technical', priority: 3, text: 'Must it work offline?', answer: 'Yes, in open houses.', skipped: false },
+        {
+          round: 2,
+          angle: 'technical',
+          priority: 3,
+          text: 'Must it work offline?',
+          answer: 'Yes, in open houses.',
+          skipped: false,
+        },
       ],
-      summary: { keyInsights: ['Agents work from phones'], decisions: ['Postgres behind a web app'], openQuestions: ['How is it priced?'] },
+      summary: {
+        keyInsights: ['Agents work from phones'],
+        decisions: ['Postgres behind a web app'],
+        openQuestions: ['How is it priced?'],
+      },
     } satisfies BrainstormContext);
   });
 
@@ -125,12 +161,32 @@ describe('renderContextFile / parseContextFile', () => {
   test('the frontmatter has the snake_case fields a reader of the file expects', () => {
     const file = renderContextFile(toContext(session()));
     const data = frontmatterOf(file);
-    assert.deepEqual(Object.keys(data), ['schema_version', 'slug', 'topic', 'created', 'rounds', 'inquisitor_status', 'seeded_from', 'questions', 'summary']);
+    assert.deepEqual(Object.keys(data), [
+      'schema_version',
+      'slug',
+      'topic',
+      'created',
+      'rounds',
+      'inquisitor_status',
+      'seeded_from',
+      'questions',
+      'summary',
+    ]);
     assert.equal(data['schema_version'], CONTEXT_SCHEMA_VERSION);
     assert.deepEqual(data['inquisitor_status'], { ux: 'success', technical: 'success', 'edge-cases': 'timeout' });
-    assert.deepEqual(data['summary'], { key_insights: ['Agents work from phones'], decisions: ['Postgres behind a web app'], open_questions: ['How is it priced?'] });
+    assert.deepEqual(data['summary'], {
+      key_insights: ['Agents work from phones'],
+      decisions: ['Postgres behind a web app'],
+      open_questions: ['How is it priced?'],
+    });
     const questions = data['questions'] as Record<string, unknown>[];
-    assert.deepEqual(questions[2], { round: 1, angle: 'edge-cases', priority: 4, text: 'What if two agents edit one contact?', skipped: true });
+    assert.deepEqual(questions[2], {
+      round: 1,
+      angle: 'edge-cases',
+      priority: 4,
+      text: 'What if two agents edit one contact?',
+      skipped: true,
+    });
     assert.ok(file.startsWith('---\nschema_version: 1\n'), 'schema_version is the first line, where a person looks');
   });
 
@@ -180,10 +236,21 @@ describe('renderContextFile / parseContextFile', () => {
       .slice(0, 8 * 1024);
     const oneLine = 'word '.repeat(1640);
     const ctx = toContext(sessionWith(lines));
-    ctx.questions.push({ round: 1, angle: 'technical', priority: 5, text: oneLine.trim(), answer: oneLine.trim(), skipped: false });
+    ctx.questions.push({
+      round: 1,
+      angle: 'technical',
+      priority: 5,
+      text: oneLine.trim(),
+      answer: oneLine.trim(),
+      skipped: false,
+    });
     const file = renderContextFile(ctx);
     assert.deepEqual(parseContextFile(file, WHERE), ctx);
-    assert.match(file, new RegExp(`^    text: ${oneLine.trim()}$`, 'm'), 'a long line is not folded, so it can be found with grep');
+    assert.match(
+      file,
+      new RegExp(`^    text: ${oneLine.trim()}$`, 'm'),
+      'a long line is not folded, so it can be found with grep',
+    );
   });
 
   test('a file saved with a BOM and CRLF line ends is read the same', () => {
@@ -195,7 +262,10 @@ describe('renderContextFile / parseContextFile', () => {
   test('a newer schema is refused with kind schema, naming the file and saying to update', () => {
     const err = parseError(withFrontmatter((d) => (d['schema_version'] = 2)));
     assert.equal(err.kind, 'schema');
-    assert.equal(err.message, `${WHERE} was written by a newer Groundwork (schema_version 2; this version reads 1). Update Groundwork to read it.`);
+    assert.equal(
+      err.message,
+      `${WHERE} was written by a newer Groundwork (schema_version 2; this version reads 1). Update Groundwork to read it.`,
+    );
   });
 
   const DAMAGED: [string, (d: Record<string, any>) => void, RegExp][] = [
@@ -209,8 +279,16 @@ describe('renderContextFile / parseContextFile', () => {
     ['rounds 0', (d) => (d['rounds'] = 0), /field rounds must be/],
     ['rounds 2.5', (d) => (d['rounds'] = 2.5), /field rounds must be/],
     ['inquisitor_status missing', (d) => delete d['inquisitor_status'], /inquisitor_status is missing/],
-    ['an unknown status', (d) => (d['inquisitor_status'].technical = 'fine'), /inquisitor_status\.technical must be one of/],
-    ['a status missing', (d) => delete d['inquisitor_status']['edge-cases'], /inquisitor_status\.edge-cases is missing/],
+    [
+      'an unknown status',
+      (d) => (d['inquisitor_status'].technical = 'fine'),
+      /inquisitor_status\.technical must be one of/,
+    ],
+    [
+      'a status missing',
+      (d) => delete d['inquisitor_status']['edge-cases'],
+      /inquisitor_status\.edge-cases is missing/,
+    ],
     ['seeded_from a path', (d) => (d['seeded_from'] = 'a/b'), /seeded_from must be/],
     ['questions not a list', (d) => (d['questions'] = 'none'), /questions must be a list/],
     ['a question a string', (d) => (d['questions'][1] = 'Which database?'), /questions\[1\] must be/],
@@ -219,7 +297,11 @@ describe('renderContextFile / parseContextFile', () => {
     ['a round beyond rounds', (d) => (d['questions'][3].round = 3), /questions\[3\]\.round must be/],
     ['skipped as text', (d) => (d['questions'][0].skipped = 'no'), /questions\[0\]\.skipped must be true or false/],
     ['neither answer nor skipped', (d) => delete d['questions'][0].answer, /questions\[0\]\.answer is missing/],
-    ['skipped with an answer', (d) => (d['questions'][2].answer = 'sneaky'), /questions\[2\] is skipped and has an answer/],
+    [
+      'skipped with an answer',
+      (d) => (d['questions'][2].answer = 'sneaky'),
+      /questions\[2\] is skipped and has an answer/,
+    ],
     ['summary missing', (d) => delete d['summary'], /field summary is missing/],
     ['decisions not texts', (d) => (d['summary'].decisions = [1, 2]), /summary\.decisions must be a list of texts/],
   ];
@@ -237,7 +319,11 @@ describe('renderContextFile / parseContextFile', () => {
     ['an empty file', '', /no frontmatter/],
     ['no closing line', '---\nschema_version: 1\nslug: crm\n', /no closing '---'/],
     ['bad YAML', '---\nschema_version: 1\ntopic: "unterminated\nslug: crm\n---\n', /not valid YAML/],
-    ['a key twice', '---\nschema_version: 1\nslug: crm\nslug: other\n---\n', /not valid YAML at line 4 \(Map keys must be unique\)/],
+    [
+      'a key twice',
+      '---\nschema_version: 1\nslug: crm\nslug: other\n---\n',
+      /not valid YAML at line 4 \(Map keys must be unique\)/,
+    ],
     ['a list, not fields', '---\n- schema_version\n- 1\n---\n', /not a set of fields/],
     ['an empty frontmatter', '---\n---\nbody\n', /not a set of fields/],
   ];
@@ -267,7 +353,9 @@ describe('renderContextFile / parseContextFile', () => {
 
   test('more than a few alias uses are refused, even where they would expand to little', () => {
     const file = renderContextFile(toContext(session()));
-    const few = file.replace('decisions:\n', 'decisions: &d\n').replace('---\n\n', `extra: [${Array(3).fill('*d').join(', ')}]\n---\n\n`);
+    const few = file
+      .replace('decisions:\n', 'decisions: &d\n')
+      .replace('---\n\n', `extra: [${Array(3).fill('*d').join(', ')}]\n---\n\n`);
     assert.equal(parseContextFile(few, WHERE).slug, 'crm', 'three uses are fine, and an unknown field is ignored');
     const many = few.replace('extra: [', `extra: [${Array(20).fill('*d').join(', ')}, `);
     assert.match(parseError(many).message, /aliases expand too much \(more than 10 uses\)/);
@@ -299,7 +387,9 @@ describe('brainstormDigest', () => {
   });
 
   test('sections in order: Vision, Constraints, Open questions, Questions and answers', () => {
-    const order = ['Vision', 'Constraints', 'Open questions', 'Questions and answers'].map((t) => digest.indexOf(`\n## ${t}\n`));
+    const order = ['Vision', 'Constraints', 'Open questions', 'Questions and answers'].map((t) =>
+      digest.indexOf(`\n## ${t}\n`),
+    );
     assert.ok(order.every((i) => i > 0));
     assert.deepEqual(
       [...order].sort((a, b) => a - b),
@@ -335,7 +425,9 @@ describe('brainstormDigest', () => {
     assert.ok(at('### Round 1') < at('#### UX') && at('#### UX') < at('Who will use it day to day?'));
     assert.ok(at('Who will use it day to day?') < at('Five agents, on phones.'));
     assert.ok(at('Five agents, on phones.') < at('#### Technical') && at('#### Technical') < at('Which database?'));
-    assert.ok(at('### Round 2') < at('Must it work offline?') && at('Must it work offline?') < at('Yes, in open houses.'));
+    assert.ok(
+      at('### Round 2') < at('Must it work offline?') && at('Must it work offline?') < at('Yes, in open houses.'),
+    );
   });
 
   test('an open question that was also skipped is listed once', () => {
@@ -346,7 +438,15 @@ describe('brainstormDigest', () => {
   });
 
   test('nothing decided, nothing open: "None."', () => {
-    const s = session({ rounds: [{ round: 1, questions: [{ text: 'Q?', angle: 'ux', priority: 3 }], answers: [{ kind: 'answered', text: 'A.' }] }] });
+    const s = session({
+      rounds: [
+        {
+          round: 1,
+          questions: [{ text: 'Q?', angle: 'ux', priority: 3 }],
+          answers: [{ kind: 'answered', text: 'A.' }],
+        },
+      ],
+    });
     s.summary = { topic: '', keyInsights: [], decisions: [], openQuestions: [] };
     const d = brainstormDigest(toContext(s));
     assert.match(d, /## Constraints\n\nNone\.\n/);

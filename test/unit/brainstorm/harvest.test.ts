@@ -39,10 +39,18 @@ const table: Row[] = [
     questions: GOOD_QUESTIONS,
   },
   { what: 'a ```json fence', reply: '```json\n' + GOOD + '\n```', status: 'success', questions: GOOD_QUESTIONS },
-  { what: 'a plain ``` fence with prose', reply: 'Sure!\n```\n' + GOOD + '\n```\nDone.', status: 'success', questions: GOOD_QUESTIONS },
+  {
+    what: 'a plain ``` fence with prose',
+    reply: 'Sure!\n```\n' + GOOD + '\n```\nDone.',
+    status: 'success',
+    questions: GOOD_QUESTIONS,
+  },
   {
     what: 'two fences, the first code that is not JSON',
-    reply: 'The current handler:\n```ts\nfunction exportAll() { return [invoices]; }\n```\nMy questions:\n```json\n' + GOOD + '\n```',
+    reply:
+      'The current handler:\n```ts\nfunction exportAll() { return [invoices]; }\n```\nMy questions:\n```json\n' +
+      GOOD +
+      '\n```',
     status: 'success',
     questions: GOOD_QUESTIONS,
   },
@@ -82,13 +90,17 @@ const table: Row[] = [
   },
   {
     what: 'braces, brackets and escaped quotes inside the strings',
-    reply: JSON.stringify({ questions: [{ text: 'Should "{total}" be shown as [EUR] or as "}"?', angle: 'technical', priority: 2 }] }) + ' }',
+    reply:
+      JSON.stringify({
+        questions: [{ text: 'Should "{total}" be shown as [EUR] or as "}"?', angle: 'technical', priority: 2 }],
+      }) + ' }',
     status: 'success',
     questions: [q('Should "{total}" be shown as [EUR] or as "}"?', 'technical', 2)],
   },
   {
     what: 'a raw line break inside a string (invalid JSON, one line anyway)',
-    reply: '{"questions":[{"text":"Who exports\ninvoices, the owner\r\nor the accountant?","angle":"ux","priority":1}]}',
+    reply:
+      '{"questions":[{"text":"Who exports\ninvoices, the owner\r\nor the accountant?","angle":"ux","priority":1}]}',
     status: 'success',
     questions: [q('Who exports invoices, the owner or the accountant?', 'ux', 1)],
   },
@@ -125,7 +137,14 @@ const table: Row[] = [
     }),
     fallback: 'technical',
     status: 'success',
-    questions: [q('A?', 'technical', 1), q('B?', 'ux', 1), q('C?', 'edge-cases', 1), q('D?', 'edge-cases', 1), q('E?', 'technical', 1), q('F?', 'technical', 1)],
+    questions: [
+      q('A?', 'technical', 1),
+      q('B?', 'ux', 1),
+      q('C?', 'edge-cases', 1),
+      q('D?', 'edge-cases', 1),
+      q('E?', 'technical', 1),
+      q('F?', 'technical', 1),
+    ],
   },
   {
     what: 'priorities out of range, fractional, as strings, or not numbers',
@@ -166,7 +185,14 @@ const table: Row[] = [
   {
     what: 'questions without usable text are dropped, the rest kept',
     reply: JSON.stringify({
-      questions: [{ angle: 'ux', priority: 1 }, { text: '   ', priority: 1 }, { text: 42 }, null, [WHO], { text: WHERE, priority: 2 }],
+      questions: [
+        { angle: 'ux', priority: 1 },
+        { text: '   ', priority: 1 },
+        { text: 42 },
+        null,
+        [WHO],
+        { text: WHERE, priority: 2 },
+      ],
     }),
     status: 'success',
     questions: [q(WHERE, 'ux', 2)],
@@ -184,7 +210,12 @@ const table: Row[] = [
     status: 'success',
     questions: [q('Who exports invoices?', 'ux', 1), q('Who exports invoices today?', 'ux', 4)],
   },
-  { what: 'JSON cut off at the token limit', reply: GOOD.slice(0, GOOD.length - 30), status: 'parse_error', detail: 'the JSON is cut off' },
+  {
+    what: 'JSON cut off at the token limit',
+    reply: GOOD.slice(0, GOOD.length - 30),
+    status: 'parse_error',
+    detail: 'the JSON is cut off',
+  },
   {
     what: 'JSON cut off inside a fence',
     reply: '```json\n{"questions":[{"text":"Who exports',
@@ -209,14 +240,24 @@ const table: Row[] = [
     status: 'parse_error',
     detail: 'no JSON object with a questions list in the reply',
   },
-  { what: 'questions is not a list', reply: '{"questions":"Who exports invoices?"}', status: 'parse_error', detail: 'the questions field is not a list' },
+  {
+    what: 'questions is not a list',
+    reply: '{"questions":"Who exports invoices?"}',
+    status: 'parse_error',
+    detail: 'the questions field is not a list',
+  },
   {
     what: 'questions is an object, not a list',
     reply: `{"questions":{"text":"${WHO}"}}`,
     status: 'parse_error',
     detail: 'the questions field is not a list',
   },
-  { what: 'an empty questions list', reply: '{"questions":[]}', status: 'empty', detail: 'the questions list is empty' },
+  {
+    what: 'an empty questions list',
+    reply: '{"questions":[]}',
+    status: 'empty',
+    detail: 'the questions list is empty',
+  },
   {
     what: 'a list where no question has text',
     reply: '{"questions":[{"angle":"ux"},{"text":""}]}',
@@ -266,7 +307,11 @@ describe('harvestQuestions: a question is capped at 8 KB', () => {
   test('the cap counts bytes after whitespace is collapsed, and multi-byte text stays within it', () => {
     const collapsed = harvestQuestions(reply('a\n\n\n'.repeat(CAP_BYTES / 2)), 'ux', KEPT_IN).questions[0];
     assert.ok(collapsed);
-    assert.equal(collapsed.text, 'a '.repeat(CAP_BYTES / 2 - 1) + 'a', 'whitespace runs became single spaces, so it fits');
+    assert.equal(
+      collapsed.text,
+      'a '.repeat(CAP_BYTES / 2 - 1) + 'a',
+      'whitespace runs became single spaces, so it fits',
+    );
     const euro = harvestQuestions(reply('€'.repeat(3000)), 'ux', KEPT_IN).questions[0];
     assert.ok(euro);
     assert.ok(euro.text.endsWith(MARKER));
@@ -336,8 +381,16 @@ describe('parseSummary', () => {
 
   const rows: { what: string; reply: string; expected: ReturnType<typeof parseSummary> }[] = [
     { what: 'bare JSON', reply: JSON.stringify(SUMMARY), expected: EXPECTED },
-    { what: 'in a fence with prose', reply: 'Here it is:\r\n```json\r\n' + JSON.stringify(SUMMARY, null, 2) + '\r\n```\r\nThanks {!}', expected: EXPECTED },
-    { what: 'after a BOM and an unrelated object', reply: '\uFEFF{"thinking":"done"} ' + JSON.stringify(SUMMARY), expected: EXPECTED },
+    {
+      what: 'in a fence with prose',
+      reply: 'Here it is:\r\n```json\r\n' + JSON.stringify(SUMMARY, null, 2) + '\r\n```\r\nThanks {!}',
+      expected: EXPECTED,
+    },
+    {
+      what: 'after a BOM and an unrelated object',
+      reply: '\uFEFF{"thinking":"done"} ' + JSON.stringify(SUMMARY),
+      expected: EXPECTED,
+    },
     {
       what: 'missing lists are empty, missing topic is blank',
       reply: '{"summary":{"decisions":["Ship CSV first"]}}',
@@ -346,7 +399,12 @@ describe('parseSummary', () => {
     {
       what: 'non-string and blank items dropped, items trimmed and made one line',
       reply: JSON.stringify({
-        summary: { topic: '  Invoices \n export ', key_insights: [1, null, '  a\n b  ', '', { text: 'x' }], decisions: 'not a list', open_questions: ['  Why?  '] },
+        summary: {
+          topic: '  Invoices \n export ',
+          key_insights: [1, null, '  a\n b  ', '', { text: 'x' }],
+          decisions: 'not a list',
+          open_questions: ['  Why?  '],
+        },
       }),
       expected: { topic: 'Invoices export', keyInsights: ['a b'], decisions: [], openQuestions: ['Why?'] },
     },

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
-import { parseSummary, proseSummary, summaryParseError, SUMMARY_TEXT_MAX_BYTES } from '../../../src/core/brainstorm/harvest';
+import {
+  parseSummary,
+  proseSummary,
+  summaryParseError,
+  SUMMARY_TEXT_MAX_BYTES,
+} from '../../../src/core/brainstorm/harvest';
 import { CAP_BYTES, utf8Length } from '../../../src/core/prompt/cap';
 
 const KEPT_IN = '.groundwork/plans/x/.workers/brainstorm-coordinator.ndjson';
@@ -16,7 +21,11 @@ describe('summaryParseError', () => {
     ['an empty summary object still reads: none', '{"summary":{}}', undefined],
     ['empty', '', 'The reply is empty.'],
     ['only whitespace and a BOM', '\uFEFF \n\t', 'The reply is empty.'],
-    ['prose', 'The brainstorm found that accountants export most.', 'The reply has no JSON object with a "summary" field.'],
+    [
+      'prose',
+      'The brainstorm found that accountants export most.',
+      'The reply has no JSON object with a "summary" field.',
+    ],
     ['questions JSON', '{"questions":[{"text":"Who?"}]}', 'The reply has no JSON object with a "summary" field.'],
     ['summary as text', '{"summary":"It went well."}', 'The "summary" field of the reply is not a JSON object.'],
     ['summary as a list', '{"summary":["a"]}', 'The "summary" field of the reply is not a JSON object.'],
@@ -65,7 +74,11 @@ describe('proseSummary', () => {
     const text = proseSummary('t', `${'é'.repeat(SUMMARY_TEXT_MAX_BYTES)}👍`).text!;
     assert.ok(utf8Length(text) <= SUMMARY_TEXT_MAX_BYTES, `${utf8Length(text)} bytes`);
     assert.ok(text.endsWith('é…'));
-    assert.equal(proseSummary('t', 'x'.repeat(SUMMARY_TEXT_MAX_BYTES)).text, 'x'.repeat(SUMMARY_TEXT_MAX_BYTES), 'exactly the cap is kept whole');
+    assert.equal(
+      proseSummary('t', 'x'.repeat(SUMMARY_TEXT_MAX_BYTES)).text,
+      'x'.repeat(SUMMARY_TEXT_MAX_BYTES),
+      'exactly the cap is kept whole',
+    );
   });
 
   test('a topic over what the session file keeps for summary.topic is cut to it', () => {
@@ -74,6 +87,13 @@ describe('proseSummary', () => {
   });
 
   test('an empty reply is an empty text, still a summary kept as prose', () => {
-    assert.deepEqual(proseSummary('t', ' \n '), { topic: 't', keyInsights: [], decisions: [], openQuestions: [], format: 'text', text: '' });
+    assert.deepEqual(proseSummary('t', ' \n '), {
+      topic: 't',
+      keyInsights: [],
+      decisions: [],
+      openQuestions: [],
+      format: 'text',
+      text: '',
+    });
   });
 });

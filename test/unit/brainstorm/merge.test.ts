@@ -29,7 +29,8 @@ describe('normalizeQuestion, tokenSet, jaccard', () => {
     ['?!…', ''],
   ];
   for (const [text, normalized] of rows) {
-    test(`${JSON.stringify(text)} → ${JSON.stringify(normalized)}`, () => assert.equal(normalizeQuestion(text), normalized));
+    test(`${JSON.stringify(text)} → ${JSON.stringify(normalized)}`, () =>
+      assert.equal(normalizeQuestion(text), normalized));
   }
 
   test('tokens are a set: order and repeats do not matter', () => {
@@ -65,17 +66,27 @@ describe('mergeQuestions: near-duplicates', () => {
     },
     {
       what: 'angles equally represented: the more urgent priority keeps it',
-      input: [q('Which formats should the export offer to accountants?', 'technical', 3), q('Which formats should the export offer accountants?', 'ux', 2)],
+      input: [
+        q('Which formats should the export offer to accountants?', 'technical', 3),
+        q('Which formats should the export offer accountants?', 'ux', 2),
+      ],
       expected: [q('Which formats should the export offer accountants?', 'ux', 2)],
     },
     {
       what: 'same angle count and priority: the alphabetically first (normalized) wording keeps it',
-      input: [q('Should exports run at night for big accounts?', 'ux', 2), q('should exports run at night for big accounts, too?', 'technical', 2)],
+      input: [
+        q('Should exports run at night for big accounts?', 'ux', 2),
+        q('should exports run at night for big accounts, too?', 'technical', 2),
+      ],
       expected: [q('Should exports run at night for big accounts?', 'ux', 2)],
     },
     {
       what: 'exact duplicates differing in case and punctuation',
-      input: [q('Who exports invoices?', 'ux', 2), q('WHO EXPORTS INVOICES', 'ux', 2), q('who exports invoices?!', 'ux', 1)],
+      input: [
+        q('Who exports invoices?', 'ux', 2),
+        q('WHO EXPORTS INVOICES', 'ux', 2),
+        q('who exports invoices?!', 'ux', 1),
+      ],
       expected: [q('who exports invoices?!', 'ux', 1)],
     },
     {
@@ -92,8 +103,14 @@ describe('mergeQuestions: near-duplicates', () => {
     {
       // 4 shared of 7 distinct tokens: 0.571, just below.
       what: 'similarity 4/7, just below: both kept',
-      input: [q('Can owners export yearly invoices?', 'ux', 1), q('Can owners export yearly credit notes?', 'technical', 2)],
-      expected: [q('Can owners export yearly invoices?', 'ux', 1), q('Can owners export yearly credit notes?', 'technical', 2)],
+      input: [
+        q('Can owners export yearly invoices?', 'ux', 1),
+        q('Can owners export yearly credit notes?', 'technical', 2),
+      ],
+      expected: [
+        q('Can owners export yearly invoices?', 'ux', 1),
+        q('Can owners export yearly credit notes?', 'technical', 2),
+      ],
     },
     {
       // 4 shared of 6 distinct tokens: 0.667, just above.
@@ -112,7 +129,8 @@ describe('mergeQuestions: near-duplicates', () => {
   for (const row of rows) {
     test(row.what, () => {
       assert.deepEqual(mergeQuestions(row.input), row.expected);
-      for (let seed = 1; seed <= 5; seed++) assert.deepEqual(mergeQuestions(shuffled(row.input, seed)), row.expected, `seed ${seed}`);
+      for (let seed = 1; seed <= 5; seed++)
+        assert.deepEqual(mergeQuestions(shuffled(row.input, seed)), row.expected, `seed ${seed}`);
     });
   }
 
@@ -172,7 +190,8 @@ describe('mergeQuestions: at most eight, every angle heard', () => {
 
   test('the 24 questions are distinct (no pair at the duplicate threshold)', () => {
     for (const [i, a] of all.entries()) {
-      for (const b of all.slice(i + 1)) assert.ok(jaccard(tokenSet(a.text), tokenSet(b.text)) < DUPLICATE_SIMILARITY, `${a.text} ~ ${b.text}`);
+      for (const b of all.slice(i + 1))
+        assert.ok(jaccard(tokenSet(a.text), tokenSet(b.text)) < DUPLICATE_SIMILARITY, `${a.text} ~ ${b.text}`);
     }
   });
 
@@ -181,11 +200,15 @@ describe('mergeQuestions: at most eight, every angle heard', () => {
     assert.equal(merged.length, MAX_QUESTIONS);
     assert.deepEqual(texts(merged), EXPECTED);
     assert.deepEqual(new Set(merged.map((question) => question.angle)), new Set(['ux', 'technical', 'edge-cases']));
-    assert.ok(!texts(merged).includes('Which service renders PDF invoices today, and can it batch them?'), 'a priority-2 question gave way to the edge-case floor');
+    assert.ok(
+      !texts(merged).includes('Which service renders PDF invoices today, and can it batch them?'),
+      'a priority-2 question gave way to the edge-case floor',
+    );
   });
 
   test('the same 8 in the same order whatever order the questions arrive in', () => {
-    for (let seed = 1; seed <= 50; seed++) assert.deepEqual(texts(mergeQuestions(shuffled(all, seed))), EXPECTED, `seed ${seed}`);
+    for (let seed = 1; seed <= 50; seed++)
+      assert.deepEqual(texts(mergeQuestions(shuffled(all, seed))), EXPECTED, `seed ${seed}`);
   });
 
   test('the angles and priorities come through unchanged', () => {
@@ -251,7 +274,10 @@ describe('mergeQuestions: at most eight, every angle heard', () => {
 });
 
 describe('mergeQuestions: earlier rounds (asked)', () => {
-  const asked = [q('Who exports invoices, the owner or the accountant?', 'ux', 1), q('Should exports run as a background job?', 'technical', 2)];
+  const asked = [
+    q('Who exports invoices, the owner or the accountant?', 'ux', 1),
+    q('Should exports run as a background job?', 'technical', 2),
+  ];
 
   test('a follow-up that repeats an earlier question is dropped; a new one is kept', () => {
     const followUps = [
@@ -259,7 +285,9 @@ describe('mergeQuestions: earlier rounds (asked)', () => {
       q('should exports run as a background job', 'edge-cases', 1),
       q('You said the accountant exports: monthly or at year end?', 'ux', 2),
     ];
-    assert.deepEqual(texts(mergeQuestions(followUps, { asked })), ['You said the accountant exports: monthly or at year end?']);
+    assert.deepEqual(texts(mergeQuestions(followUps, { asked })), [
+      'You said the accountant exports: monthly or at year end?',
+    ]);
   });
 
   test('a question merely on the same subject is not a repeat', () => {

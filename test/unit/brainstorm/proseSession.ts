@@ -31,4 +31,11 @@ export function proseSession(prose: string = PROSE, over: Partial<BrainstormSess
 }
 
 /** The headings the session's questions and answers make, in the document and in the digest. */
-export const QA_HEADINGS = ['## Questions and answers', '### Round 1', '#### UX', '##### Question 1 (priority 1)', '#### Edge cases', '##### Question 2 (priority 4)'];
+export const QA_HEADINGS = [
+  '## Questions and answers',
+  '### Round 1',
+  '#### UX',
+  '##### Question 1 (priority 1)',
+  '#### Edge cases',
+  '##### Question 2 (priority 4)',
+];

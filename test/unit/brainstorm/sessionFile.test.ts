@@ -22,7 +22,13 @@ function session(over: Partial<BrainstormSession> = {}): BrainstormSession {
     createdAt: Date.UTC(2026, 10, 21),
     minRounds: 1,
     maxRounds: 5,
-    rounds: [{ round: 1, questions: [{ text: 'Who exports?', angle: 'ux', priority: 1 }], answers: [{ kind: 'answered', text: 'The accountant.' }] }],
+    rounds: [
+      {
+        round: 1,
+        questions: [{ text: 'Who exports?', angle: 'ux', priority: 1 }],
+        answers: [{ kind: 'answered', text: 'The accountant.' }],
+      },
+    ],
     phase: { kind: 'summarizing' },
     seed: { slug: 'bakery-crm', file: 'idea-brief.md', text: '# Idea Brief' },
     ...over,
@@ -39,7 +45,11 @@ function edited(edit: (v: Record<string, any>) => void): string {
 function corrupt(text: string, field: RegExp): void {
   assert.throws(
     () => parseSession(text, '.groundwork/plans/invoice-export/.brainstorm.json'),
-    (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt' && field.test(e.message) && /Discard this brainstorm/.test(e.message),
+    (e: unknown) =>
+      e instanceof BrainstormError &&
+      e.kind === 'corrupt' &&
+      field.test(e.message) &&
+      /Discard this brainstorm/.test(e.message),
   );
 }
 
@@ -96,7 +106,14 @@ describe('brainstorm session file: every field is checked', () => {
       /answers\[0\]\.text is not text/,
     );
     corrupt(
-      edited((v) => (v['inquisitors'] = { ux: { status: 'success', detail: 'd'.repeat(2000) }, technical: { status: 'success' }, 'edge-cases': { status: 'empty' } })),
+      edited(
+        (v) =>
+          (v['inquisitors'] = {
+            ux: { status: 'success', detail: 'd'.repeat(2000) },
+            technical: { status: 'success' },
+            'edge-cases': { status: 'empty' },
+          }),
+      ),
       /inquisitors\.ux\.detail is longer than 1 KB/,
     );
     corrupt(
@@ -123,7 +140,10 @@ describe('brainstorm session file: every field is checked', () => {
       v['summary'] = s;
       v['phase'] = { kind: 'complete' };
     };
-    corrupt(edited(complete(summary({ decisions: Array.from({ length: 51 }, () => 'd') }))), /summary\.decisions is not a list of at most 50 texts/);
+    corrupt(
+      edited(complete(summary({ decisions: Array.from({ length: 51 }, () => 'd') }))),
+      /summary\.decisions is not a list of at most 50 texts/,
+    );
     corrupt(edited(complete(summary({ keyInsights: [{ text: 'x' }] }))), /summary\.keyInsights\[0\] is not text/);
     corrupt(edited(complete(summary({ topic: 7 }))), /summary\.topic is not text/);
   });
@@ -135,9 +155,17 @@ describe('brainstorm session file: every field is checked', () => {
       assert.deepEqual(parseSession(serializeSession(s), 'x'), s);
     }
     // A summary of lists has neither field, in the file or read back.
-    const lists = session({ summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] }, phase: { kind: 'complete' } });
+    const lists = session({
+      summary: { topic: 't', keyInsights: ['k'], decisions: [], openQuestions: [] },
+      phase: { kind: 'complete' },
+    });
     assert.doesNotMatch(serializeSession(lists), /"format"/);
-    assert.deepEqual(Object.keys(parseSession(serializeSession(lists), 'x').summary!), ['topic', 'keyInsights', 'decisions', 'openQuestions']);
+    assert.deepEqual(Object.keys(parseSession(serializeSession(lists), 'x').summary!), [
+      'topic',
+      'keyInsights',
+      'decisions',
+      'openQuestions',
+    ]);
   });
 
   it('refuses a prose summary of the wrong type or size, or whose format and text do not go together', () => {
@@ -145,7 +173,10 @@ describe('brainstorm session file: every field is checked', () => {
       v['summary'] = { topic: 't', keyInsights: [], decisions: [], openQuestions: [], ...over };
       v['phase'] = { kind: 'complete' };
     };
-    corrupt(edited(complete({ format: 'text', text: 'x'.repeat(SUMMARY_TEXT_MAX_BYTES + 1) })), /summary\.text is longer than 32 KB/);
+    corrupt(
+      edited(complete({ format: 'text', text: 'x'.repeat(SUMMARY_TEXT_MAX_BYTES + 1) })),
+      /summary\.text is longer than 32 KB/,
+    );
     corrupt(edited(complete({ format: 'text', text: ['prose'] })), /summary\.text is not text/);
     corrupt(edited(complete({ format: 'text', text: 42 })), /summary\.text is not text/);
     corrupt(edited(complete({ format: 'text', text: null })), /summary\.text is not text/);
@@ -153,9 +184,15 @@ describe('brainstorm session file: every field is checked', () => {
     corrupt(edited(complete({ text: 'prose' })), /summary\.text is there without summary\.format text/);
     corrupt(edited(complete({ format: 'json', text: 'prose' })), /summary\.format "json" is not text/);
     corrupt(edited(complete({ format: 'TEXT', text: 'prose' })), /summary\.format "TEXT" is not text/);
-    corrupt(edited(complete({ format: { huge: 'x'.repeat(100_000) }, text: 'prose' })), /summary\.format an object is not text/);
+    corrupt(
+      edited(complete({ format: { huge: 'x'.repeat(100_000) }, text: 'prose' })),
+      /summary\.format an object is not text/,
+    );
     corrupt(edited(complete({ format: null })), /summary\.format null is not text/);
-    corrupt(edited(complete({ format: 'text', text: 'prose', decisions: ['d'] })), /summary\.format text has items in its lists/);
+    corrupt(
+      edited(complete({ format: 'text', text: 'prose', decisions: ['d'] })),
+      /summary\.format text has items in its lists/,
+    );
   });
 
   it('keeps every text of a valid but hostile session inside a data block, and the seed capped', () => {
@@ -166,7 +203,11 @@ describe('brainstorm session file: every field is checked', () => {
     for (const prompt of [inquisitorPrompt(hostile, 'ux', places), coordinatorPrompt(hostile, 'summarize', places)]) {
       const own = outsideDataBlocks(prompt);
       assert.doesNotMatch(own, /SYSTEM OVERRIDE|Invoices/);
-      assert.equal(own.match(/TASK: /g)?.length ?? 0, prompt.startsWith('TASK: ') ? 1 : 0, 'only Groundwork’s own TASK line');
+      assert.equal(
+        own.match(/TASK: /g)?.length ?? 0,
+        prompt.startsWith('TASK: ') ? 1 : 0,
+        'only Groundwork’s own TASK line',
+      );
       assert.ok(prompt.length < 40 * 1024, `the prompt is ${prompt.length} characters`);
     }
   });
@@ -179,7 +220,10 @@ describe('brainstorm service: a hand-made session file', () => {
       ws.path('plans/invoice-export/.brainstorm.json'),
       edited((v) => (v['seed'].file = INJECTION)),
     );
-    await assert.rejects(service.resume('invoice-export', run()), (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt');
+    await assert.rejects(
+      service.resume('invoice-export', run()),
+      (e: unknown) => e instanceof BrainstormError && e.kind === 'corrupt',
+    );
     assert.equal(llm.requests.length, 0);
   });
 });
@@ -188,9 +232,18 @@ describe('brainstorm session file: the largest one Groundwork can write reads ba
   it('20 rounds of 8 capped questions and answers of control characters, and a full summary, fit under the read cap', () => {
     const worst = `a${'\u0001'.repeat(CAP_BYTES - 1)}`;
     const questions = Array.from({ length: 8 }, () => ({ text: worst, angle: 'ux' as const, priority: 1 }));
-    const rounds = Array.from({ length: 20 }, (_, i) => ({ round: i + 1, questions, answers: questions.map(() => ({ kind: 'answered' as const, text: worst })) }));
+    const rounds = Array.from({ length: 20 }, (_, i) => ({
+      round: i + 1,
+      questions,
+      answers: questions.map(() => ({ kind: 'answered' as const, text: worst })),
+    }));
     const items = Array.from({ length: 50 }, () => worst);
-    const s = session({ maxRounds: 20, rounds, summary: { topic: worst, keyInsights: items, decisions: items, openQuestions: items }, phase: { kind: 'complete' } });
+    const s = session({
+      maxRounds: 20,
+      rounds,
+      summary: { topic: worst, keyInsights: items, decisions: items, openQuestions: items },
+      phase: { kind: 'complete' },
+    });
     const text = serializeSession(s);
     assert.ok(utf8Length(text) <= SESSION_FILE_MAX_BYTES, `${utf8Length(text)} bytes`);
     assert.deepEqual(parseSession(text, 'x'), s);

@@ -21,14 +21,24 @@ describe('estimateBuild', () => {
       assert.ok(p.costUsd !== undefined && p.costUsd.low < p.costUsd.high, p.phase);
     }
     assert.ok(estimate.tokens.low < estimate.tokens.high);
-    assert.ok(estimate.costUsd !== undefined && estimate.costUsd.low > 0 && estimate.costUsd.low < estimate.costUsd.high);
+    assert.ok(
+      estimate.costUsd !== undefined && estimate.costUsd.low > 0 && estimate.costUsd.low < estimate.costUsd.high,
+    );
     assert.equal(
       estimate.tokens.high,
       estimate.phases.reduce((n, p) => n + p.tokens.high, 0),
     );
     assert.deepEqual(
       estimate.phases.map((p) => p.model),
-      ['claude-sonnet-4-6', 'claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5', 'claude-haiku-4-5'],
+      [
+        'claude-sonnet-4-6',
+        'claude-sonnet-4-6',
+        'claude-haiku-4-5',
+        'claude-haiku-4-5',
+        'claude-haiku-4-5',
+        'claude-haiku-4-5',
+        'claude-haiku-4-5',
+      ],
     );
   });
 
@@ -49,14 +59,22 @@ describe('estimateBuild', () => {
   });
 
   it('a model without a price: no cost range, for the phase or the build', () => {
-    const estimate = estimateBuild([...phases(), { name: 'extra', role: { ...bundledRole('build-qa'), model: { id: 'local-llama' } } }], 2_000);
+    const estimate = estimateBuild(
+      [...phases(), { name: 'extra', role: { ...bundledRole('build-qa'), model: { id: 'local-llama' } } }],
+      2_000,
+    );
     assert.equal(estimate.phases.find((p) => p.phase === 'extra')?.costUsd, undefined);
     assert.equal(estimate.costUsd, undefined);
     assert.ok(estimate.tokens.low < estimate.tokens.high, 'tokens are still estimated');
   });
 
   it("follows the person's model settings and prices", () => {
-    const estimate = estimateBuild(one({ model: { tier: 'fast' } }), 1_000, { fast: 'my-model' }, { 'my-model': { input: 1, output: 1, cacheWrite: 1, cacheRead: 1 } });
+    const estimate = estimateBuild(
+      one({ model: { tier: 'fast' } }),
+      1_000,
+      { fast: 'my-model' },
+      { 'my-model': { input: 1, output: 1, cacheWrite: 1, cacheRead: 1 } },
+    );
     assert.equal(estimate.phases[0]?.model, 'my-model');
     assert.ok(estimate.costUsd !== undefined);
   });
@@ -64,7 +82,11 @@ describe('estimateBuild', () => {
 
 describe('estimateText', () => {
   it('says it is an estimate, with the token and dollar ranges', () => {
-    const text = estimateText({ phases: [], tokens: { low: 120_000, high: 4_100_000 }, costUsd: { low: 0.4, high: 31 } });
+    const text = estimateText({
+      phases: [],
+      tokens: { low: 120_000, high: 4_100_000 },
+      costUsd: { low: 0.4, high: 31 },
+    });
     assert.equal(text, '120k–4.1M tokens, $0.40–$31.00 (an estimate)');
   });
 

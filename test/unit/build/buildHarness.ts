@@ -29,7 +29,8 @@ import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { ROOT } from './buildFixtures';
 
 /** One model call: text and tool calls, a model error, or a hang until the run is stopped. */
-export type PhaseTurn = { text?: string; tools?: { name: string; input: unknown }[] } | { error: string } | { hang: string };
+export type PhaseTurn =
+  { text?: string; tools?: { name: string; input: unknown }[] } | { error: string } | { hang: string };
 export type PhaseTurns = Record<string, PhaseTurn[]>;
 
 export const MODEL = 'claude-test';
@@ -48,10 +49,13 @@ export const SUM = 'exports.sum = (a, b) => a + b;\n';
 export const USAGE = '# Using sum-tool\n\nsum(2, 3)\n';
 export const DELIVERY = `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: Adds two numbers.\nUSAGE: node -e "require('./src/sum.js')"\n`;
 export const QA_PASS = `The tests pass.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`;
-export const QA_FAIL = 'The test fails.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n';
+export const QA_FAIL =
+  'The test fails.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n';
 
 export const say = (text: string): PhaseTurn => ({ text });
-export const write = (path: string, content: string): PhaseTurn => ({ tools: [{ name: 'write_file', input: { path, content } }] });
+export const write = (path: string, content: string): PhaseTurn => ({
+  tools: [{ name: 'write_file', input: { path, content } }],
+});
 
 /** Every phase of the bundled workflow doing its job in as few turns as it can. */
 export function happyTurns(): PhaseTurns {
@@ -80,12 +84,15 @@ export class PhaseScript implements LlmClient {
     if ('error' in turn) throw new LlmError('overloaded', turn.error, 529);
     if ('hang' in turn) {
       yield { type: 'text', text: turn.hang };
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      await new Promise<void>((resolve) =>
+        signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
       yield { type: 'stop', reason: 'cancelled' };
       return;
     }
     if (turn.text) yield { type: 'text', text: turn.text };
-    for (const t of turn.tools ?? []) yield { type: 'tool_use', id: `toolu_${++this.ids}`, name: t.name, input: t.input };
+    for (const t of turn.tools ?? [])
+      yield { type: 'tool_use', id: `toolu_${++this.ids}`, name: t.name, input: t.input };
     yield { type: 'usage', model: MODEL, usage: TURN_USAGE };
     yield { type: 'stop', reason: turn.tools?.length ? 'tool_use' : 'end_turn' };
   }
@@ -120,7 +127,10 @@ export function bundledRole(name: string): Role {
 
 /** The bundled workflow's phases. */
 export function bundledPhases(): WorkflowPhase[] {
-  const parsed = parseWorkflow(readFileSync(join(ROOT, 'roles', 'build.workflow.yaml'), 'utf8'), 'roles/build.workflow.yaml');
+  const parsed = parseWorkflow(
+    readFileSync(join(ROOT, 'roles', 'build.workflow.yaml'), 'utf8'),
+    'roles/build.workflow.yaml',
+  );
   if (!parsed.ok) throw new Error('the bundled workflow does not parse');
   return parsed.workflow.phases;
 }
@@ -163,7 +173,12 @@ export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessO
   let n = 0;
   const random = (count: number) => Uint8Array.from({ length: count }, () => n++ % 256);
   const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-  const gate: GateDeps = { commands, ...(approver ? { approver } : {}), isTrusted: () => trust.trusted, autoApprove: () => [] };
+  const gate: GateDeps = {
+    commands,
+    ...(approver ? { approver } : {}),
+    isTrusted: () => trust.trusted,
+    autoApprove: () => [],
+  };
   const runs = new RunStore(ws.store);
   const agents = new AgentRunner({
     store: ws.store,
@@ -182,7 +197,17 @@ export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessO
     origin: 'cli',
   });
   const builds = new BuildStore(ws.store);
-  const deps: BuildDeps = { store: ws.store, builds, agents, gate, clock, random, hash, loadRole: async (name) => bundledRole(name), origin: 'cli' };
+  const deps: BuildDeps = {
+    store: ws.store,
+    builds,
+    agents,
+    gate,
+    clock,
+    random,
+    hash,
+    loadRole: async (name) => bundledRole(name),
+    origin: 'cli',
+  };
   const runner = new BuildRunner(deps);
   const events: BuildEvent[] = [];
   const emit = (event: BuildEvent) => events.push(event);
@@ -209,7 +234,8 @@ export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessO
     events,
     emit,
     request,
-    start: (overrides: Partial<BuildRequest> = {}, signal = new AbortController().signal) => runner.start(request(overrides), signal, emit),
+    start: (overrides: Partial<BuildRequest> = {}, signal = new AbortController().signal) =>
+      runner.start(request(overrides), signal, emit),
     /** build.yaml as saved. */
     saved: async (id: string): Promise<BuildRecord> => {
       const read = await builds.read(id);

@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BRIEF_FILE_MAX_BYTES, BuildInputError, loadWorkflow, readBuildInput } from '../../../src/core/build/buildInputs';
+import {
+  BRIEF_FILE_MAX_BYTES,
+  BuildInputError,
+  loadWorkflow,
+  readBuildInput,
+} from '../../../src/core/build/buildInputs';
 import type { BuildRecord } from '../../../src/core/build/buildTypes';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { ROOT } from './buildFixtures';
@@ -21,7 +26,12 @@ function workspace(files: Record<string, string> = {}) {
 
 const brief = (path: string): BuildRecord['source'] => ({ kind: 'brief', path });
 
-async function refused(ws: MemoryWorkspace, source: BuildRecord['source'], message: RegExp, digestOf = digest): Promise<void> {
+async function refused(
+  ws: MemoryWorkspace,
+  source: BuildRecord['source'],
+  message: RegExp,
+  digestOf = digest,
+): Promise<void> {
   await assert.rejects(readBuildInput(ws.store, source, digestOf), (err: Error) => {
     assert.ok(err instanceof BuildInputError, `${err.name}: ${err.message}`);
     assert.match(err.message, message);
@@ -31,9 +41,18 @@ async function refused(ws: MemoryWorkspace, source: BuildRecord['source'], messa
 
 describe('readBuildInput: a brief file', () => {
   it("reads a brief inside the workspace, without its BOM, and names the build after the plan or the file's name", async () => {
-    const ws = workspace({ '.groundwork/plans/price-tracker/idea-brief.md': '\ufeff# Idea Brief: prices\n', 'docs/My Brief.md': '# mine\n' });
-    assert.deepEqual(await readBuildInput(ws.store, brief('.groundwork/plans/price-tracker/idea-brief.md'), digest), { input: '# Idea Brief: prices\n', name: 'price-tracker' });
-    assert.deepEqual(await readBuildInput(ws.store, brief('docs/My Brief.md'), digest), { input: '# mine\n', name: 'my-brief' });
+    const ws = workspace({
+      '.groundwork/plans/price-tracker/idea-brief.md': '\ufeff# Idea Brief: prices\n',
+      'docs/My Brief.md': '# mine\n',
+    });
+    assert.deepEqual(await readBuildInput(ws.store, brief('.groundwork/plans/price-tracker/idea-brief.md'), digest), {
+      input: '# Idea Brief: prices\n',
+      name: 'price-tracker',
+    });
+    assert.deepEqual(await readBuildInput(ws.store, brief('docs/My Brief.md'), digest), {
+      input: '# mine\n',
+      name: 'my-brief',
+    });
   });
 
   it('refuses a path that is not inside the workspace, saying so', async () => {
@@ -60,7 +79,12 @@ describe('readBuildInput: a brief file', () => {
   });
 
   it('refuses a folder, a missing file, an empty one and one over 200 KB', async () => {
-    const ws = workspace({ 'specs/a.md': 'a', 'blank.md': ' \n\n', 'big.md': 'x'.repeat(BRIEF_FILE_MAX_BYTES + 1), 'ok.md': 'y'.repeat(BRIEF_FILE_MAX_BYTES) });
+    const ws = workspace({
+      'specs/a.md': 'a',
+      'blank.md': ' \n\n',
+      'big.md': 'x'.repeat(BRIEF_FILE_MAX_BYTES + 1),
+      'ok.md': 'y'.repeat(BRIEF_FILE_MAX_BYTES),
+    });
     await refused(ws, brief('specs'), /^The brief 'specs' is not a file\.$/);
     await refused(ws, brief('missing.md'), /^The brief 'missing\.md' does not exist\.$/);
     await refused(ws, brief('blank.md'), /^blank\.md is empty: there is nothing to build\.$/);
@@ -76,7 +100,11 @@ describe('readBuildInput: a brief file', () => {
 
 describe('readBuildInput: a brainstorm', () => {
   const plan = '.groundwork/plans/bakery-crm';
-  const finished = { [`${plan}/00-brainstorming.md`]: '# Result\n\nA CRM.\n', [`${plan}/00-brainstorming.context.md`]: 'context', [`${plan}/.brainstorm-complete`]: '' };
+  const finished = {
+    [`${plan}/00-brainstorming.md`]: '# Result\n\nA CRM.\n',
+    [`${plan}/00-brainstorming.context.md`]: 'context',
+    [`${plan}/.brainstorm-complete`]: '',
+  };
 
   it('a finished brainstorm: its result followed by its digest, named after the plan', async () => {
     const ws = workspace(finished);
@@ -94,12 +122,21 @@ describe('readBuildInput: a brainstorm', () => {
   });
 
   it('a brainstorm without its result or context, a name that is not a plan, a context that cannot be read', async () => {
-    await refused(workspace({ [`${plan}/.brainstorm-complete`]: '' }), { kind: 'brainstorm', slug: 'bakery-crm' }, /missing its result or its context file/);
+    await refused(
+      workspace({ [`${plan}/.brainstorm-complete`]: '' }),
+      { kind: 'brainstorm', slug: 'bakery-crm' },
+      /missing its result or its context file/,
+    );
     await refused(workspace(), { kind: 'brainstorm', slug: '../etc' }, /^'\.\.\/etc' is not a plan's name\.$/);
     const broken = () => {
       throw new Error('00-brainstorming.context.md:3: the digest section is missing');
     };
-    await refused(workspace(finished), { kind: 'brainstorm', slug: 'bakery-crm' }, /context\.md:3: the digest section is missing/, broken);
+    await refused(
+      workspace(finished),
+      { kind: 'brainstorm', slug: 'bakery-crm' },
+      /context\.md:3: the digest section is missing/,
+      broken,
+    );
   });
 });
 
@@ -112,7 +149,8 @@ describe('loadWorkflow', () => {
 
   it("the workspace's own workflow when it has one", async () => {
     const ws = workspace({
-      '.groundwork/workflows/build.yaml': 'phases:\n  - name: analyst\n    role: build-analyst\n    check: brief\n  - name: developer\n    role: my-dev\n    check: none\n',
+      '.groundwork/workflows/build.yaml':
+        'phases:\n  - name: analyst\n    role: build-analyst\n    check: brief\n  - name: developer\n    role: my-dev\n    check: none\n',
     });
     const { workflow, file } = await loadWorkflow(ws.store, async () => BUNDLED);
     assert.equal(file, '.groundwork/workflows/build.yaml');
@@ -127,7 +165,8 @@ describe('loadWorkflow', () => {
 
   it('an override with problems lists each with its file, line and field', async () => {
     const ws = workspace({
-      '.groundwork/workflows/build.yaml': 'phases:\n  - name: analyst\n    role: build-analyst\n    check: brief\n  - name: Dev\n    role: build-developer\n    check: compile\n',
+      '.groundwork/workflows/build.yaml':
+        'phases:\n  - name: analyst\n    role: build-analyst\n    check: brief\n  - name: Dev\n    role: build-developer\n    check: compile\n',
     });
     await assert.rejects(
       loadWorkflow(ws.store, async () => BUNDLED),
@@ -136,7 +175,10 @@ describe('loadWorkflow', () => {
         const lines = err.message.split('\n');
         assert.equal(lines[0], 'The build workflow cannot be used:');
         assert.match(lines[1] ?? '', /^ {2}\.groundwork\/workflows\/build\.yaml:5: name: "Dev" is not a phase name/);
-        assert.match(lines[2] ?? '', /^ {2}\.groundwork\/workflows\/build\.yaml:7: check: "compile" is not one of brief, architecture/);
+        assert.match(
+          lines[2] ?? '',
+          /^ {2}\.groundwork\/workflows\/build\.yaml:7: check: "compile" is not one of brief, architecture/,
+        );
         return true;
       },
     );
@@ -146,7 +188,8 @@ describe('loadWorkflow', () => {
     const ws = workspace({ '.groundwork/workflows/build.yaml': `# ${'x'.repeat(70 * 1024)}\nphases: []\n` });
     await assert.rejects(
       loadWorkflow(ws.store, async () => BUNDLED),
-      (err: Error) => err instanceof BuildInputError && /workflows\/build\.yaml'.* over the cap of 64 KiB/.test(err.message),
+      (err: Error) =>
+        err instanceof BuildInputError && /workflows\/build\.yaml'.* over the cap of 64 KiB/.test(err.message),
     );
   });
 });

@@ -22,7 +22,10 @@ describe('phaseTitle', () => {
     assert.equal(phaseTitle('architect', 1, 'first'), 'architect · try 1');
     assert.equal(phaseTitle('architect', 2, 'retry'), 'architect · try 2 (retry after a failed try)');
     assert.equal(phaseTitle('developer', 2, 'qa-failed'), 'developer · try 2 (sent back: QA failed)');
-    assert.equal(phaseTitle('developer', 3, 'review-changes'), 'developer · try 3 (sent back: the reviewer asked for changes)');
+    assert.equal(
+      phaseTitle('developer', 3, 'review-changes'),
+      'developer · try 3 (sent back: the reviewer asked for changes)',
+    );
     assert.equal(phaseTitle('qa', 4, 'rerun'), 'qa · try 4 (rerun)');
     assert.equal(phaseTitle('qa', 2, 'resume'), 'qa · try 2 (resumed)');
   });
@@ -51,20 +54,30 @@ describe('BuildPrinter', () => {
       'delivery · try 1',
     ]);
     assert.match(shown, /^✓ Groundwork checked analyst: The brief names the project sum-tool\.$/m);
-    assert.match(shown, /^✗ Groundwork checked qa: QA reported VERIFICATION: FAIL: sum subtracts instead of adding \(src\/sum\.js:1\)$/m);
-    assert.match(shown, /^✓ Groundwork checked qa: VERIFICATION: PASS verified: Groundwork re-ran the command and it exited 0\.$/m);
+    assert.match(
+      shown,
+      /^✗ Groundwork checked qa: QA reported VERIFICATION: FAIL: sum subtracts instead of adding \(src\/sum\.js:1\)$/m,
+    );
+    assert.match(
+      shown,
+      /^✓ Groundwork checked qa: VERIFICATION: PASS verified: Groundwork re-ran the command and it exited 0\.$/m,
+    );
     assert.match(shown, /▸ build-developer: /, "the attempt's run is printed under its header");
     assert.match(shown, /✎ wrote src\/sum\.js/);
   });
 
   it('styles a pass as ok and a failure as error, and shows evidence only for a failure', () => {
     const printer = new BuildPrinter();
-    assert.deepEqual(printer.print(checked(true, 'REVIEW: APPROVED', 'ignored lines')), [{ kind: 'line', text: '✓ Groundwork checked qa: REVIEW: APPROVED', style: 'ok' }]);
+    assert.deepEqual(printer.print(checked(true, 'REVIEW: APPROVED', 'ignored lines')), [
+      { kind: 'line', text: '✓ Groundwork checked qa: REVIEW: APPROVED', style: 'ok' },
+    ]);
     assert.deepEqual(printer.print(checked(false, 'Claimed but not verified.', '$ node --test\nnot ok 1')), [
       { kind: 'line', text: '✗ Groundwork checked qa: Claimed but not verified.', style: 'error' },
       { kind: 'line', text: '$ node --test\nnot ok 1', style: 'dim' },
     ]);
-    assert.deepEqual(printer.print(checked(false)), [{ kind: 'line', text: '✗ Groundwork checked qa: failed', style: 'error' }]);
+    assert.deepEqual(printer.print(checked(false)), [
+      { kind: 'line', text: '✗ Groundwork checked qa: failed', style: 'error' },
+    ]);
   });
 
   it('cuts evidence to 30 lines and says where the rest is', () => {

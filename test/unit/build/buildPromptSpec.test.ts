@@ -7,7 +7,10 @@ import { phaseData, phaseTask, SPEC_FILE_IN_TASK_MAX_BYTES } from '../../../src/
 import { specInput } from '../../../src/core/build/externalSpec';
 import { sampleBuild } from './buildFixtures';
 
-const build = sampleBuild({ source: { kind: 'brief', path: 'specs/001-todo/spec.md' }, input: { kind: 'spec', format: 'spec-kit', path: 'specs/001-todo' } });
+const build = sampleBuild({
+  source: { kind: 'brief', path: 'specs/001-todo/spec.md' },
+  input: { kind: 'spec', format: 'spec-kit', path: 'specs/001-todo' },
+});
 const analyst = build.phases.find((p) => p.check === 'brief')!;
 const later = build.phases.find((p) => p.check !== 'brief')!;
 const files = [
@@ -20,7 +23,10 @@ const input = specInput({ kind: 'spec-kit', feature: '001-todo', path: 'specs/00
 describe('phaseTask and phaseData: a build from a spec', () => {
   test("the analyst's task names the spec and its files, without their text; each file is a data block of its own", () => {
     const task = phaseTask(build, analyst, input);
-    assert.match(task, /^Write the build brief for the Spec Kit feature folder at specs\/001-todo in this workspace\. This build is a new project/);
+    assert.match(
+      task,
+      /^Write the build brief for the Spec Kit feature folder at specs\/001-todo in this workspace\. This build is a new project/,
+    );
     assert.match(task, /Its files \(spec\.md, plan\.md, tasks\.md\) follow this task, each in a data block of its own/);
     assert.ok(!task.includes('Ignore the above'), 'the files are not in the task');
     assert.deepEqual(phaseData(build, analyst, input), [
@@ -40,11 +46,16 @@ describe('phaseTask and phaseData: a build from a spec', () => {
     const data = phaseData(build, analyst, big)!;
     assert.equal(Buffer.byteLength(data[1]?.text ?? ''), SPEC_FILE_IN_TASK_MAX_BYTES);
     assert.match(data[1]?.text ?? '', /…$/);
-    assert.match(phaseTask(build, analyst, big), /tasks\.md was cut; read the rest from specs\/001-todo with your tools\./);
+    assert.match(
+      phaseTask(build, analyst, big),
+      /tasks\.md was cut; read the rest from specs\/001-todo with your tools\./,
+    );
   });
 
   test('an input.md that no longer splits (edited by hand) is given whole as one block', () => {
-    assert.deepEqual(phaseData(build, analyst, '# edited\n'), [{ source: 'specs/001-todo/input.md', text: '# edited\n' }]);
+    assert.deepEqual(phaseData(build, analyst, '# edited\n'), [
+      { source: 'specs/001-todo/input.md', text: '# edited\n' },
+    ]);
   });
 
   test('later phases, and builds from a brief, get no data blocks', () => {

@@ -11,11 +11,10 @@ import {
   newBuildId,
   parseBuildRecord,
   parseBuildYaml,
-  PHASE_ATTEMPTS_MAX,
-  RECORD_TEXT_MAX_CHARS,
   serializeBuildRecord,
   VERIFIED_MAX,
 } from '../../../src/core/build/buildRecord';
+import { PHASE_ATTEMPTS_MAX, RECORD_TEXT_MAX_CHARS } from '../../../src/core/build/buildRecordParts';
 import type { BuildRecord } from '../../../src/core/build/buildTypes';
 import { WORKFLOW_PHASES_MAX } from '../../../src/core/build/buildTypes';
 import { sampleBuild } from './buildFixtures';
@@ -31,14 +30,22 @@ describe('newBuildId', () => {
   });
 
   test('refuses a slug, a random part or a time the pattern would not take', () => {
-    for (const slug of ['Price', '../x', '', 'a b', 'a'.repeat(65)]) assert.throws(() => newBuildId(slug, T0, '0a1f'), RangeError, slug);
+    for (const slug of ['Price', '../x', '', 'a b', 'a'.repeat(65)])
+      assert.throws(() => newBuildId(slug, T0, '0a1f'), RangeError, slug);
     for (const hex of ['0A1F', 'abcde', 'xyz1']) assert.throws(() => newBuildId('p', T0, hex), RangeError, hex);
     assert.throws(() => newBuildId('p', Date.UTC(10000, 0, 1), 'abcd'), RangeError);
     assert.throws(() => newBuildId('p', Number.NaN, 'abcd'), RangeError);
   });
 
   test('isBuildId refuses what is not a build folder name', () => {
-    for (const id of ['', '20250102-030405-x-0a1f/..', '20250102-030405--0a1f', '2025-01-02-x-0a1f', '20250102-030405-X-0a1f', '../20250102-030405-x-0a1f']) {
+    for (const id of [
+      '',
+      '20250102-030405-x-0a1f/..',
+      '20250102-030405--0a1f',
+      '2025-01-02-x-0a1f',
+      '20250102-030405-X-0a1f',
+      '../20250102-030405-x-0a1f',
+    ]) {
       assert.equal(isBuildId(id), false, id);
     }
   });
@@ -114,8 +121,14 @@ describe('serializeBuildRecord and parseBuildYaml', () => {
     fc.assert(
       fc.property(texts, texts, texts, (reason, evidence, output) => {
         const base = sampleBuild();
-        const phases = base.phases.map((p, i) => (i === 1 ? { ...p, attempts: p.attempts.map((a) => ({ ...a, reason, evidence })) } : p));
-        const record = sampleBuild({ reason, phases, verified: [{ phase: 'qa', command: 'node --test', exitCode: 0, output }] });
+        const phases = base.phases.map((p, i) =>
+          i === 1 ? { ...p, attempts: p.attempts.map((a) => ({ ...a, reason, evidence })) } : p,
+        );
+        const record = sampleBuild({
+          reason,
+          phases,
+          verified: [{ phase: 'qa', command: 'node --test', exitCode: 0, output }],
+        });
         assert.deepEqual(parseBuildYaml(serializeBuildRecord(record)), { ok: true, value: record });
       }),
       { numRuns: 300 },
@@ -123,8 +136,14 @@ describe('serializeBuildRecord and parseBuildYaml', () => {
   });
 
   test('refuses to write a record it could not read back, naming the field', () => {
-    assert.throws(() => serializeBuildRecord(sampleBuild({ reason: 'x'.repeat(RECORD_TEXT_MAX_CHARS + 1) })), /field reason is 8001 characters/);
-    assert.throws(() => serializeBuildRecord(sampleBuild({ projectDir: '../elsewhere' })), /field projectDir has a '\.\.' segment/);
+    assert.throws(
+      () => serializeBuildRecord(sampleBuild({ reason: 'x'.repeat(RECORD_TEXT_MAX_CHARS + 1) })),
+      /field reason is 8001 characters/,
+    );
+    assert.throws(
+      () => serializeBuildRecord(sampleBuild({ projectDir: '../elsewhere' })),
+      /field projectDir has a '\.\.' segment/,
+    );
   });
 });
 
@@ -162,18 +181,38 @@ describe('a damaged build.yaml is refused, naming the field', () => {
     ['a startedAt that is not ISO', ['startedAt'], 'yesterday', /field startedAt is not an ISO-8601 UTC time/],
     ['a missing updatedAt', ['updatedAt'], undefined, /field updatedAt/],
     ['an endedAt as a number', ['endedAt'], T0, /field endedAt/],
-    ['a reason too long', ['reason'], 'x'.repeat(RECORD_TEXT_MAX_CHARS + 1), /field reason is 8001 characters; the limit is 8000/],
+    [
+      'a reason too long',
+      ['reason'],
+      'x'.repeat(RECORD_TEXT_MAX_CHARS + 1),
+      /field reason is 8001 characters; the limit is 8000/,
+    ],
     ['a reason as a list', ['reason'], ['x'], /field reason is not text/],
     ['a negative cost', ['costUsd'], -1, /field costUsd is not a number ≥ 0/],
     ['a cost as text', ['costUsd'], '0.1', /field costUsd/],
     ['a ceiling that is text', ['maxCostUsd'], 'five', /field maxCostUsd/],
     ['usage with a fraction', ['usage'], { ...usage, inputTokens: 1.5 }, /field usage is not four whole token counts/],
     ['phases that are not a list', ['phases'], { analyst: {} }, /field phases is not a list/],
-    ['too many phases', ['phases'], Array(WORKFLOW_PHASES_MAX + 1).fill(sampleBuild().phases[2]), /field phases has 21 entries; the limit is 20/],
+    [
+      'too many phases',
+      ['phases'],
+      Array(WORKFLOW_PHASES_MAX + 1).fill(sampleBuild().phases[2]),
+      /field phases has 21 entries; the limit is 20/,
+    ],
     ['a phase that is text', ['phases', 0], 'analyst', /field phases\[0\] is not a mapping/],
-    ['a phase name with capitals', ['phases', 0, 'name'], 'Analyst', /field phases\[0\]\.name "Analyst" is not a phase name/],
+    [
+      'a phase name with capitals',
+      ['phases', 0, 'name'],
+      'Analyst',
+      /field phases\[0\]\.name "Analyst" is not a phase name/,
+    ],
     ['a phase role that is a path', ['phases', 1, 'role'], '../qa', /field phases\[1\]\.role/],
-    ['an unknown check', ['phases', 1, 'check'], 'verify', /field phases\[1\]\.check "verify" is not one of brief, architecture/],
+    [
+      'an unknown check',
+      ['phases', 1, 'check'],
+      'verify',
+      /field phases\[1\]\.check "verify" is not one of brief, architecture/,
+    ],
     ['an unknown phase status', ['phases', 2, 'status'], 'skipped', /field phases\[2\]\.status/],
     ['attempts that are missing', ['phases', 2, 'attempts'], undefined, /field phases\[2\]\.attempts is not a list/],
     [
@@ -182,35 +221,120 @@ describe('a damaged build.yaml is refused, naming the field', () => {
       Array(PHASE_ATTEMPTS_MAX + 1).fill({ status: 'failed', startedAt: '2025-01-02T03:04:05.000Z' }),
       /field phases\[2\]\.attempts has 51 entries; the limit is 50/,
     ],
-    ['an attempt status', ['phases', 1, 'attempts', 0, 'status'], 'pending', /field phases\[1\]\.attempts\[0\]\.status "pending"/],
-    ['an attempt startedAt', ['phases', 1, 'attempts', 1, 'startedAt'], '2025-02-30T00:00:00Z', /field phases\[1\]\.attempts\[1\]\.startedAt/],
-    ['an attempt endedAt', ['phases', 1, 'attempts', 0, 'endedAt'], 'later', /field phases\[1\]\.attempts\[0\]\.endedAt/],
-    ['an attempt runId', ['phases', 0, 'attempts', 0, 'runId'], '../../runs/x', /field phases\[0\]\.attempts\[0\]\.runId/],
-    ['an attempt transient as text', ['phases', 1, 'attempts', 0, 'transient'], 'yes', /field phases\[1\]\.attempts\[0\]\.transient is not true or false/],
-    ['an attempt cause', ['phases', 1, 'attempts', 0, 'cause'], 'because', /field phases\[1\]\.attempts\[0\]\.cause "because"/],
+    [
+      'an attempt status',
+      ['phases', 1, 'attempts', 0, 'status'],
+      'pending',
+      /field phases\[1\]\.attempts\[0\]\.status "pending"/,
+    ],
+    [
+      'an attempt startedAt',
+      ['phases', 1, 'attempts', 1, 'startedAt'],
+      '2025-02-30T00:00:00Z',
+      /field phases\[1\]\.attempts\[1\]\.startedAt/,
+    ],
+    [
+      'an attempt endedAt',
+      ['phases', 1, 'attempts', 0, 'endedAt'],
+      'later',
+      /field phases\[1\]\.attempts\[0\]\.endedAt/,
+    ],
+    [
+      'an attempt runId',
+      ['phases', 0, 'attempts', 0, 'runId'],
+      '../../runs/x',
+      /field phases\[0\]\.attempts\[0\]\.runId/,
+    ],
+    [
+      'an attempt transient as text',
+      ['phases', 1, 'attempts', 0, 'transient'],
+      'yes',
+      /field phases\[1\]\.attempts\[0\]\.transient is not true or false/,
+    ],
+    [
+      'an attempt cause',
+      ['phases', 1, 'attempts', 0, 'cause'],
+      'because',
+      /field phases\[1\]\.attempts\[0\]\.cause "because"/,
+    ],
     [
       'an attempt evidence too long',
       ['phases', 1, 'attempts', 0, 'evidence'],
       'e'.repeat(RECORD_TEXT_MAX_CHARS + 1),
       /field phases\[1\]\.attempts\[0\]\.evidence is 8001 characters/,
     ],
-    ['an attempt reason as a number', ['phases', 1, 'attempts', 1, 'reason'], 42, /field phases\[1\]\.attempts\[1\]\.reason is not text/],
-    ['an attempt usage', ['phases', 0, 'attempts', 0, 'usage'], { inputTokens: 1 }, /field phases\[0\]\.attempts\[0\]\.usage/],
-    ['an attempt cost', ['phases', 0, 'attempts', 0, 'costUsd'], Number.POSITIVE_INFINITY, /field phases\[0\]\.attempts\[0\]\.costUsd/],
+    [
+      'an attempt reason as a number',
+      ['phases', 1, 'attempts', 1, 'reason'],
+      42,
+      /field phases\[1\]\.attempts\[1\]\.reason is not text/,
+    ],
+    [
+      'an attempt usage',
+      ['phases', 0, 'attempts', 0, 'usage'],
+      { inputTokens: 1 },
+      /field phases\[0\]\.attempts\[0\]\.usage/,
+    ],
+    [
+      'an attempt cost',
+      ['phases', 0, 'attempts', 0, 'costUsd'],
+      Number.POSITIVE_INFINITY,
+      /field phases\[0\]\.attempts\[0\]\.costUsd/,
+    ],
     ['two phases of one name', ['phases', 2, 'name'], 'qa', /field phases names the phase qa twice/],
     ['verified that is not a list', ['verified'], 'node --test', /field verified is not a list/],
-    ['too many verified commands', ['verified'], Array(VERIFIED_MAX + 1).fill({ phase: 'qa', command: 'x', exitCode: 0 }), /field verified has 201 entries; the limit is 200/],
-    ['a verified command with an escape', ['verified', 0, 'command'], 'node --test\u001b[2J', /field verified\[0\]\.command contains a control or invisible character/],
-    ['a verified command with NUL', ['verified', 0, 'command'], 'a\u0000b', /field verified\[0\]\.command contains a NUL character/],
+    [
+      'too many verified commands',
+      ['verified'],
+      Array(VERIFIED_MAX + 1).fill({ phase: 'qa', command: 'x', exitCode: 0 }),
+      /field verified has 201 entries; the limit is 200/,
+    ],
+    [
+      'a verified command with an escape',
+      ['verified', 0, 'command'],
+      'node --test\u001b[2J',
+      /field verified\[0\]\.command contains a control or invisible character/,
+    ],
+    [
+      'a verified command with NUL',
+      ['verified', 0, 'command'],
+      'a\u0000b',
+      /field verified\[0\]\.command contains a NUL character/,
+    ],
     ['an empty verified command', ['verified', 0, 'command'], ' ', /field verified\[0\]\.command is empty/],
-    ['a verified exit code as text', ['verified', 0, 'exitCode'], '0', /field verified\[0\]\.exitCode "0" is not a whole number or null/],
-    ['a missing verified exit code', ['verified', 1, 'exitCode'], undefined, /^field verified\[1\]\.exitCode is missing$/],
-    ['a verified phase not in phases', ['verified', 0, 'phase'], 'developer', /field verified names the phase developer, which is not in phases/],
-    ['a verified output too long', ['verified', 0, 'output'], 'o'.repeat(RECORD_TEXT_MAX_CHARS + 1), /field verified\[0\]\.output/],
+    [
+      'a verified exit code as text',
+      ['verified', 0, 'exitCode'],
+      '0',
+      /field verified\[0\]\.exitCode "0" is not a whole number or null/,
+    ],
+    [
+      'a missing verified exit code',
+      ['verified', 1, 'exitCode'],
+      undefined,
+      /^field verified\[1\]\.exitCode is missing$/,
+    ],
+    [
+      'a verified phase not in phases',
+      ['verified', 0, 'phase'],
+      'developer',
+      /field verified names the phase developer, which is not in phases/,
+    ],
+    [
+      'a verified output too long',
+      ['verified', 0, 'output'],
+      'o'.repeat(RECORD_TEXT_MAX_CHARS + 1),
+      /field verified\[0\]\.output/,
+    ],
     ['a summary that is text', ['summary'], 'done', /field summary is not a mapping/],
     ['a summary without usage', ['summary', 'usage'], undefined, /field summary\.usage is not text/],
     ['a summary with an empty project', ['summary', 'project'], '  ', /field summary\.project is empty/],
-    ['a summary location too long', ['summary', 'location'], 'l'.repeat(1001), /field summary\.location is 1001 characters/],
+    [
+      'a summary location too long',
+      ['summary', 'location'],
+      'l'.repeat(1001),
+      /field summary\.location is 1001 characters/,
+    ],
   ];
   for (const [name, path, value, reason] of cases) {
     test(name, () => {
@@ -226,8 +350,16 @@ describe('a damaged build.yaml is refused, naming the field', () => {
     ['a list', '- version: 1\n', /not a mapping of fields/],
     ['a file cut in half', serializeBuildRecord(sampleBuild()).slice(0, 900), /./],
     ['a YAML syntax error', 'version: 1\nid: "unclosed\nstatus: running\n', /^line \d+: YAML: /],
-    ['a key set twice', `${serializeBuildRecord(sampleBuild())}status: completed\n`, /line \d+: YAML: Map keys must be unique/],
-    ['two documents', `${serializeBuildRecord(sampleBuild())}---\nversion: 1\n`, /YAML: Source contains multiple documents/],
+    [
+      'a key set twice',
+      `${serializeBuildRecord(sampleBuild())}status: completed\n`,
+      /line \d+: YAML: Map keys must be unique/,
+    ],
+    [
+      'two documents',
+      `${serializeBuildRecord(sampleBuild())}---\nversion: 1\n`,
+      /YAML: Source contains multiple documents/,
+    ],
     [
       'an alias',
       serializeBuildRecord(sampleBuild())
@@ -235,7 +367,11 @@ describe('a damaged build.yaml is refused, naming the field', () => {
         .replace(/(\n {8})usage:\n(?: {10}\w+: \d+\n)+/, '$1usage: *u\n'),
       /line \d+: YAML aliases are not part of build.yaml/,
     ],
-    ['a binary tag', serializeBuildRecord(sampleBuild()).replace(/^reason: .*$/m, 'reason: !!binary aGk='), /field reason is not text/],
+    [
+      'a binary tag',
+      serializeBuildRecord(sampleBuild()).replace(/^reason: .*$/m, 'reason: !!binary aGk='),
+      /field reason is not text/,
+    ],
   ];
   for (const [name, text, reason] of texts) {
     test(name, () => {
@@ -248,7 +384,10 @@ describe('a damaged build.yaml is refused, naming the field', () => {
   test('a file over the cap is refused before it is parsed', () => {
     const started = performance.now();
     const parsed = parseBuildYaml(`# ${'x'.repeat(BUILD_YAML_MAX_BYTES)}\n`);
-    assert.deepEqual(parsed, { ok: false, reason: `the file is ${BUILD_YAML_MAX_BYTES + 3} bytes, over the cap of ${BUILD_YAML_MAX_BYTES}` });
+    assert.deepEqual(parsed, {
+      ok: false,
+      reason: `the file is ${BUILD_YAML_MAX_BYTES + 3} bytes, over the cap of ${BUILD_YAML_MAX_BYTES}`,
+    });
     assert.ok(performance.now() - started < 2000);
   });
 
@@ -272,17 +411,30 @@ describe("build.yaml's input: where a spec came from", () => {
   test('is written after the source and read back; a file without it (older builds) reads as before', () => {
     const record = sampleBuild({ source: { kind: 'brief', path: '.kiro/specs/todo/requirements.md' }, input: spec });
     const text = serializeBuildRecord(record);
-    assert.match(text, /^source:\n {2}kind: brief\n {2}path: \.kiro\/specs\/todo\/requirements\.md\ninput:\n {2}kind: spec\n {2}format: kiro\n {2}path: \.kiro\/specs\/todo\n/m);
+    assert.match(
+      text,
+      /^source:\n {2}kind: brief\n {2}path: \.kiro\/specs\/todo\/requirements\.md\ninput:\n {2}kind: spec\n {2}format: kiro\n {2}path: \.kiro\/specs\/todo\n/m,
+    );
     assert.deepEqual(parseBuildYaml(text), { ok: true, value: record });
     const older = parseBuildYaml(serializeBuildRecord(sampleBuild()));
     assert.ok(older.ok && older.value.input === undefined);
-    assert.deepEqual(parseBuildRecord({ ...JSON.parse(JSON.stringify(sampleBuild())), input: { kind: 'spec', format: 'spec-kit', path: '.' } }).ok, true);
+    assert.deepEqual(
+      parseBuildRecord({
+        ...JSON.parse(JSON.stringify(sampleBuild())),
+        input: { kind: 'spec', format: 'spec-kit', path: '.' },
+      }).ok,
+      true,
+    );
   });
 
   const cases: [string, unknown, RegExp][] = [
     ['text', 'specs/a', /^field input is not a mapping of fields$/],
     ['an unknown kind', { ...spec, kind: 'url' }, /^field input\.kind "url" is not spec$/],
-    ['an unknown format', { ...spec, format: 'openspec' }, /^field input\.format "openspec" is not one of spec-kit, kiro$/],
+    [
+      'an unknown format',
+      { ...spec, format: 'openspec' },
+      /^field input\.format "openspec" is not one of spec-kit, kiro$/,
+    ],
     ['a missing format', { kind: 'spec', path: 'specs/a' }, /^field input\.format is missing$/],
     ['a path that climbs', { ...spec, path: 'specs/../../x' }, /^field input\.path has a '\.\.' segment$/],
     ['an absolute path', { ...spec, path: '/etc' }, /^field input\.path is an absolute path$/],

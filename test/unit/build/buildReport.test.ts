@@ -15,7 +15,8 @@ function rendered(md: string): string {
   for (const line of md.split('\n')) {
     const marker = /^(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence === undefined && marker !== undefined) fence = marker;
-    else if (fence !== undefined && marker !== undefined && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    else if (fence !== undefined && marker !== undefined && marker.length >= fence.length && line.trim() === marker)
+      fence = undefined;
     else if (fence === undefined) lines.push(line.replace(/(`+)(?:(?!\1).)*?\1/g, ''));
   }
   return lines.join('\n');
@@ -45,11 +46,18 @@ const completed = (overrides: Partial<BuildRecord> = {}): BuildRecord => {
 
 describe('buildReport', () => {
   it('a completed build: what was built, how to run it, what Groundwork verified, each phase, the files created', () => {
-    const md = buildReport(completed(), { created: ['src/tracker.js', 'test/tracker.test.js'], discoveries: ['node --test needs Node 18'] });
+    const md = buildReport(completed(), {
+      created: ['src/tracker.js', 'test/tracker.test.js'],
+      discoveries: ['node --test needs Node 18'],
+    });
     assert.match(md, /^# Build report: price-tracker\n/);
     assert.match(md, /- \*\*Status:\*\* completed: every phase passed Groundwork’s check/);
     assert.match(md, /- \*\*Location:\*\* `price-tracker\/`/);
-    assert.match(md, /## What was built\n\nTracks prices\.\nAlerts once per crossing\.\n/, 'the summary keeps its lines');
+    assert.match(
+      md,
+      /## What was built\n\nTracks prices\.\nAlerts once per crossing\.\n/,
+      'the summary keeps its lines',
+    );
     assert.match(md, /## How to run it\n\nnode bin\/tracker\.js run\n\nMore in `price-tracker\/docs\/USAGE\.md`\./);
     assert.match(md, /\| qa \| `node --test` \| 1 \|\n\| qa \| `npm run lint` \| not run \|/);
     assert.match(md, /\| analyst \| passed \| 1 \| 30 s \| 2,340 \| \$0\.0123 \|/);
@@ -64,7 +72,10 @@ describe('buildReport', () => {
     const md = buildReport(build, { created: [] });
     assert.match(md, /- \*\*Status:\*\* failed/);
     assert.match(md, /## What stopped it\n\nPhase qa failed twice: node --test exited 1\.\n/);
-    assert.match(md, /Evidence:\n\n```text\n\$ node --test\nnot ok 1 - REQ-003: one alert per crossing\n {2}expected 1, got 2\n/);
+    assert.match(
+      md,
+      /Evidence:\n\n```text\n\$ node --test\nnot ok 1 - REQ-003: one alert per crossing\n {2}expected 1, got 2\n/,
+    );
     assert.match(md, /Output of `node --test` \(qa, exit 1\):\n\n```text\nnot ok 1 - REQ-003\n# fail 1\n/);
     assert.match(md, /Resume continues from that phase/);
     assert.match(md, /Tries that failed:\n\n- qa: claimed but not verified: `node --test` exited 1\n/);
@@ -97,11 +108,17 @@ describe('buildReport', () => {
     (build.phases[1]?.attempts[1] as { reason: string }).reason = HOSTILE;
     const md = buildReport(build, { created: [], discoveries: [HOSTILE] });
     assertInert(md);
-    assert.match(md, /Nice &lt;img src=x onerror=alert\(1\)> and !\\\[\]\(http:\/\/tracker\.example\/p\.png\)/, 'shown as the text it is');
+    assert.match(
+      md,
+      /Nice &lt;img src=x onerror=alert\(1\)> and !\\\[\]\(http:\/\/tracker\.example\/p\.png\)/,
+      'shown as the text it is',
+    );
   });
 
   it('model text in fenced blocks cannot close the fence: evidence and outputs stay code', () => {
-    const build = sampleBuild({ verified: [{ phase: 'qa', command: 'node --test', exitCode: 1, output: `fail\n\`\`\`\n${HOSTILE}\n\`\`\`\`\`` }] });
+    const build = sampleBuild({
+      verified: [{ phase: 'qa', command: 'node --test', exitCode: 1, output: `fail\n\`\`\`\n${HOSTILE}\n\`\`\`\`\`` }],
+    });
     (build.phases[1]?.attempts[1] as { evidence: string }).evidence = `$ x\n\`\`\`\`\n${HOSTILE}`;
     const md = buildReport(build, { created: [] });
     assertInert(md);
@@ -109,7 +126,11 @@ describe('buildReport', () => {
   });
 
   it('control characters in model text are shown, not sent to the terminal or the preview', () => {
-    const build = sampleBuild({ verified: [{ phase: 'qa', command: 'node --test', exitCode: 1, output: 'red \u001b[31mALERT\u001b[0m\nnext\u202eline' }] });
+    const build = sampleBuild({
+      verified: [
+        { phase: 'qa', command: 'node --test', exitCode: 1, output: 'red \u001b[31mALERT\u001b[0m\nnext\u202eline' },
+      ],
+    });
     const md = buildReport(build, { created: ['a\u0007.js'] });
     assert.match(md, /red \\x1b\[31mALERT\\x1b\[0m\nnext\\u202eline/);
     assert.match(md, /- `a\\x07\.js`/);
@@ -156,7 +177,10 @@ describe('buildSummaryLines', () => {
   });
 
   it('shows control characters from the model as escapes', () => {
-    const build = sampleBuild({ reason: 'bad \u001b[2J', verified: [{ phase: 'qa', command: 'x\u001b]0;t\u0007', exitCode: 0 }] });
+    const build = sampleBuild({
+      reason: 'bad \u001b[2J',
+      verified: [{ phase: 'qa', command: 'x\u001b]0;t\u0007', exitCode: 0 }],
+    });
     const text = buildSummaryLines(build).join('\n');
     assert.doesNotMatch(text, /\u001b|\u0007/);
     assert.match(text, /bad \\x1b\[2J/);

@@ -6,7 +6,17 @@ import type { BuildEvent } from '../../../src/core/build/buildRunner';
 import { BUILD_INPUT_MAX_CHARS, BuildRefusedError } from '../../../src/core/build/buildRunner';
 import { buildDisplayStatus } from '../../../src/core/build/buildStore';
 import { VERIFIED_MAX } from '../../../src/core/build/buildRecord';
-import { ARCHITECTURE, buildHarness, causesOf, happyTurns, QA_FAIL, statuses, SUM, VERIFY, write } from './buildHarness';
+import {
+  ARCHITECTURE,
+  buildHarness,
+  causesOf,
+  happyTurns,
+  QA_FAIL,
+  statuses,
+  SUM,
+  VERIFY,
+  write,
+} from './buildHarness';
 import type { BuildHarness, PhaseTurns } from './buildHarness';
 
 /** Starts a build that stops itself when `phase`'s model hangs (its text reaches the terminal). */
@@ -37,7 +47,10 @@ describe('BuildRunner: stop, resume and rerun', () => {
       build.phases.find((p) => p.name === 'developer')?.attempts.map((a) => a.status),
       ['stopped'],
     );
-    assert.match(build.reason ?? '', /^Phase developer was stopped: .* Finished: analyst, architect, test-writer\. Partial results are in sum-tool\/\./);
+    assert.match(
+      build.reason ?? '',
+      /^Phase developer was stopped: .* Finished: analyst, architect, test-writer\. Partial results are in sum-tool\/\./,
+    );
     assert.equal((await h.saved(build.id)).status, 'stopped');
 
     const resumed = await h.runner.resume(build.id, signal(), h.emit, approve);
@@ -93,14 +106,22 @@ describe('BuildRunner: stop, resume and rerun', () => {
     const task = h.script.tasksOf('developer')[2] ?? '';
     assert.match(task, /QA found the project failing; fix exactly this first/);
     assert.match(task, /REASON: sum subtracts instead of adding/);
-    assert.doesNotMatch(h.script.tasksOf('developer')[0] ?? '', /QA found/, 'a developer not sent back is told nothing of the kind');
+    assert.doesNotMatch(
+      h.script.tasksOf('developer')[0] ?? '',
+      /QA found/,
+      'a developer not sent back is told nothing of the kind',
+    );
   });
 
   it('a build resumed again and again keeps the newest commands it verified, and is still saved', async () => {
     const h = buildHarness();
     const build = await h.start({ approve: [] });
     assert.equal(build.status, 'failed', 'QA could not re-run its command unattended');
-    build.verified = Array.from({ length: VERIFIED_MAX }, (_, i) => ({ phase: 'qa', command: `check ${i}`, exitCode: 0 }));
+    build.verified = Array.from({ length: VERIFIED_MAX }, (_, i) => ({
+      phase: 'qa',
+      command: `check ${i}`,
+      exitCode: 0,
+    }));
     await h.builds.save(build);
     h.script.turns['qa'] = [{ text: 'VERIFICATION: PASS\nVERIFY: node --test\n' }];
     h.script.turns['reviewer'] = happyTurns().reviewer ?? [];
@@ -118,7 +139,10 @@ describe('BuildRunner: stop, resume and rerun', () => {
     const h = buildHarness();
     const build = await h.start();
     const before = h.file(`.groundwork/builds/${build.id}/build.yaml`);
-    await assert.rejects(h.runner.resume(build.id, signal(), noEmit), (err: Error) => err instanceof BuildRefusedError && /completed; use Rerun Phase/.test(err.message));
+    await assert.rejects(
+      h.runner.resume(build.id, signal(), noEmit),
+      (err: Error) => err instanceof BuildRefusedError && /completed; use Rerun Phase/.test(err.message),
+    );
     assert.equal(h.file(`.groundwork/builds/${build.id}/build.yaml`), before);
   });
 
@@ -145,7 +169,10 @@ describe('BuildRunner: stop, resume and rerun', () => {
 
   it('Rerun Phase runs that phase and the ones after it again, and leaves the earlier ones', async () => {
     const turns = happyTurns();
-    turns.qa = [{ text: 'VERIFICATION: PASS\nVERIFY: node --test\n' }, { text: 'VERIFICATION: PASS\nVERIFY: node --test\n' }];
+    turns.qa = [
+      { text: 'VERIFICATION: PASS\nVERIFY: node --test\n' },
+      { text: 'VERIFICATION: PASS\nVERIFY: node --test\n' },
+    ];
     turns.reviewer = [{ text: 'REVIEW: APPROVED' }, { text: 'REVIEW: APPROVED' }];
     turns.delivery = [...(turns.delivery ?? []), ...(happyTurns().delivery ?? [])];
     const h = buildHarness(turns);
@@ -188,9 +215,20 @@ describe('BuildRunner: stop, resume and rerun', () => {
       if (event.type === 'phase') seen = statuses(event.build);
       if (event.type === 'run' && event.event.type === 'text' && event.event.text.includes('HANG')) stop.abort();
     });
-    assert.deepEqual(seen, { analyst: 'passed', architect: 'running', 'test-writer': 'pending', developer: 'pending', qa: 'pending', reviewer: 'pending', delivery: 'pending' });
+    assert.deepEqual(seen, {
+      analyst: 'passed',
+      architect: 'running',
+      'test-writer': 'pending',
+      developer: 'pending',
+      qa: 'pending',
+      reviewer: 'pending',
+      delivery: 'pending',
+    });
     assert.equal(rerun.status, 'stopped');
-    await assert.rejects(h.runner.rerunPhase(first.id, 'qa', signal(), noEmit), /An earlier phase .* has not passed; Resume it instead/);
+    await assert.rejects(
+      h.runner.rerunPhase(first.id, 'qa', signal(), noEmit),
+      /An earlier phase .* has not passed; Resume it instead/,
+    );
   });
 });
 
@@ -201,7 +239,10 @@ describe('BuildRunner: the cost ceiling', () => {
     const build = await h.start({ maxCostUsd: 0.025 });
 
     assert.equal(build.status, 'failed');
-    assert.match(build.reason ?? '', /reached its cost ceiling of \$0\.03 \(spent \$0\.0300\) and stopped before the next model call/);
+    assert.match(
+      build.reason ?? '',
+      /reached its cost ceiling of \$0\.03 \(spent \$0\.0300\) and stopped before the next model call/,
+    );
     assert.match(build.reason ?? '', /Raise groundwork\.build\.maxCostUsd \(or --max-cost\) and Resume/);
     assert.deepEqual(causesOf(build, 'test-writer'), []);
     assert.equal(h.script.callsOf('test-writer').length, 0);
@@ -256,14 +297,20 @@ describe('BuildRunner: refused before anything is written', () => {
   it('in an untrusted workspace: start and resume are refused', async () => {
     const h = buildHarness();
     h.trust.trusted = false;
-    await assert.rejects(h.start(), (err: Error) => err instanceof BuildRefusedError && /untrusted workspace \(Restricted Mode\)/.test(err.message));
+    await assert.rejects(
+      h.start(),
+      (err: Error) => err instanceof BuildRefusedError && /untrusted workspace \(Restricted Mode\)/.test(err.message),
+    );
     nothingWritten(h);
     await assert.rejects(h.runner.resume('20261124-100000-brief-0001', signal(), noEmit), /untrusted workspace/);
   });
 
   it('a blank or over-long brief', async () => {
     const h = buildHarness();
-    await assert.rejects(h.start({ input: ' \n\t\n' }), (err: Error) => err instanceof BuildRefusedError && /The brief is empty/.test(err.message));
+    await assert.rejects(
+      h.start({ input: ' \n\t\n' }),
+      (err: Error) => err instanceof BuildRefusedError && /The brief is empty/.test(err.message),
+    );
     await assert.rejects(
       h.start({ input: 'x'.repeat(BUILD_INPUT_MAX_CHARS + 1) }),
       (err: Error) => err instanceof BuildRefusedError && /a build takes at most 200000/.test(err.message),
@@ -274,7 +321,10 @@ describe('BuildRunner: refused before anything is written', () => {
   it('a new project from a workflow without a brief phase: nothing would name its folder', async () => {
     const h = buildHarness();
     const phases = [{ name: 'developer', role: 'build-developer', check: 'build-command' as const }];
-    await assert.rejects(h.start({ phases }), (err: Error) => err instanceof BuildRefusedError && /no phase with check brief/.test(err.message));
+    await assert.rejects(
+      h.start({ phases }),
+      (err: Error) => err instanceof BuildRefusedError && /no phase with check brief/.test(err.message),
+    );
     await assert.rejects(h.start({ phases: [] }), /The workflow has no phases/);
     nothingWritten(h);
   });
@@ -284,11 +334,21 @@ describe('BuildRunner: refused before anything is written', () => {
     h.ws.fs.mkdir('/elsewhere');
     h.ws.fs.symlink('/ws/out', '/elsewhere');
     for (const into of ['/elsewhere', '/ws/out', '/ws/../elsewhere', '/ws/missing']) {
-      await assert.rejects(h.start({ into }), (err: Error) => err instanceof BuildRefusedError && /does not exist or is not inside the workspace/.test(err.message), into);
+      await assert.rejects(
+        h.start({ into }),
+        (err: Error) =>
+          err instanceof BuildRefusedError && /does not exist or is not inside the workspace/.test(err.message),
+        into,
+      );
     }
     for (const dir of ['.groundwork', '.git', 'vendor/.git', '.github']) {
       h.ws.fs.mkdir(`/ws/${dir}`);
-      await assert.rejects(h.start({ into: `/ws/${dir}` }), (err: Error) => err instanceof BuildRefusedError && /is refused: .*a build may not work there/.test(err.message), dir);
+      await assert.rejects(
+        h.start({ into: `/ws/${dir}` }),
+        (err: Error) =>
+          err instanceof BuildRefusedError && /is refused: .*a build may not work there/.test(err.message),
+        dir,
+      );
     }
     nothingWritten(h);
   });
@@ -305,22 +365,34 @@ describe('BuildRunner: refused before anything is written', () => {
       (err: Error) => err instanceof BuildRefusedError && /build\.yaml' is damaged: field status/.test(err.message),
     );
     h.ws.fs.writeRaw(`${dir}/build.yaml`, yaml.replace(/^projectDir: sum-tool$/m, 'projectDir: ../outside'));
-    await assert.rejects(h.runner.resume(build.id, signal(), noEmit), (err: Error) => err instanceof BuildRefusedError && /is damaged: field projectDir/.test(err.message));
+    await assert.rejects(
+      h.runner.resume(build.id, signal(), noEmit),
+      (err: Error) => err instanceof BuildRefusedError && /is damaged: field projectDir/.test(err.message),
+    );
 
     h.ws.fs.writeRaw(`${dir}/build.yaml`, yaml);
     await h.ws.fs.remove(`${dir}/input.md`);
-    await assert.rejects(h.runner.resume(build.id, signal(), noEmit), (err: Error) => err instanceof BuildRefusedError && /input\.md in its folder\) is missing/.test(err.message));
+    await assert.rejects(
+      h.runner.resume(build.id, signal(), noEmit),
+      (err: Error) => err instanceof BuildRefusedError && /input\.md in its folder\) is missing/.test(err.message),
+    );
     h.ws.fs.writeRaw(`${dir}/input.md`, 'brief');
 
     await h.ws.fs.remove('/ws/sum-tool');
     h.ws.fs.mkdir('/elsewhere');
     h.ws.fs.symlink('/ws/sum-tool', '/elsewhere');
-    await assert.rejects(h.runner.resume(build.id, signal(), noEmit), (err: Error) => err instanceof BuildRefusedError && /not inside the workspace/.test(err.message));
+    await assert.rejects(
+      h.runner.resume(build.id, signal(), noEmit),
+      (err: Error) => err instanceof BuildRefusedError && /not inside the workspace/.test(err.message),
+    );
     await assert.rejects(
       h.runner.resume('../../etc', signal(), noEmit),
       (err: Error) => err instanceof BuildRefusedError && /'\.\.\/\.\.\/etc' is not a build id/.test(err.message),
     );
-    await assert.rejects(h.runner.rerunPhase('nope', 'qa', signal(), noEmit), (err: Error) => err instanceof BuildRefusedError && /'nope' is not a build id/.test(err.message));
+    await assert.rejects(
+      h.runner.rerunPhase('nope', 'qa', signal(), noEmit),
+      (err: Error) => err instanceof BuildRefusedError && /'nope' is not a build id/.test(err.message),
+    );
     assert.equal(h.file(`.groundwork/builds/${build.id}/build.yaml`), yaml, 'no refusal wrote anything');
   });
 });

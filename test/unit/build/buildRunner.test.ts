@@ -5,9 +5,32 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BuildRunner } from '../../../src/core/build/buildRunner';
 import { projectNameFrom } from '../../../src/core/build/projectName';
-import { ANALYST, BRIEF, buildHarness, bundledRole, causesOf, happyTurns, PROJECT, QA_FAIL, QA_PASS, say, statuses, SUM, VERIFY, write } from './buildHarness';
+import {
+  ANALYST,
+  BRIEF,
+  buildHarness,
+  bundledRole,
+  causesOf,
+  happyTurns,
+  PROJECT,
+  QA_FAIL,
+  QA_PASS,
+  say,
+  statuses,
+  SUM,
+  VERIFY,
+  write,
+} from './buildHarness';
 
-const ALL_PASSED = { analyst: 'passed', architect: 'passed', 'test-writer': 'passed', developer: 'passed', qa: 'passed', reviewer: 'passed', delivery: 'passed' };
+const ALL_PASSED = {
+  analyst: 'passed',
+  architect: 'passed',
+  'test-writer': 'passed',
+  developer: 'passed',
+  qa: 'passed',
+  reviewer: 'passed',
+  delivery: 'passed',
+};
 
 describe('BuildRunner: a build from start to end', () => {
   it('runs the seven phases in the project folder, each checked, and writes build.yaml, the brief and report.md', async () => {
@@ -37,7 +60,11 @@ describe('BuildRunner: a build from start to end', () => {
     // Each phase's model was told which phase it is; the analyst got the brief's text.
     assert.deepEqual([...new Set(h.script.requests.map((r) => r.phase))], Object.keys(ALL_PASSED));
     assert.match(h.script.tasksOf('analyst')[0] ?? '', /A tiny Node module, sum\(a, b\)/);
-    assert.doesNotMatch(h.script.tasksOf('architect')[0] ?? '', /A tiny Node module/, 'later phases read the brief from the project folder');
+    assert.doesNotMatch(
+      h.script.tasksOf('architect')[0] ?? '',
+      /A tiny Node module/,
+      'later phases read the brief from the project folder',
+    );
     // The costs add up: 11 model calls at $0.01.
     assert.equal(build.costUsd?.toFixed(2), '0.11');
   });
@@ -74,7 +101,10 @@ describe('BuildRunner: a build from start to end', () => {
 
     assert.equal(build.status, 'failed');
     assert.deepEqual(causesOf(build, 'delivery'), ['first', 'retry', 'retry']);
-    assert.match(build.reason ?? '', /^Phase delivery failed: Delivery is not complete: .*BUILD_COMPLETE.* \(after 3 tries\)/);
+    assert.match(
+      build.reason ?? '',
+      /^Phase delivery failed: Delivery is not complete: .*BUILD_COMPLETE.* \(after 3 tries\)/,
+    );
     assert.match(build.reason ?? '', /Finished: analyst, architect, test-writer, developer, qa, reviewer\./);
     assert.match(build.reason ?? '', /Partial results are in sum-tool\/\./);
   });
@@ -157,9 +187,18 @@ describe('BuildRunner: a build from start to end', () => {
     const build = await h.start();
 
     assert.equal(build.status, 'failed');
-    assert.match(build.reason ?? '', /^Phase qa failed: QA reported VERIFICATION: FAIL: sum subtracts instead of adding/);
-    assert.match(build.reason ?? '', /This is the second failure \(the developer was already sent back once\), so the build stops\./);
-    assert.match(build.reason ?? '', /Finished: analyst, architect, test-writer, developer\. Partial results are in sum-tool\/\./);
+    assert.match(
+      build.reason ?? '',
+      /^Phase qa failed: QA reported VERIFICATION: FAIL: sum subtracts instead of adding/,
+    );
+    assert.match(
+      build.reason ?? '',
+      /This is the second failure \(the developer was already sent back once\), so the build stops\./,
+    );
+    assert.match(
+      build.reason ?? '',
+      /Finished: analyst, architect, test-writer, developer\. Partial results are in sum-tool\/\./,
+    );
     assert.equal(h.script.callsOf('reviewer').length, 0, 'nothing after QA ran');
     assert.equal(build.phases.find((p) => p.name === 'delivery')?.status, 'pending');
     const report = h.ws.fs.text(`/ws/.groundwork/builds/${build.id}/report.md`) ?? '';
@@ -208,7 +247,10 @@ describe('BuildRunner: a build from start to end', () => {
     const build = await buildHarness(turns).start();
 
     assert.equal(build.status, 'failed');
-    assert.match(build.reason ?? '', /^Phase reviewer failed: The reviewer requested changes: rename sum to add .*second failure/);
+    assert.match(
+      build.reason ?? '',
+      /^Phase reviewer failed: The reviewer requested changes: rename sum to add .*second failure/,
+    );
   });
 
   it('a feature build works in the workspace folder itself: mode feature, projectDir "."', async () => {
@@ -251,7 +293,10 @@ describe('BuildRunner: a build from start to end', () => {
     };
     const build = await new BuildRunner(h.deps).start(h.request(), new AbortController().signal, () => undefined);
     assert.equal(build.status, 'failed');
-    assert.match(build.reason ?? '', /^Phase reviewer failed: The role build-reviewer of phase reviewer cannot be loaded: roles\/build-reviewer\.md:3: tools/);
+    assert.match(
+      build.reason ?? '',
+      /^Phase reviewer failed: The role build-reviewer of phase reviewer cannot be loaded: roles\/build-reviewer\.md:3: tools/,
+    );
     assert.deepEqual(causesOf(build, 'reviewer'), ['first'], 'not retried');
   });
 
@@ -264,6 +309,9 @@ describe('BuildRunner: a build from start to end', () => {
     };
     const build = await new BuildRunner(h.deps).start(h.request(), new AbortController().signal, () => undefined);
     assert.deepEqual(asked, [build.id]);
-    assert.match(h.file(`.groundwork/builds/${build.id}/report.md`) ?? '', /## Discoveries\n\n- node --test needs Node 18 &lt;img src=x>\n/);
+    assert.match(
+      h.file(`.groundwork/builds/${build.id}/report.md`) ?? '',
+      /## Discoveries\n\n- node --test needs Node 18 &lt;img src=x>\n/,
+    );
   });
 });

@@ -57,7 +57,10 @@ describe('BuildStore', () => {
     assert.equal(read.build.phases[0]?.status, 'passed');
     assert.equal(read.build.projectDir, 'bakery-crm');
     assert.equal(buildDisplayStatus(read.build, false), 'interrupted', 'running, and nobody holds it');
-    assert.equal(ws.fs.text(`/ws/.groundwork/builds/${id}/build.log`), '2026-11-24T14:00:01.000Z analyst passed: bakery-crm\n');
+    assert.equal(
+      ws.fs.text(`/ws/.groundwork/builds/${id}/build.log`),
+      '2026-11-24T14:00:01.000Z analyst passed: bakery-crm\n',
+    );
   });
 
   test('a second build in the same second gets another name', async () => {
@@ -94,7 +97,10 @@ describe('BuildStore', () => {
     );
     ws.fs.writeRaw('/ws/.groundwork/builds/20261124-140000-bad-0002/build.yaml', 'version: 1\nid: [not, text]\n');
     const copied = '20261124-140000-copy-0003';
-    ws.fs.writeRaw(`/ws/.groundwork/builds/${copied}/build.yaml`, ws.fs.text(`/ws/.groundwork/builds/${id}/build.yaml`) ?? '');
+    ws.fs.writeRaw(
+      `/ws/.groundwork/builds/${copied}/build.yaml`,
+      ws.fs.text(`/ws/.groundwork/builds/${id}/build.yaml`) ?? '',
+    );
     ws.fs.writeRaw('/ws/.groundwork/builds/README.md', 'not a build');
     const { builds: listed, problems } = await builds.list();
     assert.deepEqual(

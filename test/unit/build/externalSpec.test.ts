@@ -3,7 +3,15 @@
 // build keeps as input.md and splits back for the analyst.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EXTERNAL_SPECS_MAX, ExternalSpecError, findExternalSpecs, readExternalSpec, SPEC_FILE_MAX_BYTES, specInput, specInputFiles } from '../../../src/core/build/externalSpec';
+import {
+  EXTERNAL_SPECS_MAX,
+  ExternalSpecError,
+  findExternalSpecs,
+  readExternalSpec,
+  SPEC_FILE_MAX_BYTES,
+  specInput,
+  specInputFiles,
+} from '../../../src/core/build/externalSpec';
 import { BuildInputError, readSpecInput } from '../../../src/core/build/buildInputs';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
@@ -14,8 +22,16 @@ function workspace(files: Record<string, string | Uint8Array> = {}) {
   return ws;
 }
 
-const SPEC_KIT = { 'specs/001-todo/spec.md': '# Feature: todo\n', 'specs/001-todo/plan.md': '# Plan\n', 'specs/001-todo/tasks.md': '- T001 list\n' };
-const KIRO = { '.kiro/specs/todo/requirements.md': '# Requirements\n', '.kiro/specs/todo/design.md': '# Design\n', '.kiro/specs/todo/tasks.md': '- [ ] 1. list\n' };
+const SPEC_KIT = {
+  'specs/001-todo/spec.md': '# Feature: todo\n',
+  'specs/001-todo/plan.md': '# Plan\n',
+  'specs/001-todo/tasks.md': '- T001 list\n',
+};
+const KIRO = {
+  '.kiro/specs/todo/requirements.md': '# Requirements\n',
+  '.kiro/specs/todo/design.md': '# Design\n',
+  '.kiro/specs/todo/tasks.md': '- [ ] 1. list\n',
+};
 
 async function refused(ws: MemoryWorkspace, path: string, message: RegExp): Promise<void> {
   await assert.rejects(readExternalSpec(ws.fs, ws.root, path), (err: Error) => {
@@ -38,13 +54,22 @@ describe('readExternalSpec', () => {
         { name: 'tasks.md', text: '- T001 list\n' },
       ],
     };
-    for (const path of ['specs/001-todo', 'specs/001-todo/', './specs/001-todo', 'specs/001-todo/spec.md', 'specs/001-todo/tasks.md']) {
+    for (const path of [
+      'specs/001-todo',
+      'specs/001-todo/',
+      './specs/001-todo',
+      'specs/001-todo/spec.md',
+      'specs/001-todo/tasks.md',
+    ]) {
       assert.deepEqual(await readExternalSpec(ws.fs, ws.root, path), want, path);
     }
   });
 
   it('reads a Kiro spec, its optional files only when present, without a BOM', async () => {
-    const ws = workspace({ '.kiro/specs/todo/requirements.md': '\ufeff# Requirements\n', '.kiro/specs/todo/tasks.md': '- [ ] 1. list\n' });
+    const ws = workspace({
+      '.kiro/specs/todo/requirements.md': '\ufeff# Requirements\n',
+      '.kiro/specs/todo/tasks.md': '- [ ] 1. list\n',
+    });
     assert.deepEqual(await readExternalSpec(ws.fs, ws.root, '.kiro/specs/todo'), {
       kind: 'kiro',
       feature: 'todo',
@@ -77,12 +102,23 @@ describe('readExternalSpec', () => {
   });
 
   it('refuses a path that does not exist, saying what to give', async () => {
-    await refused(workspace(SPEC_KIT), 'specs/002-none', /^The spec 'specs\/002-none' does not exist: give a Spec Kit feature folder \(specs\/<feature>\/\) or a Kiro spec/);
+    await refused(
+      workspace(SPEC_KIT),
+      'specs/002-none',
+      /^The spec 'specs\/002-none' does not exist: give a Spec Kit feature folder \(specs\/<feature>\/\) or a Kiro spec/,
+    );
   });
 
   it('refuses paths that are not inside the workspace by their text', async () => {
     const ws = workspace(SPEC_KIT);
-    for (const path of ['../specs/001-todo', 'specs/../../x', '/ws/specs/001-todo', 'C:/specs', 'specs\\001-todo', 'specs/\u0000x']) {
+    for (const path of [
+      '../specs/001-todo',
+      'specs/../../x',
+      '/ws/specs/001-todo',
+      'C:/specs',
+      'specs\\001-todo',
+      'specs/\u0000x',
+    ]) {
       await refused(ws, path, /is not a path inside the workspace: give the spec's folder relative to the workspace/);
     }
   });
@@ -91,11 +127,19 @@ describe('readExternalSpec', () => {
     const ws = workspace();
     ws.fs.writeRaw('/outside/todo/spec.md', '# secret\n');
     ws.fs.symlink('/ws/specs/out', '/outside/todo');
-    await refused(ws, 'specs/out', /^The spec 'specs\/out' leads outside the workspace: copy the spec into the workspace first\.$/);
+    await refused(
+      ws,
+      'specs/out',
+      /^The spec 'specs\/out' leads outside the workspace: copy the spec into the workspace first\.$/,
+    );
     const linked = workspace({ 'specs/001-todo/spec.md': '# mine\n' });
     linked.fs.writeRaw('/outside/plan.md', '# secret plan\n');
     linked.fs.symlink('/ws/specs/001-todo/plan.md', '/outside/plan.md');
-    await refused(linked, 'specs/001-todo', /^'specs\/001-todo\/plan\.md' leads outside the workspace: copy the file into the workspace first\.$/);
+    await refused(
+      linked,
+      'specs/001-todo',
+      /^'specs\/001-todo\/plan\.md' leads outside the workspace: copy the file into the workspace first\.$/,
+    );
   });
 
   it('follows links that stay inside the workspace', async () => {
@@ -112,28 +156,54 @@ describe('readExternalSpec', () => {
       /^'docs' is neither a Spec Kit feature folder \(spec\.md, plan\.md, tasks\.md\) nor a Kiro spec \(requirements\.md, design\.md, tasks\.md\): give the folder/,
     );
     await refused(ws, 'specs/x', /is neither a Spec Kit feature folder/);
-    await refused(ws, 'docs/readme.md', /^'docs\/readme\.md' is neither a Spec Kit file .* nor a Kiro file .*: give the spec's folder\.$/);
+    await refused(
+      ws,
+      'docs/readme.md',
+      /^'docs\/readme\.md' is neither a Spec Kit file .* nor a Kiro file .*: give the spec's folder\.$/,
+    );
   });
 
   it('refuses a folder that misses its spec.md or requirements.md, naming the file to write', async () => {
-    const ws = workspace({ 'specs/001-todo/plan.md': '# Plan\n', '.kiro/specs/todo/design.md': '# D\n', '.kiro/specs/t2/tasks.md': '- a\n' });
-    await refused(ws, 'specs/001-todo', /^'specs\/001-todo' looks like a Spec Kit feature folder but has no spec\.md: write spec\.md first, or give another folder\.$/);
+    const ws = workspace({
+      'specs/001-todo/plan.md': '# Plan\n',
+      '.kiro/specs/todo/design.md': '# D\n',
+      '.kiro/specs/t2/tasks.md': '- a\n',
+    });
+    await refused(
+      ws,
+      'specs/001-todo',
+      /^'specs\/001-todo' looks like a Spec Kit feature folder but has no spec\.md: write spec\.md first, or give another folder\.$/,
+    );
     await refused(ws, '.kiro/specs/todo', /^'\.kiro\/specs\/todo' looks like a Kiro spec but has no requirements\.md/);
     await refused(ws, '.kiro/specs/t2', /looks like a Kiro spec but has no requirements\.md/);
   });
 
   it('refuses an empty spec.md', async () => {
-    await refused(workspace({ 'specs/a/spec.md': '  \n' }), 'specs/a', /^'specs\/a\/spec\.md' is empty: there is nothing to build/);
+    await refused(
+      workspace({ 'specs/a/spec.md': '  \n' }),
+      'specs/a',
+      /^'specs\/a\/spec\.md' is empty: there is nothing to build/,
+    );
   });
 
   it('takes a file of exactly the cap, and refuses one over it, saying what to do', async () => {
     const at = 'x'.repeat(SPEC_FILE_MAX_BYTES);
-    assert.equal((await readExternalSpec(workspace({ 'specs/a/spec.md': at }).fs, '/ws', 'specs/a')).files[0]?.text.length, SPEC_FILE_MAX_BYTES);
-    await refused(workspace({ 'specs/a/spec.md': '# A\n', 'specs/a/tasks.md': `${at}x` }), 'specs/a', /^'specs\/a\/tasks\.md' is larger than 200000 bytes: shorten it/);
+    assert.equal(
+      (await readExternalSpec(workspace({ 'specs/a/spec.md': at }).fs, '/ws', 'specs/a')).files[0]?.text.length,
+      SPEC_FILE_MAX_BYTES,
+    );
+    await refused(
+      workspace({ 'specs/a/spec.md': '# A\n', 'specs/a/tasks.md': `${at}x` }),
+      'specs/a',
+      /^'specs\/a\/tasks\.md' is larger than 200000 bytes: shorten it/,
+    );
   });
 
   it('refuses a file that is not UTF-8', async () => {
-    const ws = workspace({ 'specs/a/spec.md': '# A\n', 'specs/a/plan.md': new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x0a]) });
+    const ws = workspace({
+      'specs/a/spec.md': '# A\n',
+      'specs/a/plan.md': new Uint8Array([0x23, 0x20, 0xff, 0xfe, 0x0a]),
+    });
     await refused(ws, 'specs/a', /^'specs\/a\/plan\.md' is not UTF-8 text: save it as UTF-8/);
   });
 
@@ -146,7 +216,14 @@ describe('readExternalSpec', () => {
 
 describe('findExternalSpecs', () => {
   it('lists Spec Kit folders and Kiro specs with their main file, sorted, not links nor folders without it', async () => {
-    const ws = workspace({ ...SPEC_KIT, ...KIRO, 'specs/000-plan-only/plan.md': 'x', 'specs/readme.md': 'x', '.kiro/specs/b/requirements.md': 'x', 'docs/spec.md': 'x' });
+    const ws = workspace({
+      ...SPEC_KIT,
+      ...KIRO,
+      'specs/000-plan-only/plan.md': 'x',
+      'specs/readme.md': 'x',
+      '.kiro/specs/b/requirements.md': 'x',
+      'docs/spec.md': 'x',
+    });
     ws.fs.writeRaw('/outside/x/spec.md', 'x');
     ws.fs.symlink('/ws/specs/999-link', '/outside/x');
     assert.deepEqual(await findExternalSpecs(ws.fs, ws.root), [
@@ -192,8 +269,19 @@ describe('specInput and specInputFiles', () => {
   });
 
   it('gives undefined for a text it did not write or one cut or edited', () => {
-    const text = specInput({ kind: 'spec-kit', feature: 'a', path: 'specs/a', files: [{ name: 'spec.md', text: '# A\n' }] });
-    for (const other of ['# A brief\n', text.slice(0, -2), text.replace('4 characters', '9 characters'), `${text}trailing`]) assert.equal(specInputFiles(other), undefined, other);
+    const text = specInput({
+      kind: 'spec-kit',
+      feature: 'a',
+      path: 'specs/a',
+      files: [{ name: 'spec.md', text: '# A\n' }],
+    });
+    for (const other of [
+      '# A brief\n',
+      text.slice(0, -2),
+      text.replace('4 characters', '9 characters'),
+      `${text}trailing`,
+    ])
+      assert.equal(specInputFiles(other), undefined, other);
   });
 });
 
@@ -211,9 +299,15 @@ describe('readSpecInput', () => {
   });
 
   it('turns a spec problem into a BuildInputError with the same sentence, and refuses files too large together', async () => {
-    await assert.rejects(readSpecInput(workspace().store, 'specs/x'), (err: Error) => err instanceof BuildInputError && /does not exist/.test(err.message));
+    await assert.rejects(
+      readSpecInput(workspace().store, 'specs/x'),
+      (err: Error) => err instanceof BuildInputError && /does not exist/.test(err.message),
+    );
     const big = 'x'.repeat(90_000);
     const ws = workspace({ 'specs/a/spec.md': big, 'specs/a/plan.md': big, 'specs/a/tasks.md': big });
-    await assert.rejects(readSpecInput(ws.store, 'specs/a'), /hold \d+ characters together; a build takes at most 200000: shorten them/);
+    await assert.rejects(
+      readSpecInput(ws.store, 'specs/a'),
+      /hold \d+ characters together; a build takes at most 200000: shorten them/,
+    );
   });
 });

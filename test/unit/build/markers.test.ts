@@ -62,8 +62,15 @@ describe('parseAnalystBrief', () => {
   }
 
   test('takes the block inside a code fence, with CRLF line ends and prose around it', () => {
-    const b = brief('Sure! Here it is:\r\n```text\r\nPROJECT_NAME: invoice-export\r\nLANGUAGE: TypeScript\r\nFRONTEND: yes\r\nCOMPONENTS:\r\n- exporter\r\n```\r\nGood luck.\r\n');
-    assert.deepEqual(b, { projectName: 'invoice-export', language: 'TypeScript', frontend: true, components: ['exporter'] });
+    const b = brief(
+      'Sure! Here it is:\r\n```text\r\nPROJECT_NAME: invoice-export\r\nLANGUAGE: TypeScript\r\nFRONTEND: yes\r\nCOMPONENTS:\r\n- exporter\r\n```\r\nGood luck.\r\n',
+    );
+    assert.deepEqual(b, {
+      projectName: 'invoice-export',
+      language: 'TypeScript',
+      frontend: true,
+      components: ['exporter'],
+    });
   });
 
   test('normalises case, spaces and underscores into kebab-case, and nothing else', () => {
@@ -83,7 +90,11 @@ describe('parseAnalystBrief', () => {
     ['a trailing hyphen', 'PROJECT_NAME: price-', /not 1 to 3 words/],
     ['accented letters', 'PROJECT_NAME: café', /not 1 to 3 words/],
     ['a Windows device name', 'PROJECT_NAME: CON', /Windows reserves/],
-    ['two different names', 'PROJECT_NAME: alpha\nLANGUAGE: Go\nPROJECT_NAME: beta', /more than one project \("alpha", "beta"\)/],
+    [
+      'two different names',
+      'PROJECT_NAME: alpha\nLANGUAGE: Go\nPROJECT_NAME: beta',
+      /more than one project \("alpha", "beta"\)/,
+    ],
     ['a name only in prose', 'I will call it PROJECT_NAME: tracker, I think.', /no PROJECT_NAME/],
     ['a lower-case field name', 'project_name: tracker', /no PROJECT_NAME/],
     ['a name after an escape sequence', '\u001b[1mPROJECT_NAME: tracker', /no PROJECT_NAME/],
@@ -105,7 +116,9 @@ describe('parseAnalystBrief', () => {
   });
 
   test('COMPONENTS takes every kind of list item, upper-case items included, and stops at the next field', () => {
-    const b = brief('PROJECT_NAME: t\nCOMPONENTS:\n- CLI: the commands\n* store\n\n1. API: endpoints\n+ web\nREQUIREMENTS:\n- REQ-001: x\n');
+    const b = brief(
+      'PROJECT_NAME: t\nCOMPONENTS:\n- CLI: the commands\n* store\n\n1. API: endpoints\n+ web\nREQUIREMENTS:\n- REQ-001: x\n',
+    );
     assert.deepEqual(b.components, ['CLI: the commands', 'store', 'API: endpoints', 'web']);
   });
 
@@ -117,7 +130,9 @@ describe('parseAnalystBrief', () => {
   });
 
   test('control characters in values are shown, not passed through, and values are capped', () => {
-    const b = brief(`PROJECT_NAME: t\nLANGUAGE: Rust\u001b[31m\u0000\nDATABASE: ${'x'.repeat(10_000)}\nSCOPE: a\u0007b\tc\nCOMPONENTS:\n- \u202eevil`);
+    const b = brief(
+      `PROJECT_NAME: t\nLANGUAGE: Rust\u001b[31m\u0000\nDATABASE: ${'x'.repeat(10_000)}\nSCOPE: a\u0007b\tc\nCOMPONENTS:\n- \u202eevil`,
+    );
     assert.equal(b.language, 'Rust\\x1b[31m\\x00');
     assert.equal([...(b.database ?? '')].length, 200);
     assert.ok(b.database?.endsWith('…'));
@@ -133,7 +148,8 @@ describe('parseProjectCommands', () => {
   });
 
   test('reads them from a fenced Commands section of an architecture document, CRLF included', () => {
-    const doc = '# Architecture\r\n\r\n## Commands\r\n\r\n```\r\nBUILD: npm run build\r\nTEST: node --test\r\nLINT: none\r\nRUN: node bin/cli.js\r\n```\r\n';
+    const doc =
+      '# Architecture\r\n\r\n## Commands\r\n\r\n```\r\nBUILD: npm run build\r\nTEST: node --test\r\nLINT: none\r\nRUN: node bin/cli.js\r\n```\r\n';
     assert.deepEqual(parseProjectCommands(doc), { test: ['node --test'], build: 'npm run build', ignored: [] });
   });
 
@@ -143,7 +159,10 @@ describe('parseProjectCommands', () => {
   });
 
   test('`none` is no command; a placeholder is refused and said so', () => {
-    assert.deepEqual(parseProjectCommands('BUILD: none\nTEST: <command>\n'), { test: [], ignored: ['line 2: TEST: is a placeholder, not a command'] });
+    assert.deepEqual(parseProjectCommands('BUILD: none\nTEST: <command>\n'), {
+      test: [],
+      ignored: ['line 2: TEST: is a placeholder, not a command'],
+    });
     assert.equal(parseProjectCommands('BUILD: None (interpreted language)\nTEST: pytest').build, undefined);
   });
 
@@ -154,7 +173,13 @@ describe('parseProjectCommands', () => {
   });
 
   test('refuses commands with control or invisible characters, NUL or over the cap, naming the line', () => {
-    const doc = ['TEST: npm test\u001b[2J', 'TEST: a\u0000b', `TEST: ${'x'.repeat(COMMAND_MAX_CHARS + 1)}`, 'TEST: rm -rf \u202e/', 'TEST: ok\tcommand'].join('\n');
+    const doc = [
+      'TEST: npm test\u001b[2J',
+      'TEST: a\u0000b',
+      `TEST: ${'x'.repeat(COMMAND_MAX_CHARS + 1)}`,
+      'TEST: rm -rf \u202e/',
+      'TEST: ok\tcommand',
+    ].join('\n');
     const parsed = parseProjectCommands(doc);
     assert.deepEqual(parsed.test, ['ok\tcommand']);
     assert.deepEqual(parsed.ignored, [
@@ -166,7 +191,8 @@ describe('parseProjectCommands', () => {
   });
 
   test('is not fooled by similar words: TEST_COMMAND, lower case, prose', () => {
-    const doc = 'TEST_COMMAND: cargo test\nTest: cargo test\nWe run TEST: cargo test in CI.\n1. TEST: numbered lists are prose\n';
+    const doc =
+      'TEST_COMMAND: cargo test\nTest: cargo test\nWe run TEST: cargo test in CI.\n1. TEST: numbered lists are prose\n';
     assert.deepEqual(parseProjectCommands(doc), { test: [], ignored: [] });
   });
 
@@ -181,19 +207,30 @@ describe('parseProjectCommands', () => {
 describe('parseQaVerdict', () => {
   test("reads the QA prompt's PASS and FAIL examples", () => {
     const pass = parseQaVerdict(roleExample('build-qa', 'VERIFICATION: PASS'));
-    assert.deepEqual(pass, { verdict: 'pass', verify: ['cargo build', 'cargo clippy -- -D warnings', 'cargo test'], ignored: [] });
+    assert.deepEqual(pass, {
+      verdict: 'pass',
+      verify: ['cargo build', 'cargo clippy -- -D warnings', 'cargo test'],
+      ignored: [],
+    });
     const fail = parseQaVerdict(roleExample('build-qa', 'VERIFICATION: FAIL'));
     assert.equal(fail.verdict, 'fail');
     assert.equal(fail.reason, '<one line: what fails>');
   });
 
   test('collects VERIFY commands in order, without repeats, through decoration', () => {
-    const reply = 'All good.\n\n```\nVERIFICATION: PASS\nVERIFY: cargo build\n- VERIFY: `cargo test`\n**VERIFY:** cargo build\nVERIFY: cargo clippy -- -D warnings\n```\n';
-    assert.deepEqual(parseQaVerdict(reply), { verdict: 'pass', verify: ['cargo build', 'cargo test', 'cargo clippy -- -D warnings'], ignored: [] });
+    const reply =
+      'All good.\n\n```\nVERIFICATION: PASS\nVERIFY: cargo build\n- VERIFY: `cargo test`\n**VERIFY:** cargo build\nVERIFY: cargo clippy -- -D warnings\n```\n';
+    assert.deepEqual(parseQaVerdict(reply), {
+      verdict: 'pass',
+      verify: ['cargo build', 'cargo test', 'cargo clippy -- -D warnings'],
+      ignored: [],
+    });
   });
 
   test('a command in a code span followed by a note is the code span; otherwise the value is taken whole', () => {
-    const v = parseQaVerdict('VERIFY: `cargo test` — 24 passed\nVERIFY: `npm run lint` (clean)\nVERIFY: `npm test` && `npm run e2e`\nVERIFY: make `echo x`');
+    const v = parseQaVerdict(
+      'VERIFY: `cargo test` — 24 passed\nVERIFY: `npm run lint` (clean)\nVERIFY: `npm test` && `npm run e2e`\nVERIFY: make `echo x`',
+    );
     assert.deepEqual(v.verify, ['cargo test', 'npm run lint', '`npm test` && `npm run e2e`', 'make `echo x`']);
   });
 
@@ -221,16 +258,28 @@ describe('parseQaVerdict', () => {
   }
 
   test('REASON goes on until the next QA field or a blank line, with control characters shown', () => {
-    const v = parseQaVerdict('VERIFICATION: FAIL\nREASON: two tests fail\nin tests/alerts.rs \u001b[31mred\u001b[0m\nDETAILS:\n- x\n');
+    const v = parseQaVerdict(
+      'VERIFICATION: FAIL\nREASON: two tests fail\nin tests/alerts.rs \u001b[31mred\u001b[0m\nDETAILS:\n- x\n',
+    );
     assert.equal(v.reason, 'two tests fail\nin tests/alerts.rs \\x1b[31mred\\x1b[0m');
     assert.equal(parseQaVerdict('VERIFICATION: FAIL\nREASON: short\n\nThanks!').reason, 'short');
     assert.equal(parseQaVerdict('VERIFICATION: FAIL\nREASON:\n').reason, undefined);
   });
 
   test('refuses hostile VERIFY commands and keeps at most the cap', () => {
-    const v = parseQaVerdict(['VERIFICATION: PASS', 'VERIFY: npm test\u0000; rm -rf ~', 'VERIFY: \u001b]0;title\u0007npm test', 'VERIFY: npm test'].join('\n'));
+    const v = parseQaVerdict(
+      [
+        'VERIFICATION: PASS',
+        'VERIFY: npm test\u0000; rm -rf ~',
+        'VERIFY: \u001b]0;title\u0007npm test',
+        'VERIFY: npm test',
+      ].join('\n'),
+    );
     assert.deepEqual(v.verify, ['npm test']);
-    assert.deepEqual(v.ignored, ['line 2: VERIFY: contains a NUL character', 'line 3: VERIFY: contains a control or invisible character']);
+    assert.deepEqual(v.ignored, [
+      'line 2: VERIFY: contains a NUL character',
+      'line 3: VERIFY: contains a control or invisible character',
+    ]);
     const many = parseQaVerdict(Array.from({ length: 25 }, (_, i) => `VERIFY: check ${i}`).join('\n'));
     assert.equal(many.verify.length, COMMANDS_MAX);
     assert.deepEqual(many.verify.slice(-1), [`check ${COMMANDS_MAX - 1}`]);
@@ -246,15 +295,24 @@ describe('parseReview', () => {
   });
 
   test('APPROVED, with what follows as reasons; none without a verdict', () => {
-    assert.deepEqual(parseReview('REVIEW: APPROVED\nSUMMARY: Fine.\nFINDINGS:\n- none'), { verdict: 'approved', reasons: 'SUMMARY: Fine.\nFINDINGS:\n- none' });
+    assert.deepEqual(parseReview('REVIEW: APPROVED\nSUMMARY: Fine.\nFINDINGS:\n- none'), {
+      verdict: 'approved',
+      reasons: 'SUMMARY: Fine.\nFINDINGS:\n- none',
+    });
     assert.deepEqual(parseReview('**REVIEW: APPROVED**'), { verdict: 'approved' });
     assert.deepEqual(parseReview('Looks good to me, I would say REVIEW: APPROVED.'), { verdict: 'none' });
     assert.deepEqual(parseReview('REVIEW: LGTM'), { verdict: 'none' });
   });
 
   test('CHANGES, CHANGES_REQUESTED and "CHANGES REQUESTED" are changes; text on the verdict line starts the reasons', () => {
-    assert.deepEqual(parseReview('REVIEW: CHANGES — the SQL is built from input'), { verdict: 'changes', reasons: 'the SQL is built from input' });
-    assert.deepEqual(parseReview('REVIEW: CHANGES REQUESTED\n- [blocking] x'), { verdict: 'changes', reasons: '- [blocking] x' });
+    assert.deepEqual(parseReview('REVIEW: CHANGES — the SQL is built from input'), {
+      verdict: 'changes',
+      reasons: 'the SQL is built from input',
+    });
+    assert.deepEqual(parseReview('REVIEW: CHANGES REQUESTED\n- [blocking] x'), {
+      verdict: 'changes',
+      reasons: '- [blocking] x',
+    });
     assert.equal(parseReview('- **REVIEW:** changes_requested').verdict, 'changes');
   });
 
@@ -264,7 +322,10 @@ describe('parseReview', () => {
   });
 
   test('drops the fence the block was written in, shows control characters, caps the reasons', () => {
-    assert.deepEqual(parseReview('```\nREVIEW: CHANGES\n- [blocking] x\n```\n'), { verdict: 'changes', reasons: '- [blocking] x' });
+    assert.deepEqual(parseReview('```\nREVIEW: CHANGES\n- [blocking] x\n```\n'), {
+      verdict: 'changes',
+      reasons: '- [blocking] x',
+    });
     assert.equal(parseReview('REVIEW: CHANGES\n\u001b[2Jgone').reasons, '\\x1b[2Jgone');
     const long = parseReview(`REVIEW: CHANGES\n${'finding\n'.repeat(100_000)}`);
     assert.equal([...(long.reasons ?? '')].length, VERDICT_REASON_MAX_CHARS);
@@ -280,7 +341,8 @@ describe('parseDelivery', () => {
       project: 'price-tracker',
       location: 'price-tracker/',
       language: 'Rust',
-      summary: 'A command-line tool that records the Bitcoin price every 5 minutes in SQLite and sends a Telegram alert once each time the price crosses a threshold you set.',
+      summary:
+        'A command-line tool that records the Bitcoin price every 5 minutes in SQLite and sends a Telegram alert once each time the price crosses a threshold you set.',
       usage: 'price-tracker run',
     });
   });
@@ -290,20 +352,38 @@ describe('parseDelivery', () => {
       'Docs written.\r\n\r\n```\r\n**BUILD_COMPLETE**\r\n- **PROJECT:** t\r\n- **LOCATION:** t/\r\n- **LANGUAGE:** Go\r\n- **SUMMARY:** One.\r\nTwo.\r\n- **USAGE:** `t run`\r\n```\r\nBye.';
     const parsed = parseDelivery(reply);
     assert.ok(parsed.ok);
-    assert.deepEqual(parsed.summary, { project: 't', location: 't/', language: 'Go', summary: 'One.\nTwo.', usage: '`t run`' });
+    assert.deepEqual(parsed.summary, {
+      project: 't',
+      location: 't/',
+      language: 'Go',
+      summary: 'One.\nTwo.',
+      usage: '`t run`',
+    });
   });
 
   test('without a BUILD_COMPLETE line alone on its line, there is no summary', () => {
     const fields = 'PROJECT: t\nLOCATION: t/\nLANGUAGE: Go\nSUMMARY: s\nUSAGE: u';
     assert.match(refusal(parseDelivery(fields)), /no BUILD_COMPLETE/);
-    assert.match(refusal(parseDelivery(`BUILD_COMPLETE is what I would say if the tests passed.\n${fields}`)), /no BUILD_COMPLETE/);
+    assert.match(
+      refusal(parseDelivery(`BUILD_COMPLETE is what I would say if the tests passed.\n${fields}`)),
+      /no BUILD_COMPLETE/,
+    );
     assert.match(refusal(parseDelivery(`I am not done. build_complete\n${fields}`)), /no BUILD_COMPLETE/);
   });
 
   test('a missing or empty field is named; fields before BUILD_COMPLETE do not count', () => {
-    assert.match(refusal(parseDelivery('BUILD_COMPLETE\nPROJECT: t\nLOCATION: t/\nLANGUAGE: Go\nSUMMARY: s\n')), /not followed by USAGE:/);
-    assert.match(refusal(parseDelivery('USAGE: u\nBUILD_COMPLETE\nPROJECT: t\nLOCATION: t/\nLANGUAGE: Go\nSUMMARY: s\n')), /USAGE:/);
-    assert.match(refusal(parseDelivery('BUILD_COMPLETE\nPROJECT: \nLOCATION: t/\nLANGUAGE: Go\n')), /PROJECT:, SUMMARY:, USAGE:/);
+    assert.match(
+      refusal(parseDelivery('BUILD_COMPLETE\nPROJECT: t\nLOCATION: t/\nLANGUAGE: Go\nSUMMARY: s\n')),
+      /not followed by USAGE:/,
+    );
+    assert.match(
+      refusal(parseDelivery('USAGE: u\nBUILD_COMPLETE\nPROJECT: t\nLOCATION: t/\nLANGUAGE: Go\nSUMMARY: s\n')),
+      /USAGE:/,
+    );
+    assert.match(
+      refusal(parseDelivery('BUILD_COMPLETE\nPROJECT: \nLOCATION: t/\nLANGUAGE: Go\n')),
+      /PROJECT:, SUMMARY:, USAGE:/,
+    );
   });
 
   test('the last BUILD_COMPLETE block counts, and values are shown safely and capped', () => {

@@ -16,7 +16,11 @@ const PHASES: Record<string, Pick<PhaseState, 'role' | 'check'>> = {
 };
 
 /** One attempt of `phase` in /ws/proj (which holds `files`), as the orchestrator makes it. */
-async function attempt(phase: string, turns: PhaseTurns, options: HarnessOptions & { approve?: string[]; stopOnAsk?: boolean; root?: string } = {}) {
+async function attempt(
+  phase: string,
+  turns: PhaseTurns,
+  options: HarnessOptions & { approve?: string[]; stopOnAsk?: boolean; root?: string } = {},
+) {
   const files = { 'proj/specs/architecture.md': ARCHITECTURE, ...options.files };
   const stop = new AbortController();
   const h = buildHarness(turns, { ...options, files, ...(options.stopOnAsk ? { onAsk: () => stop.abort() } : {}) });
@@ -67,7 +71,10 @@ describe('phaseAttempt: Groundwork’s own commands go through the gate', () => 
     assert.equal(outcome.passed, false);
     assert.equal(outcome.transient, false);
     assert.equal(outcome.sendBack, undefined);
-    assert.match(outcome.reason ?? '', /^Claimed but not verified: .*`node --test` was not run \(nobody can approve it in this run \(unattended\)/);
+    assert.match(
+      outcome.reason ?? '',
+      /^Claimed but not verified: .*`node --test` was not run \(nobody can approve it in this run \(unattended\)/,
+    );
     assert.deepEqual(
       outcome.verified.map((v) => [v.command, v.exitCode]),
       [[VERIFY, null]],
@@ -105,7 +112,11 @@ describe('phaseAttempt: Groundwork’s own commands go through the gate', () => 
     const { h, result } = await attempt(
       'qa',
       { qa: [say(QA_PASS)] },
-      { files, approve: [VERIFY, 'npm test'], commandResult: (r) => (r.command === 'npm test' ? { exitCode: 1, output: 'not ok 1 - sum\n' } : {}) },
+      {
+        files,
+        approve: [VERIFY, 'npm test'],
+        commandResult: (r) => (r.command === 'npm test' ? { exitCode: 1, output: 'not ok 1 - sum\n' } : {}),
+      },
     );
     const outcome = checked(result);
     assert.deepEqual(
@@ -122,7 +133,11 @@ describe('phaseAttempt: Groundwork’s own commands go through the gate', () => 
     const { result } = await attempt(
       'developer',
       { developer: [say('IMPLEMENTATION_COMPLETE')] },
-      { files, approve: ['npm run build'], commandResult: () => ({ exitCode: 2, output: 'error TS2304: Cannot find name x\n' }) },
+      {
+        files,
+        approve: ['npm run build'],
+        commandResult: () => ({ exitCode: 2, output: 'error TS2304: Cannot find name x\n' }),
+      },
     );
     const outcome = checked(result);
     assert.equal(outcome.passed, false);
@@ -134,7 +149,9 @@ describe('phaseAttempt: Groundwork’s own commands go through the gate', () => 
 
 describe('phaseAttempt: what the check is given', () => {
   it("the created files come from the run's changes.json: a new test file passes", async () => {
-    const { result } = await attempt('test-writer', { 'test-writer': [write('test/sum.test.js', 'test()\n'), say('TESTS_COMPLETE')] });
+    const { result } = await attempt('test-writer', {
+      'test-writer': [write('test/sum.test.js', 'test()\n'), say('TESTS_COMPLETE')],
+    });
     const outcome = checked(result);
     assert.equal(outcome.passed, true);
     assert.match(outcome.reason ?? '', /The run created the test file test\/sum\.test\.js\./);
@@ -142,7 +159,11 @@ describe('phaseAttempt: what the check is given', () => {
 
   it('a test file the run only changed, or one already on the disk, is not one it created', async () => {
     const files = { 'proj/test/old.test.js': 'old\n', 'proj/test/other.test.js': 'other\n' };
-    const { result } = await attempt('test-writer', { 'test-writer': [write('test/old.test.js', 'changed\n'), say('TESTS_COMPLETE')] }, { files });
+    const { result } = await attempt(
+      'test-writer',
+      { 'test-writer': [write('test/old.test.js', 'changed\n'), say('TESTS_COMPLETE')] },
+      { files },
+    );
     const outcome = checked(result);
     assert.equal(outcome.passed, false);
     assert.match(outcome.reason ?? '', /created no file at all/);

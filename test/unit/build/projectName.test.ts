@@ -17,13 +17,15 @@ import {
 
 describe('projectNameFrom', () => {
   test("takes up to three telling words of a model's brief's one-line summary", () => {
-    const text = 'IDEA_BRIEF:\nOne-line summary: A price tracker for Bitcoin that alerts on Telegram\nProblem: prices move fast\n';
+    const text =
+      'IDEA_BRIEF:\nOne-line summary: A price tracker for Bitcoin that alerts on Telegram\nProblem: prices move fast\n';
     assert.equal(projectNameFrom(text), 'price-tracker-bitcoin');
     assert.equal(projectNameFrom('- **One-line summary:** Invoice export\n'), 'invoice-export');
   });
 
   test('reads a saved idea-brief.md: the line under its One-line summary heading', () => {
-    const saved = '# Idea Brief: Recipe box\n\n## One-line summary\n\nA recipe box for families.\n\n## Problem\n\nLost recipes.\n';
+    const saved =
+      '# Idea Brief: Recipe box\n\n## One-line summary\n\nA recipe box for families.\n\n## Problem\n\nLost recipes.\n';
     assert.equal(projectNameFrom(saved), 'recipe-box-families');
   });
 
@@ -57,7 +59,12 @@ describe('projectNameFrom', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
         const name = projectNameFrom(text);
-        return PROJECT_NAME_PATTERN.test(name) && name.length <= PROJECT_NAME_MAX_CHARS && !WINDOWS_RESERVED.test(name) && !name.startsWith('.');
+        return (
+          PROJECT_NAME_PATTERN.test(name) &&
+          name.length <= PROJECT_NAME_MAX_CHARS &&
+          !WINDOWS_RESERVED.test(name) &&
+          !name.startsWith('.')
+        );
       }),
       { numRuns: 500 },
     );

@@ -4,20 +4,31 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAnalystBrief } from '../../../src/core/build/markers';
-import { folderProblem, placeProject, type PlaceAnswer, type PlaceQuestion } from '../../../src/core/build/projectPlace';
+import {
+  folderProblem,
+  placeProject,
+  type PlaceAnswer,
+  type PlaceQuestion,
+} from '../../../src/core/build/projectPlace';
 import { ANALYST, buildHarness, happyTurns, PROJECT, say, SUM } from './buildHarness';
 
 const takenOf = (names: string[]) => async (dir: string) => names.includes(dir);
 
 function asker(...answers: PlaceAnswer[]) {
   const questions: PlaceQuestion[] = [];
-  return { questions, ask: async (q: PlaceQuestion) => (questions.push(q), answers.shift() ?? { kind: 'stop' as const }) };
+  return {
+    questions,
+    ask: async (q: PlaceQuestion) => (questions.push(q), answers.shift() ?? { kind: 'stop' as const }),
+  };
 }
 
 describe('placeProject', () => {
   it('takes the analyst’s folder when it is free, asking nobody', async () => {
     const a = asker();
-    assert.deepEqual(await placeProject('sum-tool', false, { taken: takenOf([]), ask: a.ask }), { kind: 'folder', dir: 'sum-tool' });
+    assert.deepEqual(await placeProject('sum-tool', false, { taken: takenOf([]), ask: a.ask }), {
+      kind: 'folder',
+      dir: 'sum-tool',
+    });
     assert.equal(a.questions.length, 0);
   });
 
@@ -37,18 +48,24 @@ describe('placeProject', () => {
     assert.equal(a.questions[0]?.taken, 'sum-tool');
     assert.equal(a.questions[0]?.free, 'sum-tool-3');
     assert.equal(a.questions[0]?.existing, false);
-    assert.equal(await a.questions[0]?.check('sum-tool-2'), 'sum-tool-2 already exists in the workspace and is not empty: Groundwork never writes into it.');
+    assert.equal(
+      await a.questions[0]?.check('sum-tool-2'),
+      'sum-tool-2 already exists in the workspace and is not empty: Groundwork never writes into it.',
+    );
     assert.match((await a.questions[0]?.check('../etc')) ?? '', /1 to 3 words of a-z/);
     assert.equal(await a.questions[0]?.check('adder'), undefined);
   });
 
   it('a name that turns out taken or unsafe is never used: the next free one is', async () => {
     const taken = takenOf(['sum-tool', 'adder']);
-    assert.deepEqual(await placeProject('sum-tool', false, { taken, ask: async () => ({ kind: 'folder', name: 'adder' }) }), {
-      kind: 'folder',
-      dir: 'adder-2',
-      note: 'The folder the person named cannot be used, so the project is adder-2.',
-    });
+    assert.deepEqual(
+      await placeProject('sum-tool', false, { taken, ask: async () => ({ kind: 'folder', name: 'adder' }) }),
+      {
+        kind: 'folder',
+        dir: 'adder-2',
+        note: 'The folder the person named cannot be used, so the project is adder-2.',
+      },
+    );
     for (const name of ['../outside', '.git', 'a/b', '', 'con']) {
       const placed = await placeProject('sum-tool', false, { taken, ask: async () => ({ kind: 'folder', name }) });
       assert.equal(placed.kind === 'folder' && placed.dir, 'sum-tool-2', name);
@@ -106,7 +123,10 @@ describe('BuildRunner: the person places the project', () => {
       [`${PROJECT}/notes.txt`],
     );
     assert.equal(a.questions.length, 1);
-    assert.match(h.file(`.groundwork/builds/${build.id}/build.log`) ?? '', /The person named the project's folder adder\./);
+    assert.match(
+      h.file(`.groundwork/builds/${build.id}/build.log`) ?? '',
+      /The person named the project's folder adder\./,
+    );
   });
 
   it('TARGET: existing and the person says the workspace: a feature build, the later phases rooted in the workspace', async () => {
@@ -123,7 +143,10 @@ describe('BuildRunner: the person places the project', () => {
   });
 
   it('TARGET: existing and the person says stop: the build stops at the analyst, nothing written outside .groundwork, and Resume asks again', async () => {
-    const h = buildHarness({ ...withTarget('existing'), analyst: [say(ANALYST.replace('LANGUAGE:', 'TARGET: existing\nLANGUAGE:')), ...withTarget('existing').analyst!] });
+    const h = buildHarness({
+      ...withTarget('existing'),
+      analyst: [say(ANALYST.replace('LANGUAGE:', 'TARGET: existing\nLANGUAGE:')), ...withTarget('existing').analyst!],
+    });
     const a = asker({ kind: 'stop' }, { kind: 'folder', name: PROJECT });
     h.deps.place = a.ask;
     const stopped = await h.start();
@@ -134,7 +157,9 @@ describe('BuildRunner: the person places the project', () => {
       h.paths().filter((p) => !p.startsWith('.groundwork')),
       ['brief.md'],
     );
-    const resumed = await h.runner.resume(stopped.id, new AbortController().signal, h.emit, { approve: ['node --test'] });
+    const resumed = await h.runner.resume(stopped.id, new AbortController().signal, h.emit, {
+      approve: ['node --test'],
+    });
     assert.equal(resumed.status, 'completed', resumed.reason);
     assert.equal(resumed.projectDir, PROJECT);
     assert.equal(a.questions.length, 2);

@@ -10,30 +10,36 @@ import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
 import { tempFolder } from '../cli/cliHarness';
 
 const REQUIREMENTS = '# Requirements\n\n- [task-001] One.\n- [task-002] Two.\n';
-const colors = (text: string) => parseAnnotations(text).annotations.flatMap((a) => (a.kind === 'region' ? [[a.task, a.color]] : []));
+const colors = (text: string) =>
+  parseAnnotations(text).annotations.flatMap((a) => (a.kind === 'region' ? [[a.task, a.color]] : []));
 
 describe('parseImplemented', () => {
   test('ids from IMPLEMENTED: lines, as build markers are found; bad ids left out', () => {
-    assert.deepEqual(parseImplemented('Done.\nIMPLEMENTED: task-001, `task-002` [task-003]\n- **IMPLEMENTED:** task-001 a:b task-004\nnot IMPLEMENTED: task-009\n'), [
-      'task-001',
-      'task-002',
-      'task-003',
-      'task-004',
-    ]);
+    assert.deepEqual(
+      parseImplemented(
+        'Done.\nIMPLEMENTED: task-001, `task-002` [task-003]\n- **IMPLEMENTED:** task-001 a:b task-004\nnot IMPLEMENTED: task-009\n',
+      ),
+      ['task-001', 'task-002', 'task-003', 'task-004'],
+    );
     assert.deepEqual(parseImplemented('BUILD_COMPLETE\n'), []);
   });
 });
 
 describe('requirementsDocument', () => {
   test("the brief's [task-NNN] lines as a list, each task once", () => {
-    const brief = 'PROJECT_NAME: t\nREQUIREMENTS:\n- [task-001] One | Acceptance: x\n  * [task-002] Two\n- [task-001] again\n- REQ-003: old style\n';
+    const brief =
+      'PROJECT_NAME: t\nREQUIREMENTS:\n- [task-001] One | Acceptance: x\n  * [task-002] Two\n- [task-001] again\n- REQ-003: old style\n';
     assert.equal(requirementsDocument(brief), '# Requirements\n\n- [task-001] One | Acceptance: x\n- [task-002] Two\n');
     assert.equal(requirementsDocument('PROJECT_NAME: t\n- REQ-001: x\n'), undefined);
   });
 });
 
 describe('specs on the disk (NodeSpecWriter)', () => {
-  async function project(): Promise<{ ws: string; dir: string; ports: { fs: NodeWorkspaceFs; writer: NodeSpecWriter } }> {
+  async function project(): Promise<{
+    ws: string;
+    dir: string;
+    ports: { fs: NodeWorkspaceFs; writer: NodeSpecWriter };
+  }> {
     const ws = await tempFolder('groundwork-specs-');
     const dir = join(ws, 'p');
     await mkdir(join(dir, 'specs'), { recursive: true });
@@ -44,15 +50,28 @@ describe('specs on the disk (NodeSpecWriter)', () => {
 
   test('architect: all blue, the listed green; delivery: all green; idempotent', async () => {
     const { dir, ports } = await project();
-    const architect = await markPhaseSpecs(ports, dir, 'architecture', 'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n');
+    const architect = await markPhaseSpecs(
+      ports,
+      dir,
+      'architecture',
+      'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n',
+    );
     assert.equal(architect?.ok, true);
     const spec = join(dir, 'specs/requirements.md');
     assert.deepEqual(colors(await readFile(spec, 'utf8')), [
       ['task-001', 'blue'],
       ['task-002', 'green'],
     ]);
-    assert.equal(await markPhaseSpecs(ports, dir, 'architecture', 'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n'), undefined, 'nothing left to do');
-    assert.equal(await markPhaseSpecs(ports, dir, 'verification', 'VERIFICATION: PASS'), undefined, 'other phases mark nothing');
+    assert.equal(
+      await markPhaseSpecs(ports, dir, 'architecture', 'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n'),
+      undefined,
+      'nothing left to do',
+    );
+    assert.equal(
+      await markPhaseSpecs(ports, dir, 'verification', 'VERIFICATION: PASS'),
+      undefined,
+      'other phases mark nothing',
+    );
     const delivery = await markPhaseSpecs(ports, dir, 'delivery', 'BUILD_COMPLETE\n');
     assert.match(delivery?.text ?? '', /implemented \(green\): all in specs\/requirements\.md/);
     assert.deepEqual(colors(await readFile(spec, 'utf8')), [
@@ -64,18 +83,36 @@ describe('specs on the disk (NodeSpecWriter)', () => {
 
   test('a note goes into requirements.md first, then the other specs by name; once per case', async () => {
     const { dir, ports } = await project();
-    await writeFile(join(dir, 'specs/a.md'), '- <!--@ax:0-1:green:task-001-->[task-001] elsewhere<!--/@ax-->\n- <!--@ax:0-1:green:task-003-->[task-003] only here<!--/@ax-->\n');
+    await writeFile(
+      join(dir, 'specs/a.md'),
+      '- <!--@ax:0-1:green:task-001-->[task-001] elsewhere<!--/@ax-->\n- <!--@ax:0-1:green:task-003-->[task-003] only here<!--/@ax-->\n',
+    );
     await writeFile(join(dir, 'specs/notes.txt'), 'not a spec');
     assert.deepEqual(
       (await specFiles(ports.fs, dir)).map((p) => p.slice(dir.length + 1)),
       ['specs/requirements.md', 'specs/a.md'],
     );
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-003', caseId: 'disc-001', content: 'x' }), join(dir, 'specs/a.md'));
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-003', caseId: 'disc-001', content: 'x' }),
+      join(dir, 'specs/a.md'),
+    );
     await markPhaseSpecs(ports, dir, 'delivery', '');
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-002', content: 'y' }), join(dir, 'specs/requirements.md'));
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-002', content: 'y' }), undefined);
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'task-009', caseId: 'disc-003', content: 'z' }), undefined);
-    assert.equal(await appendDiscoveryNote(ports, dir, { task: 'bad id', caseId: 'disc-003', content: 'z' }), undefined);
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-002', content: 'y' }),
+      join(dir, 'specs/requirements.md'),
+    );
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-002', content: 'y' }),
+      undefined,
+    );
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'task-009', caseId: 'disc-003', content: 'z' }),
+      undefined,
+    );
+    assert.equal(
+      await appendDiscoveryNote(ports, dir, { task: 'bad id', caseId: 'disc-003', content: 'z' }),
+      undefined,
+    );
     const text = await readFile(join(dir, 'specs/requirements.md'), 'utf8');
     assert.equal(parseAnnotations(text).annotations.filter((a) => a.kind === 'discovery').length, 1);
   });
@@ -87,7 +124,11 @@ describe('specs on the disk (NodeSpecWriter)', () => {
     await symlink(join(outside, 'secret.md'), join(dir, 'specs/b.md'));
     const marked = await markPhaseSpecs(ports, dir, 'delivery', '');
     assert.equal(marked?.ok, false);
-    assert.match(marked?.text ?? '', /requirements marked .* in specs\/requirements\.md; specs\/b\.md could not be marked: /, 'the others are still marked');
+    assert.match(
+      marked?.text ?? '',
+      /requirements marked .* in specs\/requirements\.md; specs\/b\.md could not be marked: /,
+      'the others are still marked',
+    );
     assert.equal(await readFile(join(outside, 'secret.md'), 'utf8'), REQUIREMENTS, 'the file outside is untouched');
     await assert.rejects(ports.writer.edit(join(outside, 'secret.md'), () => ({ text: 'x' })));
     const huge = join(ws, 'p/specs/requirements.md');

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DEFAULT_PHASES, PHASE_CHECKS, WORKFLOW_PHASES_MAX } from '../../../src/core/build/buildTypes';
 import type { WorkflowProblem } from '../../../src/core/build/buildTypes';
-import { BUNDLED_WORKFLOW_FILE, parseWorkflow, WORKFLOW_FILE_MAX_BYTES, workflowProblemText } from '../../../src/core/build/workflow';
+import {
+  BUNDLED_WORKFLOW_FILE,
+  parseWorkflow,
+  WORKFLOW_FILE_MAX_BYTES,
+  workflowProblemText,
+} from '../../../src/core/build/workflow';
 import { BUNDLED_ROLE_NAMES } from '../../../src/core/roles/roleSchema';
 import { ROOT } from './buildFixtures';
 
@@ -21,7 +26,8 @@ function problems(text: string): WorkflowProblem[] {
 }
 const texts = (text: string): string[] => problems(text).map(workflowProblemText);
 
-const phase = (name: string, role: string, check: string) => `  - name: ${name}\n    role: ${role}\n    check: ${check}\n`;
+const phase = (name: string, role: string, check: string) =>
+  `  - name: ${name}\n    role: ${role}\n    check: ${check}\n`;
 
 describe('the bundled workflow', () => {
   const text = readFileSync(join(ROOT, 'roles', BUNDLED_WORKFLOW_FILE), 'utf8');
@@ -58,7 +64,8 @@ describe('the bundled workflow', () => {
   });
 
   test('its comments explain every check there is', () => {
-    for (const check of PHASE_CHECKS) assert.match(text, new RegExp(`^#\\s+(?:check: what.*\\n#\\s+)?${check}\\b`, 'm'), check);
+    for (const check of PHASE_CHECKS)
+      assert.match(text, new RegExp(`^#\\s+(?:check: what.*\\n#\\s+)?${check}\\b`, 'm'), check);
   });
 });
 
@@ -87,34 +94,54 @@ describe('parseWorkflow', () => {
       `phases:\n  - name: qa\n    role: build-qa\n    check: review\n    model: opus\n`,
       [`${FILE}:5: model: unknown field in phase 1 (known: name, role, check)`],
     ],
-    ['an unknown top-level field', `version: 2\nphases:\n${phase('qa', 'build-qa', 'verification')}`, [`${FILE}:1: version: unknown field; a workflow has only phases`]],
-    ['a missing check', `phases:\n  - name: qa\n    role: build-qa\n`, [`${FILE}:2: check: missing in phase 1; every phase has name, role, check`]],
+    [
+      'an unknown top-level field',
+      `version: 2\nphases:\n${phase('qa', 'build-qa', 'verification')}`,
+      [`${FILE}:1: version: unknown field; a workflow has only phases`],
+    ],
+    [
+      'a missing check',
+      `phases:\n  - name: qa\n    role: build-qa\n`,
+      [`${FILE}:2: check: missing in phase 1; every phase has name, role, check`],
+    ],
     [
       'a name with spaces',
       `phases:\n${phase('Test Writer', 'build-test-writer', 'tests-created')}`,
-      [`${FILE}:2: name: "Test Writer" is not a phase name: lower-case words of a-z and 0-9 joined by '-', at most 64 characters, e.g. test-writer`],
+      [
+        `${FILE}:2: name: "Test Writer" is not a phase name: lower-case words of a-z and 0-9 joined by '-', at most 64 characters, e.g. test-writer`,
+      ],
     ],
     [
       'a role with capitals',
       `phases:\n${phase('qa', 'Build_QA', 'verification')}`,
-      [`${FILE}:3: role: "Build_QA" is not a role name: lower-case words joined by '-', at most 64 characters, e.g. build-qa`],
+      [
+        `${FILE}:3: role: "Build_QA" is not a role name: lower-case words joined by '-', at most 64 characters, e.g. build-qa`,
+      ],
     ],
     [
       'a role that is a path',
       `phases:\n${phase('qa', '../../etc/passwd', 'verification')}`,
-      [`${FILE}:3: role: "../../etc/passwd" is not a role name: lower-case words joined by '-', at most 64 characters, e.g. build-qa`],
+      [
+        `${FILE}:3: role: "../../etc/passwd" is not a role name: lower-case words joined by '-', at most 64 characters, e.g. build-qa`,
+      ],
     ],
     [
       'a name that is a number',
       `phases:\n${phase('42', 'build-qa', 'verification')}`,
-      [`${FILE}:2: name: number 42 is not a phase name: lower-case words of a-z and 0-9 joined by '-', at most 64 characters, e.g. test-writer`],
+      [
+        `${FILE}:2: name: number 42 is not a phase name: lower-case words of a-z and 0-9 joined by '-', at most 64 characters, e.g. test-writer`,
+      ],
     ],
     [
       'a check that is a list',
       `phases:\n  - name: qa\n    role: build-qa\n    check: [verification]\n`,
       [`${FILE}:4: check: "a list or fields" is not one of ${PHASE_CHECKS.join(', ')}`],
     ],
-    ['an empty check', `phases:\n  - name: qa\n    role: build-qa\n    check:\n`, [`${FILE}:4: check: null is not one of ${PHASE_CHECKS.join(', ')}`]],
+    [
+      'an empty check',
+      `phases:\n  - name: qa\n    role: build-qa\n    check:\n`,
+      [`${FILE}:4: check: null is not one of ${PHASE_CHECKS.join(', ')}`],
+    ],
     [
       'a duplicate name',
       `phases:\n${phase('qa', 'build-qa', 'verification')}${phase('qa', 'build-reviewer', 'review')}`,
@@ -123,15 +150,25 @@ describe('parseWorkflow', () => {
     [
       'a brief phase that is not first',
       `phases:\n${phase('architect', 'build-architect', 'architecture')}${phase('analyst', 'build-analyst', 'brief')}`,
-      [`${FILE}:7: check: the brief phase must be the first phase: it names the project folder every later phase works in`],
+      [
+        `${FILE}:7: check: the brief phase must be the first phase: it names the project folder every later phase works in`,
+      ],
     ],
     [
       'two brief phases',
       `phases:\n${phase('analyst', 'build-analyst', 'brief')}${phase('again', 'build-analyst', 'brief')}`,
       [`${FILE}:7: check: only one phase may have check brief`],
     ],
-    ['a phase that is a word', `phases:\n  - analyst\n`, [`${FILE}:2: phase 1 must be fields name, role and check (e.g. "- name: qa"), got "analyst"`]],
-    ['phases as fields', `phases:\n  analyst: build-analyst\n`, [`${FILE}:1: phases: must be a list of phases (each line starting with '- '), got fields`]],
+    [
+      'a phase that is a word',
+      `phases:\n  - analyst\n`,
+      [`${FILE}:2: phase 1 must be fields name, role and check (e.g. "- name: qa"), got "analyst"`],
+    ],
+    [
+      'phases as fields',
+      `phases:\n  analyst: build-analyst\n`,
+      [`${FILE}:1: phases: must be a list of phases (each line starting with '- '), got fields`],
+    ],
     ['no phases', `phases: []\n`, [`${FILE}:1: phases: has no phases; a workflow needs at least one`]],
     [
       'no phases field',
@@ -141,13 +178,25 @@ describe('parseWorkflow', () => {
         `${FILE}:1: phases: missing: a workflow is \`phases:\` followed by a list of phases, each with name, role and check`,
       ],
     ],
-    ['an empty file', '', [`${FILE}:1: the file is empty: a workflow is \`phases:\` followed by a list of phases, each with name, role and check`]],
+    [
+      'an empty file',
+      '',
+      [
+        `${FILE}:1: the file is empty: a workflow is \`phases:\` followed by a list of phases, each with name, role and check`,
+      ],
+    ],
     [
       'a list at the top',
       '- name: qa\n',
-      [`${FILE}:1: the file must be fields, not a list or a single value: a workflow is \`phases:\` followed by a list of phases, each with name, role and check`],
+      [
+        `${FILE}:1: the file must be fields, not a list or a single value: a workflow is \`phases:\` followed by a list of phases, each with name, role and check`,
+      ],
     ],
-    ['a key set twice', `phases:\n  - name: qa\n    role: build-qa\n    role: build-reviewer\n    check: review\n`, [`${FILE}:4: a field is set twice; keep one of them`]],
+    [
+      'a key set twice',
+      `phases:\n  - name: qa\n    role: build-qa\n    role: build-reviewer\n    check: review\n`,
+      [`${FILE}:4: a field is set twice; keep one of them`],
+    ],
   ];
   for (const [name, text, expected] of cases) {
     test(`reports ${name}`, () => assert.deepEqual(texts(text), expected));
@@ -167,12 +216,16 @@ describe('parseWorkflow', () => {
 
   test(`refuses more than ${WORKFLOW_PHASES_MAX} phases`, () => {
     const many = Array.from({ length: WORKFLOW_PHASES_MAX + 1 }, (_, i) => phase(`p${i}`, 'build-qa', 'none')).join('');
-    assert.deepEqual(texts(`phases:\n${many}`), [`${FILE}:1: phases: has ${WORKFLOW_PHASES_MAX + 1} phases; the limit is ${WORKFLOW_PHASES_MAX}`]);
+    assert.deepEqual(texts(`phases:\n${many}`), [
+      `${FILE}:1: phases: has ${WORKFLOW_PHASES_MAX + 1} phases; the limit is ${WORKFLOW_PHASES_MAX}`,
+    ]);
   });
 
   test('refuses YAML aliases, and a billion-laughs file fails at once', () => {
     const alias = `phases:\n  - name: qa\n    role: &r build-qa\n    check: verification\n  - name: qa2\n    role: *r\n    check: review\n`;
-    assert.deepEqual(texts(alias), [`${FILE}:6: YAML aliases (*name) are not allowed in a workflow; write each value out`]);
+    assert.deepEqual(texts(alias), [
+      `${FILE}:6: YAML aliases (*name) are not allowed in a workflow; write each value out`,
+    ]);
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 10; i++)
       levels.push(

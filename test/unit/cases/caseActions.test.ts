@@ -70,7 +70,10 @@ const TABLE: Record<CaseStatus, Record<string, CaseStatus | RegExp>> = {
 describe('the status diagram', () => {
   for (const [status, row] of Object.entries(TABLE) as [CaseStatus, Record<string, CaseStatus | RegExp>][]) {
     for (const [name, expected] of Object.entries(row)) {
-      const title = typeof expected === 'string' ? `${status} --${name}--> ${expected}` : `${status}: ${name} is refused, saying why`;
+      const title =
+        typeof expected === 'string'
+          ? `${status} --${name}--> ${expected}`
+          : `${status}: ${name} is refused, saying why`;
       test(title, () => {
         const before = caseIn(status);
         if (typeof expected === 'string') {
@@ -94,8 +97,14 @@ describe('what each action records', () => {
     const promoted = applyCaseAction(caseIn('active', { metadata: { scope: 'local' } }), { kind: 'promote' }, NOW);
     assert.equal(promoted.id, 'disc-007');
     assert.equal(promoted.metadata.scope, 'global');
-    assert.throws(() => applyCaseAction(promoted, { kind: 'promote' }, NOW), /^CaseTransitionError: disc-007 is global already\.$/);
-    assert.throws(() => applyCaseAction(caseIn('archived', { metadata: { scope: 'local' } }), { kind: 'promote' }, NOW), /resurrect it before promoting it to global/);
+    assert.throws(
+      () => applyCaseAction(promoted, { kind: 'promote' }, NOW),
+      /^CaseTransitionError: disc-007 is global already\.$/,
+    );
+    assert.throws(
+      () => applyCaseAction(caseIn('archived', { metadata: { scope: 'local' } }), { kind: 'promote' }, NOW),
+      /resurrect it before promoting it to global/,
+    );
   });
 
   test('validate sets validated and validatedAt; on an outdated case it is the person confirming it', () => {
@@ -111,32 +120,61 @@ describe('what each action records', () => {
   });
 
   test('marking outdated names the commit when a commit did it', () => {
-    const c = applyCaseAction(caseIn('active'), { kind: 'outdated', reason: 'affected files modified', commit: 'a1b2c3d4e5' }, NOW);
-    assert.deepEqual([c.status, c.metadata.outdatedReason, c.metadata.outdatedCommit, c.metadata.outdatedAt], ['outdated', 'affected files modified', 'a1b2c3d4e5', NOW]);
-    assert.throws(() => applyCaseAction(caseIn('active'), { kind: 'outdated', commit: '$(reboot)' }, NOW), /"\$\(reboot\)" is not a commit hash/);
+    const c = applyCaseAction(
+      caseIn('active'),
+      { kind: 'outdated', reason: 'affected files modified', commit: 'a1b2c3d4e5' },
+      NOW,
+    );
+    assert.deepEqual(
+      [c.status, c.metadata.outdatedReason, c.metadata.outdatedCommit, c.metadata.outdatedAt],
+      ['outdated', 'affected files modified', 'a1b2c3d4e5', NOW],
+    );
+    assert.throws(
+      () => applyCaseAction(caseIn('active'), { kind: 'outdated', commit: '$(reboot)' }, NOW),
+      /"\$\(reboot\)" is not a commit hash/,
+    );
   });
 
   test('archive and resurrect keep the seed fields', () => {
     const archived = applyCaseAction(caseIn('active'), { kind: 'archive', reason: 'parent_task_completed' }, NOW);
     assert.deepEqual([archived.metadata.archivedAt, archived.metadata.archivedReason], [NOW, 'parent_task_completed']);
     const back = applyCaseAction(archived, { kind: 'resurrect' }, '2025-02-04T00:00:00.000Z');
-    assert.deepEqual([back.status, back.metadata.resurrectedAt, back.metadata.resurrectedBy], ['active', '2025-02-04T00:00:00.000Z', 'user']);
+    assert.deepEqual(
+      [back.status, back.metadata.resurrectedAt, back.metadata.resurrectedBy],
+      ['active', '2025-02-04T00:00:00.000Z', 'user'],
+    );
   });
 
   test('edit refuses empty content, and the same text is no change at all', () => {
     const c = caseIn('active');
-    assert.throws(() => applyCaseAction(c, { kind: 'edit', content: '' }, NOW), /^CaseTransitionError: disc-007 was not changed: the content is empty; say what was learned\.$/);
+    assert.throws(
+      () => applyCaseAction(c, { kind: 'edit', content: '' }, NOW),
+      /^CaseTransitionError: disc-007 was not changed: the content is empty; say what was learned\.$/,
+    );
     assert.equal(applyCaseAction(c, { kind: 'edit', content: c.content }, NOW), c);
   });
 
   test('impact and category are editable, within their lists', () => {
-    const c = applyCaseAction(applyCaseAction(caseIn('active'), { kind: 'set-impact', impact: 'critical' }, NOW), { kind: 'set-category', category: 'Errors' }, NOW);
+    const c = applyCaseAction(
+      applyCaseAction(caseIn('active'), { kind: 'set-impact', impact: 'critical' }, NOW),
+      { kind: 'set-category', category: 'Errors' },
+      NOW,
+    );
     assert.deepEqual([c.metadata.impact, c.metadata.category], ['critical', 'Errors']);
-    assert.throws(() => applyCaseAction(c, { kind: 'set-impact', impact: 'huge' as never }, NOW), /"huge" is not an impact; use low, medium, high or critical/);
-    assert.throws(() => applyCaseAction(c, { kind: 'set-category', category: 'Misc' as never }, NOW), /"Misc" is not a category/);
+    assert.throws(
+      () => applyCaseAction(c, { kind: 'set-impact', impact: 'huge' as never }, NOW),
+      /"huge" is not an impact; use low, medium, high or critical/,
+    );
+    assert.throws(
+      () => applyCaseAction(c, { kind: 'set-category', category: 'Misc' as never }, NOW),
+      /"Misc" is not a category/,
+    );
   });
 
   test('a case cannot supersede itself', () => {
-    assert.throws(() => applyCaseAction(caseIn('active'), { kind: 'supersede', by: 'disc-007' }, NOW), /disc-007 cannot supersede itself/);
+    assert.throws(
+      () => applyCaseAction(caseIn('active'), { kind: 'supersede', by: 'disc-007' }, NOW),
+      /disc-007 cannot supersede itself/,
+    );
   });
 });

@@ -1,9 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoveryMetrics } from '../../../src/core/cases/caseMetrics';
-import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { parseGitLog, pathspecOf } from '../../../src/core/node/gitLogRunner';
-import { caseJson, make } from './casesHarness';
+import { make } from './casesHarness';
 
 describe('metrics (the seed table)', () => {
   test('from the cases and the duplicates counter', () => {
@@ -34,7 +33,10 @@ describe('metrics (the seed table)', () => {
 
   test('no cases: zeros, not NaN', () => {
     const m = discoveryMetrics([]);
-    assert.deepEqual([m.total, m.validationRate, m.outdatedRate, m.injectedPerPrompt], [0, 0, 0, { global: 0, local: 0 }]);
+    assert.deepEqual(
+      [m.total, m.validationRate, m.outdatedRate, m.injectedPerPrompt],
+      [0, 0, 0, { global: 0, local: 0 }],
+    );
   });
 });
 
@@ -49,7 +51,12 @@ describe('the git log adapter’s pieces', () => {
   test('its output is read commit by commit', () => {
     const out = `\x1e${'a'.repeat(40)}\x1f2025-02-01T10:00:00+01:00\x1fFix login\n\nsrc/auth.ts\nsrc/x y.ts\n\x1e${'b'.repeat(40)}\x1f2025-01-01T00:00:00Z\x1fInit\n\nREADME.md\n`;
     assert.deepEqual(parseGitLog(out), [
-      { hash: 'a'.repeat(40), date: '2025-02-01T10:00:00+01:00', subject: 'Fix login', files: ['src/auth.ts', 'src/x y.ts'] },
+      {
+        hash: 'a'.repeat(40),
+        date: '2025-02-01T10:00:00+01:00',
+        subject: 'Fix login',
+        files: ['src/auth.ts', 'src/x y.ts'],
+      },
       { hash: 'b'.repeat(40), date: '2025-01-01T00:00:00Z', subject: 'Init', files: ['README.md'] },
     ]);
   });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { caseNumber, formatCaseId, isCaseId, parseCase, serializeCase } from '../../../src/core/cases/caseRecord';
+import { caseNumber, formatCaseId, isCaseId } from '../../../src/core/cases/caseId';
+import { parseCase, serializeCase } from '../../../src/core/cases/caseRecord';
 import { caseJson } from './casesHarness';
 
 describe('case ids', () => {
@@ -16,7 +17,20 @@ describe('case ids', () => {
 
   test('only the one spelling of a number is an id', () => {
     for (const id of ['disc-001', 'disc-999', 'disc-1000', 'disc-123456789']) assert.equal(isCaseId(id), true, id);
-    for (const id of ['disc-000', 'disc-01', 'disc-0001', 'disc-01000', 'DISC-001', 'disc-1e3', 'disc--01', ' disc-001', 'disc-001\n', 'disc-1234567890', 42, null]) {
+    for (const id of [
+      'disc-000',
+      'disc-01',
+      'disc-0001',
+      'disc-01000',
+      'DISC-001',
+      'disc-1e3',
+      'disc--01',
+      ' disc-001',
+      'disc-001\n',
+      'disc-1234567890',
+      42,
+      null,
+    ]) {
       assert.equal(isCaseId(id), false, String(id));
     }
     assert.throws(() => formatCaseId(0), RangeError);
@@ -63,7 +77,11 @@ describe('the case line', () => {
   const hostile: [string, Record<string, unknown>, RegExp][] = [
     ['an id that is not one', { id: '../../etc' }, /field id "..\/..\/etc" is not a case id/],
     ['another type', { type: 'task' }, /field type "task" is not discovery/],
-    ['an unknown status', { status: 'pwned' }, /field status "pwned" is not one of active, outdated, archived, deleted/],
+    [
+      'an unknown status',
+      { status: 'pwned' },
+      /field status "pwned" is not one of active, outdated, archived, deleted/,
+    ],
     ['empty content', { content: '   ' }, /field content: the content is empty/],
     ['content of zero-width characters', { content: '\u200b\u200b' }, /the content is empty/],
     ['content over the cap', { content: 'x'.repeat(8001) }, /8001 characters; the limit is 8000/],
@@ -73,16 +91,36 @@ describe('the case line', () => {
     ['a missing updatedAt', { updatedAt: undefined }, /field updatedAt is missing/],
     ['metadata that is a list', { metadata: undefined }, /./],
     ['a scope of its own', { metadata: { scope: 'team' } }, /field metadata.scope "team" is not local or global/],
-    ['an impact of its own', { metadata: { impact: 'urgent' } }, /field metadata.impact "urgent" is not one of low, medium, high, critical/],
+    [
+      'an impact of its own',
+      { metadata: { impact: 'urgent' } },
+      /field metadata.impact "urgent" is not one of low, medium, high, critical/,
+    ],
     ['an unknown category', { metadata: { category: 'Misc' } }, /field metadata.category "Misc"/],
     ['validated as text', { metadata: { validated: 'yes' } }, /field metadata.validated "yes" is not true or false/],
     ['appliedTo not a list', { metadata: { appliedTo: 'task-1' } }, /field metadata.appliedTo "task-1" is not a list/],
     ['appliedTo with a number', { metadata: { appliedTo: ['a', 7] } }, /metadata.appliedTo\[1\] must be text/],
-    ['a huge appliedTo', { metadata: { appliedTo: Array.from({ length: 1001 }, (_, i) => `t${i}`) } }, /1001 entries; the limit is 1000/],
-    ['superseded by itself', { metadata: { supersededBy: 'disc-005' } }, /field metadata.supersededBy "disc-005" is not the id of another case/],
+    [
+      'a huge appliedTo',
+      { metadata: { appliedTo: Array.from({ length: 1001 }, (_, i) => `t${i}`) } },
+      /1001 entries; the limit is 1000/,
+    ],
+    [
+      'superseded by itself',
+      { metadata: { supersededBy: 'disc-005' } },
+      /field metadata.supersededBy "disc-005" is not the id of another case/,
+    ],
     ['a commit that is not a hash', { metadata: { outdatedCommit: '--exec=rm' } }, /field metadata.outdatedCommit/],
-    ['an archive reason of its own', { metadata: { archivedReason: 'because' } }, /field metadata.archivedReason "because"/],
-    ['an agent name over 200 characters', { metadata: { sourceAgentId: 'a'.repeat(201) } }, /201 characters; the limit is 200/],
+    [
+      'an archive reason of its own',
+      { metadata: { archivedReason: 'because' } },
+      /field metadata.archivedReason "because"/,
+    ],
+    [
+      'an agent name over 200 characters',
+      { metadata: { sourceAgentId: 'a'.repeat(201) } },
+      /201 characters; the limit is 200/,
+    ],
   ];
   for (const [name, over, reason] of hostile) {
     test(`refuses ${name}, naming the field`, () => {

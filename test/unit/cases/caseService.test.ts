@@ -44,7 +44,10 @@ describe('CaseService', () => {
     const { ws, service } = setup();
     const c = await created(service, 'Tests use vitest.');
     const before = ws.lines('cases.jsonl');
-    await assert.rejects(service.apply(c.id, { kind: 'resurrect' }), (err: unknown) => err instanceof CaseTransitionError && /archived/.test(err.message));
+    await assert.rejects(
+      service.apply(c.id, { kind: 'resurrect' }),
+      (err: unknown) => err instanceof CaseTransitionError && /archived/.test(err.message),
+    );
     await assert.rejects(service.apply(c.id, { kind: 'delete' }), CaseTransitionError);
     assert.deepEqual(ws.lines('cases.jsonl'), before);
   });
@@ -53,7 +56,10 @@ describe('CaseService', () => {
     const { clock, service } = setup();
     const old = await created(service, 'The API uses REST endpoints for every call.');
     clock.advance(60_000);
-    const newer = await created(service, 'The API does not use REST endpoints for every call anymore, it uses GraphQL.');
+    const newer = await created(
+      service,
+      'The API does not use REST endpoints for every call anymore, it uses GraphQL.',
+    );
     await service.settled();
     const superseded = await service.cases.get(old.id);
     assert.deepEqual([superseded?.status, superseded?.metadata.supersededBy], ['outdated', newer.id]);
@@ -76,7 +82,14 @@ describe('CaseService', () => {
         asked.push([...paths]);
         return {
           ok: true,
-          commits: [{ hash: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0', date: new Date(T0 + 3_600_000).toISOString(), subject: 'auth: rotate tokens', files: ['src/auth.ts'] }],
+          commits: [
+            {
+              hash: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0',
+              date: new Date(T0 + 3_600_000).toISOString(),
+              subject: 'auth: rotate tokens',
+              files: ['src/auth.ts'],
+            },
+          ],
         };
       },
     };
@@ -84,7 +97,9 @@ describe('CaseService', () => {
     const c = await created(service, 'Tokens are checked in src/auth.ts before each request.');
     const report = await service.checkStaleness();
     assert.deepEqual(asked, [['src/auth.ts']]);
-    assert.deepEqual(report.findings, [{ id: c.id, commit: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0', files: ['src/auth.ts'] }]);
+    assert.deepEqual(report.findings, [
+      { id: c.id, commit: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0', files: ['src/auth.ts'] },
+    ]);
     await service.settled();
     assert.match(ws.fs.text(VIEW) ?? '', /\(outdated: a file it names changed in a1b2c3d\)/);
   });
@@ -92,13 +107,19 @@ describe('CaseService', () => {
   it("a person's review sticks: a validated case is not superseded again by an older contradiction, an edited one not outdated again by the same commit", async () => {
     const commit = 'b1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
     const git: GitLogPort = {
-      commitsTouching: async () => ({ ok: true, commits: [{ hash: commit, date: new Date(T0 + 60_000).toISOString(), subject: 'x', files: ['src/auth.ts'] }] }),
+      commitsTouching: async () => ({
+        ok: true,
+        commits: [{ hash: commit, date: new Date(T0 + 60_000).toISOString(), subject: 'x', files: ['src/auth.ts'] }],
+      }),
     };
     const { clock, service } = setup(git);
     const old = await created(service, 'The API uses REST endpoints for every call.');
     const byFile = await created(service, 'Tokens are checked in src/auth.ts.');
     clock.advance(60_000);
-    const newer = await created(service, 'The API does not use REST endpoints for every call anymore, it uses GraphQL.');
+    const newer = await created(
+      service,
+      'The API does not use REST endpoints for every call anymore, it uses GraphQL.',
+    );
     assert.equal((await service.cases.get(old.id))?.metadata.supersededBy, newer.id);
     clock.advance(60_000);
     assert.deepEqual(
@@ -111,7 +132,10 @@ describe('CaseService', () => {
     clock.advance(60_000);
     const again = await service.checkStaleness();
     assert.deepEqual([again.findings, again.superseded], [[], []]);
-    assert.deepEqual([(await service.cases.get(old.id))?.status, (await service.cases.get(byFile.id))?.status], ['active', 'active']);
+    assert.deepEqual(
+      [(await service.cases.get(old.id))?.status, (await service.cases.get(byFile.id))?.status],
+      ['active', 'active'],
+    );
   });
 
   it('archiveTask archives the local cases of that task only; learnedIn lists what the task learned', async () => {
@@ -124,7 +148,10 @@ describe('CaseService', () => {
       [local.id],
     );
     assert.equal((await service.cases.get(global.id))?.status, 'active');
-    assert.deepEqual(await service.learnedIn('build-1'), [`[${local.id}] The fixture server listens on 4010.`, `[${global.id}] Dates are stored in UTC.`]);
+    assert.deepEqual(await service.learnedIn('build-1'), [
+      `[${local.id}] The fixture server listens on 4010.`,
+      `[${global.id}] Dates are stored in UTC.`,
+    ]);
   });
 
   it('a view that cannot be written is reported by settled() once; the case itself is stored', async () => {

@@ -10,7 +10,11 @@ const COUNTERS = 'metrics/counters.json';
 describe('adding cases', () => {
   test('ids are disc-001, disc-002… and counters.json holds the last one', async () => {
     const { store, ws, lines } = casesSetup();
-    const a = await addCase(store, 'Tests use vitest, not jest', { scope: 'global', sourceTaskId: 'task-020', sourceAgentId: 'developer' });
+    const a = await addCase(store, 'Tests use vitest, not jest', {
+      scope: 'global',
+      sourceTaskId: 'task-020',
+      sourceAgentId: 'developer',
+    });
     const b = await addCase(store, 'This hook requires cleanup', { scope: 'local' });
     assert.deepEqual([a.id, b.id], ['disc-001', 'disc-002']);
     assert.equal(ws.fs.text(ws.path(COUNTERS)), '{\n  "discovery": 2\n}\n');
@@ -72,7 +76,12 @@ describe('adding cases', () => {
 
   test('a burst added at once: one id each, a repeat inside it is a duplicate, one counters write', async () => {
     const { store, ws } = casesSetup();
-    const draft = (content: string) => ({ content, scope: 'global' as const, impact: 'low' as const, category: 'API' as const });
+    const draft = (content: string) => ({
+      content,
+      scope: 'global' as const,
+      impact: 'low' as const,
+      category: 'API' as const,
+    });
     const results = await store.addMany([draft('a'), draft('b'), draft(' A '), draft('c')], { dedup: true });
     assert.deepEqual(
       results.map((r) => [r.duplicate, r.case.id]),
@@ -84,7 +93,10 @@ describe('adding cases', () => {
       ],
     );
     assert.deepEqual(JSON.parse(ws.fs.text(ws.path(COUNTERS))!), { discovery: 3, discoveryDuplicates: 1 });
-    await assert.rejects(store.addMany([draft('d'), draft('')]), /The discovery \(report 2 of 2\) was not added: the content is empty/);
+    await assert.rejects(
+      store.addMany([draft('d'), draft('')]),
+      /The discovery \(report 2 of 2\) was not added: the content is empty/,
+    );
     assert.equal((await store.load()).cases.length, 3, 'none of a refused burst is stored');
   });
 
@@ -98,7 +110,9 @@ describe('adding cases', () => {
     const { ws, clock } = casesSetup();
     const one = new CaseStore(ws.store, clock, sha256);
     const two = new CaseStore(ws.store, clock, sha256);
-    const made = await Promise.all(Array.from({ length: 40 }, (_, i) => addCase(i % 2 ? one : two, `learning number ${i}`)));
+    const made = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => addCase(i % 2 ? one : two, `learning number ${i}`)),
+    );
     assert.equal(new Set(made.map((c) => c.id)).size, 40);
     const { cases, problems } = await new CaseStore(ws.store, clock, sha256).load();
     assert.equal(cases.length, 40);
@@ -112,9 +126,18 @@ describe('adding cases', () => {
       assert.match(e.message, /^The discovery was not added: the content is empty; say what was learned\.$/);
       return true;
     });
-    await assert.rejects(store.add({ content: 'x', scope: 'team' as never, impact: 'low', category: 'API' }), /the scope must be local or global \(got "team"\)/);
-    await assert.rejects(store.add({ content: 'x', scope: 'local', impact: 'urgent' as never, category: 'API' }), /the impact must be one of low, medium, high, critical/);
-    await assert.rejects(store.add({ content: 'x', scope: 'local', impact: 'low', category: 'API', sourceAgentId: 'a\nb' }), /the agent holds a control character/);
+    await assert.rejects(
+      store.add({ content: 'x', scope: 'team' as never, impact: 'low', category: 'API' }),
+      /the scope must be local or global \(got "team"\)/,
+    );
+    await assert.rejects(
+      store.add({ content: 'x', scope: 'local', impact: 'urgent' as never, category: 'API' }),
+      /the impact must be one of low, medium, high, critical/,
+    );
+    await assert.rejects(
+      store.add({ content: 'x', scope: 'local', impact: 'low', category: 'API', sourceAgentId: 'a\nb' }),
+      /the agent holds a control character/,
+    );
     assert.equal(ws.fs.text(ws.path('cases.jsonl')), undefined);
     assert.equal(ws.fs.text(ws.path(COUNTERS)), undefined);
   });
@@ -139,7 +162,11 @@ describe('changing cases', () => {
 
   test('a planted file with several lines per id reads as the last of each', async () => {
     const { store, ws } = casesSetup();
-    ws.plant('cases.jsonl', [line('disc-002', { content: 'old' }), line('disc-001'), line('disc-002', { content: 'new' })]);
+    ws.plant('cases.jsonl', [
+      line('disc-002', { content: 'old' }),
+      line('disc-001'),
+      line('disc-002', { content: 'new' }),
+    ]);
     const { cases } = await store.load();
     assert.deepEqual(
       cases.map((c) => [c.id, c.content]),
@@ -153,10 +180,15 @@ describe('changing cases', () => {
   test('an unknown id and a refused transition say why, and write nothing', async () => {
     const { store, lines } = casesSetup();
     const c = await addCase(store, 'learning');
-    await assert.rejects(store.apply('disc-404', { kind: 'promote' }), (e: unknown) => e instanceof CaseNotFoundError && /There is no discovery case disc-404/.test(e.message));
+    await assert.rejects(
+      store.apply('disc-404', { kind: 'promote' }),
+      (e: unknown) => e instanceof CaseNotFoundError && /There is no discovery case disc-404/.test(e.message),
+    );
     await assert.rejects(
       store.apply(c.id, { kind: 'resurrect' }),
-      (e: unknown) => e instanceof CaseTransitionError && e.message === 'disc-001 is active; only an archived case can be resurrected.',
+      (e: unknown) =>
+        e instanceof CaseTransitionError &&
+        e.message === 'disc-001 is active; only an archived case can be resurrected.',
     );
     assert.equal(lines().length, 1);
   });

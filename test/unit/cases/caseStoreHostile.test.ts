@@ -33,10 +33,16 @@ describe('the store reads what others wrote', () => {
   test('ids that have run out name the line that holds the highest, or counters.json', async () => {
     const { ws, store } = casesSetup();
     ws.plant('cases.jsonl', [line('disc-001'), '{"id":"disc-999999999","not":"a case"}']);
-    await assert.rejects(addCase(store, 'Anything'), /ids have reached disc-999999999.*cases\.jsonl holds it on line 2\. If that is not a real case, remove that line/);
+    await assert.rejects(
+      addCase(store, 'Anything'),
+      /ids have reached disc-999999999.*cases\.jsonl holds it on line 2\. If that is not a real case, remove that line/,
+    );
     const other = casesSetup();
     other.ws.plant('metrics/counters.json', ['{"discovery": 999999999}']);
-    await assert.rejects(addCase(other.store, 'Anything'), /counters\.json says so\. If that is not a real case, lower the "discovery" number/);
+    await assert.rejects(
+      addCase(other.store, 'Anything'),
+      /counters\.json says so\. If that is not a real case, lower the "discovery" number/,
+    );
   });
 });
 
@@ -44,19 +50,40 @@ describe('deduplication', () => {
   test('after an edit, the old text is no longer a duplicate of the edited case; the new text is', async () => {
     const { store } = casesSetup();
     const a = await addCase(store, 'The API needs an auth header');
-    assert.equal((await store.add({ content: 'the api needs an AUTH header', scope: 'global', impact: 'low', category: 'API' }, { dedup: true })).duplicate, true);
+    assert.equal(
+      (
+        await store.add(
+          { content: 'the api needs an AUTH header', scope: 'global', impact: 'low', category: 'API' },
+          { dedup: true },
+        )
+      ).duplicate,
+      true,
+    );
     await store.apply(a.id, { kind: 'edit', content: 'The API needs a bearer token' });
-    const old = await store.add({ content: 'The API needs an auth header', scope: 'global', impact: 'low', category: 'API' }, { dedup: true });
+    const old = await store.add(
+      { content: 'The API needs an auth header', scope: 'global', impact: 'low', category: 'API' },
+      { dedup: true },
+    );
     assert.deepEqual([old.duplicate, old.case.id], [false, 'disc-002']);
-    const edited = await store.add({ content: 'The API needs a bearer token', scope: 'global', impact: 'low', category: 'API' }, { dedup: true });
+    const edited = await store.add(
+      { content: 'The API needs a bearer token', scope: 'global', impact: 'low', category: 'API' },
+      { dedup: true },
+    );
     assert.deepEqual([edited.duplicate, edited.case.id], [true, a.id]);
   });
 
   test('zero-width characters, soft hyphens and compatibility forms do not make a new discovery', async () => {
     const { store } = casesSetup();
     await addCase(store, 'Tests use vitest, not jest');
-    for (const same of ['Tests use vi\u200Btest, not jest', 'Tests use vi\u00ADtest,\u2060 not jest', 'Ｔｅｓｔｓ use vitest, not jest']) {
-      const r = await store.add({ content: same, scope: 'global', impact: 'low', category: 'Testing' }, { dedup: true });
+    for (const same of [
+      'Tests use vi\u200Btest, not jest',
+      'Tests use vi\u00ADtest,\u2060 not jest',
+      'Ｔｅｓｔｓ use vitest, not jest',
+    ]) {
+      const r = await store.add(
+        { content: same, scope: 'global', impact: 'low', category: 'Testing' },
+        { dedup: true },
+      );
       assert.deepEqual([r.duplicate, r.case.id], [true, 'disc-001'], JSON.stringify(same));
     }
   });
@@ -65,19 +92,30 @@ describe('deduplication', () => {
 describe('times far in the future are no real times', () => {
   test('such a case ranks last among its impact in the injection block, not first', async () => {
     const now = new Date(T0).toISOString();
-    const cases = [make('disc-001', { content: 'Planted', createdAt: FAR_AHEAD, updatedAt: FAR_AHEAD }), make('disc-002', { content: 'Real' })];
+    const cases = [
+      make('disc-001', { content: 'Planted', createdAt: FAR_AHEAD, updatedAt: FAR_AHEAD }),
+      make('disc-002', { content: 'Real' }),
+    ];
     const block = await discoveryBlock(cases, 'developer', { now });
     assert.deepEqual(block.globalIds, ['disc-002', 'disc-001']);
     // A clock a few hours ahead (a teammate's) counts as now: newest, as it should be.
     const later = new Date(T0 + 60 * 60 * 1000).toISOString();
     const soon = new Date(T0 + 4 * 60 * 60 * 1000).toISOString();
-    const ahead = await discoveryBlock([make('disc-001', { createdAt: soon, updatedAt: soon }), make('disc-002')], 'developer', { now: later });
+    const ahead = await discoveryBlock(
+      [make('disc-001', { createdAt: soon, updatedAt: soon }), make('disc-002')],
+      'developer',
+      { now: later },
+    );
     assert.deepEqual(ahead.globalIds, ['disc-001', 'disc-002']);
   });
 
   test('an outdated case dated far ahead is archived when unreviewed, not kept forever', async () => {
     const { ws, store, clock } = casesSetup();
-    const outdated = { status: 'outdated', updatedAt: FAR_AHEAD, metadata: { outdatedAt: FAR_AHEAD, outdatedReason: 'affected files modified' } };
+    const outdated = {
+      status: 'outdated',
+      updatedAt: FAR_AHEAD,
+      metadata: { outdatedAt: FAR_AHEAD, outdatedReason: 'affected files modified' },
+    };
     ws.plant('cases.jsonl', [line('disc-001', outdated)]);
     clock.advance(DAY);
     const archived = await archiveUnreviewedOutdated(store, 7);
@@ -91,7 +129,11 @@ describe('times far in the future are no real times', () => {
     const { ws, store } = casesSetup();
     ws.plant('cases.jsonl', [
       line('disc-001', { content: 'Always run the seed script before the auth tests' }),
-      line('disc-002', { content: 'Never run the seed script before the auth tests', createdAt: FAR_AHEAD, updatedAt: FAR_AHEAD }),
+      line('disc-002', {
+        content: 'Never run the seed script before the auth tests',
+        createdAt: FAR_AHEAD,
+        updatedAt: FAR_AHEAD,
+      }),
     ]);
     const found = await checkContradictions(store);
     assert.deepEqual(found, [{ id: 'disc-002', supersededBy: 'disc-001' }]);

@@ -7,7 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCaseLine } from '../../../src/core/cases/caseLine';
-import { caseNumber, parseCase, serializeCase } from '../../../src/core/cases/caseRecord';
+import { caseNumber } from '../../../src/core/cases/caseId';
+import { parseCase, serializeCase } from '../../../src/core/cases/caseRecord';
 import type { Checked } from '../../../src/core/inputChecks';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { TORN_LINE_REASON } from '../../../src/core/storage/jsonl';
@@ -30,7 +31,12 @@ function assertSameReading(text: string): void {
   assert.deepStrictEqual(fast, reference, text);
   // The same keys in the same order too (a view may print them as they come).
   if (fast.ok && reference.ok) assert.equal(JSON.stringify(fast.value), JSON.stringify(reference.value), text);
-  if (fast.ok) assert.ok(Object.isFrozen(fast.value) && Object.isFrozen(fast.value.metadata) && Object.isFrozen(fast.value.metadata.appliedTo));
+  if (fast.ok)
+    assert.ok(
+      Object.isFrozen(fast.value) &&
+        Object.isFrozen(fast.value.metadata) &&
+        Object.isFrozen(fast.value.metadata.appliedTo),
+    );
 }
 
 const written = (id: string, over: Record<string, unknown> = {}) => {
@@ -42,20 +48,57 @@ const written = (id: string, over: Record<string, unknown> = {}) => {
 const T = '2025-03-04T05:06:07.890Z';
 const LINES = [
   written('disc-001'),
-  written('disc-999', { parentId: null, metadata: { sourceTaskId: null, sourceAgentId: null, scope: 'local', impact: 'critical', category: 'API' } }),
-  written('disc-1000', { status: 'archived', metadata: { archivedAt: T, archivedReason: 'user', appliedTo: ['build-1/qa', 'task 2', 'x'] } }),
+  written('disc-999', {
+    parentId: null,
+    metadata: { sourceTaskId: null, sourceAgentId: null, scope: 'local', impact: 'critical', category: 'API' },
+  }),
+  written('disc-1000', {
+    status: 'archived',
+    metadata: { archivedAt: T, archivedReason: 'user', appliedTo: ['build-1/qa', 'task 2', 'x'] },
+  }),
   written('disc-123456789', {
     status: 'outdated',
     validatedAt: T,
-    metadata: { validated: true, outdatedAt: T, outdatedReason: 'affected files modified', outdatedCommit: 'abc1234', supersededBy: 'disc-001' },
+    metadata: {
+      validated: true,
+      outdatedAt: T,
+      outdatedReason: 'affected files modified',
+      outdatedCommit: 'abc1234',
+      supersededBy: 'disc-001',
+    },
   }),
-  written('disc-002', { status: 'deleted', metadata: { deletedAt: T, resurrectedAt: T, resurrectedBy: 'system', archivedAt: T, archivedReason: 'outdated_unreviewed' } }),
-  written('disc-003', { content: 'Quotes "like this", a back\\slash, a tab\there,\na new line, \u0001, é, 日本, 🙂 and \u2028.' }),
-  written('disc-004', { content: '\u200b\u00a0x', parentId: 'tâche-1', metadata: { sourceAgentId: 'développeur', appliedTo: ['ünïcode'] } }),
-  written('disc-005', { createdAt: '2024-02-29T00:00:00.000Z', updatedAt: '2025-01-31T23:59:59Z', validatedAt: '2025-12-31T00:00:00.5Z' }),
-  written('disc-006', { content: 'x'.repeat(8000), metadata: { appliedTo: Array.from({ length: 1000 }, (_, i) => `task-${i}`) } }),
+  written('disc-002', {
+    status: 'deleted',
+    metadata: {
+      deletedAt: T,
+      resurrectedAt: T,
+      resurrectedBy: 'system',
+      archivedAt: T,
+      archivedReason: 'outdated_unreviewed',
+    },
+  }),
+  written('disc-003', {
+    content: 'Quotes "like this", a back\\slash, a tab\there,\na new line, \u0001, é, 日本, 🙂 and \u2028.',
+  }),
+  written('disc-004', {
+    content: '\u200b\u00a0x',
+    parentId: 'tâche-1',
+    metadata: { sourceAgentId: 'développeur', appliedTo: ['ünïcode'] },
+  }),
+  written('disc-005', {
+    createdAt: '2024-02-29T00:00:00.000Z',
+    updatedAt: '2025-01-31T23:59:59Z',
+    validatedAt: '2025-12-31T00:00:00.5Z',
+  }),
+  written('disc-006', {
+    content: 'x'.repeat(8000),
+    metadata: { appliedTo: Array.from({ length: 1000 }, (_, i) => `task-${i}`) },
+  }),
   // The seed's own line: no category (the heuristic gives one).
-  JSON.stringify({ ...caseJson('disc-007'), metadata: { ...(caseJson('disc-007')['metadata'] as object), category: undefined } }),
+  JSON.stringify({
+    ...caseJson('disc-007'),
+    metadata: { ...(caseJson('disc-007')['metadata'] as object), category: undefined },
+  }),
 ];
 
 /** Lines the regular expression matches or nearly matches, whose reading must still be parseCase's. */
@@ -85,7 +128,10 @@ const HOSTILE = [
   line('disc-008', { metadata: { unknown: 'kept out' } }),
   line('disc-008', { extra: 1 }),
   written('disc-008').replace('"supersededBy":null', '"supersededBy":null,"scope":"local"'),
-  written('disc-008').replace('"supersededBy":null', '"supersededBy":null,"deletedAt":"2025-01-01T00:00:00.000Z","deletedAt":"x"'),
+  written('disc-008').replace(
+    '"supersededBy":null',
+    '"supersededBy":null,"deletedAt":"2025-01-01T00:00:00.000Z","deletedAt":"x"',
+  ),
   written('disc-008').replace('"supersededBy":null', '"supersededBy":null,"deletedAt":null'),
   written('disc-008').replace('"content":"learning disc-008"', '"content":"bad \\x escape"'),
   written('disc-008').replace('"content":"learning disc-008"', '"content":"lone \\ud800 surrogate"'),
@@ -112,7 +158,29 @@ describe('reading one line', () => {
   test('lines changed at random, a character at a time, still read the same either way', () => {
     let seed = 7;
     const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
-    const noise = ['"', '\\', ',', '}', ']', ' ', '0', '9', 'a', 'Z', '-', ':', 'T', '\u0000', '\u007f', '\u2028', 'é', 'null', '""', '\\u0041', '\\n'];
+    const noise = [
+      '"',
+      '\\',
+      ',',
+      '}',
+      ']',
+      ' ',
+      '0',
+      '9',
+      'a',
+      'Z',
+      '-',
+      ':',
+      'T',
+      '\u0000',
+      '\u007f',
+      '\u2028',
+      'é',
+      'null',
+      '""',
+      '\\u0041',
+      '\\n',
+    ];
     for (let i = 0; i < 20_000; i++) {
       const base = LINES[random(LINES.length - 2)]!;
       const at = random(base.length);
@@ -149,7 +217,13 @@ describe('reading the file in parts', () => {
       const id = `disc-${String(n % 97 === 0 ? n + 5000 : n).padStart(3, '0')}`;
       const content = `${n % 5 === 0 ? 'Ünïcödé → ' : ''}learning ${n} ${'about the gateway and its retries '.repeat(10)}`;
       lines.push(n % 301 === 0 ? `{"id":"${id}", broken` : line(id, { content }));
-      if (n % 13 === 0) lines.push(line(`disc-${String(n - 7).padStart(3, '0')}`, { status: 'archived', metadata: { archivedAt: T, archivedReason: 'user' } }));
+      if (n % 13 === 0)
+        lines.push(
+          line(`disc-${String(n - 7).padStart(3, '0')}`, {
+            status: 'archived',
+            metadata: { archivedAt: T, archivedReason: 'user' },
+          }),
+        );
       if (n % 500 === 0) lines.push('   ');
     }
     const text = `\uFEFF${lines.join('\n')}\n{"id":"disc-9999","type":"disc`;
@@ -172,7 +246,12 @@ describe('reading the file in parts', () => {
       if (op === 'appendRecord') appends++;
       return undefined;
     };
-    const drafts = Array.from({ length: 50 }, (_, i) => ({ content: `learning ${i}`, scope: 'global' as const, impact: 'low' as const, category: 'API' as const }));
+    const drafts = Array.from({ length: 50 }, (_, i) => ({
+      content: `learning ${i}`,
+      scope: 'global' as const,
+      impact: 'low' as const,
+      category: 'API' as const,
+    }));
     const added = await store.addMany(drafts);
     assert.equal(appends, 1);
     assert.equal(lines().length, 50);
@@ -180,7 +259,14 @@ describe('reading the file in parts', () => {
       lines().map((l) => (JSON.parse(l) as { id: string }).id),
       added.map((r) => r.case.id),
     );
-    await store.updateMany((cases, now) => cases.map((c) => ({ ...c, status: 'archived', updatedAt: now, metadata: { ...c.metadata, archivedAt: now, archivedReason: 'user' } })));
+    await store.updateMany((cases, now) =>
+      cases.map((c) => ({
+        ...c,
+        status: 'archived',
+        updatedAt: now,
+        metadata: { ...c.metadata, archivedAt: now, archivedReason: 'user' },
+      })),
+    );
     assert.equal(appends, 2);
     assert.ok((await store.load()).cases.every((c) => c.status === 'archived'));
   });

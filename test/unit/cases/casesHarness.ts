@@ -47,7 +47,11 @@ export function caseJson(id: string, over: Record<string, unknown> = {}): Record
 export const line = (id: string, over: Record<string, unknown> = {}) => JSON.stringify(caseJson(id, over));
 
 /** Adds a case through the store with sensible defaults. */
-export async function addCase(store: CaseStore, content: string, over: Partial<Parameters<CaseStore['add']>[0]> = {}): Promise<DiscoveryCase> {
+export async function addCase(
+  store: CaseStore,
+  content: string,
+  over: Partial<Parameters<CaseStore['add']>[0]> = {},
+): Promise<DiscoveryCase> {
   const result = await store.add({ content, scope: 'global', impact: 'medium', category: 'Architecture', ...over });
   return result.case;
 }

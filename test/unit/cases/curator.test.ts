@@ -17,7 +17,11 @@ describe('deduplication', () => {
   test('the same learning reported twice is one case; the second gets its id marked duplicate', async () => {
     const { store, lines } = casesSetup();
     const curator = new Curator({ store });
-    const first = await curator.submit({ scope: 'global', content: 'Tests use vitest, not jest', agentId: 'developer' });
+    const first = await curator.submit({
+      scope: 'global',
+      content: 'Tests use vitest, not jest',
+      agentId: 'developer',
+    });
     const again = await curator.submit({ scope: 'local', content: '  tests USE vitest,\n not   jest ', agentId: 'qa' });
     assert.equal(first.kind, 'created');
     assert.deepEqual([again.kind, again.kind === 'duplicate' && again.id], ['duplicate', 'disc-001']);
@@ -28,7 +32,11 @@ describe('deduplication', () => {
   test('reports queued at once are processed one by one: one case, the rest duplicates', async () => {
     const { store } = casesSetup();
     const curator = new Curator({ store });
-    const results = await Promise.all(Array.from({ length: 10 }, () => curator.submit({ scope: 'global', content: 'All API calls go through the gateway' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        curator.submit({ scope: 'global', content: 'All API calls go through the gateway' }),
+      ),
+    );
     assert.deepEqual(
       results.map((r) => r.kind),
       ['created', ...Array(9).fill('duplicate')],
@@ -52,7 +60,10 @@ describe('deduplication', () => {
     const b = new Curator({ store: new CaseStore(ws.store, clock, sha256) });
     await a.submit({ scope: 'global', content: 'warm up both caches' });
     await b.submit({ scope: 'global', content: 'warm up both caches, too' });
-    const results = await Promise.all([a.submit({ scope: 'global', content: 'Shared learning' }), b.submit({ scope: 'global', content: 'shared learning' })]);
+    const results = await Promise.all([
+      a.submit({ scope: 'global', content: 'Shared learning' }),
+      b.submit({ scope: 'global', content: 'shared learning' }),
+    ]);
     assert.deepEqual(results.map((r) => r.kind).sort(), ['created', 'duplicate']);
   });
 });
@@ -64,19 +75,33 @@ describe('reports', () => {
     const text =
       'Working…\n<axiom>DISCOVERY_LOCAL:This API requires authentication header</axiom> then\n<axiom>DISCOVERY_GLOBAL: All test files should use .test.ts extension </axiom>';
     const results = await curator.submitText(text, { taskId: 'build-1:developer', agentId: 'developer' });
-    const made = results.map((r) => (r.kind === 'created' ? r.case : undefined)).filter((c): c is DiscoveryCase => c !== undefined);
+    const made = results
+      .map((r) => (r.kind === 'created' ? r.case : undefined))
+      .filter((c): c is DiscoveryCase => c !== undefined);
     assert.deepEqual(
       made.map((c) => [c.id, c.metadata.scope, c.content, c.parentId, c.metadata.sourceAgentId, c.metadata.category]),
       [
         ['disc-001', 'local', 'This API requires authentication header', 'build-1:developer', 'developer', 'API'],
-        ['disc-002', 'global', 'All test files should use .test.ts extension', 'build-1:developer', 'developer', 'Testing'],
+        [
+          'disc-002',
+          'global',
+          'All test files should use .test.ts extension',
+          'build-1:developer',
+          'developer',
+          'Testing',
+        ],
       ],
     );
   });
 
   test('an impact the reporter gave is kept; a category too', async () => {
     const { store } = casesSetup();
-    const r = await new Curator({ store }).submit({ scope: 'global', content: 'Use const over let when possible', impact: 'critical', category: 'Conventions' });
+    const r = await new Curator({ store }).submit({
+      scope: 'global',
+      content: 'Use const over let when possible',
+      impact: 'critical',
+      category: 'Conventions',
+    });
     assert.ok(r.kind === 'created');
     assert.deepEqual([r.case.metadata.impact, r.case.metadata.category], ['critical', 'Conventions']);
   });
@@ -88,7 +113,10 @@ describe('reports', () => {
     const good = curator.submit({ scope: 'global', content: 'fine' });
     await assert.rejects(bad, /The discovery was not added: the content is empty/);
     assert.equal((await good).kind, 'created');
-    await assert.rejects(curator.submit({ scope: 'global', content: 'x', impact: 'urgent' as never }), /the impact must be one of low, medium, high, critical/);
+    await assert.rejects(
+      curator.submit({ scope: 'global', content: 'x', impact: 'urgent' as never }),
+      /the impact must be one of low, medium, high, critical/,
+    );
   });
 
   test('every new case goes to the hook (the journal); a failing hook does not lose the case', async () => {

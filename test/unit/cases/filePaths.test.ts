@@ -6,11 +6,19 @@ describe('file paths in a case (the seed patterns)', () => {
   const cases: [string, string, string[]][] = [
     ['a backticked path', 'Config lives in `config/app.ts` now', ['config/app.ts']],
     ['a backticked bare name', 'The parser is `parser.py`', ['parser.py']],
-    ['a src/ path, without the full stop after it', 'The retry logic in src/http.ts expects exponential backoff.', ['src/http.ts']],
+    [
+      'a src/ path, without the full stop after it',
+      'The retry logic in src/http.ts expects exponential backoff.',
+      ['src/http.ts'],
+    ],
     ['a src/ folder', 'All API routes defined in `src/routes/`', ['src/routes/']],
     ['a dir/file.ext', 'lib/db.go opens one pool per process', ['lib/db.go']],
     ['"in file.ext"', 'The retry logic in http.ts expects backoff', ['http.ts']],
-    ['several, in order, each once', 'src/a.ts imports `b/c.tsx`; src/a.ts again, and in d.rs', ['src/a.ts', 'b/c.tsx', 'd.rs']],
+    [
+      'several, in order, each once',
+      'src/a.ts imports `b/c.tsx`; src/a.ts again, and in d.rs',
+      ['src/a.ts', 'b/c.tsx', 'd.rs'],
+    ],
     ['a looser match inside a fuller path, once', 'See src/routes/index.ts', ['src/routes/index.ts']],
     ['none in plain prose', 'Tests use vitest, not jest', []],
     ['not a version number', 'Upgrade in 2.5 broke it; we are in v1.2.3', []],

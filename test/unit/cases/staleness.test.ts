@@ -19,7 +19,12 @@ class FakeGit implements GitLogPort {
   }
 }
 
-const commit = (hash: string, date: string, files: string[]): GitCommit => ({ hash, date, subject: `change ${hash}`, files });
+const commit = (hash: string, date: string, files: string[]): GitCommit => ({
+  hash,
+  date,
+  subject: `change ${hash}`,
+  files,
+});
 
 describe('file staleness', () => {
   test('a case naming a file a later commit changed is marked outdated, naming the first such commit', async () => {
@@ -44,7 +49,10 @@ describe('file staleness', () => {
       'a case without a path costs no git call',
     );
     const stored = await store.get(auth.id);
-    assert.deepEqual([stored?.status, stored?.metadata.outdatedCommit, stored?.metadata.outdatedReason], ['outdated', 'b'.repeat(40), 'affected files modified']);
+    assert.deepEqual(
+      [stored?.status, stored?.metadata.outdatedCommit, stored?.metadata.outdatedReason],
+      ['outdated', 'b'.repeat(40), 'affected files modified'],
+    );
     assert.equal((await store.get(prose.id))?.status, 'active');
   });
 
@@ -61,8 +69,14 @@ describe('file staleness', () => {
   test('without git the check is skipped with the reason, and nothing changes', async () => {
     const { store } = casesSetup();
     await addCase(store, 'src/auth.ts hashes with bcrypt');
-    const result = await checkFileStaleness(store, new FakeGit([], 'git is not installed (or not on the PATH), so cases are not checked against commits.'));
-    assert.deepEqual(result, { findings: [], skipped: 'git is not installed (or not on the PATH), so cases are not checked against commits.' });
+    const result = await checkFileStaleness(
+      store,
+      new FakeGit([], 'git is not installed (or not on the PATH), so cases are not checked against commits.'),
+    );
+    assert.deepEqual(result, {
+      findings: [],
+      skipped: 'git is not installed (or not on the PATH), so cases are not checked against commits.',
+    });
     assert.equal((await store.load()).cases[0]?.status, 'active');
   });
 
@@ -90,7 +104,10 @@ describe('contradictions', () => {
     const newer = await addCase(store, 'Don’t use axios in src/api.ts; use fetch');
     assert.deepEqual(await checkContradictions(store, newer), [{ id: older.id, supersededBy: newer.id }]);
     const stored = await store.get(older.id);
-    assert.deepEqual([stored?.status, stored?.metadata.supersededBy, stored?.metadata.outdatedReason], ['outdated', newer.id, 'superseded by newer discovery']);
+    assert.deepEqual(
+      [stored?.status, stored?.metadata.supersededBy, stored?.metadata.outdatedReason],
+      ['outdated', newer.id, 'superseded by newer discovery'],
+    );
     assert.equal((await store.get(unrelated.id))?.status, 'active');
     assert.equal((await store.get(localNote.id))?.status, 'active');
   });

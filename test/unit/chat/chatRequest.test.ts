@@ -3,7 +3,15 @@
 // a person or a model made inert in chat markdown.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_CHAT_TEXT, chatModelSource, clip, escapeMarkdown, parseChatRequest, routeChat, splitAnswers } from '../../../src/core/chat/chatRequest';
+import {
+  MAX_CHAT_TEXT,
+  chatModelSource,
+  clip,
+  escapeMarkdown,
+  parseChatRequest,
+  routeChat,
+  splitAnswers,
+} from '../../../src/core/chat/chatRequest';
 
 describe('parseChatRequest', () => {
   test('each command with its text', () => {
@@ -24,7 +32,10 @@ describe('parseChatRequest', () => {
 
   test('text without a command is a message; text past the limit is refused before anything runs', () => {
     assert.deepEqual(parseChatRequest(undefined, 'the owner'), { kind: 'message', text: 'the owner' });
-    assert.deepEqual(parseChatRequest('discover', 'x'.repeat(MAX_CHAT_TEXT + 1)), { kind: 'too-long', chars: MAX_CHAT_TEXT + 1 });
+    assert.deepEqual(parseChatRequest('discover', 'x'.repeat(MAX_CHAT_TEXT + 1)), {
+      kind: 'too-long',
+      chars: MAX_CHAT_TEXT + 1,
+    });
   });
 });
 
@@ -35,14 +46,23 @@ describe('routeChat: one session, two views', () => {
   test('/discover starts a conversation, or answers the round that waits (as the panel composer does)', () => {
     assert.deepEqual(routeChat(discover, { discovery: 'idle' }), { kind: 'discover-start', text: 'build me a CRM' });
     assert.deepEqual(routeChat(discover, { discovery: 'brief' }), { kind: 'discover-start', text: 'build me a CRM' });
-    assert.deepEqual(routeChat(discover, { discovery: 'questions' }), { kind: 'discover-answer', text: 'build me a CRM' });
+    assert.deepEqual(routeChat(discover, { discovery: 'questions' }), {
+      kind: 'discover-answer',
+      text: 'build me a CRM',
+    });
     assert.deepEqual(routeChat(discover, { discovery: 'failed' }), { kind: 'discover-answer', text: 'build me a CRM' });
     assert.deepEqual(routeChat(discover, { discovery: 'running' }), { kind: 'discover-busy' });
   });
 
   test('a message without a command answers the discovery that waits first, then the brainstorm, else help', () => {
-    assert.deepEqual(routeChat(message, { discovery: 'questions', brainstorm: 'questions' }), { kind: 'discover-answer', text: 'the owner' });
-    assert.deepEqual(routeChat(message, { discovery: 'idle', brainstorm: 'questions' }), { kind: 'brainstorm-answer', text: 'the owner' });
+    assert.deepEqual(routeChat(message, { discovery: 'questions', brainstorm: 'questions' }), {
+      kind: 'discover-answer',
+      text: 'the owner',
+    });
+    assert.deepEqual(routeChat(message, { discovery: 'idle', brainstorm: 'questions' }), {
+      kind: 'brainstorm-answer',
+      text: 'the owner',
+    });
     assert.deepEqual(routeChat(message, { discovery: 'running' }), { kind: 'discover-busy' });
     assert.deepEqual(routeChat(message, { discovery: 'idle', brainstorm: 'running' }), { kind: 'brainstorm-busy' });
     assert.deepEqual(routeChat(message, { discovery: 'idle', brainstorm: 'none' }), { kind: 'help' });
@@ -64,7 +84,11 @@ describe('routeChat: one session, two views', () => {
 
 describe('splitAnswers', () => {
   test('numbered lines go to their questions, continuation lines with them; a number left out is skipped', () => {
-    assert.deepEqual(splitAnswers('1. The owner\n3) Yes, on a phone\n   at the counter', 3), ['The owner', null, 'Yes, on a phone\nat the counter']);
+    assert.deepEqual(splitAnswers('1. The owner\n3) Yes, on a phone\n   at the counter', 3), [
+      'The owner',
+      null,
+      'Yes, on a phone\nat the counter',
+    ]);
   });
   test('text without numbers answers the first question', () => {
     assert.deepEqual(splitAnswers('Just the owner', 2), ['Just the owner', null]);
@@ -97,7 +121,17 @@ describe('escapeMarkdown', () => {
   });
 
   test('raw HTML, headings, lists, code fences and tables are inert', () => {
-    for (const text of ['<img src=x onerror=alert(1)>', '# Heading', '- item', '```js\ncode\n```', '| a | b |', '1. one', '> quote', '***bold***', '`code`']) {
+    for (const text of [
+      '<img src=x onerror=alert(1)>',
+      '# Heading',
+      '- item',
+      '```js\ncode\n```',
+      '| a | b |',
+      '1. one',
+      '> quote',
+      '***bold***',
+      '`code`',
+    ]) {
       const md = escapeMarkdown(text);
       assert.ok(!/(?<!\\)[<>#`|*>-]/.test(md.replace(/\\\\/g, '')), `${text} → ${md}`);
     }

@@ -11,7 +11,8 @@ import { harness, tempFolder } from './cliHarness';
 import type { CliRun, Harness } from './cliHarness';
 
 const REGION = '<!--@ax:0-45:green:task-001-->Users can log in with email.<!--/@ax-->';
-const NOTE = (id: string, task = 'task-001') => `<!--@ax-discovery:${task}:${id}-->Safari needs SameSite=None<!--/@ax-->`;
+const NOTE = (id: string, task = 'task-001') =>
+  `<!--@ax-discovery:${task}:${id}-->Safari needs SameSite=None<!--/@ax-->`;
 const SPEC = `# Login\n\n${REGION}\n\nIntro ${NOTE('disc-012')}\n${NOTE('disc-099')}\n`;
 
 async function specFile(text: string | Buffer, name = 'spec.md'): Promise<string> {
@@ -22,7 +23,13 @@ async function specFile(text: string | Buffer, name = 'spec.md'): Promise<string
 }
 
 function withCases(h: Harness): void {
-  h.ws.plant('cases.jsonl', [line('disc-012', { status: 'outdated', metadata: { outdatedAt: '2025-01-31T09:15:00.000Z', outdatedReason: 'marked by user' } }), line('disc-007')]);
+  h.ws.plant('cases.jsonl', [
+    line('disc-012', {
+      status: 'outdated',
+      metadata: { outdatedAt: '2025-01-31T09:15:00.000Z', outdatedReason: 'marked by user' },
+    }),
+    line('disc-007'),
+  ]);
 }
 
 function assertUsage(r: CliRun, message: RegExp): void {
@@ -41,7 +48,12 @@ describe('groundwork annotations', () => {
     const r = await h.run('annotations', path);
     assert.deepEqual(r, {
       code: 0,
-      stdout: ['3:1–3:70  region     task-001  green', '5:7–5:82  discovery  task-001  disc-012', '6:1–6:76  discovery  task-001  disc-099', ''].join('\n'),
+      stdout: [
+        '3:1–3:70  region     task-001  green',
+        '5:7–5:82  discovery  task-001  disc-012',
+        '6:1–6:76  discovery  task-001  disc-099',
+        '',
+      ].join('\n'),
       stderr: '',
     });
     assert.deepEqual(h.ws.fs.paths(), before, 'nothing is created in the workspace');
@@ -61,7 +73,10 @@ describe('groundwork annotations', () => {
       '5:7–5:82  discovery  task-001  disc-012  outdated',
       '6:1–6:76  discovery  task-001  disc-099  unknown',
     ]);
-    assert.equal(lines[3], `${path}:6:1: unknownCase: disc-099 is not one of this workspace's discoveries (see groundwork cases list): correct the case id, or remove this note.`);
+    assert.equal(
+      lines[3],
+      `${path}:6:1: unknownCase: disc-099 is not one of this workspace's discoveries (see groundwork cases list): correct the case id, or remove this note.`,
+    );
     assert.equal(lines.length, 4);
     assert.deepEqual(h.ws.fs.paths(), before, 'the cases are only read: no lock, no view, nothing new');
   });
@@ -98,14 +113,22 @@ describe('groundwork annotations', () => {
       ],
     );
     assert.deepEqual(
-      out.problems.map((p: Record<string, unknown>) => [p['kind'], p['caseId'], p['line'], p['column'], p['endColumn']]),
+      out.problems.map((p: Record<string, unknown>) => [
+        p['kind'],
+        p['caseId'],
+        p['line'],
+        p['column'],
+        p['endColumn'],
+      ]),
       [['unknownCase', 'disc-099', 6, 1, 39]],
     );
   });
 
   test('a deleted case and the parser’s problems, in the order of the text', async () => {
     const h = harness();
-    h.ws.plant('cases.jsonl', [line('disc-004', { status: 'deleted', metadata: { deletedAt: '2025-01-31T09:15:00.000Z' } })]);
+    h.ws.plant('cases.jsonl', [
+      line('disc-004', { status: 'deleted', metadata: { deletedAt: '2025-01-31T09:15:00.000Z' } }),
+    ]);
     const path = await specFile(`<!--/@ax-->\n${NOTE('disc-004')}\n<!--@ax:1-2:red:t-->never closed\n`);
     const r = await h.run('annotations', path);
     assert.equal(r.code, 1);
@@ -151,7 +174,12 @@ describe('groundwork annotations', () => {
     const h = harness();
     let stdout = '';
     let stderr = '';
-    const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd: dir };
+    const io = {
+      stdout: (s: string) => void (stdout += s),
+      stderr: (s: string) => void (stderr += s),
+      env: {},
+      cwd: dir,
+    };
     const code = await runCli(['--workspace', '/ws', 'annotations', 'docs/spec.md'], io, {
       ...(await import('../../../src/cli/nodeDeps')).createNodeDeps(),
       openStore: () => h.ws.store,
@@ -164,7 +192,10 @@ describe('groundwork annotations', () => {
   test('a missing file, a folder, an empty name: exit 2 with what to do', async () => {
     const h = harness();
     const dir = await tempFolder('groundwork-annotations-bad-');
-    assertUsage(await h.run('annotations', join(dir, 'nope.md')), /nope\.md' does not exist; give the path of a markdown file, relative to the current folder/);
+    assertUsage(
+      await h.run('annotations', join(dir, 'nope.md')),
+      /nope\.md' does not exist; give the path of a markdown file, relative to the current folder/,
+    );
     assertUsage(await h.run('annotations', dir), /is a folder; give a markdown file in it, e\.g\. .*\/spec\.md/);
     assertUsage(await h.run('annotations', ''), /the file name is empty/);
     assertUsage(await h.run('annotations'), /annotations needs a markdown file/);
@@ -174,7 +205,10 @@ describe('groundwork annotations', () => {
     const h = harness();
     const path = await specFile('');
     await truncate(path, ANNOTATIONS_FILE_MAX_BYTES + 1); // sparse: nothing is written
-    assertUsage(await h.run('annotations', path), /is 20\.0 MiB; annotations reads files of at most 20 MiB: split the spec into smaller files/);
+    assertUsage(
+      await h.run('annotations', path),
+      /is 20\.0 MiB; annotations reads files of at most 20 MiB: split the spec into smaller files/,
+    );
   });
 
   test('a file of exactly the cap is read', async () => {
@@ -189,11 +223,17 @@ describe('groundwork annotations', () => {
   test('a cases file that cannot be read: a warning on stderr, the rest without statuses', async () => {
     const h = harness();
     withCases(h);
-    h.ws.fs.failOn = (op, p) => (p.endsWith('cases.jsonl') && op === 'read' ? Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }) : undefined);
+    h.ws.fs.failOn = (op, p) =>
+      p.endsWith('cases.jsonl') && op === 'read'
+        ? Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })
+        : undefined;
     const path = await specFile(SPEC);
     const r = await h.run('annotations', path);
     assert.equal(r.code, 0);
-    assert.match(r.stderr, /^groundwork: warning: \.groundwork\/cases\.jsonl could not be read \(.*\); case statuses are not shown and case ids are not checked\n$/);
+    assert.match(
+      r.stderr,
+      /^groundwork: warning: \.groundwork\/cases\.jsonl could not be read \(.*\); case statuses are not shown and case ids are not checked\n$/,
+    );
     assert.doesNotMatch(r.stdout, /outdated|unknown/);
   });
 
@@ -209,7 +249,10 @@ describe('groundwork annotations', () => {
   test('hostile task ids and file names are printed with their controls escaped', async () => {
     const h = harness();
     // A task id with bidi controls is a malformed marker (it would look like another task); a file name may hold anything.
-    const path = await specFile(`${NOTE('disc-001', 'task-\u202e\u2066red')}\n<!--@ax:1-2:green:t-\u202e-->x\n`, 'we\u001b[2Jird.md');
+    const path = await specFile(
+      `${NOTE('disc-001', 'task-\u202e\u2066red')}\n<!--@ax:1-2:green:t-\u202e-->x\n`,
+      'we\u001b[2Jird.md',
+    );
     const r = await h.run('annotations', path);
     assert.equal(r.code, 1);
     assert.ok(!/[\u001b\u202e\u2066]/.test(r.stdout + r.stderr), JSON.stringify(r));

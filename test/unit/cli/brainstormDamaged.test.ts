@@ -6,12 +6,25 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { reply, type ScriptedModelServer } from '../../support/scriptedModelServer';
-import { SLUG, TOPIC, followUp, inquisitors, planPath, runBrainstorm, summarize, type TerminalOptions, useScriptedWorkspace } from './brainstormHarness';
+import {
+  SLUG,
+  TOPIC,
+  followUp,
+  inquisitors,
+  planPath,
+  runBrainstorm,
+  summarize,
+  type TerminalOptions,
+  useScriptedWorkspace,
+} from './brainstormHarness';
 import type { CliRun } from './cliHarness';
 
 const DAMAGED: [string, string][] = [
   ['garbage', 'garbage {{{'],
-  ['cut short', '{"version":1,"slug":"let-customers-export-their-invoices","topic":"Let customers export their invoices","createdAt":17'],
+  [
+    'cut short',
+    '{"version":1,"slug":"let-customers-export-their-invoices","topic":"Let customers export their invoices","createdAt":17',
+  ],
   ['null', 'null'],
 ];
 
@@ -20,7 +33,8 @@ describe('groundwork brainstorm (in-process): what an adversarial run left', () 
   let ws: string;
   let env: Record<string, string | undefined>;
   useScriptedWorkspace((s) => ({ server, ws, env } = s));
-  const brainstorm = (argv: string[], options: TerminalOptions = {}): Promise<CliRun> => runBrainstorm(ws, env, argv, options);
+  const brainstorm = (argv: string[], options: TerminalOptions = {}): Promise<CliRun> =>
+    runBrainstorm(ws, env, argv, options);
 
   describe('damaged brainstorms', () => {
     /** A brainstorm at round 1 whose session file is then replaced by `text`. */
@@ -37,17 +51,29 @@ describe('groundwork brainstorm (in-process): what an adversarial run left', () 
         await damaged(text);
         const list = await brainstorm(['--list']);
         assert.equal(list.code, 0, list.stderr);
-        assert.match(list.stdout, new RegExp(`^${SLUG} +damaged: \\.groundwork/plans/${SLUG}/\\.brainstorm\\.json is damaged`));
+        assert.match(
+          list.stdout,
+          new RegExp(`^${SLUG} +damaged: \\.groundwork/plans/${SLUG}/\\.brainstorm\\.json is damaged`),
+        );
         assert.match(list.stderr, /can be discarded \(--discard SLUG\) or restarted \(--resume SLUG --restart\)/);
-        const json = JSON.parse((await brainstorm(['--list', '--json'])).stdout) as { brainstorms: { slug: string; phase: string; damaged?: string }[] };
+        const json = JSON.parse((await brainstorm(['--list', '--json'])).stdout) as {
+          brainstorms: { slug: string; phase: string; damaged?: string }[];
+        };
         assert.equal(json.brainstorms[0]?.phase, 'damaged');
 
         const discarded = await brainstorm(['--discard', SLUG]);
         assert.equal(discarded.code, 0, discarded.stderr);
-        assert.match(discarded.stdout, /^Discarded the damaged brainstorm .*; its files are kept in \.groundwork\/plans\/let-customers-export-their-invoices\/\.damaged-/);
+        assert.match(
+          discarded.stdout,
+          /^Discarded the damaged brainstorm .*; its files are kept in \.groundwork\/plans\/let-customers-export-their-invoices\/\.damaged-/,
+        );
         const [folder] = await setAside();
         assert.ok(folder);
-        assert.equal(await readFile(planPath(ws, SLUG, `${folder}/.brainstorm.json`), 'utf8'), text, 'the damaged file is kept as it was');
+        assert.equal(
+          await readFile(planPath(ws, SLUG, `${folder}/.brainstorm.json`), 'utf8'),
+          text,
+          'the damaged file is kept as it was',
+        );
         assert.ok(existsSync(planPath(ws, SLUG, `${folder}/rounds/round-1.md`)));
         assert.equal((await brainstorm(['--list'])).stdout, 'no unfinished brainstorms\n');
       });
@@ -73,7 +99,10 @@ describe('groundwork brainstorm (in-process): what an adversarial run left', () 
       await damaged('garbage {{{');
       const refused = await brainstorm(['--resume', SLUG, '--restart'], { stdin: 'a\n' });
       assert.equal(refused.code, 2);
-      assert.match(refused.stderr, /topic cannot be read from it, so it cannot restart: discard it \(its files are kept\), or start a new brainstorm under the same name/);
+      assert.match(
+        refused.stderr,
+        /topic cannot be read from it, so it cannot restart: discard it \(its files are kept\), or start a new brainstorm under the same name/,
+      );
       server.add(...inquisitors());
       const fresh = await brainstorm(['Invoices as CSV', '--slug', SLUG], { stdin: 'a\n' });
       assert.equal(fresh.code, 2, fresh.stderr);
@@ -101,10 +130,18 @@ describe('groundwork brainstorm (in-process): what an adversarial run left', () 
     });
 
     test('a retried model call says so on stderr while it waits', async () => {
-      server.add(...inquisitors(), followUp(reply.error(529, { message: 'busy', retryAfterMs: 1 }), { times: 2 }), followUp(), summarize());
+      server.add(
+        ...inquisitors(),
+        followUp(reply.error(529, { message: 'busy', retryAfterMs: 1 }), { times: 2 }),
+        followUp(),
+        summarize(),
+      );
       const r = await brainstorm([TOPIC, '--max-rounds', '2'], { stdin: 'a\nb\nc\n/more\ne\nf\n' });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, /coordinator: waiting for the model… \(retry 1 of 3: status 529[^\n]*\)\ncoordinator: waiting for the model… \(retry 2 of 3/);
+      assert.match(
+        r.stderr,
+        /coordinator: waiting for the model… \(retry 1 of 3: status 529[^\n]*\)\ncoordinator: waiting for the model… \(retry 2 of 3/,
+      );
     });
   });
 });

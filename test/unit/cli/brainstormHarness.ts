@@ -72,25 +72,57 @@ export const SUMMARY = {
   },
 };
 
-export function inquisitor(angle: Angle, replyWith: Reply | string = questionsJson(angle, ROUND_1[angle]), extra: Partial<ScriptRule> = {}): ScriptRule {
-  return { name: `inquisitor ${angle}`, match: match.system(SYSTEM[angle]), reply: typeof replyWith === 'string' ? reply.text(replyWith) : replyWith, ...extra };
+export function inquisitor(
+  angle: Angle,
+  replyWith: Reply | string = questionsJson(angle, ROUND_1[angle]),
+  extra: Partial<ScriptRule> = {},
+): ScriptRule {
+  return {
+    name: `inquisitor ${angle}`,
+    match: match.system(SYSTEM[angle]),
+    reply: typeof replyWith === 'string' ? reply.text(replyWith) : replyWith,
+    ...extra,
+  };
 }
 
 /** The three inquisitors of round 1, each with `options` (e.g. a delay). */
 export function inquisitors(options: Omit<StreamReply, 'blocks'> = {}): ScriptRule[] {
-  return (['ux', 'technical', 'edge-cases'] as const).map((a) => inquisitor(a, reply.text(questionsJson(a, ROUND_1[a]), options)));
+  return (['ux', 'technical', 'edge-cases'] as const).map((a) =>
+    inquisitor(a, reply.text(questionsJson(a, ROUND_1[a]), options)),
+  );
 }
 
-export function followUp(replyWith: Reply = reply.text(questionsJson('edge-cases', FOLLOW_UP)), extra: Partial<ScriptRule> = {}): ScriptRule {
-  return { name: 'follow-up', match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: follow-up')), reply: replyWith, ...extra };
+export function followUp(
+  replyWith: Reply = reply.text(questionsJson('edge-cases', FOLLOW_UP)),
+  extra: Partial<ScriptRule> = {},
+): ScriptRule {
+  return {
+    name: 'follow-up',
+    match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: follow-up')),
+    reply: replyWith,
+    ...extra,
+  };
 }
 
-export function summarize(replyWith: Reply = reply.text(JSON.stringify(SUMMARY)), extra: Partial<ScriptRule> = {}): ScriptRule {
-  return { name: 'summarize', match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')), reply: replyWith, ...extra };
+export function summarize(
+  replyWith: Reply = reply.text(JSON.stringify(SUMMARY)),
+  extra: Partial<ScriptRule> = {},
+): ScriptRule {
+  return {
+    name: 'summarize',
+    match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')),
+    reply: replyWith,
+    ...extra,
+  };
 }
 
 /** `groundwork --workspace ws brainstorm …` in-process; the key must never be printed. */
-export async function runBrainstorm(ws: string, env: Record<string, string | undefined>, argv: string[], options: TerminalOptions = {}): Promise<CliRun> {
+export async function runBrainstorm(
+  ws: string,
+  env: Record<string, string | undefined>,
+  argv: string[],
+  options: TerminalOptions = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
@@ -111,8 +143,12 @@ export async function readSession(ws: string, slug = SLUG): Promise<BrainstormSe
 }
 
 /** The prompt tokens of the audit log's brainstorm model calls, by kind. */
-export async function auditTokens(ws: string): Promise<{ kind: string; inputTokens: number; cacheReadTokens: number }[]> {
-  const lines = (await readFile(join(ws, '.groundwork/audit.jsonl'), 'utf8')).split('\n').filter((l) => l.trim() !== '');
+export async function auditTokens(
+  ws: string,
+): Promise<{ kind: string; inputTokens: number; cacheReadTokens: number }[]> {
+  const lines = (await readFile(join(ws, '.groundwork/audit.jsonl'), 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return lines
     .map((l) => JSON.parse(l) as { kind: string; usage?: { inputTokens: number; cacheReadTokens: number } })
     .filter((e) => e.usage !== undefined)
@@ -122,7 +158,11 @@ export async function auditTokens(ws: string): Promise<{ kind: string; inputToke
 export const bodyText = (body: unknown) => JSON.stringify(body);
 
 /** The built CLI (`npm run build`) as a child process, timed from spawn to exit. */
-export function runBuiltCli(args: string[], env: Record<string, string>, stdin: 'ignore' | string = 'ignore'): Promise<CliRun & { ms: number }> {
+export function runBuiltCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin: 'ignore' | string = 'ignore',
+): Promise<CliRun & { ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
@@ -135,7 +175,9 @@ export function runBuiltCli(args: string[], env: Record<string, string>, stdin: 
     child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code, signal) =>
+      resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr, ms: performance.now() - started }),
+    );
   });
 }
 

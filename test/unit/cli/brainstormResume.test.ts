@@ -40,15 +40,21 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
 
   useScriptedWorkspace((s) => ({ server, ws, env } = s));
 
-  const brainstorm = (argv: string[], options: TerminalOptions & { env?: Record<string, string | undefined> } = {}): Promise<CliRun> =>
-    runBrainstorm(ws, options.env ?? env, argv, options);
-  const resumeHint = (r: CliRun, slug = SLUG) => assert.ok(r.stderr.includes(RESUME_HINT) && r.stderr.includes(`brainstorm --resume ${slug}'`), r.stderr);
+  const brainstorm = (
+    argv: string[],
+    options: TerminalOptions & { env?: Record<string, string | undefined> } = {},
+  ): Promise<CliRun> => runBrainstorm(ws, options.env ?? env, argv, options);
+  const resumeHint = (r: CliRun, slug = SLUG) =>
+    assert.ok(r.stderr.includes(RESUME_HINT) && r.stderr.includes(`brainstorm --resume ${slug}'`), r.stderr);
 
   test('the follow-up fails (500, no retries left): exit 1, kept at failed; --resume asks round 2 only', async () => {
     server.add(
       ...inquisitors(),
       // The first attempt and the SDK's three retries.
-      followUp(reply.error(500, { message: 'scripted outage', retryAfterMs: 1 }), { name: 'failing follow-up', times: 4 }),
+      followUp(reply.error(500, { message: 'scripted outage', retryAfterMs: 1 }), {
+        name: 'failing follow-up',
+        times: 4,
+      }),
       followUp(),
       summarize(),
     );
@@ -84,7 +90,13 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
   });
 
   test('the summary stream is cut off: exit 1; --resume with empty stdin writes the summary (no answers needed)', async () => {
-    server.add(...inquisitors(), summarize(reply.text(['{"summary":{"topic":"x",', '"key_insights":[]}}'], { fail: { mode: 'drop', afterDeltas: 1 } })), summarize());
+    server.add(
+      ...inquisitors(),
+      summarize(
+        reply.text(['{"summary":{"topic":"x",', '"key_insights":[]}}'], { fail: { mode: 'drop', afterDeltas: 1 } }),
+      ),
+      summarize(),
+    );
     const failed = await brainstorm([TOPIC], { stdin: 'a\nb\nc\nd\n' });
     assert.equal(failed.code, 1, failed.stderr);
     resumeHint(failed);
@@ -97,7 +109,10 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
     assert.ok(existsSync(planPath(ws, SLUG, '.brainstorm-complete')));
     const again = await brainstorm(['--resume', SLUG]);
     assert.equal(again.code, 2);
-    assert.match(again.stderr, /is complete: read \.groundwork\/plans\/let-customers-export-their-invoices\/00-brainstorming\.md/);
+    assert.match(
+      again.stderr,
+      /is complete: read \.groundwork\/plans\/let-customers-export-their-invoices\/00-brainstorming\.md/,
+    );
   });
 
   test('end of stdin mid-round: nothing sent, kept, exit 2; --resume shows the same questions and continues', async () => {
@@ -119,10 +134,17 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
   });
 
   test('Ctrl-C during the follow-up: exit 130, kept; during the wait for an answer: exit 130, kept', async () => {
-    server.add(...inquisitors(), followUp(reply.text('{"questions":[]}', { headerDelayMs: 10_000 }), { name: 'slow follow-up' }), followUp());
+    server.add(
+      ...inquisitors(),
+      followUp(reply.text('{"questions":[]}', { headerDelayMs: 10_000 }), { name: 'slow follow-up' }),
+      followUp(),
+    );
     const stopped = await brainstorm([TOPIC], {
       stdin: 'a\nb\nc\n/more\n',
-      onInterrupt: (fire) => void until('the slow follow-up', () => (server.requests.some((q) => q.rule === 'slow follow-up') ? true : undefined)).then(fire),
+      onInterrupt: (fire) =>
+        void until('the slow follow-up', () =>
+          server.requests.some((q) => q.rule === 'slow follow-up') ? true : undefined,
+        ).then(fire),
     });
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.match(stopped.stderr, /Stopped\. The brainstorm let-customers-export-their-invoices is kept at round 1/);
@@ -144,7 +166,12 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
       },
       onTerminate: () => () => undefined,
     };
-    const code = await runCli(['--workspace', ws, 'brainstorm', '--resume', SLUG], io, { ...createNodeDeps(), terminal: onTerminal }, [brainstormCommand]);
+    const code = await runCli(
+      ['--workspace', ws, 'brainstorm', '--resume', SLUG],
+      io,
+      { ...createNodeDeps(), terminal: onTerminal },
+      [brainstormCommand],
+    );
     assert.equal(code, 130, err);
     assert.match(out, /^Round 2 of at most 5/);
     assert.match(err, /Stopped\. The brainstorm let-customers-export-their-invoices is kept at round 2/);
@@ -152,7 +179,13 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
   });
 
   test('no inquisitor asks anything: exit 1 with what each did; --resume runs them again', async () => {
-    server.add(inquisitor('ux', 'no'), inquisitor('technical', '{"questions":[]}'), inquisitor('edge-cases', ''), ...inquisitors(), summarize());
+    server.add(
+      inquisitor('ux', 'no'),
+      inquisitor('technical', '{"questions":[]}'),
+      inquisitor('edge-cases', ''),
+      ...inquisitors(),
+      summarize(),
+    );
     const failed = await brainstorm([TOPIC], { stdin: 'a\n' });
     assert.equal(failed.code, 1, failed.stderr);
     assert.match(failed.stderr, /None of the three inquisitors asked a usable question \(ux: parse_error/);
@@ -180,7 +213,10 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
       ],
       'newest first',
     );
-    const json = JSON.parse((await brainstorm(['--list', '--json'])).stdout) as { event: string; brainstorms: { slug: string; phase: string }[] };
+    const json = JSON.parse((await brainstorm(['--list', '--json'])).stdout) as {
+      event: string;
+      brainstorms: { slug: string; phase: string }[];
+    };
     assert.deepEqual(json.brainstorms.map((b) => [b.slug, b.phase]).sort(), [
       ['let-customers-export-their-invoices', 'answering'],
       ['offline', 'answering'],
@@ -240,8 +276,16 @@ describe('groundwork brainstorm: failures, resume, discard, list (in-process)', 
       [['--resume', SLUG, '--rounds', '2'], /--rounds is for a new brainstorm/],
       [['--list', TOPIC], /--list takes no topic/],
       [['--discard'], /--discard needs the slug/],
-      [[TOPIC], /GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS must be a positive number/, { GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS: '-1' }],
-      [[TOPIC], /GROUNDWORK_BRAINSTORM_CONCURRENCY must be a positive whole number/, { GROUNDWORK_BRAINSTORM_CONCURRENCY: '1.5' }],
+      [
+        [TOPIC],
+        /GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS must be a positive number/,
+        { GROUNDWORK_BRAINSTORM_TIMEOUT_SECONDS: '-1' },
+      ],
+      [
+        [TOPIC],
+        /GROUNDWORK_BRAINSTORM_CONCURRENCY must be a positive whole number/,
+        { GROUNDWORK_BRAINSTORM_CONCURRENCY: '1.5' },
+      ],
       [[TOPIC], /set ANTHROPIC_API_KEY/, { ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }],
       [[TOPIC], /no answers on stdin: it is not a terminal and it is empty/, {}, ''],
       [[TOPIC, '--unattended'], /a brainstorm needs someone to answer its questions, so it does not run --unattended/],

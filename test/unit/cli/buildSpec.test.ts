@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { harness } from './cliHarness';
 
-const SPEC_KIT = { 'specs/001-todo/spec.md': '# Feature: todo\n', 'specs/001-todo/plan.md': '# Plan\n', 'specs/001-todo/tasks.md': '- T001 list\n' };
+const SPEC_KIT = {
+  'specs/001-todo/spec.md': '# Feature: todo\n',
+  'specs/001-todo/plan.md': '# Plan\n',
+  'specs/001-todo/tasks.md': '- T001 list\n',
+};
 
 function withFiles(files: Record<string, string>) {
   const h = harness();
@@ -23,7 +27,10 @@ describe('groundwork build --spec', () => {
     ]) {
       const r = await h.run('--workspace', '/ws', 'build', '--spec', 'specs/001-todo', ...other, '--yes');
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, /give exactly one of --brief FILE, --from-brainstorm SLUG, --spec PATH or --resume BUILD-ID/);
+      assert.match(
+        r.stderr,
+        /give exactly one of --brief FILE, --from-brainstorm SLUG, --spec PATH or --resume BUILD-ID/,
+      );
     }
   });
 
@@ -37,7 +44,10 @@ describe('groundwork build --spec', () => {
     const h = withFiles({ ...SPEC_KIT, 'specs/002-half/plan.md': '# Plan\n', 'docs/readme.md': 'x' });
     for (const [path, message] of [
       ['specs/009-none', /The spec 'specs\/009-none' does not exist: give a Spec Kit feature folder/],
-      ['specs/002-half', /'specs\/002-half' looks like a Spec Kit feature folder but has no spec\.md: write spec\.md first/],
+      [
+        'specs/002-half',
+        /'specs\/002-half' looks like a Spec Kit feature folder but has no spec\.md: write spec\.md first/,
+      ],
       ['docs', /'docs' is neither a Spec Kit feature folder .* nor a Kiro spec/],
     ] as const) {
       const r = await h.run('--workspace', '/ws', 'build', '--spec', path, '--yes');
@@ -48,7 +58,10 @@ describe('groundwork build --spec', () => {
   });
 
   test('the gate names the spec, relative to the current folder too; without a terminal or --yes nothing starts', async () => {
-    const h = withFiles({ '.kiro/specs/todo/requirements.md': '# Requirements\n', '.kiro/specs/todo/design.md': '# Design\n' });
+    const h = withFiles({
+      '.kiro/specs/todo/requirements.md': '# Requirements\n',
+      '.kiro/specs/todo/design.md': '# Design\n',
+    });
     const r = await h.run('--workspace', '/ws', 'build', '--spec', './.kiro/specs/todo/requirements.md');
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /^Build from the Kiro spec \.kiro\/specs\/todo\n/);

@@ -20,15 +20,38 @@ function assertUsage(r: CliRun, message: RegExp, topic: string): void {
 describe('groundwork cases add', () => {
   test('prints the new id; the case, the journal entry and the global view follow', async () => {
     const h = harness();
-    const r = await h.run('cases', 'add', '--scope', 'global', '--content', 'All API calls go through the gateway in src/api/gateway.ts');
+    const r = await h.run(
+      'cases',
+      'add',
+      '--scope',
+      'global',
+      '--content',
+      'All API calls go through the gateway in src/api/gateway.ts',
+    );
     assert.deepEqual(r, { code: 0, stdout: 'disc-001\n', stderr: '' });
-    const second = await h.run('cases', 'add', '--scope', 'local', '--content', 'The deploy script needs bash 5', '--agent', 'developer', '--task', 'build-3', '--impact', 'low');
+    const second = await h.run(
+      'cases',
+      'add',
+      '--scope',
+      'local',
+      '--content',
+      'The deploy script needs bash 5',
+      '--agent',
+      'developer',
+      '--task',
+      'build-3',
+      '--impact',
+      'low',
+    );
     assert.deepEqual(second, { code: 0, stdout: 'disc-002\n', stderr: '' });
 
     const [one, two] = (h.ws.lines('cases.jsonl') ?? []).map((l) => JSON.parse(l));
     assert.equal(one.id, 'disc-001');
     assert.equal(one.metadata.scope, 'global');
-    assert.deepEqual([two.id, two.parentId, two.metadata.sourceAgentId, two.metadata.impact], ['disc-002', 'build-3', 'developer', 'low']);
+    assert.deepEqual(
+      [two.id, two.parentId, two.metadata.sourceAgentId, two.metadata.impact],
+      ['disc-002', 'build-3', 'developer', 'low'],
+    );
     const journal = (h.ws.lines('discoveries.jsonl') ?? []).map((l) => JSON.parse(l));
     assert.deepEqual(
       journal.map((e) => [e.title, e.scope, e.agent, e.task]),
@@ -37,18 +60,35 @@ describe('groundwork cases add', () => {
         ['The deploy script needs bash 5', 'local', 'developer', 'build-3'],
       ],
     );
-    assert.match(h.ws.fs.text(h.ws.path('discoveries.md')) ?? '', /- \[disc-001\] All API calls go through the gateway/);
-    assert.match(h.ws.fs.text(h.ws.path('agents/developer/discoveries.md')) ?? '', /- \[disc-002\] The deploy script needs bash 5/);
+    assert.match(
+      h.ws.fs.text(h.ws.path('discoveries.md')) ?? '',
+      /- \[disc-001\] All API calls go through the gateway/,
+    );
+    assert.match(
+      h.ws.fs.text(h.ws.path('agents/developer/discoveries.md')) ?? '',
+      /- \[disc-002\] The deploy script needs bash 5/,
+    );
   });
 
   test('the same content in other case and spacing is a duplicate: the same id, nothing stored', async () => {
     const h = harness();
-    assert.equal((await h.run('cases', 'add', '--scope', 'global', '--content', 'Use the gateway for API calls')).stdout, 'disc-001\n');
+    assert.equal(
+      (await h.run('cases', 'add', '--scope', 'global', '--content', 'Use the gateway for API calls')).stdout,
+      'disc-001\n',
+    );
     const again = await h.run('cases', 'add', '--scope', 'local', '--content', '  USE the   gateway\nfor api CALLS ');
     assert.deepEqual(again, { code: 0, stdout: 'disc-001 duplicate\n', stderr: '' });
     assert.equal(h.ws.lines('cases.jsonl')?.length, 1);
     assert.equal(h.ws.lines('discoveries.jsonl')?.length, 1, 'a duplicate is not journalled again');
-    const json = await h.run('cases', 'add', '--scope', 'global', '--content', 'use the gateway for API calls', '--json');
+    const json = await h.run(
+      'cases',
+      'add',
+      '--scope',
+      'global',
+      '--content',
+      'use the gateway for API calls',
+      '--json',
+    );
     assert.equal(json.code, 0, json.stderr);
     const out = JSON.parse(json.stdout);
     assert.equal(out.duplicate, true);
@@ -59,7 +99,17 @@ describe('groundwork cases add', () => {
 
   test('--json prints the stored case, readable back by parseCase, with "duplicate": false', async () => {
     const h = harness();
-    const r = await h.run('cases', 'add', '--json', '--scope', 'global', '--content', 'Migrations live in db/migrations', '--impact', 'high');
+    const r = await h.run(
+      'cases',
+      'add',
+      '--json',
+      '--scope',
+      'global',
+      '--content',
+      'Migrations live in db/migrations',
+      '--impact',
+      'high',
+    );
     assert.equal(r.code, 0, r.stderr);
     const { duplicate, superseded, ...rest } = JSON.parse(r.stdout);
     assert.equal(duplicate, false);
@@ -72,13 +122,35 @@ describe('groundwork cases add', () => {
 
   test('names the older cases a new one contradicts (now superseded by it) on stderr, and in --json', async () => {
     const h = harness();
-    const first = await h.run('cases', 'add', '--scope', 'global', '--content', 'Always run the seed script before the auth tests');
+    const first = await h.run(
+      'cases',
+      'add',
+      '--scope',
+      'global',
+      '--content',
+      'Always run the seed script before the auth tests',
+    );
     assert.equal(first.stdout, 'disc-001\n');
-    const r = await h.run('cases', 'add', '--scope', 'global', '--content', 'Never run the seed script before the auth tests');
+    const r = await h.run(
+      'cases',
+      'add',
+      '--scope',
+      'global',
+      '--content',
+      'Never run the seed script before the auth tests',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'disc-002\n');
     assert.match(r.stderr, /disc-002 says otherwise than disc-001: marked outdated, superseded by disc-002\./);
-    const j = await h.run('cases', 'add', '--json', '--scope', 'global', '--content', 'Always run the seed script before the auth tests, once');
+    const j = await h.run(
+      'cases',
+      'add',
+      '--json',
+      '--scope',
+      'global',
+      '--content',
+      'Always run the seed script before the auth tests, once',
+    );
     assert.deepEqual(JSON.parse(j.stdout).superseded, ['disc-002']);
   });
 
@@ -86,10 +158,22 @@ describe('groundwork cases add', () => {
     ['no --scope', ['--content', 'x'], /cases add needs --scope local or global/],
     ['no --content', ['--scope', 'local'], /cases add needs --content/],
     ['a bad scope', ['--scope', 'team', '--content', 'x'], /--scope must be local or global, not 'team'/],
-    ['a bad impact', ['--scope', 'local', '--content', 'x', '--impact', 'huge'], /--impact must be one of low, medium, high, critical, not 'huge'/],
+    [
+      'a bad impact',
+      ['--scope', 'local', '--content', 'x', '--impact', 'huge'],
+      /--impact must be one of low, medium, high, critical, not 'huge'/,
+    ],
     ['empty content', ['--scope', 'local', '--content', '   '], /The discovery was not added: the content is empty/],
-    ['content over the limit', ['--scope', 'local', '--content', 'x'.repeat(8001)], /the content is 8001 characters; the limit is 8000/],
-    ['a task with a line break', ['--scope', 'local', '--content', 'x', '--task', 'a\nb'], /the task holds a control character/],
+    [
+      'content over the limit',
+      ['--scope', 'local', '--content', 'x'.repeat(8001)],
+      /the content is 8001 characters; the limit is 8000/,
+    ],
+    [
+      'a task with a line break',
+      ['--scope', 'local', '--content', 'x', '--task', 'a\nb'],
+      /the task holds a control character/,
+    ],
   ];
   for (const [name, args, message] of refused) {
     test(`${name}: exit 2, nothing stored`, async () => {
@@ -102,7 +186,8 @@ describe('groundwork cases add', () => {
 
   test('a view that cannot be written: the id is printed, the failure said, exit 1', async () => {
     const h = harness();
-    h.ws.fs.failOn = (op, path) => (op === 'writeAtomic' && path.endsWith('/discoveries.md') ? new Error('no space left on device') : undefined);
+    h.ws.fs.failOn = (op, path) =>
+      op === 'writeAtomic' && path.endsWith('/discoveries.md') ? new Error('no space left on device') : undefined;
     const r = await h.run('cases', 'add', '--scope', 'global', '--content', 'Caches are keyed by path');
     assert.equal(r.code, 1);
     assert.equal(r.stdout, 'disc-001\n');
@@ -152,7 +237,8 @@ describe('groundwork cases list', () => {
 
   test('--status and --scope filter, together too', async () => {
     const h = await three();
-    const ids = async (...args: string[]) => (JSON.parse((await h.run('cases', 'list', '--json', ...args)).stdout) as { id: string }[]).map((c) => c.id);
+    const ids = async (...args: string[]) =>
+      (JSON.parse((await h.run('cases', 'list', '--json', ...args)).stdout) as { id: string }[]).map((c) => c.id);
     assert.deepEqual(await ids('--status', 'active'), ['disc-001', 'disc-002']);
     assert.deepEqual(await ids('--scope', 'local'), ['disc-002', 'disc-003']);
     assert.deepEqual(await ids('--scope', 'local', '--status', 'outdated'), ['disc-003']);
@@ -168,9 +254,21 @@ describe('groundwork cases list', () => {
   });
 
   test('bad filters: exit 2 naming the allowed values', async () => {
-    assertUsage(await harness().run('cases', 'list', '--status', 'stale'), /--status must be one of active, outdated, archived, deleted, not 'stale'/, 'cases list');
-    assertUsage(await harness().run('cases', 'list', '--scope', 'team'), /--scope must be local or global, not 'team'/, 'cases list');
-    assertUsage(await harness().run('cases', 'list', `--status=${ESC}[2J`), /--status must be one of .*, not '\\x1b\[2J'/, 'cases list');
+    assertUsage(
+      await harness().run('cases', 'list', '--status', 'stale'),
+      /--status must be one of active, outdated, archived, deleted, not 'stale'/,
+      'cases list',
+    );
+    assertUsage(
+      await harness().run('cases', 'list', '--scope', 'team'),
+      /--scope must be local or global, not 'team'/,
+      'cases list',
+    );
+    assertUsage(
+      await harness().run('cases', 'list', `--status=${ESC}[2J`),
+      /--status must be one of .*, not '\\x1b\[2J'/,
+      'cases list',
+    );
   });
 
   test('a hostile cases.jsonl: the good cases listed, the bad lines reported with their numbers, no raw escape printed', async () => {
@@ -194,9 +292,16 @@ describe('groundwork cases list', () => {
     assert.ok(rows[2]?.includes('Right-to-left \\u202e override'), rows[2]);
     assert.match(r.stderr, /^groundwork: warning: \.groundwork\/cases\.jsonl:2: skipped, not valid JSON/m);
     assert.match(r.stderr, /^groundwork: warning: \.groundwork\/cases\.jsonl:4: skipped, /m);
-    assert.match(r.stderr, /^groundwork: warning: \.groundwork\/cases\.jsonl:5: skipped, field status .* is not one of active, outdated, archived, deleted/m);
-    assert.match(r.stderr, /3 lines of \.groundwork\/cases\.jsonl could not be read; every valid record was still used/);
-    for (const out of [r.stdout, r.stderr]) assert.doesNotMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    assert.match(
+      r.stderr,
+      /^groundwork: warning: \.groundwork\/cases\.jsonl:5: skipped, field status .* is not one of active, outdated, archived, deleted/m,
+    );
+    assert.match(
+      r.stderr,
+      /3 lines of \.groundwork\/cases\.jsonl could not be read; every valid record was still used/,
+    );
+    for (const out of [r.stdout, r.stderr])
+      assert.doesNotMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
 
     const json = await h.run('cases', 'list', '--json');
     assert.equal(json.code, 0);
@@ -205,7 +310,11 @@ describe('groundwork cases list', () => {
       ['disc-001', 'disc-002', 'disc-005'],
     );
     assert.ok(!json.stdout.includes(ESC) && !json.stdout.includes('\u202e'), 'JSON escapes them too');
-    assert.equal((JSON.parse(json.stdout) as { content: string }[])[1]?.content.includes(`${ESC}[2J`), true, 'the JSON still holds the exact content');
+    assert.equal(
+      (JSON.parse(json.stdout) as { content: string }[])[1]?.content.includes(`${ESC}[2J`),
+      true,
+      'the JSON still holds the exact content',
+    );
     assert.match(json.stderr, /cases\.jsonl:2: skipped/);
 
     // The next id skips every number a line names, bad ones included.
@@ -219,13 +328,30 @@ describe('groundwork cases help', () => {
     const g = await h.run('cases', '--help');
     assert.equal(g.code, 0);
     assert.match(g.stdout, /Commands under 'cases'/);
-    for (const sub of ['list', 'add', 'edit', 'promote', 'validate', 'outdated', 'archive', 'resurrect', 'delete', 'check-outdated', 'views', 'metrics', 'archive-task']) {
+    for (const sub of [
+      'list',
+      'add',
+      'edit',
+      'promote',
+      'validate',
+      'outdated',
+      'archive',
+      'resurrect',
+      'delete',
+      'check-outdated',
+      'views',
+      'metrics',
+      'archive-task',
+    ]) {
       assert.ok(g.stdout.includes(`groundwork cases ${sub} `), sub);
       const one = await h.run('help', 'cases', sub);
       assert.equal(one.code, 0);
       assert.match(one.stdout, new RegExp(`^Usage: groundwork cases ${sub} `));
     }
-    assert.match((await h.run('cases', 'add', '--help')).stdout, /^Usage: groundwork cases add --scope local\|global --content TEXT/);
+    assert.match(
+      (await h.run('cases', 'add', '--help')).stdout,
+      /^Usage: groundwork cases add --scope local\|global --content TEXT/,
+    );
     assert.ok((await h.run('help')).stdout.includes('cases check-outdated'));
     assert.deepEqual(h.opened, [], 'help opens no workspace');
   });
@@ -233,7 +359,10 @@ describe('groundwork cases help', () => {
   test('cases alone, or an unknown subcommand: exit 2 naming the subcommands', async () => {
     const r = await harness().run('cases');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /'cases' needs a subcommand: list, add, edit, promote, validate, outdated, archive, resurrect, delete, check-outdated, views, metrics, archive-task/);
+    assert.match(
+      r.stderr,
+      /'cases' needs a subcommand: list, add, edit, promote, validate, outdated, archive, resurrect, delete, check-outdated, views, metrics, archive-task/,
+    );
     assert.match((await harness().run('cases', 'purge')).stderr, /unknown cases subcommand 'purge'/);
   });
 });

@@ -9,7 +9,16 @@ import { runCliProcess, tempFolder } from './cliHarness';
 
 test('groundwork cases add, then cases list --json, as child processes', async () => {
   const ws = await tempFolder();
-  const a = await runCliProcess(['--workspace', ws, 'cases', 'add', '--scope', 'global', '--content', 'Money is stored in cents, never as floats']);
+  const a = await runCliProcess([
+    '--workspace',
+    ws,
+    'cases',
+    'add',
+    '--scope',
+    'global',
+    '--content',
+    'Money is stored in cents, never as floats',
+  ]);
   assert.deepEqual(a, { code: 0, stdout: 'disc-001\n', stderr: '' });
   const l = await runCliProcess(['cases', 'list', '--json'], { cwd: ws });
   assert.equal(l.code, 0, l.stderr);
@@ -22,6 +31,12 @@ test('groundwork cases add, then cases list --json, as child processes', async (
     [parsed.value.id, parsed.value.status, parsed.value.metadata.scope, parsed.value.content],
     ['disc-001', 'active', 'global', 'Money is stored in cents, never as floats'],
   );
-  assert.match(await readFile(join(ws, '.groundwork/discoveries.md'), 'utf8'), /- \[disc-001\] Money is stored in cents, never as floats/);
-  assert.match(await readFile(join(ws, '.groundwork/discoveries.jsonl'), 'utf8'), /"title":"Money is stored in cents, never as floats"/);
+  assert.match(
+    await readFile(join(ws, '.groundwork/discoveries.md'), 'utf8'),
+    /- \[disc-001\] Money is stored in cents, never as floats/,
+  );
+  assert.match(
+    await readFile(join(ws, '.groundwork/discoveries.jsonl'), 'utf8'),
+    /"title":"Money is stored in cents, never as floats"/,
+  );
 });

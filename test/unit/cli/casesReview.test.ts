@@ -22,8 +22,16 @@ class FakeGit implements GitLogPort {
   }
 }
 
-async function stored(h: Harness, id: string): Promise<{ status: string; content: string; metadata: Record<string, unknown> }> {
-  const list = JSON.parse((await h.run('cases', 'list', '--json')).stdout) as { id: string; status: string; content: string; metadata: Record<string, unknown> }[];
+async function stored(
+  h: Harness,
+  id: string,
+): Promise<{ status: string; content: string; metadata: Record<string, unknown> }> {
+  const list = JSON.parse((await h.run('cases', 'list', '--json')).stdout) as {
+    id: string;
+    status: string;
+    content: string;
+    metadata: Record<string, unknown>;
+  }[];
   const found = list.find((c) => c.id === id);
   assert.ok(found, `${id} is stored`);
   return found;
@@ -63,7 +71,11 @@ describe('groundwork cases review actions', () => {
     await step('resurrect', 'disc-001 resurrected (now active, local)');
     assert.equal((await stored(h, id)).metadata['resurrectedBy'], 'user');
     await step('promote', 'disc-001 promoted (now active, global)');
-    assert.match(h.ws.fs.text(h.ws.path('discoveries.md')) ?? '', /- \[disc-001\] The deploy script needs bash 5/, 'the global view follows');
+    assert.match(
+      h.ws.fs.text(h.ws.path('discoveries.md')) ?? '',
+      /- \[disc-001\] The deploy script needs bash 5/,
+      'the global view follows',
+    );
     const json = await h.run('cases', 'validate', id, '--json');
     assert.equal(JSON.parse(json.stdout).status, 'active');
   });
@@ -72,12 +84,21 @@ describe('groundwork cases review actions', () => {
     const h = harness();
     const active = await add(h, 'global', 'All API calls go through the gateway');
     const before = await stored(h, active);
-    assertRefused(await h.run('cases', 'resurrect', active), /^groundwork: disc-001 is active; only an archived case can be resurrected\.$/m);
-    assertRefused(await h.run('cases', 'delete', active), /^groundwork: disc-001 is active; only an outdated case can be deleted\. Mark it outdated first, then delete it\.$/m);
+    assertRefused(
+      await h.run('cases', 'resurrect', active),
+      /^groundwork: disc-001 is active; only an archived case can be resurrected\.$/m,
+    );
+    assertRefused(
+      await h.run('cases', 'delete', active),
+      /^groundwork: disc-001 is active; only an outdated case can be deleted\. Mark it outdated first, then delete it\.$/m,
+    );
     assertRefused(await h.run('cases', 'promote', active), /^groundwork: disc-001 is global already\.$/m);
     assert.deepEqual(await stored(h, active), before, 'a refusal changes nothing');
     assert.equal((await h.run('cases', 'outdated', active)).code, 0);
-    assertRefused(await h.run('cases', 'outdated', active), /disc-001 is marked outdated already; validate it if it still holds, or delete it/);
+    assertRefused(
+      await h.run('cases', 'outdated', active),
+      /disc-001 is marked outdated already; validate it if it still holds, or delete it/,
+    );
     assert.equal((await h.run('cases', 'archive', active)).code, 0);
     assertRefused(await h.run('cases', 'archive', active), /disc-001 is archived already/);
     assertRefused(await h.run('cases', 'validate', active), /disc-001 is archived; resurrect it first/);
@@ -88,11 +109,18 @@ describe('groundwork cases review actions', () => {
     const h = harness();
     await add(h, 'global', 'Caches are keyed by path');
     const missing = await h.run('cases', 'validate', 'disc-042');
-    assert.deepEqual(missing, { code: 1, stdout: '', stderr: 'groundwork: There is no discovery case disc-042 in .groundwork/cases.jsonl\n' });
+    assert.deepEqual(missing, {
+      code: 1,
+      stdout: '',
+      stderr: 'groundwork: There is no discovery case disc-042 in .groundwork/cases.jsonl\n',
+    });
     for (const bad of ['42', 'disc-42', 'disc-0042', 'DISC-001', '\u001b[2J']) {
       const r = await h.run('cases', 'archive', bad);
       assert.equal(r.code, 2, bad);
-      assert.match(r.stderr, /is not a case id; ids look like disc-007 \(see groundwork cases list\)\. Run 'groundwork help cases archive' for usage\./);
+      assert.match(
+        r.stderr,
+        /is not a case id; ids look like disc-007 \(see groundwork cases list\)\. Run 'groundwork help cases archive' for usage\./,
+      );
       assert.ok(!r.stderr.includes('\u001b'));
     }
     assert.match((await h.run('cases', 'promote')).stderr, /cases promote needs a case id/);
@@ -125,9 +153,15 @@ describe('groundwork cases edit', () => {
     const none = await h.run('cases', 'edit', id);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /cases edit needs --content/);
-    assertRefused(await h.run('cases', 'edit', id, '--content', ' \n '), /disc-001 was not changed: the content is empty/);
+    assertRefused(
+      await h.run('cases', 'edit', id, '--content', ' \n '),
+      /disc-001 was not changed: the content is empty/,
+    );
     await h.run('cases', 'archive', id);
-    assertRefused(await h.run('cases', 'edit', id, '--content', 'Sessions last a day'), /disc-001 is archived, so its content cannot be edited; resurrect it first/);
+    assertRefused(
+      await h.run('cases', 'edit', id, '--content', 'Sessions last a day'),
+      /disc-001 is archived, so its content cannot be edited; resurrect it first/,
+    );
     assert.equal((await stored(h, id)).content, 'Sessions last one hour');
   });
 });
@@ -141,7 +175,11 @@ describe('groundwork cases check-outdated', () => {
     h.ws.plant('cases.jsonl', [
       line('disc-001', { content: 'Login lives in src/auth.ts and uses bcrypt' }),
       line('disc-002', { content: 'Use axios for HTTP calls in src/api.ts' }),
-      line('disc-003', { content: 'Don’t use axios in src/api.ts; use fetch', createdAt: '2025-01-31T09:16:00.000Z', updatedAt: '2025-01-31T09:16:00.000Z' }),
+      line('disc-003', {
+        content: 'Don’t use axios in src/api.ts; use fetch',
+        createdAt: '2025-01-31T09:16:00.000Z',
+        updatedAt: '2025-01-31T09:16:00.000Z',
+      }),
       line('disc-004', {
         status: 'outdated',
         content: 'The old cache lived in memory',
@@ -166,7 +204,12 @@ describe('groundwork cases check-outdated', () => {
 
   test('--archive-after-days; --json', async () => {
     const h = harness({ git: async () => new FakeGit([]) });
-    h.ws.plant('cases.jsonl', [line('disc-001', { status: 'outdated', metadata: { outdatedAt: '2025-01-31T09:15:00.000Z', outdatedReason: 'marked by user' } })]);
+    h.ws.plant('cases.jsonl', [
+      line('disc-001', {
+        status: 'outdated',
+        metadata: { outdatedAt: '2025-01-31T09:15:00.000Z', outdatedReason: 'marked by user' },
+      }),
+    ]);
     h.clock.advance(10 * DAY);
     const kept = await h.run('cases', 'check-outdated', '--archive-after-days', '30', '--json');
     assert.equal(kept.code, 0, kept.stderr);
@@ -174,25 +217,42 @@ describe('groundwork cases check-outdated', () => {
     const gone = await h.run('cases', 'check-outdated', '--archive-after-days', '10', '--json');
     const report = JSON.parse(gone.stdout);
     assert.deepEqual(
-      report.archived.map((c: { id: string; status: string; metadata: { archivedReason: string } }) => [c.id, c.status, c.metadata.archivedReason]),
+      report.archived.map((c: { id: string; status: string; metadata: { archivedReason: string } }) => [
+        c.id,
+        c.status,
+        c.metadata.archivedReason,
+      ]),
       [['disc-001', 'archived', 'outdated_unreviewed']],
     );
   });
 
   test('without git the file check is skipped, said once on stderr; the rest still runs, exit 0', async () => {
-    const git = new FakeGit([], 'The workspace folder is not a git repository, so cases are not checked against commits.');
+    const git = new FakeGit(
+      [],
+      'The workspace folder is not a git repository, so cases are not checked against commits.',
+    );
     const h = harness({ git: async () => git });
-    h.ws.plant('cases.jsonl', [line('disc-001', { content: 'src/a.ts exports the parser' }), line('disc-002', { content: 'src/b.ts opens the pool' })]);
+    h.ws.plant('cases.jsonl', [
+      line('disc-001', { content: 'src/a.ts exports the parser' }),
+      line('disc-002', { content: 'src/b.ts opens the pool' }),
+    ]);
     const r = await h.run('cases', 'check-outdated');
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, 'groundwork: The workspace folder is not a git repository, so cases are not checked against commits.\ngroundwork: no discovery case changed\n');
+    assert.equal(
+      r.stderr,
+      'groundwork: The workspace folder is not a git repository, so cases are not checked against commits.\ngroundwork: no discovery case changed\n',
+    );
     assert.equal(git.asked, 1, 'git is not asked again once it failed');
   });
 
   for (const bad of ['0', '-1', '1.5', 'seven', '']) {
     test(`--archive-after-days '${bad}' is a usage error`, async () => {
-      const r = await harness({ git: async () => new FakeGit([]) }).run('cases', 'check-outdated', `--archive-after-days=${bad}`);
+      const r = await harness({ git: async () => new FakeGit([]) }).run(
+        'cases',
+        'check-outdated',
+        `--archive-after-days=${bad}`,
+      );
       assert.equal(r.code, 2);
       assert.match(r.stderr, /--archive-after-days must be a whole number of days from 1/);
     });
@@ -206,8 +266,15 @@ describe('groundwork cases views, metrics, archive-task', () => {
     h.ws.plant('discoveries.md', ['# hand edited']);
     const r = await h.run('cases', 'views');
     assert.deepEqual(r, { code: 0, stdout: '.groundwork/discoveries.md\n', stderr: '' });
-    assert.match(h.ws.fs.text(h.ws.path('discoveries.md')) ?? '', /^# Project Discoveries\n[\s\S]*- \[disc-001\] All API calls go through the gateway/);
-    assert.deepEqual(await h.run('cases', 'views'), { code: 0, stdout: '', stderr: 'groundwork: the views are up to date\n' });
+    assert.match(
+      h.ws.fs.text(h.ws.path('discoveries.md')) ?? '',
+      /^# Project Discoveries\n[\s\S]*- \[disc-001\] All API calls go through the gateway/,
+    );
+    assert.deepEqual(await h.run('cases', 'views'), {
+      code: 0,
+      stdout: '',
+      stderr: 'groundwork: the views are up to date\n',
+    });
     const json = await h.run('cases', 'views', '--json');
     assert.deepEqual(JSON.parse(json.stdout), { written: [], skipped: [] });
   });
@@ -223,7 +290,17 @@ describe('groundwork cases views, metrics, archive-task', () => {
     const r = await h.run('cases', 'metrics', '--json');
     assert.equal(r.code, 0, r.stderr);
     const m = JSON.parse(r.stdout);
-    assert.deepEqual(Object.keys(m), ['total', 'byStatus', 'byScope', 'duplicatesPrevented', 'sourceTasks', 'injectedPerPrompt', 'byImpact', 'validationRate', 'outdatedRate']);
+    assert.deepEqual(Object.keys(m), [
+      'total',
+      'byStatus',
+      'byScope',
+      'duplicatesPrevented',
+      'sourceTasks',
+      'injectedPerPrompt',
+      'byImpact',
+      'validationRate',
+      'outdatedRate',
+    ]);
     assert.equal(m.total, 3);
     assert.deepEqual(m.byStatus, { active: 2, outdated: 1, archived: 0, deleted: 0 });
     assert.deepEqual(m.byScope, { local: 2, global: 1 });
@@ -257,12 +334,12 @@ describe('groundwork cases views, metrics, archive-task', () => {
     await add(h, 'local', 'Lint runs before the tests', '--task', 'build-8');
     const r = await h.run('cases', 'archive-task', 'build-7');
     assert.deepEqual(r, { code: 0, stdout: 'disc-001\ndisc-003\n', stderr: '' });
-    assert.deepEqual(await Promise.all(['disc-001', 'disc-002', 'disc-003', 'disc-004'].map(async (id) => (await stored(h, id)).status)), [
-      'archived',
-      'active',
-      'archived',
-      'active',
-    ]);
+    assert.deepEqual(
+      await Promise.all(
+        ['disc-001', 'disc-002', 'disc-003', 'disc-004'].map(async (id) => (await stored(h, id)).status),
+      ),
+      ['archived', 'active', 'archived', 'active'],
+    );
     assert.equal((await stored(h, 'disc-001')).metadata['archivedReason'], 'parent_task_completed');
     assert.deepEqual(await h.run('cases', 'archive-task', 'build-7'), {
       code: 0,

@@ -55,7 +55,12 @@ export function harness(overrides: Partial<CliDeps> = {}, ws = new MemoryWorkspa
     async run(...argv) {
       let stdout = '';
       let stderr = '';
-      const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd: '/ws' };
+      const io = {
+        stdout: (s: string) => void (stdout += s),
+        stderr: (s: string) => void (stderr += s),
+        env: {},
+        cwd: '/ws',
+      };
       const code = await runCli(argv, io, deps);
       return { code, stdout, stderr };
     },

@@ -25,7 +25,11 @@ async function inProcess(argv: string[], cwd: string): Promise<CliRun> {
 describe('groundwork in-process over the real store', () => {
   test('listing a workspace that has no .groundwork folder creates nothing', async () => {
     const ws = await workspace();
-    assert.deepEqual(await inProcess(['journal', 'list'], ws), { code: 0, stdout: 'The journal is empty.\n', stderr: '' });
+    assert.deepEqual(await inProcess(['journal', 'list'], ws), {
+      code: 0,
+      stdout: 'The journal is empty.\n',
+      stderr: '',
+    });
     assert.deepEqual(await inProcess(['sleep', 'list', '--json'], ws), { code: 0, stdout: '[]\n', stderr: '' });
     assert.equal(existsSync(join(ws, '.groundwork')), false);
   });
@@ -37,7 +41,9 @@ describe('groundwork in-process over the real store', () => {
     const a = await inProcess(['journal', 'append', '--title', 'after the crash', '--description', ''], ws);
     assert.equal(a.code, 0, a.stderr);
     const l = await inProcess(['journal', 'list', '--json'], ws);
-    assert.deepEqual(JSON.parse(l.stdout), [{ timestamp: '2025-01-31T09:15:00.000Z', title: 'after the crash', description: '' }]);
+    assert.deepEqual(JSON.parse(l.stdout), [
+      { timestamp: '2025-01-31T09:15:00.000Z', title: 'after the crash', description: '' },
+    ]);
     assert.equal(l.stderr, '');
   });
 
@@ -45,7 +51,13 @@ describe('groundwork in-process over the real store', () => {
     const ws = await workspace();
     await mkdir(join(ws, 'proj/.groundwork'), { recursive: true });
     const lines = [
-      { event: 'started', agent: 'builder', mode: { kind: 'timer', durationMs: 120_000 }, startedAt: T0 - 30_000, maxDurationMs: 120_000 },
+      {
+        event: 'started',
+        agent: 'builder',
+        mode: { kind: 'timer', durationMs: 120_000 },
+        startedAt: T0 - 30_000,
+        maxDurationMs: 120_000,
+      },
       { event: 'started', agent: 'qa', mode: { kind: 'manual' }, startedAt: T0 - 30_000, maxDurationMs: 3_600_000 },
       { event: 'woken', agent: 'qa', reason: 'user', at: T0 - 1000 },
     ];

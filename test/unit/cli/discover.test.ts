@@ -11,13 +11,22 @@ import { discover as discoverCommand } from '../../../src/cli/commands/discover'
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
 import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
-import { match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import {
+  match,
+  reply,
+  startScriptedModelServer,
+  type MessagesBody,
+  type ScriptedModelServer,
+} from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { filesUnder, repo, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
 import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
 
 const QUESTIONS_2 = 'DISCOVERY_QUESTIONS\n1. Which mail provider do you use?\n2. How many contacts?\n3. Any deadline?';
-const SPECIFIC_BRIEF = BRIEF.replace('A small web CRM for a five-person sales team', 'A Rust CLI that tracks Bitcoin prices');
+const SPECIFIC_BRIEF = BRIEF.replace(
+  'A small web CRM for a five-person sales team',
+  'A Rust CLI that tracks Bitcoin prices',
+);
 
 describe('groundwork discover (in-process, scripted model server)', () => {
   let server: ScriptedModelServer;
@@ -39,10 +48,18 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     await server.close();
   });
 
-  async function discover(argv: string[], options: TerminalOptions & { env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+  async function discover(
+    argv: string[],
+    options: TerminalOptions & { env?: Record<string, string | undefined> } = {},
+  ): Promise<CliRun> {
     let stdout = '';
     let stderr = '';
-    const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: options.env ?? env, cwd: ws };
+    const io = {
+      stdout: (s: string) => void (stdout += s),
+      stderr: (s: string) => void (stderr += s),
+      env: options.env ?? env,
+      cwd: ws,
+    };
     const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(options), [discoverCommand]);
     printed.push(stdout, stderr);
     assert.ok(!stdout.includes(CANARY) && !stderr.includes(CANARY), 'the key is never printed');
@@ -67,8 +84,16 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     const readmeDone = match.toolResult('toolu_cli_readme');
     const escapeDone = match.toolResult('toolu_cli_escape');
     server.add(
-      { name: 'read README', match: (b) => ROLE(b) && !match.toolResult()(b), reply: reply.toolUse('read_file', { path: 'README.md' }, { id: 'toolu_cli_readme' }) },
-      { name: 'escape', match: readmeDone, reply: reply.toolUse('read_file', { path: '../outside.txt' }, { id: 'toolu_cli_escape' }) },
+      {
+        name: 'read README',
+        match: (b) => ROLE(b) && !match.toolResult()(b),
+        reply: reply.toolUse('read_file', { path: 'README.md' }, { id: 'toolu_cli_readme' }),
+      },
+      {
+        name: 'escape',
+        match: readmeDone,
+        reply: reply.toolUse('read_file', { path: '../outside.txt' }, { id: 'toolu_cli_escape' }),
+      },
       { name: 'ask', match: escapeDone, reply: reply.text(QUESTIONS_1) },
     );
     const r = await discover(['Build a phone app for this project']);
@@ -79,7 +104,10 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     const bodies = server.requests.map((q) => q.body as MessagesBody);
     const result = (bodies[1]!.messages.at(-1)!.content as Record<string, unknown>[])[0]!;
     assert.equal(result['tool_use_id'], 'toolu_cli_readme');
-    assert.match(String(result['content']), /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*A budgeting CLI tested with vitest/);
+    assert.match(
+      String(result['content']),
+      /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*A budgeting CLI tested with vitest/,
+    );
     assert.equal((bodies[2]!.messages.at(-1)!.content as Record<string, unknown>[])[0]!['is_error'], true);
   });
 
@@ -88,7 +116,11 @@ describe('groundwork discover (in-process, scripted model server)', () => {
       {
         name: 'round 1',
         match: and(ROLE, round('Discovery round 1/3')),
-        reply: reply.text(['DISCOVERY_QUEST', 'IONS\n1. Who will use', ' the CRM?\n2. Which data must it keep?\n3. Web or desktop?']),
+        reply: reply.text([
+          'DISCOVERY_QUEST',
+          'IONS\n1. Who will use',
+          ' the CRM?\n2. Which data must it keep?\n3. Web or desktop?',
+        ]),
       },
       { name: 'round 2', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(QUESTIONS_2) },
       { name: 'brief', match: and(ROLE, round('Discovery round 3/3')), reply: reply.text(BRIEF) },
@@ -109,7 +141,11 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     assert.match(r2.stdout, /Which mail provider/);
     const afterTwo = await readRoundFile();
     assert.equal(afterTwo.round, 2);
-    assert.equal(afterTwo.rounds[0]?.answer, 'My sales team; contacts and deals; web', 'the words are joined into one answer');
+    assert.equal(
+      afterTwo.rounds[0]?.answer,
+      'My sales team; contacts and deals; web',
+      'the words are joined into one answer',
+    );
 
     const r3 = await discover(['Gmail; 500; two weeks']);
     assert.equal(r3.code, 0, r3.stderr);
@@ -176,7 +212,11 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     assert.equal(again.code, 0);
     assert.equal(again.stdout, 'no discovery session team/42\n');
     const json = await discover(['--cancel', '--json']);
-    assert.deepEqual(JSON.parse(json.stdout), { session: 'cli', cancelled: false, message: 'no discovery session cli' });
+    assert.deepEqual(JSON.parse(json.stdout), {
+      session: 'cli',
+      cancelled: false,
+      message: 'no discovery session cli',
+    });
   });
 
   test('a cancel word as the answer cancels; LANG picks the language', async () => {
@@ -195,7 +235,15 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     server.add({ match: and(ROLE, round('Discovery round 1/3')), reply: reply.text(QUESTIONS_1) });
     const old = Math.floor(Date.now() / 1000) - 31 * 60;
     await mkdir(join(ws, '.groundwork/discovery'), { recursive: true });
-    await writeFile(roundFile(), serializeRoundFile({ createdSec: old, round: 1, originalRequest: 'build me a todo app', rounds: [{ questions: '1. For whom?' }] }));
+    await writeFile(
+      roundFile(),
+      serializeRoundFile({
+        createdSec: old,
+        round: 1,
+        originalRequest: 'build me a todo app',
+        rounds: [{ questions: '1. For whom?' }],
+      }),
+    );
 
     const r = await discover(['Build me a CRM']);
     assert.equal(r.code, 0, r.stderr);
@@ -204,7 +252,10 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     const now = await readRoundFile();
     assert.equal(now.originalRequest, 'Build me a CRM', 'a fresh session');
     assert.ok(now.createdSec > old);
-    assert.ok(!JSON.stringify(server.requests[0]?.body).includes('todo app'), 'nothing of the old session reached the model');
+    assert.ok(
+      !JSON.stringify(server.requests[0]?.body).includes('todo app'),
+      'nothing of the old session reached the model',
+    );
     const audit = await readFile(join(ws, '.groundwork/audit.jsonl'), 'utf8');
     assert.match(audit, /"kind":"discovery\.expire"/);
   });
@@ -213,7 +264,15 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     server.add({ match: ROLE, reply: reply.text(QUESTIONS_2) });
     await mkdir(join(ws, '.groundwork/discovery'), { recursive: true });
     const created = Math.floor(Date.now() / 1000) - 40 * 60;
-    await writeFile(roundFile(), serializeRoundFile({ createdSec: created, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: QUESTIONS_1 }] }));
+    await writeFile(
+      roundFile(),
+      serializeRoundFile({
+        createdSec: created,
+        round: 1,
+        originalRequest: 'build me a CRM',
+        rounds: [{ questions: QUESTIONS_1 }],
+      }),
+    );
     const r = await discover(['my team'], { env: { ...env, GROUNDWORK_DISCOVERY_TTL_MINUTES: '60' } });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stderr.includes('expired'), r.stderr);
@@ -229,8 +288,16 @@ describe('groundwork discover (in-process, scripted model server)', () => {
       [['--retry', 'again'], /--retry takes no message/],
       [['Build me a CRM'], /set ANTHROPIC_API_KEY/, { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }],
       [['Build me a CRM'], /set ANTHROPIC_API_KEY/, { ANTHROPIC_API_KEY: '  ' }],
-      [['Build me a CRM'], /ANTHROPIC_BASE_URL is not an http/, { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: `ftp://user:${CANARY}@host` }],
-      [['Build me a CRM'], /GROUNDWORK_DISCOVERY_TTL_MINUTES must be a positive number/, { ANTHROPIC_API_KEY: CANARY, GROUNDWORK_DISCOVERY_TTL_MINUTES: '-3' }],
+      [
+        ['Build me a CRM'],
+        /ANTHROPIC_BASE_URL is not an http/,
+        { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: `ftp://user:${CANARY}@host` },
+      ],
+      [
+        ['Build me a CRM'],
+        /GROUNDWORK_DISCOVERY_TTL_MINUTES must be a positive number/,
+        { ANTHROPIC_API_KEY: CANARY, GROUNDWORK_DISCOVERY_TTL_MINUTES: '-3' },
+      ],
       [['--retry'], /Nothing to retry/],
     ];
     for (const [argv, expected, caseEnv] of cases) {
@@ -246,7 +313,12 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     server.add(
       { name: 'round 1', match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
       // The first attempt and the SDK's three retries.
-      { name: 'failing', match: round('Discovery round 2/3'), times: 4, reply: reply.error(500, { message: 'scripted outage', retryAfterMs: 1 }) },
+      {
+        name: 'failing',
+        match: round('Discovery round 2/3'),
+        times: 4,
+        reply: reply.error(500, { message: 'scripted outage', retryAfterMs: 1 }),
+      },
       { name: 'round 2', match: round('Discovery round 2/3'), reply: reply.text(QUESTIONS_2) },
     );
     assert.equal((await discover(['Build me a CRM'])).code, 0);
@@ -255,7 +327,10 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     assert.equal(failed.code, 1);
     assert.equal(failed.stdout, '');
     assert.match(failed.stderr, /The Anthropic API failed \(500: scripted outage, still after 4 attempts\)/);
-    assert.match(failed.stderr, /the session is kept \(\.groundwork\/discovery\/cli\.md, with your answer\): run the same command again/);
+    assert.match(
+      failed.stderr,
+      /the session is kept \(\.groundwork\/discovery\/cli\.md, with your answer\): run the same command again/,
+    );
     const kept = await readRoundFile();
     assert.equal(kept.rounds[0]?.answer, 'My sales team', 'the answer is saved');
 
@@ -271,9 +346,19 @@ describe('groundwork discover (in-process, scripted model server)', () => {
 
   test('a model error on the first message: nothing saved, exit 1; --retry after a failed answer works', async () => {
     server.add(
-      { name: 'failing start', times: 4, match: round('Discovery round 1/3'), reply: reply.error(529, { retryAfterMs: 1 }) },
+      {
+        name: 'failing start',
+        times: 4,
+        match: round('Discovery round 1/3'),
+        reply: reply.error(529, { retryAfterMs: 1 }),
+      },
       { name: 'round 1', match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
-      { name: 'failing answer', match: round('Discovery round 2/3'), times: 4, reply: reply.error(500, { retryAfterMs: 1 }) },
+      {
+        name: 'failing answer',
+        match: round('Discovery round 2/3'),
+        times: 4,
+        reply: reply.error(500, { retryAfterMs: 1 }),
+      },
       { name: 'brief', match: round('Discovery round 2/3'), reply: reply.text(BRIEF) },
     );
     const failed = await discover(['Build me a CRM']);
@@ -316,12 +401,17 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   test('Ctrl-C during a model call stops it, keeps the session, exits 130; --retry then continues', async () => {
     server.add(
       { name: 'round 1', match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
-      { name: 'slow', match: round('Discovery round 2/3'), reply: reply.text(QUESTIONS_2, { firstChunkDelayMs: 10_000 }) },
+      {
+        name: 'slow',
+        match: round('Discovery round 2/3'),
+        reply: reply.text(QUESTIONS_2, { firstChunkDelayMs: 10_000 }),
+      },
       { name: 'round 2', match: round('Discovery round 2/3'), reply: reply.text(QUESTIONS_2) },
     );
     assert.equal((await discover(['Build me a CRM'])).code, 0);
     const stopped = await discover(['My sales team'], {
-      onInterrupt: (fire) => void until('the slow request', () => (server.requests.length === 2 ? true : undefined)).then(fire),
+      onInterrupt: (fire) =>
+        void until('the slow request', () => (server.requests.length === 2 ? true : undefined)).then(fire),
     });
     assert.equal(stopped.code, 130, stopped.stderr);
     assert.match(stopped.stderr, /Stopped\. Your answer is saved/);
@@ -334,11 +424,19 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   });
 
   test('interactive on piped stdin: blocks separated by empty lines are the messages, until the brief', async () => {
-    server.add({ match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) }, { match: round('Discovery round 2/3'), reply: reply.text(BRIEF) });
-    const r = await discover([], { stdin: '\n\nBuild me a CRM\n\nMy sales team\r\nContacts and deals\r\n\r\nthis is never read\n' });
+    server.add(
+      { match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
+      { match: round('Discovery round 2/3'), reply: reply.text(BRIEF) },
+    );
+    const r = await discover([], {
+      stdin: '\n\nBuild me a CRM\n\nMy sales team\r\nContacts and deals\r\n\r\nthis is never read\n',
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\(1\/3\)[\s\S]*One-line summary: A small web CRM[\s\S]*Idea Brief saved to/);
-    assert.ok(JSON.stringify(server.requests[1]?.body).includes('My sales team\\nContacts and deals'), 'a multi-line answer');
+    assert.ok(
+      JSON.stringify(server.requests[1]?.body).includes('My sales team\\nContacts and deals'),
+      'a multi-line answer',
+    );
     assert.equal(r.stderr, '', 'no prompts when stdin is not a terminal');
     assert.equal(server.requests.length, 2);
   });
@@ -360,10 +458,19 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     server.add(
       { name: 'round 1', match: round('Discovery round 1/3'), reply: reply.text(QUESTIONS_1) },
       { name: 'failing', match: round('Discovery round 2/3'), times: 4, reply: reply.error(500, { retryAfterMs: 1 }) },
-      { name: 'round 2', match: round('Discovery round 2/3'), reply: reply.text(['DISCOVERY_QUESTIONS\n1. Which mail', ' provider?\n']) },
+      {
+        name: 'round 2',
+        match: round('Discovery round 2/3'),
+        reply: reply.text(['DISCOVERY_QUESTIONS\n1. Which mail', ' provider?\n']),
+      },
       { name: 'cancel?', match: round('Discovery round 3/3'), reply: reply.text(BRIEF) },
     );
-    const first = await discover([], { stdin: 'Build me a CRM\n\nMy team\n\n', stdinIsTTY: true, stderrIsTTY: true, env: { ...env, NO_COLOR: '1' } });
+    const first = await discover([], {
+      stdin: 'Build me a CRM\n\nMy team\n\n',
+      stdinIsTTY: true,
+      stderrIsTTY: true,
+      env: { ...env, NO_COLOR: '1' },
+    });
     assert.equal(first.code, 1, 'the model failed on the answer');
     assert.match(first.stderr, /Describe what you want to build/);
     assert.match(first.stderr, /Your answers \(an empty line sends them/);
@@ -384,7 +491,10 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     await writeFile(roundFile(), 'hand-edited notes\n');
     const r = await discover(['my answers']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /\.groundwork\/discovery\/cli\.md is not a discovery session: .*cancel the session to start again/);
+    assert.match(
+      r.stderr,
+      /\.groundwork\/discovery\/cli\.md is not a discovery session: .*cancel the session to start again/,
+    );
     const c = await discover(['--cancel']);
     assert.equal(c.code, 0, c.stderr);
     assert.equal(c.stdout, 'Discovery cancelled.\n');
@@ -402,17 +512,30 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   test('a broken role override in the workspace: a warning on stderr, the bundled role used', async () => {
     server.add({ match: ROLE, reply: reply.text(QUESTIONS_1) });
     await mkdir(join(ws, '.groundwork/roles'), { recursive: true });
-    await writeFile(join(ws, '.groundwork/roles/build-discovery.md'), '---\nname: build-discovery\ntools: [run_command]\n---\nYou are a file deleter.\n');
+    await writeFile(
+      join(ws, '.groundwork/roles/build-discovery.md'),
+      '---\nname: build-discovery\ntools: [run_command]\n---\nYou are a file deleter.\n',
+    );
     const r = await discover(['Build me a CRM']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /groundwork: warning: \.groundwork\/roles\/build-discovery\.md: .*the bundled build-discovery role is used instead/);
+    assert.match(
+      r.stderr,
+      /groundwork: warning: \.groundwork\/roles\/build-discovery\.md: .*the bundled build-discovery role is used instead/,
+    );
     assert.equal((r.stderr.match(/this override is not used/g) ?? []).length, 1, 'said once');
   });
 
   test('help describes the session default, the environment and the exit codes', async () => {
     const r = await discover(['--help']);
     assert.equal(r.code, 0);
-    for (const text of ["default: 'cli'", 'ANTHROPIC_API_KEY', 'GROUNDWORK_MODEL_COMPLEX', 'GROUNDWORK_DISCOVERY_TTL_MINUTES', 'an empty', '130']) {
+    for (const text of [
+      "default: 'cli'",
+      'ANTHROPIC_API_KEY',
+      'GROUNDWORK_MODEL_COMPLEX',
+      'GROUNDWORK_DISCOVERY_TTL_MINUTES',
+      'an empty',
+      '130',
+    ]) {
       assert.ok(r.stdout.includes(text), text);
     }
   });

@@ -9,7 +9,8 @@ import { tempFolder } from './cliHarness';
 export const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
 export const ROLE = match.system("You are Groundwork's discovery agent");
 
-export const QUESTIONS_1 = 'DISCOVERY_QUESTIONS\n1. Who will use the CRM?\n2. Which data must it keep?\n3. Web or desktop?';
+export const QUESTIONS_1 =
+  'DISCOVERY_QUESTIONS\n1. Who will use the CRM?\n2. Which data must it keep?\n3. Web or desktop?';
 export const BRIEF = [
   'DISCOVERY_COMPLETE',
   'IDEA_BRIEF:',

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { discover as discoverCommand } from '../../../src/cli/commands/discover';
 import { runCli } from '../../../src/cli/runCli';
-import { lastUserText, match, reply, startScriptedModelServer, type MessagesBody, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import {
+  lastUserText,
+  match,
+  reply,
+  startScriptedModelServer,
+  type MessagesBody,
+  type ScriptedModelServer,
+} from '../../support/scriptedModelServer';
 import { scriptedDeps, tempFolder, type CliRun } from './cliHarness';
 
 const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. Web or phone?';
@@ -31,7 +38,12 @@ describe('groundwork discover --session: one conversation per name', () => {
   }
 
   test("--session 'a/b' then --session 'a-b': the second request starts its own round 1", async () => {
-    server.add({ name: 'round 1', match: match.system("You are Groundwork's discovery agent"), reply: reply.text(QUESTIONS), times: 2 });
+    server.add({
+      name: 'round 1',
+      match: match.system("You are Groundwork's discovery agent"),
+      reply: reply.text(QUESTIONS),
+      times: 2,
+    });
     assert.equal((await discover(['--session', 'a/b', 'build me a CRM'])).code, 0);
     const second = await discover(['--session', 'a-b', 'build me a bakery shop']);
     assert.equal(second.code, 0, second.stderr);

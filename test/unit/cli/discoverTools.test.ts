@@ -26,7 +26,9 @@ const VIEW: DiscoveryView = {
   file: '.groundwork/discovery/cli.md',
 };
 
-const QUESTIONS: TurnResult = { outcome: { kind: 'questions', view: VIEW, questions: ['Who uses it?'], message: '1. Who uses it?' } };
+const QUESTIONS: TurnResult = {
+  outcome: { kind: 'questions', view: VIEW, questions: ['Who uses it?'], message: '1. Who uses it?' },
+};
 
 /** A turn that, in order, streams `text` (when given) and reports each of `calls` as it starts and as it ends. */
 interface Script {
@@ -53,7 +55,12 @@ function fakeService(script: Script): DiscoveryApi {
   };
 }
 
-async function run(script: Script, argv: string[], terminal: TerminalOptions = {}, env: Record<string, string> = {}): Promise<CliRun> {
+async function run(
+  script: Script,
+  argv: string[],
+  terminal: TerminalOptions = {},
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   const ws = new MemoryWorkspace();
   const deps: CliDeps = scriptedDeps(terminal, {
     openStore: () => ws.store,
@@ -73,25 +80,49 @@ const read = (target: string, id = 't1'): ToolActivity => ({ id, tool: 'read_fil
 
 describe('groundwork discover: tool calls', () => {
   test('each finished call is one progress line on stderr; the reply alone is on stdout', async () => {
-    const r = await run({ calls: [read('README.md'), { id: 't2', tool: 'list_files', target: 'src', status: 'done' }] }, ['Build me a CRM']);
+    const r = await run(
+      { calls: [read('README.md'), { id: 't2', tool: 'list_files', target: 'src', status: 'done' }] },
+      ['Build me a CRM'],
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '1. Who uses it?\n');
-    assert.equal(r.stderr, 'groundwork: read README.md\ngroundwork: listed src\ngroundwork: answer with: groundwork discover "<your answers>" (or "cancel")\n');
+    assert.equal(
+      r.stderr,
+      'groundwork: read README.md\ngroundwork: listed src\ngroundwork: answer with: groundwork discover "<your answers>" (or "cancel")\n',
+    );
   });
 
   test('a failed call says why', async () => {
-    const r = await run({ calls: [{ id: 't1', tool: 'search', target: 'auth', status: 'error', error: 'the query is empty' }] }, ['Build me a CRM']);
+    const r = await run(
+      { calls: [{ id: 't1', tool: 'search', target: 'auth', status: 'error', error: 'the query is empty' }] },
+      ['Build me a CRM'],
+    );
     assert.match(r.stderr, /^groundwork: searched 'auth' — failed: the query is empty\n/);
   });
 
   test('the target and the error are model text: control characters shown visibly, the key redacted', async () => {
     const evil = 'notes\x1b[2J\x1b]0;owned\x07.md';
-    const r = await run({ calls: [read(evil), { id: 't2', tool: 'read_file', target: `${SECRET}.txt`, status: 'error', error: 'no such file\r\nreally' }] }, ['Build me a CRM']);
+    const r = await run(
+      {
+        calls: [
+          read(evil),
+          { id: 't2', tool: 'read_file', target: `${SECRET}.txt`, status: 'error', error: 'no such file\r\nreally' },
+        ],
+      },
+      ['Build me a CRM'],
+    );
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(!r.stderr.includes('\x1b') && !r.stderr.includes('\x07') && !r.stderr.includes('\r'), JSON.stringify(r.stderr));
+    assert.ok(
+      !r.stderr.includes('\x1b') && !r.stderr.includes('\x07') && !r.stderr.includes('\r'),
+      JSON.stringify(r.stderr),
+    );
     assert.match(r.stderr, /^groundwork: read notes\\x1b\[2J\\x1b\]0;owned\\x07\.md\n/);
     assert.ok(!r.stderr.includes(SECRET), r.stderr);
-    assert.match(r.stderr, /\ngroundwork: read \[redacted\]\.txt — failed: no such file really\n/, 'a line break in the error becomes a space: one line per call');
+    assert.match(
+      r.stderr,
+      /\ngroundwork: read \[redacted\]\.txt — failed: no such file really\n/,
+      'a line break in the error becomes a space: one line per call',
+    );
   });
 
   test('with --json the lines stay on stderr, and stdout is the one JSON result', async () => {
@@ -102,8 +133,16 @@ describe('groundwork discover: tool calls', () => {
   });
 
   test('after streamed text a call starts a line of its own', async () => {
-    const r = await run({ text: 'Let me look at the project', calls: [read('README.md')] }, ['Build me a CRM'], { stderrIsTTY: true }, { NO_COLOR: '1' });
+    const r = await run(
+      { text: 'Let me look at the project', calls: [read('README.md')] },
+      ['Build me a CRM'],
+      { stderrIsTTY: true },
+      { NO_COLOR: '1' },
+    );
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.stderr.startsWith('Let me look at the project\ngroundwork: read README.md\n\n'), JSON.stringify(r.stderr));
+    assert.ok(
+      r.stderr.startsWith('Let me look at the project\ngroundwork: read README.md\n\n'),
+      JSON.stringify(r.stderr),
+    );
   });
 });

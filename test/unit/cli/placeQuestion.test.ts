@@ -9,7 +9,10 @@ import { terminal } from './cliHarness';
 
 function asked(stdin: string, question: Partial<PlaceQuestion> = {}) {
   let stderr = '';
-  const ctx = { io: { stderr: (s: string) => void (stderr += s) }, deps: { terminal: terminal({ stdin, stdinIsTTY: true }) } } as unknown as CommandContext;
+  const ctx = {
+    io: { stderr: (s: string) => void (stderr += s) },
+    deps: { terminal: terminal({ stdin, stdinIsTTY: true }) },
+  } as unknown as CommandContext;
   const place = ttyPlacer(ctx, new AbortController().signal);
   const q: PlaceQuestion = {
     projectName: 'sum-tool',
@@ -33,13 +36,19 @@ describe('the CLI asks where the project goes', () => {
     assert.deepEqual(await asked('adder\n').answer, { kind: 'folder', name: 'adder' });
     const again = asked('taken-one\nBad Name!\nadder\n');
     assert.deepEqual(await again.answer, { kind: 'folder', name: 'adder' });
-    assert.match(again.stderr(), /The folder sum-tool exists and is not empty; Groundwork never writes into it\.\nFolder for the project \[sum-tool-2\]: /);
+    assert.match(
+      again.stderr(),
+      /The folder sum-tool exists and is not empty; Groundwork never writes into it\.\nFolder for the project \[sum-tool-2\]: /,
+    );
     assert.match(again.stderr(), /groundwork: taken-one already exists/);
     assert.match(again.stderr(), /groundwork: not a folder name/);
   });
 
   it('three bad names, or stdin closed, keep the proposal', async () => {
-    assert.deepEqual(await asked('taken-one\ntaken-one\ntaken-one\nadder\n').answer, { kind: 'folder', name: 'sum-tool-2' });
+    assert.deepEqual(await asked('taken-one\ntaken-one\ntaken-one\nadder\n').answer, {
+      kind: 'folder',
+      name: 'sum-tool-2',
+    });
     assert.deepEqual(await asked('').answer, { kind: 'folder', name: 'sum-tool-2' });
   });
 
@@ -47,7 +56,10 @@ describe('the CLI asks where the project goes', () => {
     const existing = { existing: true, taken: undefined, free: 'sum-tool' } as Partial<PlaceQuestion>;
     const w = asked('w\n', existing);
     assert.deepEqual(await w.answer, { kind: 'workspace' });
-    assert.match(w.stderr(), /feature on the existing code of the workspace \(TARGET: existing\)[\s\S]*\[w\] workspace, \[n\] a new folder sum-tool\/, \[s\] stop: $/);
+    assert.match(
+      w.stderr(),
+      /feature on the existing code of the workspace \(TARGET: existing\)[\s\S]*\[w\] workspace, \[n\] a new folder sum-tool\/, \[s\] stop: $/,
+    );
     assert.deepEqual(await asked('stop\n', existing).answer, { kind: 'stop' });
     assert.deepEqual(await asked('n\n', existing).answer, { kind: 'folder', name: 'sum-tool' });
     assert.deepEqual(await asked('\n', existing).answer, { kind: 'folder', name: 'sum-tool' });

@@ -6,7 +6,9 @@ import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import type { WorkspaceStore } from '../../../src/core/storage/workspaceStore';
 import { T0, harness } from './cliHarness';
 
-const pkgVersion = (JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
+const pkgVersion = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string }
+).version;
 
 function assertUsageError(r: { code: number; stdout: string; stderr: string }, message: RegExp, topic = '') {
   assert.equal(r.code, 2, r.stderr);
@@ -28,7 +30,14 @@ describe('CLI: help and version', () => {
     for (const argv of [['help'], ['--help'], ['-h']]) {
       const r = await h.run(...argv);
       assert.equal(r.code, 0);
-      for (const c of ['journal append', 'journal list', 'sleep list', 'help [COMMAND]', '--workspace DIR', 'Exit codes']) {
+      for (const c of [
+        'journal append',
+        'journal list',
+        'sleep list',
+        'help [COMMAND]',
+        '--workspace DIR',
+        'Exit codes',
+      ]) {
         assert.ok(r.stdout.includes(c), `${argv.join(' ')} mentions ${c}`);
       }
     }
@@ -60,15 +69,40 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
   const cases: [string, string[], RegExp, string][] = [
     ['unknown command', ['frobnicate'], /^groundwork: unknown command 'frobnicate'/, ''],
     ['group without subcommand', ['journal'], /'journal' needs a subcommand: append, list/, ' journal'],
-    ['unknown subcommand', ['journal', 'delete'], /unknown journal subcommand 'delete'; expected one of: append, list/, ' journal'],
+    [
+      'unknown subcommand',
+      ['journal', 'delete'],
+      /unknown journal subcommand 'delete'; expected one of: append, list/,
+      ' journal',
+    ],
     ['unknown flag', ['journal', 'list', '--frob'], /unknown option '--frob'/, ' journal list'],
     ['option of another command', ['journal', 'list', '--title', 'x'], /unknown option '--title'/, ' journal list'],
-    ['missing option value', ['journal', 'append', '--title'], /option '--title <value>' argument missing/, ' journal append'],
-    ['value for a boolean', ['journal', 'list', '--json=yes'], /option '--json' does not take an argument/, ' journal list'],
+    [
+      'missing option value',
+      ['journal', 'append', '--title'],
+      /option '--title <value>' argument missing/,
+      ' journal append',
+    ],
+    [
+      'value for a boolean',
+      ['journal', 'list', '--json=yes'],
+      /option '--json' does not take an argument/,
+      ' journal list',
+    ],
     ['extra argument', ['journal', 'list', 'extra'], /unexpected argument 'extra'/, ' journal list'],
     ['missing title', ['journal', 'append', '--description', 'd'], /journal append needs --title/, ' journal append'],
-    ['missing description', ['journal', 'append', '--title', 't'], /journal append needs --description/, ' journal append'],
-    ['bad scope', ['journal', 'append', '--title', 't', '--description', 'd', '--scope', 'team'], /--scope must be local or global, not 'team'/, ' journal append'],
+    [
+      'missing description',
+      ['journal', 'append', '--title', 't'],
+      /journal append needs --description/,
+      ' journal append',
+    ],
+    [
+      'bad scope',
+      ['journal', 'append', '--title', 't', '--description', 'd', '--scope', 'team'],
+      /--scope must be local or global, not 'team'/,
+      ' journal append',
+    ],
     ['empty title', ['journal', 'append', '--title', '', '--description', 'd'], /title is empty/, ' journal append'],
     ['help for nothing', ['help', 'nope'], /no help for 'nope'/, ''],
   ];
@@ -92,8 +126,16 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
       ['--description', 'y', '--title', '-h'],
       "option '--title' is followed by '-h', which starts with '-' and so is not taken as its value; if it is the value, join the two with '=': '--title=-h'",
     ],
-    ['a value that holds a quote', ['--title', "-1 isn't found", '--description', 'd'], `join the two with '=': "--title=-1 isn't found"`],
-    ['a forgotten value before a flag', ['--title', 'x', '--description', '--version'], "option '--description' is followed by '--version'"],
+    [
+      'a value that holds a quote',
+      ['--title', "-1 isn't found", '--description', 'd'],
+      `join the two with '=': "--title=-1 isn't found"`,
+    ],
+    [
+      'a forgotten value before a flag',
+      ['--title', 'x', '--description', '--version'],
+      "option '--description' is followed by '--version'",
+    ],
   ];
   for (const [name, args, hint] of dashValues) {
     test(`${name}: the refusal says how to give it`, async () => {
@@ -121,7 +163,10 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
   test('--workspace on a missing folder', async () => {
     const h = harness();
     const r = await h.run('--workspace', 'nowhere', 'journal', 'list');
-    assertUsageError(r, /the workspace folder '\/ws\/nowhere' does not exist or is not a folder; pass an existing folder with --workspace/);
+    assertUsageError(
+      r,
+      /the workspace folder '\/ws\/nowhere' does not exist or is not a folder; pass an existing folder with --workspace/,
+    );
     assert.deepEqual(h.opened, []);
   });
 
@@ -133,15 +178,39 @@ describe('CLI: bad usage exits 2 with one line and a hint', () => {
 describe('CLI: journal', () => {
   test('append then list --json round trips', async () => {
     const h = harness();
-    const a = await h.run('journal', 'append', '--title', 'Cache is per window', '--description', 'Not shared.', '--scope', 'global', '--agent', 'architect', '--task', 'p1');
-    assert.deepEqual(a, { code: 0, stdout: 'Added to .groundwork/discoveries.jsonl: Cache is per window\n', stderr: '' });
+    const a = await h.run(
+      'journal',
+      'append',
+      '--title',
+      'Cache is per window',
+      '--description',
+      'Not shared.',
+      '--scope',
+      'global',
+      '--agent',
+      'architect',
+      '--task',
+      'p1',
+    );
+    assert.deepEqual(a, {
+      code: 0,
+      stdout: 'Added to .groundwork/discoveries.jsonl: Cache is per window\n',
+      stderr: '',
+    });
     h.clock.advance(60_000);
     await h.run('journal', 'append', '--title', 'Second', '--description', '');
     const l = await h.run('journal', 'list', '--json');
     assert.equal(l.code, 0);
     assert.equal(l.stderr, '');
     assert.deepEqual(JSON.parse(l.stdout), [
-      { timestamp: '2025-01-31T09:15:00.000Z', title: 'Cache is per window', description: 'Not shared.', scope: 'global', agent: 'architect', task: 'p1' },
+      {
+        timestamp: '2025-01-31T09:15:00.000Z',
+        title: 'Cache is per window',
+        description: 'Not shared.',
+        scope: 'global',
+        agent: 'architect',
+        task: 'p1',
+      },
       { timestamp: '2025-01-31T09:16:00.000Z', title: 'Second', description: '' },
     ]);
     assert.deepEqual(h.opened, ['/ws', '/ws', '/ws']);
@@ -171,7 +240,10 @@ describe('CLI: journal', () => {
     await h.run('journal', 'append', '--title', 'Second', '--description', '', '--agent', 'qa');
     const r = await h.run('journal', 'list');
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, '2025-01-31 09:15:00 UTC  First\n    line one\n    line two\n\n2025-01-31 09:15:01 UTC  Second\n    [agent: qa]\n');
+    assert.equal(
+      r.stdout,
+      '2025-01-31 09:15:00 UTC  First\n    line one\n    line two\n\n2025-01-31 09:15:01 UTC  Second\n    [agent: qa]\n',
+    );
   });
 
   test('an empty journal says so', async () => {
@@ -190,9 +262,15 @@ describe('CLI: journal', () => {
       JSON.parse(r.stdout).map((e: { title: string }) => e.title),
       ['a', 'b'],
     );
-    assert.match(r.stderr, /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON \(.*\); the line starts: \{oops/);
+    assert.match(
+      r.stderr,
+      /\.groundwork\/discoveries\.jsonl:2: skipped, not valid JSON \(.*\); the line starts: \{oops/,
+    );
     assert.match(r.stderr, /discoveries\.jsonl:4: skipped, missing field timestamp;/);
-    assert.match(r.stderr, /2 lines of \.groundwork\/discoveries\.jsonl could not be read; every valid record was still used/);
+    assert.match(
+      r.stderr,
+      /2 lines of \.groundwork\/discoveries\.jsonl could not be read; every valid record was still used/,
+    );
   });
 
   test('a journal over its read cap lists its newest entries and says once what was left out', async () => {
@@ -246,12 +324,16 @@ describe('CLI: journal', () => {
     const r = await h.run('journal', 'list');
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, "groundwork: Cannot read '.groundwork/discoveries.jsonl': permission denied. Fix the permissions\n");
+    assert.equal(
+      r.stderr,
+      "groundwork: Cannot read '.groundwork/discoveries.jsonl': permission denied. Fix the permissions\n",
+    );
   });
 });
 
 describe('CLI: sleep list', () => {
-  const started = (agent: string, mode: object, at: number, max: number) => JSON.stringify({ event: 'started', agent, mode, startedAt: at, maxDurationMs: max });
+  const started = (agent: string, mode: object, at: number, max: number) =>
+    JSON.stringify({ event: 'started', agent, mode, startedAt: at, maxDurationMs: max });
 
   test('no sleepers', async () => {
     assert.deepEqual(await harness().run('sleep', 'list'), { code: 0, stdout: 'No agent is asleep.\n', stderr: '' });
@@ -269,7 +351,11 @@ describe('CLI: sleep list', () => {
     h.clock.advance(90_000);
     const r = await h.run('sleep', 'list');
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, 'builder  3m 30s  (since 2025-01-31 09:15:00 UTC)\n' + 'lead     Overdue by 30s  (since 2025-01-31 09:15:00 UTC)\n');
+    assert.equal(
+      r.stdout,
+      'builder  3m 30s  (since 2025-01-31 09:15:00 UTC)\n' +
+        'lead     Overdue by 30s  (since 2025-01-31 09:15:00 UTC)\n',
+    );
     assert.match(r.stderr, /\.groundwork\/sleep\.jsonl:3: skipped, not valid JSON \(.*\); the line starts: garbage/);
     const j = await h.run('sleep', 'list', '--json');
     assert.deepEqual(JSON.parse(j.stdout), [
@@ -296,8 +382,12 @@ describe('CLI: sleep list', () => {
 
   test('a line whose time a Date cannot hold is reported, and the other sleepers are listed', async () => {
     const h = harness();
-    h.ws.plant('sleep.jsonl', [started('good', { kind: 'manual' }, T0, 600_000), started('far', { kind: 'manual' }, 1e16, 1000)]);
-    const warning = /^groundwork: warning: \.groundwork\/sleep\.jsonl:2: skipped, startedAt must be a whole number of milliseconds from 0 to 8\.64e15;/;
+    h.ws.plant('sleep.jsonl', [
+      started('good', { kind: 'manual' }, T0, 600_000),
+      started('far', { kind: 'manual' }, 1e16, 1000),
+    ]);
+    const warning =
+      /^groundwork: warning: \.groundwork\/sleep\.jsonl:2: skipped, startedAt must be a whole number of milliseconds from 0 to 8\.64e15;/;
     const text = await h.run('sleep', 'list');
     assert.equal(text.code, 0, text.stderr);
     assert.equal(text.stdout, 'good  Manual pause  (since 2025-01-31 09:15:00 UTC)\n');

@@ -5,7 +5,8 @@ import { quotePath } from '../../../src/core/storage/storageError';
 import { visibleJson, visibleText } from '../../../src/core/visibleText';
 
 // Every character a terminal could act on, or that hides itself; none may reach the output raw.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+const UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 describe('text shown to people', () => {
   test('control characters become visible escapes', () => {
@@ -34,7 +35,10 @@ describe('text shown to people', () => {
   });
 
   test('block text keeps line breaks, indents them, and escapes the rest', () => {
-    assert.equal(blockText('one\r\ntwo\n\tthree\u001b]0;pwned\u0007', '  '), '  one\n  two\n      three\\x1b]0;pwned\\x07');
+    assert.equal(
+      blockText('one\r\ntwo\n\tthree\u001b]0;pwned\u0007', '  '),
+      '  one\n  two\n      three\\x1b]0;pwned\\x07',
+    );
     assert.equal(blockText('lone\rreturn', ''), 'lone\\rreturn');
   });
 

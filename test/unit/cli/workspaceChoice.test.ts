@@ -50,20 +50,41 @@ describe('--workspace FILE.code-workspace', () => {
     const h = cli({ '/w/team.code-workspace': FILE }, ['/w/app', '/docs', '/w/app/.groundwork', '/docs/.groundwork']);
     const r = await h.run('--workspace', '/w/team.code-workspace', 'journal', 'list');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /has 2 folders and app and Docs \/\/ not a comment have a \.groundwork\/; choose one with --folder NAME \(one of: app, Docs/);
+    assert.match(
+      r.stderr,
+      /has 2 folders and app and Docs \/\/ not a comment have a \.groundwork\/; choose one with --folder NAME \(one of: app, Docs/,
+    );
     assert.deepEqual(h.opened, []);
-    const none = await cli({ '/w/team.code-workspace': FILE }, ['/w/app', '/docs']).run('--workspace', '/w/team.code-workspace', 'journal', 'list');
+    const none = await cli({ '/w/team.code-workspace': FILE }, ['/w/app', '/docs']).run(
+      '--workspace',
+      '/w/team.code-workspace',
+      'journal',
+      'list',
+    );
     assert.match(none.stderr, /none has a \.groundwork\/ yet/);
   });
 
   it('refuses an unknown folder name, a file that is no workspace, and --folder without a workspace file', async () => {
-    const files = { '/w/team.code-workspace': FILE, '/w/bad.code-workspace': '{"folders": 7}', '/w/junk.code-workspace': 'not json' };
+    const files = {
+      '/w/team.code-workspace': FILE,
+      '/w/bad.code-workspace': '{"folders": 7}',
+      '/w/junk.code-workspace': 'not json',
+    };
     const h = cli(files, ['/w/app', '/docs']);
-    assert.match((await h.run('--workspace', '/w/team.code-workspace', '--folder', 'nope', 'journal', 'list')).stderr, /has no folder named 'nope'; its folders: app, Docs/);
+    assert.match(
+      (await h.run('--workspace', '/w/team.code-workspace', '--folder', 'nope', 'journal', 'list')).stderr,
+      /has no folder named 'nope'; its folders: app, Docs/,
+    );
     assert.match((await h.run('--workspace', '/w/bad.code-workspace', 'journal', 'list')).stderr, /lists no "folders"/);
-    assert.match((await h.run('--workspace', '/w/junk.code-workspace', 'journal', 'list')).stderr, /is not a workspace file/);
+    assert.match(
+      (await h.run('--workspace', '/w/junk.code-workspace', 'journal', 'list')).stderr,
+      /is not a workspace file/,
+    );
     assert.match((await h.run('--workspace', '/w/missing.code-workspace', 'journal', 'list')).stderr, /cannot be read/);
-    assert.match((await h.run('--folder', 'app', 'journal', 'list')).stderr, /--folder picks a folder of a \.code-workspace file/);
+    assert.match(
+      (await h.run('--folder', 'app', 'journal', 'list')).stderr,
+      /--folder picks a folder of a \.code-workspace file/,
+    );
     assert.deepEqual(h.opened, []);
   });
 });

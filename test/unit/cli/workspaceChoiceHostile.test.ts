@@ -31,7 +31,9 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
   });
 
   it('reads a workspace file that starts with a byte order mark, as VS Code does', () => {
-    assert.deepEqual(workspaceFolders('\ufeff{ "folders": [ { "path": "app" } ] }', FILE), [{ name: 'app', path: '/w/app' }]);
+    assert.deepEqual(workspaceFolders('\ufeff{ "folders": [ { "path": "app" } ] }', FILE), [
+      { name: 'app', path: '/w/app' },
+    ]);
   });
 
   it('refuses --folder NAME when two folders have that name, rather than taking the first', async () => {
@@ -69,7 +71,9 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
       '{ "folders": ' + '['.repeat(400_000) + ']'.repeat(400_000) + ' }',
       '{ "folders": ' + '['.repeat(400_000) + ' }',
       '{ "__proto__": { "folders": [ { "path": "evil" } ] } }',
-      '{ "folders": [ null, 7, "a", [], { "path": 7 }, { "path": "" }, { "path": ["a"] }, { "path": "' + 'x'.repeat(5000) + '" }, { "uri": "file:///" } ] }',
+      '{ "folders": [ null, 7, "a", [], { "path": 7 }, { "path": "" }, { "path": ["a"] }, { "path": "' +
+        'x'.repeat(5000) +
+        '" }, { "uri": "file:///" } ] }',
       'null',
       '[ { "path": "a" } ]',
     ];
@@ -101,7 +105,9 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
   });
 
   it('shows names with escapes, colours and line breaks as visible text in its messages', async () => {
-    const text = JSON.stringify({ folders: [{ name: '\u001b[2J\u001b]0;pwned\u0007\u202eevil\nline', path: 'a' }, { path: 'b' }] });
+    const text = JSON.stringify({
+      folders: [{ name: '\u001b[2J\u001b]0;pwned\u0007\u202eevil\nline', path: 'a' }, { path: 'b' }],
+    });
     const r = await usage(text, ['/w/a', '/w/b'], '--folder', 'nope');
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.stderr, /[\u0000-\u0009\u000b-\u001f\u202e]/);
@@ -119,7 +125,12 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
       assert.deepEqual(r.opened, [root]);
     }
     // Several folders, none chosen: it never guesses, even when one of them is "/".
-    const r = await usage(JSON.stringify({ folders: [{ path: '/' }, { path: 'a' }] }), ['/', '/w/a', '/.groundwork', '/w/a/.groundwork']);
+    const r = await usage(JSON.stringify({ folders: [{ path: '/' }, { path: 'a' }] }), [
+      '/',
+      '/w/a',
+      '/.groundwork',
+      '/w/a/.groundwork',
+    ]);
     assert.equal(r.code, 2);
   });
 
@@ -131,7 +142,10 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
 
   it('chooses among folders without reading outside them: only <folder>/.groundwork is asked about', async () => {
     const asked: string[] = [];
-    const folders = workspaceFolders(JSON.stringify({ folders: [{ path: '../x' }, { path: '/' }, { path: 'y/../z' }] }), FILE);
+    const folders = workspaceFolders(
+      JSON.stringify({ folders: [{ path: '../x' }, { path: '/' }, { path: 'y/../z' }] }),
+      FILE,
+    );
     await assert.rejects(
       chooseWorkspaceFolder(folders, undefined, FILE, async (p) => (asked.push(p), false)),
       /none has a \.groundwork/,
@@ -139,16 +153,20 @@ describe('--workspace FILE.code-workspace against hostile files', () => {
     assert.deepEqual(asked, ['/x/.groundwork', '/.groundwork', '/w/z/.groundwork']);
   });
 
-  it('reads neither a FIFO nor a 50 MB file nor a folder through the real deps, and does not hang', { timeout: 10_000 }, async () => {
-    const dir = await tempFolder();
-    const readTextFile = createNodeDeps().readTextFile!;
-    const fifo = join(dir, 'fifo.code-workspace');
-    execFileSync('mkfifo', [fifo]);
-    await writeFile(join(dir, 'big.code-workspace'), Buffer.alloc(50 * 1024 * 1024, 0x20));
-    assert.equal(await readTextFile(fifo), undefined);
-    assert.equal(await readTextFile(join(dir, 'big.code-workspace')), undefined);
-    assert.equal(await readTextFile(dir), undefined);
-    await writeFile(join(dir, 'ok.code-workspace'), '{ "folders": [ { "path": "." } ] }');
-    assert.equal(await readTextFile(join(dir, 'ok.code-workspace')), '{ "folders": [ { "path": "." } ] }');
-  });
+  it(
+    'reads neither a FIFO nor a 50 MB file nor a folder through the real deps, and does not hang',
+    { timeout: 10_000 },
+    async () => {
+      const dir = await tempFolder();
+      const readTextFile = createNodeDeps().readTextFile!;
+      const fifo = join(dir, 'fifo.code-workspace');
+      execFileSync('mkfifo', [fifo]);
+      await writeFile(join(dir, 'big.code-workspace'), Buffer.alloc(50 * 1024 * 1024, 0x20));
+      assert.equal(await readTextFile(fifo), undefined);
+      assert.equal(await readTextFile(join(dir, 'big.code-workspace')), undefined);
+      assert.equal(await readTextFile(dir), undefined);
+      await writeFile(join(dir, 'ok.code-workspace'), '{ "folders": [ { "path": "." } ] }');
+      assert.equal(await readTextFile(join(dir, 'ok.code-workspace')), '{ "folders": [ { "path": "." } ] }');
+    },
+  );
 });

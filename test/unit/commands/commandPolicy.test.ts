@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { approvalNeeded, commandHazards, isManifestPath, matchesAutoApprove, parseAutoApprove, usesManifestTool } from '../../../src/core/commands/commandPolicy';
+import {
+  approvalNeeded,
+  commandHazards,
+  isManifestPath,
+  matchesAutoApprove,
+  parseAutoApprove,
+  usesManifestTool,
+} from '../../../src/core/commands/commandPolicy';
 
 const PATTERNS = ['npm test', 'node *'];
 const state = (over: { approvedForRun?: string[]; manifestWritten?: boolean } = {}) => ({
@@ -53,23 +60,44 @@ describe('the bypass corpus: a pre-approved start does not carry what the shell 
   });
 
   test('the plain commands the list names run without asking', () => {
-    assert.deepEqual(approvalNeeded('npm test', state()), { auto: true, by: 'groundwork.commands.autoApprove: "npm test"' });
-    assert.deepEqual(approvalNeeded('node --test', state()), { auto: true, by: 'groundwork.commands.autoApprove: "node *"' });
+    assert.deepEqual(approvalNeeded('npm test', state()), {
+      auto: true,
+      by: 'groundwork.commands.autoApprove: "npm test"',
+    });
+    assert.deepEqual(approvalNeeded('node --test', state()), {
+      auto: true,
+      by: 'groundwork.commands.autoApprove: "node *"',
+    });
     assert.equal(approvalNeeded('  npm test  ', state()).auto, true, 'surrounding spaces do not matter');
   });
 });
 
 describe('commandHazards', () => {
   test('a plain command has none', () => {
-    for (const command of ['npm test', 'node --test src/a.test.js', 'make -j4 all', 'FOO=1 npm run build', 'node -e "console.log(1)"', 'echo ${HOME}', 'npm exec vitest']) {
+    for (const command of [
+      'npm test',
+      'node --test src/a.test.js',
+      'make -j4 all',
+      'FOO=1 npm run build',
+      'node -e "console.log(1)"',
+      'echo ${HOME}',
+      'npm exec vitest',
+    ]) {
       assert.deepEqual(commandHazards(command), [], command);
     }
   });
 
   test('each reason is named once, in plain words', () => {
-    assert.deepEqual(commandHazards('a; b; c | d'), ["it chains commands with ';'", "it pipes output into another command with '|'"]);
+    assert.deepEqual(commandHazards('a; b; c | d'), [
+      "it chains commands with ';'",
+      "it pipes output into another command with '|'",
+    ]);
     assert.deepEqual(commandHazards('node $(x)'), ['it substitutes a command with $(…)']);
-    assert.deepEqual(commandHazards('node a 2>&1'), ["it redirects output with '>'"], "'2>&1' is a redirection, not a background job");
+    assert.deepEqual(
+      commandHazards('node a 2>&1'),
+      ["it redirects output with '>'"],
+      "'2>&1' is a redirection, not a background job",
+    );
     assert.deepEqual(commandHazards('node a &'), ["it runs a command in the background with '&'"]);
   });
 
@@ -78,14 +106,29 @@ describe('commandHazards', () => {
   });
 
   test('eval and exec count as the command, also behind assignments and wrappers; as an argument they do not', () => {
-    for (const command of ['eval x', 'exec node', 'FOO=1 BAR=2 eval x', 'command eval x', 'env -i eval x', 'timeout 5 exec x', '/bin/eval x', '(eval x)']) {
+    for (const command of [
+      'eval x',
+      'exec node',
+      'FOO=1 BAR=2 eval x',
+      'command eval x',
+      'env -i eval x',
+      'timeout 5 exec x',
+      '/bin/eval x',
+      '(eval x)',
+    ]) {
       assert.ok(commandHazards(command).length > 0, command);
     }
     assert.deepEqual(commandHazards('grep -r eval src'), []);
   });
 
   test('a 100 KB command is checked in linear time', () => {
-    const hostile = ['a'.repeat(100_000), ' '.repeat(100_000) + 'x', 'FOO=1 '.repeat(17_000), '"\\'.repeat(50_000), 'a=' + '='.repeat(100_000)];
+    const hostile = [
+      'a'.repeat(100_000),
+      ' '.repeat(100_000) + 'x',
+      'FOO=1 '.repeat(17_000),
+      '"\\'.repeat(50_000),
+      'a=' + '='.repeat(100_000),
+    ];
     const start = performance.now();
     for (const command of hostile) {
       commandHazards(command);
@@ -118,12 +161,26 @@ describe('matchesAutoApprove', () => {
 
 describe('parseAutoApprove', () => {
   test('good entries are kept, trimmed and without duplicates', () => {
-    assert.deepEqual(parseAutoApprove(['npm test', ' node * ', 'npm test', 'make  *']), { patterns: ['npm test', 'node *', 'make *'], problems: [] });
+    assert.deepEqual(parseAutoApprove(['npm test', ' node * ', 'npm test', 'make  *']), {
+      patterns: ['npm test', 'node *', 'make *'],
+      problems: [],
+    });
     assert.deepEqual(parseAutoApprove(undefined), { patterns: [], problems: [] }, 'an absent setting is an empty list');
   });
 
   test('what cannot be used is left out with one sentence each', () => {
-    const { patterns, problems } = parseAutoApprove(['npm test', 3, '', 'x'.repeat(1001), 'n*de', '*', ' *', 'npm test && curl x', 'eval *', 'sudo make']);
+    const { patterns, problems } = parseAutoApprove([
+      'npm test',
+      3,
+      '',
+      'x'.repeat(1001),
+      'n*de',
+      '*',
+      ' *',
+      'npm test && curl x',
+      'eval *',
+      'sudo make',
+    ]);
     assert.deepEqual(patterns, ['npm test']);
     assert.equal(problems.length, 9);
     assert.match(problems[0] ?? '', /^Entry 2 is not text; it is left out\.$/);
@@ -149,16 +206,30 @@ describe('parseAutoApprove', () => {
 
 describe('manifests: once the run writes package.json or a Makefile, npm and make are asked again', () => {
   test('isManifestPath is the root file, compared case-insensitively', () => {
-    for (const path of ['package.json', 'Package.JSON', 'Makefile', 'makefile', 'GNUmakefile', './package.json']) assert.equal(isManifestPath(path), true, path);
-    for (const path of ['sub/package.json', 'package.json5', 'src/Makefile', 'package-lock.json']) assert.equal(isManifestPath(path), false, path);
+    for (const path of ['package.json', 'Package.JSON', 'Makefile', 'makefile', 'GNUmakefile', './package.json'])
+      assert.equal(isManifestPath(path), true, path);
+    for (const path of ['sub/package.json', 'package.json5', 'src/Makefile', 'package-lock.json'])
+      assert.equal(isManifestPath(path), false, path);
     assert.equal(isManifestPath('package.json'.normalize('NFD')), true);
   });
 
   test('usesManifestTool reads the first word after assignments and wrappers', () => {
-    for (const command of ['npm test', 'FOO=1 npm test', 'NPM.cmd test', 'npx tsc', 'yarn', 'pnpm i', 'make all', '/usr/bin/make', 'env CI=1 npm test', 'node --run test']) {
+    for (const command of [
+      'npm test',
+      'FOO=1 npm test',
+      'NPM.cmd test',
+      'npx tsc',
+      'yarn',
+      'pnpm i',
+      'make all',
+      '/usr/bin/make',
+      'env CI=1 npm test',
+      'node --run test',
+    ]) {
       assert.equal(usesManifestTool(command), true, command);
     }
-    for (const command of ['node x', 'nodemon npm', 'echo npm', 'makeself x', 'git commit -m npm']) assert.equal(usesManifestTool(command), false, command);
+    for (const command of ['node x', 'nodemon npm', 'echo npm', 'makeself x', 'git commit -m npm'])
+      assert.equal(usesManifestTool(command), false, command);
   });
 
   test('after a manifest write the list no longer applies to those tools, and says why', () => {
@@ -168,15 +239,25 @@ describe('manifests: once the run writes package.json or a Makefile, npm and mak
       !needed.auto ? needed.why : '',
       /package\.json, a Makefile or a package manager's settings file was written by this run, so npm, npx, yarn, pnpm, make and node --run commands are asked again/,
     );
-    assert.equal(approvalNeeded('node --test', state({ manifestWritten: true })).auto, true, 'node itself reads no manifest');
+    assert.equal(
+      approvalNeeded('node --test', state({ manifestWritten: true })).auto,
+      true,
+      'node itself reads no manifest',
+    );
     assert.equal(approvalNeeded('node --run test', state({ manifestWritten: true })).auto, false);
   });
 
   test('a command the person allowed for this run is not asked again', () => {
-    assert.deepEqual(approvalNeeded('npm run lint', state({ approvedForRun: ['npm run lint'] })), { auto: true, by: 'allowed for this run' });
+    assert.deepEqual(approvalNeeded('npm run lint', state({ approvedForRun: ['npm run lint'] })), {
+      auto: true,
+      by: 'allowed for this run',
+    });
   });
 
   test('a command not on the list is asked, and the reason says so', () => {
-    assert.deepEqual(approvalNeeded('npm run lint', state()), { auto: false, why: 'it is not in groundwork.commands.autoApprove' });
+    assert.deepEqual(approvalNeeded('npm run lint', state()), {
+      auto: false,
+      why: 'it is not in groundwork.commands.autoApprove',
+    });
   });
 });

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isExpired, stateOf, step } from '../../../src/core/discovery/discoveryMachine';
-import type { DiscoveryConfig, DiscoveryEffect, DiscoveryEvent, DiscoveryState } from '../../../src/core/discovery/discoveryMachine';
+import type {
+  DiscoveryConfig,
+  DiscoveryEffect,
+  DiscoveryEvent,
+  DiscoveryState,
+} from '../../../src/core/discovery/discoveryMachine';
 import type { RoundFileData } from '../../../src/core/discovery/roundFile';
 
 const CONFIG: DiscoveryConfig = { ttlMs: 30 * 60_000, maxRounds: 3 };
@@ -55,12 +60,48 @@ interface Row {
 
 const rows: Row[] = [
   // Starting: a build request
-  { name: 'idle + build request → round 1 call', state: { kind: 'idle' }, event: msg('build me a CRM'), next: 'starting', effects: ['call round 1'] },
-  { name: 'idle + other text → not a build', state: { kind: 'idle' }, event: msg('hello there'), next: 'idle', effects: ['end not-a-build'] },
-  { name: 'idle + other text, forced (Discover Idea…) → round 1 call', state: { kind: 'idle' }, event: msg('a CRM', min(1), true), next: 'starting', effects: ['call round 1'] },
-  { name: 'idle + a cancel word → not a build (no session to cancel)', state: { kind: 'idle' }, event: msg('cancel'), next: 'idle', effects: ['end not-a-build'] },
-  { name: 'idle + retry → nothing to retry', state: { kind: 'idle' }, event: { type: 'retry', now: T0 }, next: 'idle', effects: ['reject nothing-to-retry'] },
-  { name: 'idle + cancel → no session', state: { kind: 'idle' }, event: { type: 'cancel', now: T0 }, next: 'idle', effects: ['end no-session'] },
+  {
+    name: 'idle + build request → round 1 call',
+    state: { kind: 'idle' },
+    event: msg('build me a CRM'),
+    next: 'starting',
+    effects: ['call round 1'],
+  },
+  {
+    name: 'idle + other text → not a build',
+    state: { kind: 'idle' },
+    event: msg('hello there'),
+    next: 'idle',
+    effects: ['end not-a-build'],
+  },
+  {
+    name: 'idle + other text, forced (Discover Idea…) → round 1 call',
+    state: { kind: 'idle' },
+    event: msg('a CRM', min(1), true),
+    next: 'starting',
+    effects: ['call round 1'],
+  },
+  {
+    name: 'idle + a cancel word → not a build (no session to cancel)',
+    state: { kind: 'idle' },
+    event: msg('cancel'),
+    next: 'idle',
+    effects: ['end not-a-build'],
+  },
+  {
+    name: 'idle + retry → nothing to retry',
+    state: { kind: 'idle' },
+    event: { type: 'retry', now: T0 },
+    next: 'idle',
+    effects: ['reject nothing-to-retry'],
+  },
+  {
+    name: 'idle + cancel → no session',
+    state: { kind: 'idle' },
+    event: { type: 'cancel', now: T0 },
+    next: 'idle',
+    effects: ['end no-session'],
+  },
   {
     name: 'starting + questions → file created with round 1',
     state: { kind: 'starting', request: 'build me a CRM', createdSec: SEC0 },
@@ -103,7 +144,13 @@ const rows: Row[] = [
     next: 'starting',
     effects: ['call round 1'],
   },
-  { name: 'starting + a message → busy', state: { kind: 'starting', request: 'r', createdSec: SEC0 }, event: msg('more'), next: 'starting', effects: ['reject busy'] },
+  {
+    name: 'starting + a message → busy',
+    state: { kind: 'starting', request: 'r', createdSec: SEC0 },
+    event: msg('more'),
+    next: 'starting',
+    effects: ['reject busy'],
+  },
 
   // Rounds: at most three, then the final call
   {
@@ -290,16 +337,28 @@ describe('discovery machine: details', () => {
     assert.equal(write?.type, 'write-round-file');
     assert.deepEqual(write.type === 'write-round-file' && write.data.rounds, [{ questions: 'q1', answer: 'My team' }]);
     const call = effects[1];
-    assert.deepEqual(call?.type === 'call-model' && call.call, { round: 2, final: false, request: 'build me a CRM', rounds: [{ questions: 'q1', answer: 'My team' }] });
+    assert.deepEqual(call?.type === 'call-model' && call.call, {
+      round: 2,
+      final: false,
+      request: 'build me a CRM',
+      rounds: [{ questions: 'q1', answer: 'My team' }],
+    });
   });
 
   test('a second message while an answer is pending is added to it, not lost', () => {
     const { effects } = step(stateOf(session(1, true)), msg('also deals'), CONFIG);
-    assert.deepEqual(effects[0]?.type === 'write-round-file' && effects[0].data.rounds[0], { questions: 'q1', answer: 'a1\n\nalso deals' });
+    assert.deepEqual(effects[0]?.type === 'write-round-file' && effects[0].data.rounds[0], {
+      questions: 'q1',
+      answer: 'a1\n\nalso deals',
+    });
   });
 
   test("the forced brief is the questions' text; a complete brief its own text", () => {
-    const forced = step({ kind: 'thinking', session: session(3, true), final: true }, reply('DISCOVERY_QUESTIONS\nOne-line summary: X'), CONFIG);
+    const forced = step(
+      { kind: 'thinking', session: session(3, true), final: true },
+      reply('DISCOVERY_QUESTIONS\nOne-line summary: X'),
+      CONFIG,
+    );
     const end = forced.effects.find((e) => e.type === 'end');
     assert.deepEqual(end?.type === 'end' && end.end, {
       kind: 'complete',
@@ -310,7 +369,11 @@ describe('discovery machine: details', () => {
   });
 
   test('questions on a round that is not final stay questions (round 2 → round 3)', () => {
-    const next = step({ kind: 'thinking', session: session(2, true), final: false }, reply('DISCOVERY_QUESTIONS\n1. Last?'), CONFIG);
+    const next = step(
+      { kind: 'thinking', session: session(2, true), final: false },
+      reply('DISCOVERY_QUESTIONS\n1. Last?'),
+      CONFIG,
+    );
     assert.equal(next.state.kind, 'awaiting-answers');
     assert.equal(next.state.kind === 'awaiting-answers' && next.state.session.round, 3);
   });

@@ -20,11 +20,20 @@ describe('discoveryMessages', () => {
         assert.ok(follow.includes(`(${n}/3)`), follow);
       }
       assert.ok(m.complete(PREVIEW).includes(PREVIEW));
-      for (const text of [m.expired(), m.cancelled(), m.stopped(), m.notABuild(), m.capped(100 * 1024, 8 * 1024, '.groundwork/discovery/s.md')]) {
+      for (const text of [
+        m.expired(),
+        m.cancelled(),
+        m.stopped(),
+        m.notABuild(),
+        m.capped(100 * 1024, 8 * 1024, '.groundwork/discovery/s.md'),
+      ]) {
         assert.ok(text.trim().length > 0);
       }
       const capped = m.capped(100 * 1024, 8 * 1024, '.groundwork/discovery/s.md');
-      assert.ok(capped.includes('100 KB') && capped.includes('8 KB') && capped.includes('.groundwork/discovery/s.md'), capped);
+      assert.ok(
+        capped.includes('100 KB') && capped.includes('8 KB') && capped.includes('.groundwork/discovery/s.md'),
+        capped,
+      );
     });
   }
 

@@ -2,15 +2,26 @@
 // the brief's fields and the brief's preview.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseDiscoveryOutput, parseIdeaBrief, splitQuestions, truncateBriefPreview } from '../../../src/core/discovery/discoveryParser';
+import {
+  parseDiscoveryOutput,
+  parseIdeaBrief,
+  splitQuestions,
+  truncateBriefPreview,
+} from '../../../src/core/discovery/discoveryParser';
 
 describe('parseDiscoveryOutput', () => {
   test('test_parse_discovery_output_questions_marker', () => {
-    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_QUESTIONS\nWhat problem...\nWho uses...'), { kind: 'questions', text: 'What problem...\nWho uses...' });
+    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_QUESTIONS\nWhat problem...\nWho uses...'), {
+      kind: 'questions',
+      text: 'What problem...\nWho uses...',
+    });
   });
 
   test('test_parse_discovery_output_complete_with_brief', () => {
-    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_COMPLETE\nIDEA_BRIEF:\nA CRM tool for...'), { kind: 'complete', brief: 'A CRM tool for...' });
+    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_COMPLETE\nIDEA_BRIEF:\nA CRM tool for...'), {
+      kind: 'complete',
+      brief: 'A CRM tool for...',
+    });
   });
 
   test('test_parse_discovery_output_complete_takes_precedence', () => {
@@ -33,17 +44,27 @@ describe('parseDiscoveryOutput', () => {
   });
 
   test('test_parse_discovery_output_questions_with_prose_before', () => {
-    const out = 'Let me think about this request.\nIt is vague.\n\nDISCOVERY_QUESTIONS\n1. Who will use it?\n2. What must it do first?';
-    assert.deepEqual(parseDiscoveryOutput(out), { kind: 'questions', text: '1. Who will use it?\n2. What must it do first?' });
+    const out =
+      'Let me think about this request.\nIt is vague.\n\nDISCOVERY_QUESTIONS\n1. Who will use it?\n2. What must it do first?';
+    assert.deepEqual(parseDiscoveryOutput(out), {
+      kind: 'questions',
+      text: '1. Who will use it?\n2. What must it do first?',
+    });
   });
 
   test('test_parse_discovery_output_complete_without_idea_brief_line', () => {
     const out = 'DISCOVERY_COMPLETE\nOne-line summary: A CLI price tracker\nProblem: Missed price moves';
-    assert.deepEqual(parseDiscoveryOutput(out), { kind: 'complete', brief: 'One-line summary: A CLI price tracker\nProblem: Missed price moves' });
+    assert.deepEqual(parseDiscoveryOutput(out), {
+      kind: 'complete',
+      brief: 'One-line summary: A CLI price tracker\nProblem: Missed price moves',
+    });
   });
 
   test('prose before DISCOVERY_COMPLETE is dropped too', () => {
-    assert.deepEqual(parseDiscoveryOutput('Enough detail here.\nDISCOVERY_COMPLETE\nIDEA_BRIEF:\nBrief text'), { kind: 'complete', brief: 'Brief text' });
+    assert.deepEqual(parseDiscoveryOutput('Enough detail here.\nDISCOVERY_COMPLETE\nIDEA_BRIEF:\nBrief text'), {
+      kind: 'complete',
+      brief: 'Brief text',
+    });
   });
 
   test('a brief on the IDEA_BRIEF: line itself is kept', () => {
@@ -54,22 +75,35 @@ describe('parseDiscoveryOutput', () => {
   });
 
   test('an empty IDEA_BRIEF section falls back to the text after DISCOVERY_COMPLETE', () => {
-    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_COMPLETE\nA CRM, briefly.\nIDEA_BRIEF:\n'), { kind: 'complete', brief: 'A CRM, briefly.' });
+    assert.deepEqual(parseDiscoveryOutput('DISCOVERY_COMPLETE\nA CRM, briefly.\nIDEA_BRIEF:\n'), {
+      kind: 'complete',
+      brief: 'A CRM, briefly.',
+    });
   });
 
   test('a reply wrapped in a code fence, and CRLF line endings', () => {
-    assert.deepEqual(parseDiscoveryOutput('```\r\nDISCOVERY_QUESTIONS\r\n1. Who?\r\n2. Why?\r\n```'), { kind: 'questions', text: '1. Who?\n2. Why?' });
-    assert.deepEqual(parseDiscoveryOutput('```text\nDISCOVERY_COMPLETE\nIDEA_BRIEF:\nOne-line summary: X\n```\n'), { kind: 'complete', brief: 'One-line summary: X' });
+    assert.deepEqual(parseDiscoveryOutput('```\r\nDISCOVERY_QUESTIONS\r\n1. Who?\r\n2. Why?\r\n```'), {
+      kind: 'questions',
+      text: '1. Who?\n2. Why?',
+    });
+    assert.deepEqual(parseDiscoveryOutput('```text\nDISCOVERY_COMPLETE\nIDEA_BRIEF:\nOne-line summary: X\n```\n'), {
+      kind: 'complete',
+      brief: 'One-line summary: X',
+    });
   });
 
   test('bold markers are still markers', () => {
-    assert.deepEqual(parseDiscoveryOutput('**DISCOVERY_COMPLETE**\n**IDEA_BRIEF:**\nOne-line summary: X'), { kind: 'complete', brief: 'One-line summary: X' });
+    assert.deepEqual(parseDiscoveryOutput('**DISCOVERY_COMPLETE**\n**IDEA_BRIEF:**\nOne-line summary: X'), {
+      kind: 'complete',
+      brief: 'One-line summary: X',
+    });
   });
 });
 
 describe('splitQuestions', () => {
   test('numbered questions with a lead-in line (the role format)', () => {
-    const text = 'Gracias. Antes de construir nada, unas preguntas:\n1. ¿Qué problema?\n2. ¿Cuántas personas?\n3. ¿Qué es lo mínimo?';
+    const text =
+      'Gracias. Antes de construir nada, unas preguntas:\n1. ¿Qué problema?\n2. ¿Cuántas personas?\n3. ¿Qué es lo mínimo?';
     assert.deepEqual(splitQuestions(text), {
       intro: 'Gracias. Antes de construir nada, unas preguntas:',
       questions: ['¿Qué problema?', '¿Cuántas personas?', '¿Qué es lo mínimo?'],
@@ -78,11 +112,17 @@ describe('splitQuestions', () => {
 
   test('"1)" numbering, continuation lines and nested bullets belong to their question', () => {
     const text = '1) Where will it run?\n   - a web page\n   - a phone app\n2) Who uses it?\nThink of the first week.';
-    assert.deepEqual(splitQuestions(text).questions, ['Where will it run?\n- a web page\n- a phone app', 'Who uses it?\nThink of the first week.']);
+    assert.deepEqual(splitQuestions(text).questions, [
+      'Where will it run?\n- a web page\n- a phone app',
+      'Who uses it?\nThink of the first week.',
+    ]);
   });
 
   test('bullets when nothing is numbered', () => {
-    assert.deepEqual(splitQuestions('A few questions:\n- Who?\n- What?\n* Why?'), { intro: 'A few questions:', questions: ['Who?', 'What?', 'Why?'] });
+    assert.deepEqual(splitQuestions('A few questions:\n- Who?\n- What?\n* Why?'), {
+      intro: 'A few questions:',
+      questions: ['Who?', 'What?', 'Why?'],
+    });
   });
 
   test('bold numbers', () => {
@@ -101,7 +141,10 @@ describe('splitQuestions', () => {
   });
 
   test('years or amounts inside a question do not start a new one', () => {
-    assert.deepEqual(splitQuestions('1. Budget for 2025?\n2. Launch by 2026. Is that firm?').questions, ['Budget for 2025?', 'Launch by 2026. Is that firm?']);
+    assert.deepEqual(splitQuestions('1. Budget for 2025?\n2. Launch by 2026. Is that firm?').questions, [
+      'Budget for 2025?',
+      'Launch by 2026. Is that firm?',
+    ]);
   });
 });
 
@@ -155,7 +198,9 @@ describe('parseIdeaBrief', () => {
   });
 
   test('missing fields are empty; a line that merely starts with a label word is content', () => {
-    const brief = parseIdeaBrief('Problem: Users can not find their notes.\nUsers can share notes too.\nUsers: students');
+    const brief = parseIdeaBrief(
+      'Problem: Users can not find their notes.\nUsers can share notes too.\nUsers: students',
+    );
     assert.equal(brief.problem, 'Users can not find their notes.\nUsers can share notes too.');
     assert.equal(brief.users, 'students');
     assert.equal(brief.summary, '');

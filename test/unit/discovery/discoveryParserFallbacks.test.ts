@@ -12,21 +12,65 @@ const questions = (text: string): DiscoveryOutput => ({ kind: 'questions', text 
 
 describe('parseDiscoveryOutput: a reply that ignores the protocol', () => {
   const rows: [string, string, DiscoveryOutput][] = [
-    ['no marker: the reply is the brief, whole (the seed)', 'A CRM for realtors.\nContacts and deals.', complete('A CRM for realtors.\nContacts and deals.')],
-    ['garbage is a brief of garbage, kept as written', '\u0000\u001b[2J}{][ \ud800 ```', complete('\u0000\u001b[2J}{][ \ud800 ```')],
+    [
+      'no marker: the reply is the brief, whole (the seed)',
+      'A CRM for realtors.\nContacts and deals.',
+      complete('A CRM for realtors.\nContacts and deals.'),
+    ],
+    [
+      'garbage is a brief of garbage, kept as written',
+      '\u0000\u001b[2J}{][ \ud800 ```',
+      complete('\u0000\u001b[2J}{][ \ud800 ```'),
+    ],
     ['empty: an empty brief (the seed)', '', complete('')],
     ['only whitespace and line ends', ' \r\n\t\u00a0\n\r ', complete('')],
     ['half a marker is no marker', 'DISCOVERY_QUEST\n1. Who?', complete('DISCOVERY_QUEST\n1. Who?')],
     ['a marker cut at its underscore', 'DISCOVERY_', complete('DISCOVERY_')],
-    ['IDEA_BRIEF: without DISCOVERY_COMPLETE: the brief is what follows it', 'Sure.\nIDEA_BRIEF:\nOne-line summary: X', complete('One-line summary: X')],
-    ['IDEA_BRIEF: written last: what precedes it, without the marker', 'One-line summary: X\nIDEA_BRIEF:', complete('One-line summary: X')],
-    ['the questions marker written last: the questions before it', 'A few questions:\n1. Who?\n2. Why?\n\nDISCOVERY_QUESTIONS', questions('A few questions:\n1. Who?\n2. Why?')],
-    ['the questions on the marker line', 'Questions: **DISCOVERY_QUESTIONS** What is the budget?', questions('Questions: What is the budget?')],
-    ['the complete marker written last: the brief before it', 'One-line summary: X\nProblem: Y\n\n**DISCOVERY_COMPLETE**', complete('One-line summary: X\nProblem: Y')],
-    ['both markers last: the brief (COMPLETE wins) is all that was written', '1. Who?\nDISCOVERY_QUESTIONS\nDISCOVERY_COMPLETE', complete('1. Who?')],
-    ['a fenced reply with the marker last', '```text\n1. Who?\n2. Why?\nDISCOVERY_QUESTIONS\n```', questions('1. Who?\n2. Why?')],
-    ['a code block of its own before a marker written last is kept', 'Brief:\n```\ncode\n```\nDISCOVERY_COMPLETE', complete('Brief:\n```\ncode\n```')],
-    ['a marker and nothing else: no questions (the panel still takes an answer)', '**DISCOVERY_QUESTIONS**', questions('')],
+    [
+      'IDEA_BRIEF: without DISCOVERY_COMPLETE: the brief is what follows it',
+      'Sure.\nIDEA_BRIEF:\nOne-line summary: X',
+      complete('One-line summary: X'),
+    ],
+    [
+      'IDEA_BRIEF: written last: what precedes it, without the marker',
+      'One-line summary: X\nIDEA_BRIEF:',
+      complete('One-line summary: X'),
+    ],
+    [
+      'the questions marker written last: the questions before it',
+      'A few questions:\n1. Who?\n2. Why?\n\nDISCOVERY_QUESTIONS',
+      questions('A few questions:\n1. Who?\n2. Why?'),
+    ],
+    [
+      'the questions on the marker line',
+      'Questions: **DISCOVERY_QUESTIONS** What is the budget?',
+      questions('Questions: What is the budget?'),
+    ],
+    [
+      'the complete marker written last: the brief before it',
+      'One-line summary: X\nProblem: Y\n\n**DISCOVERY_COMPLETE**',
+      complete('One-line summary: X\nProblem: Y'),
+    ],
+    [
+      'both markers last: the brief (COMPLETE wins) is all that was written',
+      '1. Who?\nDISCOVERY_QUESTIONS\nDISCOVERY_COMPLETE',
+      complete('1. Who?'),
+    ],
+    [
+      'a fenced reply with the marker last',
+      '```text\n1. Who?\n2. Why?\nDISCOVERY_QUESTIONS\n```',
+      questions('1. Who?\n2. Why?'),
+    ],
+    [
+      'a code block of its own before a marker written last is kept',
+      'Brief:\n```\ncode\n```\nDISCOVERY_COMPLETE',
+      complete('Brief:\n```\ncode\n```'),
+    ],
+    [
+      'a marker and nothing else: no questions (the panel still takes an answer)',
+      '**DISCOVERY_QUESTIONS**',
+      questions(''),
+    ],
     ['the complete marker and nothing else: an empty brief', 'DISCOVERY_COMPLETE\nIDEA_BRIEF:\n', complete('')],
   ];
   for (const [what, reply, expected] of rows) {

@@ -19,7 +19,10 @@ import type { ScriptStep } from './scriptedLlm';
 import { AUDIT_FILE } from '../../../src/core/plan/layout';
 
 const root = join(__dirname, '..', '..', '..');
-const parsedRole = parseRoleFile('roles/build-discovery.md', readFileSync(join(root, 'roles', 'build-discovery.md'), 'utf8'));
+const parsedRole = parseRoleFile(
+  'roles/build-discovery.md',
+  readFileSync(join(root, 'roles', 'build-discovery.md'), 'utf8'),
+);
 if (parsedRole.role === undefined) throw new Error('roles/build-discovery.md does not load');
 const ROLE: Role = parsedRole.role;
 
@@ -27,7 +30,8 @@ const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 const SEC0 = T0 / 1000;
 const MIN = 60_000;
 
-const Q1 = 'DISCOVERY_QUESTIONS\nBefore building, a few questions:\n1. Who will use it?\n2. What must it do first?\n3. Web or phone?';
+const Q1 =
+  'DISCOVERY_QUESTIONS\nBefore building, a few questions:\n1. Who will use it?\n2. What must it do first?\n3. Web or phone?';
 const Q2 = 'DISCOVERY_QUESTIONS\n1. Do deals move through stages?\n2. Any email integration?';
 const Q3 = 'DISCOVERY_QUESTIONS\n1. How many contacts?';
 const BRIEF = [
@@ -50,13 +54,20 @@ function setup(script: ScriptStep[], ttlMinutes = 30) {
   const llm = new ScriptedLlm(script);
   const service = new DiscoveryService({ store: ws.store, llm, clock, role: async () => ROLE, ttlMinutes });
   const audit = AuditLog.of(ws.store, clock);
-  const opts = (extra: Partial<TurnOptions> = {}): TurnOptions => ({ lang: 'en', signal: new AbortController().signal, ...extra });
+  const opts = (extra: Partial<TurnOptions> = {}): TurnOptions => ({
+    lang: 'en',
+    signal: new AbortController().signal,
+    ...extra,
+  });
   const roundFile = (session = 's1') => ws.fs.text(ws.path(`discovery/${session}.md`));
   const auditKinds = async () => (await audit.read()).records.map((r) => `${r.kind} ${r.status}`);
   return { clock, ws, llm, service, audit, opts, roundFile, auditKinds };
 }
 
-function expectKind<K extends DiscoveryOutcome['kind']>(outcome: DiscoveryOutcome, kind: K): Extract<DiscoveryOutcome, { kind: K }> {
+function expectKind<K extends DiscoveryOutcome['kind']>(
+  outcome: DiscoveryOutcome,
+  kind: K,
+): Extract<DiscoveryOutcome, { kind: K }> {
   assert.equal(outcome.kind, kind, JSON.stringify(outcome).slice(0, 400));
   return outcome as Extract<DiscoveryOutcome, { kind: K }>;
 }
@@ -72,7 +83,11 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 
 describe('DiscoveryService: a vague request', () => {
   test('questions → answers → round 2 → answers → brief, saved with the original request verbatim', async () => {
-    const { service, opts, roundFile, clock, llm, ws, auditKinds } = setup([{ reply: Q1 }, { reply: Q2 }, { reply: BRIEF }]);
+    const { service, opts, roundFile, clock, llm, ws, auditKinds } = setup([
+      { reply: Q1 },
+      { reply: Q2 },
+      { reply: BRIEF },
+    ]);
 
     const first = await service.handle('s1', 'build me a CRM', opts());
     const q = expectKind(first.outcome, 'questions');
@@ -149,14 +164,22 @@ Contacts and deals.
     assert.deepEqual(llm.requests[2]!.messages.slice(0, 3), llm.requests[1]!.messages);
 
     const saved = await service.saveBrief(done);
-    assert.deepEqual(saved, { slug: 'a-crm-for-a-five-person-real-estate-team', path: '.groundwork/plans/a-crm-for-a-five-person-real-estate-team/idea-brief.md' });
+    assert.deepEqual(saved, {
+      slug: 'a-crm-for-a-five-person-real-estate-team',
+      path: '.groundwork/plans/a-crm-for-a-five-person-real-estate-team/idea-brief.md',
+    });
     const file = ws.fs.text(ws.path('plans/a-crm-for-a-five-person-real-estate-team/idea-brief.md'))!;
     assert.ok(file.includes('## Original request\n\n```text\nbuild me a CRM\n```'), file);
     assert.ok(file.includes('## MVP scope\n\nContacts; deals with stages.'));
     assert.ok(file.includes('### Round 2'));
     assert.ok(file.includes('> Yes, three stages. No email.'));
 
-    assert.deepEqual(await auditKinds(), ['discovery.start ok', 'discovery.round ok', 'discovery.round ok', 'discovery.complete ok']);
+    assert.deepEqual(await auditKinds(), [
+      'discovery.start ok',
+      'discovery.round ok',
+      'discovery.round ok',
+      'discovery.complete ok',
+    ]);
   });
 
   test('three rounds of questions, then the FINAL call: its questions are taken as the brief', async () => {
@@ -182,7 +205,10 @@ Contacts and deals.
     const { service, opts } = setup([{ reply: Q1, chunks: 7 }]);
     let streamed = '';
     await service.handle('s1', 'build me a CRM', opts({ onText: (t) => (streamed += t) }));
-    assert.equal(streamed, 'Before building, a few questions:\n1. Who will use it?\n2. What must it do first?\n3. Web or phone?');
+    assert.equal(
+      streamed,
+      'Before building, a few questions:\n1. Who will use it?\n2. What must it do first?\n3. Web or phone?',
+    );
   });
 
   test('usage, model and cost come back with each turn, and go into the audit log', async () => {
@@ -223,7 +249,10 @@ Contacts and deals.
       role: async () => ROLE,
       ttlMinutes: 30,
     });
-    expectKind((await service.handle('s1', 'hello', { lang: 'en', signal: new AbortController().signal })).outcome, 'not-a-build');
+    expectKind(
+      (await service.handle('s1', 'hello', { lang: 'en', signal: new AbortController().signal })).outcome,
+      'not-a-build',
+    );
     assert.equal(made, 0);
     await service.handle('s1', 'build me a CRM', { lang: 'en', signal: new AbortController().signal });
     await service.handle('s1', 'agents', { lang: 'en', signal: new AbortController().signal });
@@ -331,7 +360,10 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
   test('at 31 minutes it expired: reported, removed, and the message handled fresh', async () => {
     const { service, opts, roundFile, llm, auditKinds } = planted(31, []);
     const result = await service.handle('s1', 'my team', opts());
-    assert.equal(result.expiredMessage, 'The discovery session expired. Send your build request again if you want to continue.');
+    assert.equal(
+      result.expiredMessage,
+      'The discovery session expired. Send your build request again if you want to continue.',
+    );
     expectKind(result.outcome, 'not-a-build');
     assert.equal(roundFile(), undefined);
     assert.equal(llm.requests.length, 0);
@@ -341,7 +373,10 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
   test('at 31 minutes a new build request starts a new session', async () => {
     const { service, opts, roundFile } = planted(31, [{ reply: Q1 }]);
     const result = await service.handle('s1', 'build me a shop', opts({ lang: 'it' }));
-    assert.equal(result.expiredMessage, 'La sessione di scoperta è scaduta. Invia di nuovo la tua richiesta di costruzione se vuoi continuare.');
+    assert.equal(
+      result.expiredMessage,
+      'La sessione di scoperta è scaduta. Invia di nuovo la tua richiesta di costruzione se vuoi continuare.',
+    );
     const q = expectKind(result.outcome, 'questions');
     assert.equal(q.view.originalRequest, 'build me a shop');
     assert.match(roundFile()!, new RegExp(`CREATED: ${SEC0 + 31 * 60}\n`));
@@ -358,8 +393,17 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
     const clock = new FakeClock(T0);
     const ws = new MemoryWorkspace();
     let minutes = 30;
-    const service = new DiscoveryService({ store: ws.store, llm: new ScriptedLlm([]), clock, role: async () => ROLE, ttlMinutes: () => minutes });
-    ws.fs.writeRaw(ws.path('discovery/s1.md'), `# Discovery Session\n\nCREATED: ${SEC0}\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\n1. Who?\n`);
+    const service = new DiscoveryService({
+      store: ws.store,
+      llm: new ScriptedLlm([]),
+      clock,
+      role: async () => ROLE,
+      ttlMinutes: () => minutes,
+    });
+    ws.fs.writeRaw(
+      ws.path('discovery/s1.md'),
+      `# Discovery Session\n\nCREATED: ${SEC0}\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\n1. Who?\n`,
+    );
     clock.time = T0 + 10 * MIN;
     assert.ok(await service.view('s1'));
     minutes = 5;
@@ -368,7 +412,8 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
 
   test('cleanupExpired removes only round files older than the TTL', async () => {
     const { service, ws, clock } = setup([]);
-    const file = (created: number) => `# Discovery Session\n\nCREATED: ${created}\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n`;
+    const file = (created: number) =>
+      `# Discovery Session\n\nCREATED: ${created}\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n`;
     ws.fs.writeRaw(ws.path('discovery/old.md'), file(SEC0));
     ws.fs.writeRaw(ws.path('discovery/fresh.md'), file(SEC0 + 20 * 60));
     ws.fs.writeRaw(ws.path('discovery/notes.txt'), 'keep');
@@ -393,7 +438,11 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
 
 describe('DiscoveryService: model failures, stop and retry', () => {
   test('a model error propagates, keeps the saved answer, and retry completes without a duplicate answer', async () => {
-    const { service, opts, roundFile, llm, auditKinds } = setup([{ reply: Q1 }, { fail: overloaded() }, { reply: BRIEF }]);
+    const { service, opts, roundFile, llm, auditKinds } = setup([
+      { reply: Q1 },
+      { fail: overloaded() },
+      { reply: BRIEF },
+    ]);
     await service.handle('s1', 'build me a CRM', opts());
     const err = await rejection(service.handle('s1', 'my team', opts()));
     assert.ok(err instanceof LlmError && err.kind === 'overloaded');
@@ -409,7 +458,12 @@ describe('DiscoveryService: model failures, stop and retry', () => {
     assert.deepEqual(llm.requests[2], llm.requests[1]);
     const last = llm.requests[2]!.messages.at(-1)!.content as string;
     assert.equal(last.split('my team').length - 1, 1);
-    assert.deepEqual(await auditKinds(), ['discovery.start ok', 'discovery.round error', 'discovery.round ok', 'discovery.complete ok']);
+    assert.deepEqual(await auditKinds(), [
+      'discovery.start ok',
+      'discovery.round error',
+      'discovery.round ok',
+      'discovery.complete ok',
+    ]);
   });
 
   test('a failure on the first message: nothing on disk, retry re-sends it', async () => {
@@ -476,7 +530,10 @@ describe('DiscoveryService: model failures, stop and retry', () => {
     const err = await rejection(service.handle('s1', 'my team', opts));
     assert.ok(err instanceof DiscoveryError && err.kind === 'busy', String(err));
     assert.match((err as Error).message, /changed elsewhere/);
-    assert.ok(!ws.fs.text(ws.path('discovery/s1.md'))!.includes('## Round 2'), "the other window's file is not overwritten");
+    assert.ok(
+      !ws.fs.text(ws.path('discovery/s1.md'))!.includes('## Round 2'),
+      "the other window's file is not overwritten",
+    );
   });
 });
 
@@ -507,7 +564,11 @@ describe('DiscoveryService: bad input and long texts', () => {
     const result = await service.handle('s1', big, opts());
     const done = expectKind(result.outcome, 'complete');
     assert.equal(done.originalRequest, big);
-    assert.ok((llm.requests[0]!.messages[0]!.content as string).includes('…[truncated, see .groundwork/discovery/s1.md, ORIGINAL_REQUEST]'));
+    assert.ok(
+      (llm.requests[0]!.messages[0]!.content as string).includes(
+        '…[truncated, see .groundwork/discovery/s1.md, ORIGINAL_REQUEST]',
+      ),
+    );
     assert.equal(result.capped?.keptAt, undefined);
     assert.match(result.capped!.message, /with the Idea Brief/);
   });
@@ -546,7 +607,17 @@ describe('DiscoveryService.saveBrief', () => {
   test('slugs are unique among plan folders; the request is fenced even when it holds backticks', async () => {
     const { service, ws } = setup([]);
     ws.fs.mkdir(ws.path('plans/a-crm'));
-    const brief = { summary: 'A CRM', problem: '', users: '', mvpScope: '', technology: '', outOfScope: '', keyDecisions: '', constraints: '', text: 'One-line summary: A CRM' };
+    const brief = {
+      summary: 'A CRM',
+      problem: '',
+      users: '',
+      mvpScope: '',
+      technology: '',
+      outOfScope: '',
+      keyDecisions: '',
+      constraints: '',
+      text: 'One-line summary: A CRM',
+    };
     const request = 'build this:\n```\ncode\n```\nand ````more````';
     const first = await service.saveBrief({ brief, originalRequest: request, transcript: [] });
     assert.equal(first.slug, 'a-crm-2');
@@ -558,7 +629,17 @@ describe('DiscoveryService.saveBrief', () => {
 
   test('a brief without a summary takes its slug from the request', async () => {
     const { service } = setup([]);
-    const brief = { summary: '', problem: '', users: '', mvpScope: '', technology: '', outOfScope: '', keyDecisions: '', constraints: '', text: '' };
+    const brief = {
+      summary: '',
+      problem: '',
+      users: '',
+      mvpScope: '',
+      technology: '',
+      outOfScope: '',
+      keyDecisions: '',
+      constraints: '',
+      text: '',
+    };
     const saved = await service.saveBrief({ brief, originalRequest: 'Создай CRM', transcript: [] });
     assert.equal(saved.slug, 'sozdai-crm');
   });

@@ -15,13 +15,25 @@ import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { ScriptedLlm } from './scriptedLlm';
 import type { ScriptStep } from './scriptedLlm';
 
-const ROLE = parseRoleFile('roles/build-discovery.md', readFileSync(join(__dirname, '..', '..', '..', 'roles', 'build-discovery.md'), 'utf8')).role!;
+const ROLE = parseRoleFile(
+  'roles/build-discovery.md',
+  readFileSync(join(__dirname, '..', '..', '..', 'roles', 'build-discovery.md'), 'utf8'),
+).role!;
 const Q = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. What must it do first?';
 const opts = (): TurnOptions => ({ lang: 'en', signal: new AbortController().signal });
 
 function service(ws: MemoryWorkspace, script: ScriptStep[]) {
   const llm = new ScriptedLlm(script);
-  return { llm, service: new DiscoveryService({ store: ws.store, llm, clock: new FakeClock(Date.UTC(2026, 10, 24)), role: async () => ROLE, ttlMinutes: 30 }) };
+  return {
+    llm,
+    service: new DiscoveryService({
+      store: ws.store,
+      llm,
+      clock: new FakeClock(Date.UTC(2026, 10, 24)),
+      role: async () => ROLE,
+      ttlMinutes: 30,
+    }),
+  };
 }
 
 describe('discovery: one conversation per session name', () => {
@@ -53,14 +65,20 @@ describe('discovery: one conversation per session name', () => {
     ws.fs.writeRaw(file, ws.fs.text(file)!.replace('SESSION: "a/b"', 'SESSION: "someone else"'));
     await assert.rejects(
       s.view('a/b'),
-      (e: unknown) => e instanceof DiscoveryError && e.kind === 'invalid' && /holds the discovery session "someone else", not "a\/b"/.test(e.message),
+      (e: unknown) =>
+        e instanceof DiscoveryError &&
+        e.kind === 'invalid' &&
+        /holds the discovery session "someone else", not "a\/b"/.test(e.message),
     );
   });
 
   test('session names with line breaks, control or only invisible characters are refused', async () => {
     const { llm, service: s } = service(new MemoryWorkspace(), []);
     for (const name of ['a\nCREATED: 0', '\u200b\u200d', 'a\u202eb', 'x'.repeat(201)]) {
-      await assert.rejects(s.handle(name, 'build me a CRM', opts()), (e: unknown) => e instanceof DiscoveryError && e.kind === 'invalid');
+      await assert.rejects(
+        s.handle(name, 'build me a CRM', opts()),
+        (e: unknown) => e instanceof DiscoveryError && e.kind === 'invalid',
+      );
     }
     assert.equal(llm.requests.length, 0);
   });
@@ -84,7 +102,11 @@ describe('discovery: one turn at a time, across windows', () => {
     await first.service.handle('s1', 'build me a CRM', opts());
     const abort = new AbortController();
     const waiting = first.service.handle('s1', '1. Me\n2. Contacts', { lang: 'en', signal: abort.signal });
-    await until('the first answer reached the model', () => (first.llm.requests.length === 2 ? true : undefined), 5_000);
+    await until(
+      'the first answer reached the model',
+      () => (first.llm.requests.length === 2 ? true : undefined),
+      5_000,
+    );
     // Another window: its own service (and busy set) over the same workspace.
     const other = service(ws, [{ reply: Q }]);
     await assert.rejects(

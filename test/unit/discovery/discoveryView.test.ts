@@ -2,7 +2,13 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DiscoveryView } from '../../../src/core/discovery/discoveryTypes';
-import { discoveryView, type BriefCard, type DiscoveryLive, type DiscoverySource, type DiscoveryViewModel } from '../../../src/core/discovery/discoveryView';
+import {
+  discoveryView,
+  type BriefCard,
+  type DiscoveryLive,
+  type DiscoverySource,
+  type DiscoveryViewModel,
+} from '../../../src/core/discovery/discoveryView';
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
 import { FIELDS, sessionView } from './sessionView';
 
@@ -14,7 +20,8 @@ const round = (n: number, answer?: string) => ({
   ...(answer !== undefined ? { answer } : {}),
 });
 
-const session = (over: Partial<DiscoveryView> = {}) => sessionView({ expiresAt: 1_800_000, rounds: [round(1)], ...over });
+const session = (over: Partial<DiscoveryView> = {}) =>
+  sessionView({ expiresAt: 1_800_000, rounds: [round(1)], ...over });
 
 const card = (over: Partial<BriefCard> = {}): BriefCard => ({
   request: 'build me a CRM',
@@ -23,7 +30,13 @@ const card = (over: Partial<BriefCard> = {}): BriefCard => ({
   message: 'Here is the brief',
   ...over,
 });
-const tool = (id: string, status: ToolActivity['status'], over: Partial<ToolActivity> = {}): ToolActivity => ({ id, tool: 'read_file', target: 'README.md', status, ...over });
+const tool = (id: string, status: ToolActivity['status'], over: Partial<ToolActivity> = {}): ToolActivity => ({
+  id,
+  tool: 'read_file',
+  target: 'README.md',
+  status,
+  ...over,
+});
 
 interface Row {
   name: string;
@@ -44,7 +57,16 @@ const rows: Row[] = [
     name: 'a new conversation under way: round 1 of the typed request',
     source: { kind: 'none' },
     live: { turn: { request: 'build me a CRM', streamed: 'Who', tools: [] } },
-    expect: { status: 'running', request: 'build me a CRM', round: 1, maxRounds: 3, rounds: [], streamed: 'Who', tools: [], actions: ['cancel'] },
+    expect: {
+      status: 'running',
+      request: 'build me a CRM',
+      round: 1,
+      maxRounds: 3,
+      rounds: [],
+      streamed: 'Who',
+      tools: [],
+      actions: ['cancel'],
+    },
   },
   {
     name: 'a new conversation started over a brief on the card: the turn shows, the card waits',
@@ -74,9 +96,20 @@ const rows: Row[] = [
   },
   {
     name: 'questions of round 2, with the core’s lead-in and a notice',
-    source: { kind: 'session', view: session({ round: 2, rounds: [round(1, 'a'), round(2)] }), message: 'More questions (2/3)' },
+    source: {
+      kind: 'session',
+      view: session({ round: 2, rounds: [round(1, 'a'), round(2)] }),
+      message: 'More questions (2/3)',
+    },
     live: { notice: 'Your message was cut to 8 KB.' },
-    expect: { status: 'questions', round: 2, questions: ['Q2a', 'Q2b'], message: 'More questions (2/3)', notice: 'Your message was cut to 8 KB.', actions: ['answer', 'cancel'] },
+    expect: {
+      status: 'questions',
+      round: 2,
+      questions: ['Q2a', 'Q2b'],
+      message: 'More questions (2/3)',
+      notice: 'Your message was cut to 8 KB.',
+      actions: ['answer', 'cancel'],
+    },
   },
   {
     name: 'questions restored after a reload: no lead-in',
@@ -87,7 +120,12 @@ const rows: Row[] = [
     name: 'a failed model call: the error, Retry and Cancel',
     source: { kind: 'session', view: session({ state: 'answer-pending', rounds: [round(1, 'a')] }) },
     live: { failure: { reason: 'error', error: 'overloaded' } },
-    expect: { status: 'failed', round: 1, failure: { reason: 'error', error: 'overloaded' }, actions: ['retry', 'cancel'] },
+    expect: {
+      status: 'failed',
+      round: 1,
+      failure: { reason: 'error', error: 'overloaded' },
+      actions: ['retry', 'cancel'],
+    },
   },
   {
     name: 'an answer saved with no reply, restored: the window closed during the call',
@@ -102,7 +140,11 @@ const rows: Row[] = [
   {
     name: 'a saved brief: open the plan, brainstorm, build, discard',
     source: { kind: 'brief', card: card({ savedAt: '.groundwork/plans/crm/idea-brief.md' }) },
-    expect: { status: 'brief', savedAt: '.groundwork/plans/crm/idea-brief.md', actions: ['open-plan', 'brainstorm', 'build', 'discard'] },
+    expect: {
+      status: 'brief',
+      savedAt: '.groundwork/plans/crm/idea-brief.md',
+      actions: ['open-plan', 'brainstorm', 'build', 'discard'],
+    },
   },
   {
     name: 'a brief with no fields (the model ignored the format): no brainstorm from it, but a build of its text',
@@ -117,7 +159,12 @@ const rows: Row[] = [
   {
     name: 'a damaged brief file: why, Discard, and a new conversation',
     source: { kind: 'damaged', file: '.groundwork/panel/brief.json', reason: 'it is not valid JSON' },
-    expect: { status: 'damaged', file: '.groundwork/panel/brief.json', reason: 'it is not valid JSON', actions: ['discard', 'send'] },
+    expect: {
+      status: 'damaged',
+      file: '.groundwork/panel/brief.json',
+      reason: 'it is not valid JSON',
+      actions: ['discard', 'send'],
+    },
   },
 ];
 
@@ -125,7 +172,8 @@ describe('discoveryView: every status from the core’s data and the live facts'
   for (const row of rows) {
     it(row.name, () => {
       const view = discoveryView(row.source, row.live);
-      for (const [key, value] of Object.entries(row.expect)) assert.deepEqual((view as Record<string, unknown>)[key], value, key);
+      for (const [key, value] of Object.entries(row.expect))
+        assert.deepEqual((view as Record<string, unknown>)[key], value, key);
     });
   }
 
@@ -143,7 +191,8 @@ describe('discoveryView: every status from the core’s data and the live facts'
 });
 
 describe('discoveryView: the agent’s tool calls in a running turn', () => {
-  const run = (tools: ToolActivity[]) => discoveryView({ kind: 'none' }, { turn: { request: 'r', streamed: '', tools } });
+  const run = (tools: ToolActivity[]) =>
+    discoveryView({ kind: 'none' }, { turn: { request: 'r', streamed: '', tools } });
 
   it('one line per call, where it began, with its latest status', () => {
     const view = run([
@@ -167,11 +216,20 @@ describe('discoveryView: the agent’s tool calls in a running turn', () => {
   it('a failed call keeps its error, on one line', () => {
     const view = run([tool('a', 'running'), tool('a', 'error', { error: 'no such file:\nREADME.md' })]);
     if (view.status !== 'running') return assert.fail(view.status);
-    assert.deepEqual(view.tools[0], { id: 'a', kind: 'read', tool: 'read_file', target: 'README.md', status: 'error', error: 'no such file: README.md' });
+    assert.deepEqual(view.tools[0], {
+      id: 'a',
+      kind: 'read',
+      tool: 'read_file',
+      target: 'README.md',
+      status: 'error',
+      error: 'no such file: README.md',
+    });
   });
 
   it('a hostile target is one visible line, cut: no line breaks, no bidi controls, no markup run', () => {
-    const view = run([tool('a', 'running', { target: `evil\u202e.md\n<img src=x onerror=alert(1)>${'x'.repeat(200)}` })]);
+    const view = run([
+      tool('a', 'running', { target: `evil\u202e.md\n<img src=x onerror=alert(1)>${'x'.repeat(200)}` }),
+    ]);
     if (view.status !== 'running') return assert.fail(view.status);
     const target = view.tools[0]!.target;
     assert.ok(!/[\n\r\u202e]/.test(target), target);

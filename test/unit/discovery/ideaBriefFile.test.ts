@@ -14,7 +14,15 @@ describe('renderIdeaBrief', () => {
     const text = renderIdeaBrief({
       brief: BRIEF,
       originalRequest: 'build me a CRM',
-      transcript: [{ round: 1, questionsText: '1. Who?\n2. What?', intro: '', questions: ['Who?', 'What?'], answer: 'Agents.\n\nContacts.' }],
+      transcript: [
+        {
+          round: 1,
+          questionsText: '1. Who?\n2. What?',
+          intro: '',
+          questions: ['Who?', 'What?'],
+          answer: 'Agents.\n\nContacts.',
+        },
+      ],
     });
     assert.equal(
       text,
@@ -112,7 +120,15 @@ build me a CRM
     const text = renderIdeaBrief({
       brief,
       originalRequest: 'r',
-      transcript: [{ round: 1, questionsText: '1. Like ![this](http://x.example/i.png)?', intro: '', questions: [], answer: 'no <b>bold</b>' }],
+      transcript: [
+        {
+          round: 1,
+          questionsText: '1. Like ![this](http://x.example/i.png)?',
+          intro: '',
+          questions: [],
+          answer: 'no <b>bold</b>',
+        },
+      ],
     });
     assert.doesNotMatch(text, /(^|[^\\])!\[/m, 'no image syntax is left');
     assert.doesNotMatch(text, /<(img|iframe|script|b|!--)/i, 'no raw HTML is left');
@@ -122,13 +138,21 @@ build me a CRM
     assert.match(text, /a < b/, 'a plain < stays');
     assert.match(text, /> 1\. Like !\\\[this\]/);
     assert.match(text, /> no &lt;b>bold&lt;\/b>/);
-    assert.match(text, /## Key decisions\n\n```html\n```\n\n## Constraints/, 'a fence left open is closed before the next section');
+    assert.match(
+      text,
+      /## Key decisions\n\n```html\n```\n\n## Constraints/,
+      'a fence left open is closed before the next section',
+    );
   });
 
   test('a line that only looks like a fence does not stop the escaping (what CommonMark would render is escaped)', () => {
-    const render = (technology: string, summary = 'A CRM') => renderIdeaBrief({ brief: { ...BRIEF, summary, technology }, originalRequest: 'r', transcript: [] });
+    const render = (technology: string, summary = 'A CRM') =>
+      renderIdeaBrief({ brief: { ...BRIEF, summary, technology }, originalRequest: 'r', transcript: [] });
     const cases: [string, string][] = [
-      ['a backtick in the info string is no fence', 'Web\n```js`\n![p](http://evil.example/p.png)\n<img src=http://evil.example/r.png>'],
+      [
+        'a backtick in the info string is no fence',
+        'Web\n```js`\n![p](http://evil.example/p.png)\n<img src=http://evil.example/r.png>',
+      ],
       ['a fence inside a list item ends with the item', '- item\n  ```\n![x](http://evil.example/x.png)'],
       ['an indented fence', '   ```\n<img src=http://evil.example/y.png>'],
       ['a closer indented by up to three spaces closes', '```\ncode\n   ```\n![z](http://evil.example/z.png)'],
@@ -139,11 +163,19 @@ build me a CRM
       const outsideFences = text.replace(/^```[^`\n]*\n[\s\S]*?^```\s*$/gm, '');
       assert.doesNotMatch(outsideFences, /(^|[^\\])!\[|<img/, what);
     }
-    assert.doesNotMatch(render('x', '~~~ ![t](http://evil.example/t.png) <img src=x>'), /# Idea Brief: .*(?:[^\\]!\[|<img)/, 'the title is escaped whole');
+    assert.doesNotMatch(
+      render('x', '~~~ ![t](http://evil.example/t.png) <img src=x>'),
+      /# Idea Brief: .*(?:[^\\]!\[|<img)/,
+      'the title is escaped whole',
+    );
   });
 
   test('fenced code in a field is kept as the model wrote it', () => {
-    const text = renderIdeaBrief({ brief: { ...BRIEF, technology: 'Web:\n```html\n<img src="x.png">\n```\nthen <img src="y">' }, originalRequest: 'r', transcript: [] });
+    const text = renderIdeaBrief({
+      brief: { ...BRIEF, technology: 'Web:\n```html\n<img src="x.png">\n```\nthen <img src="y">' },
+      originalRequest: 'r',
+      transcript: [],
+    });
     assert.match(text, /```html\n<img src="x\.png">\n```\nthen &lt;img src="y">/);
   });
 });

@@ -41,7 +41,13 @@ describe('isCancelWord', () => {
 });
 
 const BUILD: Record<string, string[]> = {
-  English: ['build me a CRM', 'Build me a CRM!', 'Can you build a dashboard for sales?', 'create an app for my gym', 'I want to build a todo list'],
+  English: [
+    'build me a CRM',
+    'Build me a CRM!',
+    'Can you build a dashboard for sales?',
+    'create an app for my gym',
+    'I want to build a todo list',
+  ],
   Spanish: ['construye un CRM', 'Constrúyeme una app de reservas', '¿Puedes crear una app?', 'crea una tienda online'],
   Portuguese: ['crie um CRM para minha equipe', 'construa um site', 'quero um app de tarefas'],
   French: ['crée-moi un CRM', 'construis une application', 'Je veux créer une app de notes'],
@@ -51,7 +57,16 @@ const BUILD: Record<string, string[]> = {
   Russian: ['создай CRM', 'Сделай приложение для заметок', 'построй сайт'],
 };
 
-const NOT_BUILD = ['what can you do?', 'hello', 'rebuild the index', 'explain this function', 'he builds houses', 'él cree que sí', 'how are you', 'faz um tempo'];
+const NOT_BUILD = [
+  'what can you do?',
+  'hello',
+  'rebuild the index',
+  'explain this function',
+  'he builds houses',
+  'él cree que sí',
+  'how are you',
+  'faz um tempo',
+];
 
 describe('isBuildRequest', () => {
   for (const [language, texts] of Object.entries(BUILD)) {

@@ -2,7 +2,13 @@
 // names, and texts that try to forge the layout.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeText, parseDiscoveryRound, parseRoundFile, roundFileRel, serializeRoundFile } from '../../../src/core/discovery/roundFile';
+import {
+  normalizeText,
+  parseDiscoveryRound,
+  parseRoundFile,
+  roundFileRel,
+  serializeRoundFile,
+} from '../../../src/core/discovery/roundFile';
 import type { RoundFileData } from '../../../src/core/discovery/roundFile';
 
 const Q1 = '1. Who will use it?\n2. What must it do first?';
@@ -36,17 +42,32 @@ const ROUND_2 = `${ROUND_1_ANSWERED.replace('ROUND: 1', 'ROUND: 2')}
 
 describe('round file layout', () => {
   test('after round 1: the seed header and the first questions', () => {
-    const data: RoundFileData = { createdSec: 1735689600, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: Q1 }] };
+    const data: RoundFileData = {
+      createdSec: 1735689600,
+      round: 1,
+      originalRequest: 'build me a CRM',
+      rounds: [{ questions: Q1 }],
+    };
     assert.equal(serializeRoundFile(data), ROUND_1);
   });
 
   test("after round 1's answer: the answer under ### User Response", () => {
-    const data: RoundFileData = { createdSec: 1735689600, round: 1, originalRequest: 'build me a CRM', rounds: [{ questions: Q1, answer: A1 }] };
+    const data: RoundFileData = {
+      createdSec: 1735689600,
+      round: 1,
+      originalRequest: 'build me a CRM',
+      rounds: [{ questions: Q1, answer: A1 }],
+    };
     assert.equal(serializeRoundFile(data), ROUND_1_ANSWERED);
   });
 
   test('after round 2: a new ## Round 2 section and ROUND: 2', () => {
-    const data: RoundFileData = { createdSec: 1735689600, round: 2, originalRequest: 'build me a CRM', rounds: [{ questions: Q1, answer: A1 }, { questions: Q2 }] };
+    const data: RoundFileData = {
+      createdSec: 1735689600,
+      round: 2,
+      originalRequest: 'build me a CRM',
+      rounds: [{ questions: Q1, answer: A1 }, { questions: Q2 }],
+    };
     assert.equal(serializeRoundFile(data), ROUND_2);
   });
 
@@ -66,7 +87,12 @@ describe('round file layout', () => {
   });
 
   test('an empty answer (all questions skipped) is kept as empty', () => {
-    const data: RoundFileData = { createdSec: 1, round: 1, originalRequest: 'x', rounds: [{ questions: Q1, answer: '' }] };
+    const data: RoundFileData = {
+      createdSec: 1,
+      round: 1,
+      originalRequest: 'x',
+      rounds: [{ questions: Q1, answer: '' }],
+    };
     const parsed = parseRoundFile(serializeRoundFile(data));
     assert.deepEqual(parsed.ok && parsed.data, data);
   });
@@ -101,7 +127,12 @@ describe('texts cannot forge the layout', () => {
   });
 
   test('a multi-line original request', () => {
-    const data: RoundFileData = { createdSec: 5, round: 1, originalRequest: 'Build a CRM.\n\nIt must:\n- track deals', rounds: [{ questions: Q1 }] };
+    const data: RoundFileData = {
+      createdSec: 5,
+      round: 1,
+      originalRequest: 'Build a CRM.\n\nIt must:\n- track deals',
+      rounds: [{ questions: Q1 }],
+    };
     const parsed = parseRoundFile(serializeRoundFile(data));
     assert.deepEqual(parsed.ok && parsed.data, data);
   });
@@ -129,11 +160,27 @@ describe('parseRoundFile refuses what is not a round file', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['no title', 'hello\n', /Discovery Session/],
     ['no ORIGINAL_REQUEST', '# Discovery Session\n\nCREATED: 1\nROUND: 1\n', /ORIGINAL_REQUEST/],
-    ['no CREATED', '# Discovery Session\n\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n', /CREATED/],
-    ['bad CREATED', '# Discovery Session\n\nCREATED: soon\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n', /CREATED/],
+    [
+      'no CREATED',
+      '# Discovery Session\n\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n',
+      /CREATED/,
+    ],
+    [
+      'bad CREATED',
+      '# Discovery Session\n\nCREATED: soon\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n',
+      /CREATED/,
+    ],
     ['no rounds', '# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: x\n', /Round 1/],
-    ['rounds out of order', '# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 2\n### Agent Questions\nq\n', /Round 1/],
-    ['no questions heading', '# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\nq\n', /Agent Questions/],
+    [
+      'rounds out of order',
+      '# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 2\n### Agent Questions\nq\n',
+      /Round 1/,
+    ],
+    [
+      'no questions heading',
+      '# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: x\n\n## Round 1\nq\n',
+      /Agent Questions/,
+    ],
   ];
   for (const [name, text, reason] of cases) {
     test(name, () => {
@@ -172,7 +219,20 @@ describe('roundFileRel: session ids made filesystem-safe, one file per id', () =
   }
 
   test('names that sanitise alike, or differ only in case, get files of their own', () => {
-    const names = ['a/b', 'a-b', 'a b', 'a:b', 'CLI', 'cli', 'Cli', 'ﬁle', 'file', 'e\u0301', '\u00e9', roundFileRel('a/b').slice('discovery/'.length, -'.md'.length)];
+    const names = [
+      'a/b',
+      'a-b',
+      'a b',
+      'a:b',
+      'CLI',
+      'cli',
+      'Cli',
+      'ﬁle',
+      'file',
+      'e\u0301',
+      '\u00e9',
+      roundFileRel('a/b').slice('discovery/'.length, -'.md'.length),
+    ];
     const files = names.map(roundFileRel);
     assert.equal(new Set(files.map((f) => f.toLowerCase())).size, names.length, files.join(', '));
   });

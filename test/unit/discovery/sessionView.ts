@@ -17,4 +17,13 @@ export function sessionView(over: Partial<DiscoveryView> = {}): DiscoveryView {
   };
 }
 
-export const FIELDS = { summary: 'A CRM for a bakery', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
+export const FIELDS = {
+  summary: 'A CRM for a bakery',
+  problem: 'p',
+  users: 'u',
+  mvpScope: 'm',
+  technology: 't',
+  outOfScope: 'o',
+  keyDecisions: 'k',
+  constraints: 'c',
+};

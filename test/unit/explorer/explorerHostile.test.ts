@@ -9,15 +9,32 @@ import { describe, it } from 'node:test';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { serializeSession } from '../../../src/core/brainstorm/sessionFile';
 import { serializeRoundFile, ROUND_FILE_MAX_BYTES } from '../../../src/core/discovery/roundFile';
-import { readBrainstormSession, readDiscoverySessions, readExplorer, readPlanFacts, SESSIONS_READ_MAX } from '../../../src/core/explorer/explorerReader';
-import { ExplorerTree, planDocuments, type PlanFacts, type SessionFacts } from '../../../src/core/explorer/explorerTree';
+import {
+  readBrainstormSession,
+  readDiscoverySessions,
+  readExplorer,
+  readPlanFacts,
+  SESSIONS_READ_MAX,
+} from '../../../src/core/explorer/explorerReader';
+import {
+  ExplorerTree,
+  planDocuments,
+  type PlanFacts,
+  type SessionFacts,
+} from '../../../src/core/explorer/explorerTree';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 const TTL = 30 * 60_000;
 const NOW = 1_700_000_600_000;
 
 const round = (request: string, createdSec = 1_700_000_000, extra: { session?: string; round?: number } = {}) =>
-  serializeRoundFile({ createdSec, round: extra.round ?? 1, originalRequest: request, rounds: [{ questions: '1. Who?' }], ...(extra.session ? { session: extra.session } : {}) });
+  serializeRoundFile({
+    createdSec,
+    round: extra.round ?? 1,
+    originalRequest: request,
+    rounds: [{ questions: '1. Who?' }],
+    ...(extra.session ? { session: extra.session } : {}),
+  });
 
 const brainstorm = (over: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -59,7 +76,10 @@ describe('the explorer reader against a hostile .groundwork/', () => {
       ],
     );
     const tree = new ExplorerTree({ plans: [], sessions: read.sessions });
-    assert.equal(tree.sessions(NOW).find((s) => s.facts.kind === 'discovery' && s.facts.session === 'old')?.expired, true);
+    assert.equal(
+      tree.sessions(NOW).find((s) => s.facts.kind === 'discovery' && s.facts.session === 'old')?.expired,
+      true,
+    );
     assert.equal(tree.waiting(NOW), 3);
   });
 
@@ -85,7 +105,11 @@ describe('the explorer reader against a hostile .groundwork/', () => {
     const started = performance.now();
     const read = await readSafely(ws);
     assert.ok(performance.now() - started < 2000, 'parsing 2 MB stays linear');
-    assert.deepEqual(read.problems.map((p) => p.file).sort(), ['.groundwork/discovery/dir.md', '.groundwork/discovery/header.md', '.groundwork/discovery/huge.md']);
+    assert.deepEqual(read.problems.map((p) => p.file).sort(), [
+      '.groundwork/discovery/dir.md',
+      '.groundwork/discovery/header.md',
+      '.groundwork/discovery/huge.md',
+    ]);
     for (const p of read.problems) assert.doesNotMatch(p.problem, /[\u0000-\u001f\u202e]/, p.problem);
     const [bidi] = read.sessions;
     // The reader keeps the text as written; explorerItems.ts must make it one visible line (label) and escape it (tooltip).
@@ -95,7 +119,10 @@ describe('the explorer reader against a hostile .groundwork/', () => {
   it('parses 2 MB of headers before ORIGINAL_REQUEST, and 40,000 rounds, in linear time', async () => {
     const ws = new MemoryWorkspace();
     const header = 'X-JUNK: y\n'.repeat(190_000);
-    ws.fs.writeRaw(ws.path('discovery/headers.md'), `# Discovery Session\n${header}CREATED: 1700000000\nROUND: 2\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n`);
+    ws.fs.writeRaw(
+      ws.path('discovery/headers.md'),
+      `# Discovery Session\n${header}CREATED: 1700000000\nROUND: 2\nORIGINAL_REQUEST: x\n\n## Round 1\n### Agent Questions\nq\n`,
+    );
     let many = `# Discovery Session\n\nCREATED: 1700000000\nROUND: 3\nORIGINAL_REQUEST: x\n`;
     for (let i = 1; i <= 40_000; i++) many += `## Round ${i}\n### Agent Questions\nq\n`;
     ws.fs.writeRaw(ws.path('discovery/many.md'), many);
@@ -123,7 +150,10 @@ describe('the explorer reader against a hostile .groundwork/', () => {
       sessions.map((s) => s.file),
       ['discovery/panel.md'],
     );
-    assert.deepEqual(problems.map((p) => p.file).sort(), ['.groundwork/discovery/.md', '.groundwork/discovery/impostor.md']);
+    assert.deepEqual(problems.map((p) => p.file).sort(), [
+      '.groundwork/discovery/.md',
+      '.groundwork/discovery/impostor.md',
+    ]);
   });
 
   it(`reads ${SESSIONS_READ_MAX} of 10,000 discovery files and names the rest in one problem`, async () => {
@@ -134,12 +164,16 @@ describe('the explorer reader against a hostile .groundwork/', () => {
     assert.ok(performance.now() - started < 5000);
     assert.equal(sessions.length, 0);
     assert.equal(problems.length, SESSIONS_READ_MAX + 1);
-    assert.deepEqual(problems.at(-1), { file: '.groundwork/discovery', problem: `${10_000 - SESSIONS_READ_MAX} more session files are not shown` });
+    assert.deepEqual(problems.at(-1), {
+      file: '.groundwork/discovery',
+      problem: `${10_000 - SESSIONS_READ_MAX} more session files are not shown`,
+    });
   });
 
   it('junk files that sort first do not hide the panel’s own session from the view and its badge', async () => {
     const ws = new MemoryWorkspace();
-    for (let i = 0; i < SESSIONS_READ_MAX; i++) ws.fs.writeRaw(ws.path(`discovery/a${String(i).padStart(3, '0')}.md`), 'junk');
+    for (let i = 0; i < SESSIONS_READ_MAX; i++)
+      ws.fs.writeRaw(ws.path(`discovery/a${String(i).padStart(3, '0')}.md`), 'junk');
     ws.fs.writeRaw(ws.path('discovery/panel.md'), round('mine'));
     const { sessions } = await readDiscoverySessions(ws.store, TTL);
     assert.deepEqual(
@@ -151,15 +185,27 @@ describe('the explorer reader against a hostile .groundwork/', () => {
   it('turns every misplaced kind into a problem, never an exception: discovery/ a file or a link out, plans/ a link out, .groundwork a link or a file', async () => {
     const layouts: [string, (ws: MemoryWorkspace) => void, string[]][] = [
       ['discovery a file', (ws) => ws.fs.writeRaw(ws.path('discovery'), 'x'), ['.groundwork/discovery']],
-      ['discovery a link out', (ws) => (ws.fs.writeRaw('/outside/s.md', round('secret')), ws.fs.symlink(ws.path('discovery'), '/outside')), ['.groundwork/discovery']],
-      ['plans a link out', (ws) => (ws.fs.writeRaw('/outside/p/idea-brief.md', 'x'), ws.fs.symlink(ws.path('plans'), '/outside')), ['.groundwork/plans']],
+      [
+        'discovery a link out',
+        (ws) => (ws.fs.writeRaw('/outside/s.md', round('secret')), ws.fs.symlink(ws.path('discovery'), '/outside')),
+        ['.groundwork/discovery'],
+      ],
+      [
+        'plans a link out',
+        (ws) => (ws.fs.writeRaw('/outside/p/idea-brief.md', 'x'), ws.fs.symlink(ws.path('plans'), '/outside')),
+        ['.groundwork/plans'],
+      ],
       ['plans a file', (ws) => ws.fs.writeRaw(ws.path('plans'), 'x'), ['.groundwork/plans']],
       [
         '.groundwork a link',
         (ws) => (ws.fs.writeRaw('/outside/plans/p/idea-brief.md', 'x'), ws.fs.symlink('/ws/.groundwork', '/outside')),
         ['.groundwork/plans', '.groundwork/discovery'],
       ],
-      ['.groundwork a file', (ws) => ws.fs.writeRaw('/ws/.groundwork', 'x'), ['.groundwork/plans', '.groundwork/discovery']],
+      [
+        '.groundwork a file',
+        (ws) => ws.fs.writeRaw('/ws/.groundwork', 'x'),
+        ['.groundwork/plans', '.groundwork/discovery'],
+      ],
     ];
     for (const [name, plant, files] of layouts) {
       const ws = new MemoryWorkspace();
@@ -182,7 +228,17 @@ describe('the explorer reader against a hostile .groundwork/', () => {
     ws.fs.writeRaw('/outside/round-1.md', 'secret');
     ws.fs.symlink(ws.path('plans/out/rounds'), '/outside');
     ws.fs.writeRaw(ws.path('plans/out/idea-brief.md'), 'x');
-    for (const n of ['round-001.md', 'round-01.md', 'round-1.md', 'ROUND-1.md', 'round-1.md.bak', 'round-0.md', 'round-1000.md', 'round-999.md', 'round-2.md'])
+    for (const n of [
+      'round-001.md',
+      'round-01.md',
+      'round-1.md',
+      'ROUND-1.md',
+      'round-1.md.bak',
+      'round-0.md',
+      'round-1000.md',
+      'round-999.md',
+      'round-2.md',
+    ])
       ws.fs.writeRaw(ws.path(`plans/odd/rounds/${n}`), 'q');
     ws.fs.mkdir(ws.path('plans/odd/rounds/round-3.md'));
     const read = await readSafely(ws);
@@ -204,7 +260,10 @@ describe('the explorer reader against a hostile .groundwork/', () => {
     ws.fs.symlink(ws.path('plans/dangling'), '/nowhere');
     ws.fs.writeRaw(ws.path('plans/UPPER/idea-brief.md'), 'x');
     ws.fs.writeRaw(ws.path('plans/-dash/idea-brief.md'), 'x');
-    const rounds = [...Array.from({ length: 999 }, (_, i) => `round-${i + 1}.md`), ...Array.from({ length: 20_000 }, (_, i) => `junk-${i}.md`)];
+    const rounds = [
+      ...Array.from({ length: 999 }, (_, i) => `round-${i + 1}.md`),
+      ...Array.from({ length: 20_000 }, (_, i) => `junk-${i}.md`),
+    ];
     const started = performance.now();
     const docs = planDocuments({ slug: 'crm', files: ['rounds'], rounds: rounds.reverse() });
     assert.ok(performance.now() - started < 500);
@@ -276,24 +335,38 @@ describe('the explorer reader against a hostile .groundwork/', () => {
     ws.fs.writeRaw(ws.path('plans/shop/.brainstorm.json'), brainstorm());
     assert.equal(((await readBrainstormSession(ws.store, 'shop')) as SessionFacts).round, 1);
   });
-  it('on a real disk, FIFOs where files and folders go are problems or left out, and nothing waits on them', { timeout: 10_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-explorer-'));
-    try {
-      const gw = join(dir, '.groundwork');
-      for (const d of ['discovery', 'plans/p/rounds', 'plans/q']) mkdirSync(join(gw, d), { recursive: true });
-      writeFileSync(join(gw, 'plans/q/idea-brief.md'), 'x');
-      for (const f of ['discovery/fifo.md', 'plans/fifo', 'plans/p/.brainstorm.json', 'plans/p/rounds/round-1.md', 'plans/q/rounds']) execFileSync('mkfifo', [join(gw, f)]);
-      const read = await readExplorer(openWorkspaceStore(dir), TTL);
-      assert.deepEqual(
-        read.plans.map((p) => p.slug),
-        ['p', 'q'],
-      );
-      assert.deepEqual(read.sessions, []);
-      assert.deepEqual(read.problems.map((p) => p.file).sort(), ['.groundwork/discovery/fifo.md', '.groundwork/plans/p/.brainstorm.json']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'on a real disk, FIFOs where files and folders go are problems or left out, and nothing waits on them',
+    { timeout: 10_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gw-explorer-'));
+      try {
+        const gw = join(dir, '.groundwork');
+        for (const d of ['discovery', 'plans/p/rounds', 'plans/q']) mkdirSync(join(gw, d), { recursive: true });
+        writeFileSync(join(gw, 'plans/q/idea-brief.md'), 'x');
+        for (const f of [
+          'discovery/fifo.md',
+          'plans/fifo',
+          'plans/p/.brainstorm.json',
+          'plans/p/rounds/round-1.md',
+          'plans/q/rounds',
+        ])
+          execFileSync('mkfifo', [join(gw, f)]);
+        const read = await readExplorer(openWorkspaceStore(dir), TTL);
+        assert.deepEqual(
+          read.plans.map((p) => p.slug),
+          ['p', 'q'],
+        );
+        assert.deepEqual(read.sessions, []);
+        assert.deepEqual(read.problems.map((p) => p.file).sort(), [
+          '.groundwork/discovery/fifo.md',
+          '.groundwork/plans/p/.brainstorm.json',
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the explorer model against hostile facts', () => {

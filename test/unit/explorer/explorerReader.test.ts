@@ -16,7 +16,12 @@ function workspace(): MemoryWorkspace {
   ws.fs.writeRaw(ws.path('plans/crm/rounds/round-1.md'), 'q\n');
   ws.fs.writeRaw(
     ws.path('discovery/crm.md'),
-    serializeRoundFile({ createdSec: 1_700_000_000, round: 2, originalRequest: 'build me a CRM', rounds: [{ questions: '1. Who?', answer: 'Sales' }, { questions: '1. When?' }] }),
+    serializeRoundFile({
+      createdSec: 1_700_000_000,
+      round: 2,
+      originalRequest: 'build me a CRM',
+      rounds: [{ questions: '1. Who?', answer: 'Sales' }, { questions: '1. When?' }],
+    }),
   );
   ws.fs.writeRaw(
     ws.path('plans/shop/.brainstorm.json'),
@@ -44,8 +49,25 @@ describe('the plan explorer reader', () => {
       ],
     );
     assert.deepEqual(read.sessions, [
-      { kind: 'discovery', session: 'crm', file: 'discovery/crm.md', request: 'build me a CRM', round: 2, maxRounds: 3, createdMs: 1_700_000_000_000, ttlMs: TTL },
-      { kind: 'brainstorm', slug: 'shop', file: 'plans/shop/.brainstorm.json', topic: 'A shop', round: 1, maxRounds: 4, createdMs: 1_700_000_000_000 },
+      {
+        kind: 'discovery',
+        session: 'crm',
+        file: 'discovery/crm.md',
+        request: 'build me a CRM',
+        round: 2,
+        maxRounds: 3,
+        createdMs: 1_700_000_000_000,
+        ttlMs: TTL,
+      },
+      {
+        kind: 'brainstorm',
+        slug: 'shop',
+        file: 'plans/shop/.brainstorm.json',
+        topic: 'A shop',
+        round: 1,
+        maxRounds: 4,
+        createdMs: 1_700_000_000_000,
+      },
     ]);
     assert.deepEqual(read.problems, []);
   });
@@ -56,7 +78,15 @@ describe('the plan explorer reader', () => {
     ws.fs.writeRaw(ws.path('plans/shop/.brainstorm.json'), '{"slug": "shop", "topic": 7}');
     ws.fs.writeRaw(
       ws.path('plans/other/.brainstorm.json'),
-      serializeSession({ slug: 'crm', topic: 'x', createdAt: 1, minRounds: 1, maxRounds: 2, rounds: [], phase: { kind: 'asking' } } as never),
+      serializeSession({
+        slug: 'crm',
+        topic: 'x',
+        createdAt: 1,
+        minRounds: 1,
+        maxRounds: 2,
+        rounds: [],
+        phase: { kind: 'asking' },
+      } as never),
     );
     const read = await readExplorer(ws.store, TTL);
     assert.deepEqual(

@@ -3,7 +3,12 @@
 // and their time left; a refresh replaces one plan only.
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ExplorerTree, planDocuments, type PlanFacts, type SessionFacts } from '../../../src/core/explorer/explorerTree';
+import {
+  ExplorerTree,
+  planDocuments,
+  type PlanFacts,
+  type SessionFacts,
+} from '../../../src/core/explorer/explorerTree';
 
 const plan = (slug: string, files: string[], rounds: string[] = []): PlanFacts => ({ slug, files, rounds });
 const MIN = 60_000;
@@ -13,7 +18,14 @@ describe('the plan explorer model', () => {
     const docs = planDocuments(
       plan(
         'crm',
-        ['rounds', '00-brainstorming.context.md', 'idea-brief.md', '00-brainstorming.md', '.brainstorm-complete', 'notes.txt'],
+        [
+          'rounds',
+          '00-brainstorming.context.md',
+          'idea-brief.md',
+          '00-brainstorming.md',
+          '.brainstorm-complete',
+          'notes.txt',
+        ],
         ['round-10.md', 'round-2.md', 'round-1.md', 'round-x.md', 'round-0.md'],
       ),
     );
@@ -36,7 +48,11 @@ describe('the plan explorer model', () => {
 
   it('opens the brainstorm’s document before the Idea Brief, and a plan of neither opens nothing', () => {
     const tree = new ExplorerTree({
-      plans: [plan('a', ['idea-brief.md', '00-brainstorming.md', '.brainstorm-complete']), plan('b', ['idea-brief.md']), plan('c', ['.brainstorm.json'])],
+      plans: [
+        plan('a', ['idea-brief.md', '00-brainstorming.md', '.brainstorm-complete']),
+        plan('b', ['idea-brief.md']),
+        plan('c', ['.brainstorm.json']),
+      ],
     });
     assert.equal(tree.plan('a')?.mainFile, 'plans/a/00-brainstorming.md');
     assert.equal(tree.plan('b')?.mainFile, 'plans/b/idea-brief.md');
@@ -63,7 +79,10 @@ describe('the plan explorer model', () => {
   });
 
   it('refreshes one plan: the others stay the same objects, a new plan takes its place by slug, a gone one leaves', () => {
-    const tree = new ExplorerTree({ plans: [plan('b', ['idea-brief.md']), plan('d', ['idea-brief.md'])], builds: [{ id: 'x', plan: 'c' }] });
+    const tree = new ExplorerTree({
+      plans: [plan('b', ['idea-brief.md']), plan('d', ['idea-brief.md'])],
+      builds: [{ id: 'x', plan: 'c' }],
+    });
     const d = tree.plan('d');
     const c = tree.updatePlan('c', plan('c', ['idea-brief.md', 'rounds'], ['round-1.md']));
     assert.deepEqual(c?.builds, ['x']);
@@ -109,7 +128,15 @@ describe('the plan explorer model', () => {
       sessions: [
         discovery('new', 50 * MIN),
         discovery('old', 0),
-        { kind: 'brainstorm', slug: 'crm', file: 'plans/crm/.brainstorm.json', topic: 'CRM', round: 2, maxRounds: 5, createdMs: 10 * MIN },
+        {
+          kind: 'brainstorm',
+          slug: 'crm',
+          file: 'plans/crm/.brainstorm.json',
+          topic: 'CRM',
+          round: 2,
+          maxRounds: 5,
+          createdMs: 10 * MIN,
+        },
       ],
     });
     const now = 60 * MIN;

@@ -5,9 +5,22 @@ import { systemClock, type Clock } from '../../../src/core/clock';
 import { StorageError, ioStorageError, quotePath, tooLargeError } from '../../../src/core/storage/storageError';
 import type { EntryInfo, LockOptions, NewestLines, WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 
-type Entry = { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number } | { kind: 'directory'; mtimeMs: number } | { kind: 'symlink'; target: string; mtimeMs: number };
+type Entry =
+  | { kind: 'file'; data: Uint8Array; mode: number; mtimeMs: number }
+  | { kind: 'directory'; mtimeMs: number }
+  | { kind: 'symlink'; target: string; mtimeMs: number };
 
-export type FsOperation = 'read' | 'readNewestLines' | 'writeAtomic' | 'appendRecord' | 'list' | 'info' | 'realpath' | 'remove' | 'rename' | 'withLock';
+export type FsOperation =
+  | 'read'
+  | 'readNewestLines'
+  | 'writeAtomic'
+  | 'appendRecord'
+  | 'list'
+  | 'info'
+  | 'realpath'
+  | 'remove'
+  | 'rename'
+  | 'withLock';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -136,7 +149,12 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
       });
       data = data.slice(0, cut);
     }
-    this.entries.set(key, { kind: 'file', data: concat(data, encoder.encode(line)), mode: entry?.mode ?? 0o644, mtimeMs: this.clock.now() });
+    this.entries.set(key, {
+      kind: 'file',
+      data: concat(data, encoder.encode(line)),
+      mode: entry?.mode ?? 0o644,
+      mtimeMs: this.clock.now(),
+    });
   }
 
   async list(dir: string): Promise<string[]> {
@@ -193,7 +211,8 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
     this.maybeFail('withLock', lockPath);
     const outer = this.lockChain.getStore();
     if (outer?.get(lockPath)?.held) return fn();
-    if (options.wait === false && this.lockQueues.has(lockPath)) throw new StorageError('locked', lockPath, `The lock '${lockPath}' is held.`);
+    if (options.wait === false && this.lockQueues.has(lockPath))
+      throw new StorageError('locked', lockPath, `The lock '${lockPath}' is held.`);
     const previous = this.lockQueues.get(lockPath) ?? Promise.resolve();
     let leave!: () => void;
     const tail = previous.then(() => new Promise<void>((resolve) => (leave = resolve)));
@@ -242,7 +261,9 @@ export class MemoryWorkspaceFs implements WorkspaceFs {
         continue;
       }
       if (++hops > 40) throw ioStorageError('resolve', path, errno('ELOOP'));
-      const target = entry.target.startsWith('/') ? segmentsOf(entry.target) : entry.target.split('/').filter((s) => s !== '');
+      const target = entry.target.startsWith('/')
+        ? segmentsOf(entry.target)
+        : entry.target.split('/').filter((s) => s !== '');
       if (entry.target.startsWith('/')) done.length = 0;
       pending.unshift(...target);
     }

@@ -40,7 +40,11 @@ const NASTY = [
   '{"questions":[]}',
 ];
 
-const piece = fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }));
+const piece = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+);
 
 /** A text of nasty pieces with MARKER somewhere in it (so it is never blank). */
 export const hostileText: fc.Arbitrary<string> = fc
@@ -63,19 +67,23 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     const i = Math.floor(at * t.length);
     return t.slice(0, i) + p + t.slice(i);
   }),
-  fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 0xffff })).map(([at, code]): Mutation => (t) => {
-    const i = Math.min(t.length - 1, Math.floor(at * t.length));
-    return i < 0 ? t : t.slice(0, i) + String.fromCharCode(code) + t.slice(i + 1);
-  }),
-  fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })).map(([a, b]): Mutation => (t) => {
-    // A block of lines moved, as a bad merge leaves a file.
-    const lines = t.split('\n');
-    const i = Math.floor(a * lines.length);
-    const j = Math.floor(b * lines.length);
-    const [moved] = lines.splice(i, 1);
-    lines.splice(j, 0, moved ?? '');
-    return lines.join('\n');
-  }),
+  fc
+    .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 0xffff }))
+    .map(([at, code]): Mutation => (t) => {
+      const i = Math.min(t.length - 1, Math.floor(at * t.length));
+      return i < 0 ? t : t.slice(0, i) + String.fromCharCode(code) + t.slice(i + 1);
+    }),
+  fc
+    .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))
+    .map(([a, b]): Mutation => (t) => {
+      // A block of lines moved, as a bad merge leaves a file.
+      const lines = t.split('\n');
+      const i = Math.floor(a * lines.length);
+      const j = Math.floor(b * lines.length);
+      const [moved] = lines.splice(i, 1);
+      lines.splice(j, 0, moved ?? '');
+      return lines.join('\n');
+    }),
 );
 
 /** A value any JSON file could hold in place of a field. */
@@ -107,7 +115,9 @@ export function replaceSomewhere(root: unknown, pick: number[], value: unknown):
 
 /** A JSON text of `root` with one value somewhere replaced by `anyJson`. */
 export const jsonMutation = (root: unknown): fc.Arbitrary<string> =>
-  fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), anyJson).map(([pick, value]) => JSON.stringify(replaceSomewhere(root, pick, value)));
+  fc
+    .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), anyJson)
+    .map(([pick, value]) => JSON.stringify(replaceSomewhere(root, pick, value)));
 
 /** How many cases each property tries: enough to find what the fixed tests miss, in seconds. */
 export const RUNS = { numRuns: Number(process.env['GROUNDWORK_FUZZ_RUNS'] ?? 300) };

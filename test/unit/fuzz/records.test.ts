@@ -19,7 +19,7 @@ import { parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
 import { parseJsonl, serializeRecord } from '../../../src/core/storage/jsonl';
 import type { RecordParser } from '../../../src/core/storage/recordLog';
 import { countChars } from '../../../src/core/inputChecks';
-import { parsePendingBrief } from '../../../src/vscode/pendingBrief';
+import { parsePendingBrief } from '../../../src/vscode/discovery/pendingBrief';
 import { RUNS, anyJson, hostileText, jsonMutation, mutation } from './arbitraries';
 
 const T = '2026-11-24T10:00:00.000Z';
@@ -38,7 +38,14 @@ const CASES: RecordCase<any>[] = [
   {
     name: 'journal entry (.groundwork/discoveries.jsonl)',
     parser: parseJournalEntry,
-    valid: { timestamp: T, title: 'Retry the upload', description: 'It fails once in ten.', scope: 'local', agent: 'developer', task: 'upload' },
+    valid: {
+      timestamp: T,
+      title: 'Retry the upload',
+      description: 'It fails once in ten.',
+      scope: 'local',
+      agent: 'developer',
+      task: 'upload',
+    },
     check: (r) => {
       assert.ok(!isBlankText(r.title) && countChars(r.title) <= TITLE_MAX_CHARS);
       assert.equal(typeof r.description, 'string');
@@ -52,12 +59,27 @@ const CASES: RecordCase<any>[] = [
   {
     name: 'sleep record, started (.groundwork/sleep.jsonl)',
     parser: parseSleepRecord,
-    valid: { event: 'started', agent: 'developer', mode: { kind: 'event', target: { type: 'phase', id: 'qa' } }, startedAt: Date.parse(T), maxDurationMs: 3_600_000 },
+    valid: {
+      event: 'started',
+      agent: 'developer',
+      mode: { kind: 'event', target: { type: 'phase', id: 'qa' } },
+      startedAt: Date.parse(T),
+      maxDurationMs: 3_600_000,
+    },
   },
   {
     name: 'audit entry (.groundwork/audit.jsonl)',
     parser: parseAuditEntry,
-    valid: { timestamp: T, kind: 'brainstorm.round', input: '[BRAINSTORM:x] topic', status: 'ok', detail: 'round 1', usage: USAGE, model: 'claude-haiku-4-5', costUsd: 0.001 },
+    valid: {
+      timestamp: T,
+      kind: 'brainstorm.round',
+      input: '[BRAINSTORM:x] topic',
+      status: 'ok',
+      detail: 'round 1',
+      usage: USAGE,
+      model: 'claude-haiku-4-5',
+      costUsd: 0.001,
+    },
   },
   {
     name: 'discovery case (.groundwork/cases.jsonl)',
@@ -68,7 +90,15 @@ const CASES: RecordCase<any>[] = [
       status: 'active',
       content: 'rehype requires explicit config for GFM in src/render.ts',
       parentId: 'task-1',
-      metadata: { scope: 'global', sourceTaskId: 'task-1', sourceAgentId: 'developer', impact: 'medium', category: 'Architecture', validated: false, appliedTo: ['task-2'] },
+      metadata: {
+        scope: 'global',
+        sourceTaskId: 'task-1',
+        sourceAgentId: 'developer',
+        impact: 'medium',
+        category: 'Architecture',
+        validated: false,
+        appliedTo: ['task-2'],
+      },
       createdAt: T,
       updatedAt: T,
     },
@@ -76,7 +106,16 @@ const CASES: RecordCase<any>[] = [
   {
     name: 'worker record (.workers/<agent>.ndjson)',
     parser: parseWorkerRecord,
-    valid: { timestamp: T, round: 1, task: 'answers', answers: ['yes', null], status: 'success', text: 'reply', model: 'claude-haiku-4-5', usage: USAGE },
+    valid: {
+      timestamp: T,
+      round: 1,
+      task: 'answers',
+      answers: ['yes', null],
+      status: 'success',
+      text: 'reply',
+      model: 'claude-haiku-4-5',
+      usage: USAGE,
+    },
   },
 ];
 
@@ -89,7 +128,10 @@ function assertStable<R>(c: RecordCase<R>, value: unknown): void {
     assert.fail(`${c.name}: the parser threw ${String(err)} for ${JSON.stringify(value)?.slice(0, 300)}`);
   }
   if (!result.ok) {
-    assert.ok(typeof result.reason === 'string' && result.reason.length > 0 && result.reason.length < 2000, 'a reason a person can read');
+    assert.ok(
+      typeof result.reason === 'string' && result.reason.length > 0 && result.reason.length < 2000,
+      'a reason a person can read',
+    );
     return;
   }
   c.check?.(result.record);
@@ -111,7 +153,9 @@ describe('fuzz: record parsers', () => {
         RUNS,
       );
       fc.assert(
-        fc.property(hostileText, fc.constantFrom(...Object.keys(c.valid)), (text, key) => assertStable(c, { ...c.valid, [key]: text })),
+        fc.property(hostileText, fc.constantFrom(...Object.keys(c.valid)), (text, key) =>
+          assertStable(c, { ...c.valid, [key]: text }),
+        ),
         RUNS,
       );
     });
@@ -121,12 +165,17 @@ describe('fuzz: record parsers', () => {
     const journal = CASES[0]!;
     const valid = serializeRecord(journal.valid);
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constant(valid.trimEnd()), hostileText, fc.string()), { maxLength: 8 }), fc.array(mutation, { maxLength: 3 }), (lines, changes) => {
-        const text = changes.reduce((t, change) => change(t), lines.join('\n'));
-        const read = parseJsonl(text, journal.parser);
-        for (const r of read.records) assertStable(journal, r);
-        for (const p of read.problems) assert.ok(Number.isSafeInteger(p.line) && p.line >= 1 && p.excerpt.length <= 200);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constant(valid.trimEnd()), hostileText, fc.string()), { maxLength: 8 }),
+        fc.array(mutation, { maxLength: 3 }),
+        (lines, changes) => {
+          const text = changes.reduce((t, change) => change(t), lines.join('\n'));
+          const read = parseJsonl(text, journal.parser);
+          for (const r of read.records) assertStable(journal, r);
+          for (const p of read.problems)
+            assert.ok(Number.isSafeInteger(p.line) && p.line >= 1 && p.excerpt.length <= 200);
+        },
+      ),
       RUNS,
     );
   });
@@ -155,7 +204,16 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
   const VALID = {
     request: 'build me a CRM',
     message: 'Here is the brief.',
-    brief: { summary: 's', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' },
+    brief: {
+      summary: 's',
+      problem: 'p',
+      users: 'u',
+      mvpScope: 'm',
+      technology: 't',
+      outOfScope: 'o',
+      keyDecisions: 'k',
+      constraints: 'c',
+    },
     transcript: [{ round: 1, questions: ['Who?'], answer: 'Me' }],
     savedAt: '.groundwork/plans/crm/idea-brief.md',
   };
@@ -169,9 +227,18 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
     }
     if (!parsed.ok) return;
     const b = parsed.value;
-    assert.ok(b.savedAt === undefined || /^\.groundwork\/plans\/[a-z0-9][a-z0-9-]{0,63}\/idea-brief\.md$/.test(b.savedAt), `savedAt ${b.savedAt}`);
     assert.ok(
-      Array.isArray(b.transcript) && b.transcript.every((r) => Number.isSafeInteger(r.round) && Array.isArray(r.questions) && r.questions.every((q) => typeof q === 'string')),
+      b.savedAt === undefined || /^\.groundwork\/plans\/[a-z0-9][a-z0-9-]{0,63}\/idea-brief\.md$/.test(b.savedAt),
+      `savedAt ${b.savedAt}`,
+    );
+    assert.ok(
+      Array.isArray(b.transcript) &&
+        b.transcript.every(
+          (r) =>
+            Number.isSafeInteger(r.round) &&
+            Array.isArray(r.questions) &&
+            r.questions.every((q) => typeof q === 'string'),
+        ),
     );
     assert.ok(Object.values(b.brief).every((v) => typeof v === 'string'));
     const again = parsePendingBrief(JSON.stringify(b));
@@ -184,7 +251,9 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), check), RUNS);
     fc.assert(fc.property(jsonMutation(VALID), check), RUNS);
     fc.assert(
-      fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (changes) => check(changes.reduce((t, c) => c(t), JSON.stringify(VALID)))),
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (changes) =>
+        check(changes.reduce((t, c) => c(t), JSON.stringify(VALID))),
+      ),
       RUNS,
     );
     fc.assert(
@@ -211,7 +280,11 @@ describe('fuzz: role files (.groundwork/roles/<name>.md)', () => {
   test('mutated and hostile role files: a role in its schema, or the problems, never a throw', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), hostileText, (changes, text) => {
-        for (const input of [changes.reduce((t, c) => c(t), bundled), `---\nname: inquisitor-ux\ndescription: ${text}\n---\n${text}`, text]) {
+        for (const input of [
+          changes.reduce((t, c) => c(t), bundled),
+          `---\nname: inquisitor-ux\ndescription: ${text}\n---\n${text}`,
+          text,
+        ]) {
           const parsed = parseRoleFile('.groundwork/roles/inquisitor-ux.md', input);
           if (parsed.role === undefined) {
             assert.ok(parsed.errors.length > 0 && parsed.errors.every((e) => typeof e.text === 'string'));

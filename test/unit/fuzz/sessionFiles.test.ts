@@ -31,7 +31,11 @@ function session(texts: string[]): BrainstormSession {
     createdAt: Date.UTC(2026, 10, 24),
     minRounds: 1,
     maxRounds: 3,
-    inquisitors: { ux: { status: 'success' }, technical: { status: 'parse_error', detail: t(2) }, 'edge-cases': { status: 'timeout', detail: t(3) } },
+    inquisitors: {
+      ux: { status: 'success' },
+      technical: { status: 'parse_error', detail: t(2) },
+      'edge-cases': { status: 'timeout', detail: t(3) },
+    },
     rounds: [
       {
         round: 1,
@@ -41,7 +45,11 @@ function session(texts: string[]): BrainstormSession {
         ],
         answers: [{ kind: 'answered', text: t(6) }, { kind: 'skipped' }],
       },
-      { round: 2, questions: [{ text: t(7), angle: 'technical', priority: 3 }], answers: [{ kind: 'answered', text: t(8) }] },
+      {
+        round: 2,
+        questions: [{ text: t(7), angle: 'technical', priority: 3 }],
+        answers: [{ kind: 'answered', text: t(8) }],
+      },
     ],
     summary: { topic: t(9), keyInsights: [t(10)], decisions: [t(11), t(12)], openQuestions: [t(13)] },
     phase: { kind: 'complete' },
@@ -84,10 +92,17 @@ function assertInSchema(s: BrainstormSession): void {
   assert.ok(Number.isSafeInteger(s.minRounds) && s.minRounds >= 1 && s.minRounds <= s.maxRounds && s.maxRounds <= 20);
   for (const r of s.rounds) {
     assert.ok(r.questions.length >= 1 && r.questions.length <= 8);
-    for (const q of r.questions) assert.ok(typeof q.text === 'string' && utf8Length(q.text) <= CAP_BYTES && Number.isInteger(q.priority));
-    for (const a of r.answers ?? []) assert.ok(a.kind === 'skipped' || (typeof a.text === 'string' && utf8Length(a.text) <= CAP_BYTES));
+    for (const q of r.questions)
+      assert.ok(typeof q.text === 'string' && utf8Length(q.text) <= CAP_BYTES && Number.isInteger(q.priority));
+    for (const a of r.answers ?? [])
+      assert.ok(a.kind === 'skipped' || (typeof a.text === 'string' && utf8Length(a.text) <= CAP_BYTES));
   }
-  if (s.seed) assert.ok(utf8Length(s.seed.text) <= 16 * 1024 && /^[a-z0-9][a-z0-9-]*\.md$/.test(s.seed.file) && /^[a-z0-9][a-z0-9-]{0,63}$/.test(s.seed.slug));
+  if (s.seed)
+    assert.ok(
+      utf8Length(s.seed.text) <= 16 * 1024 &&
+        /^[a-z0-9][a-z0-9-]*\.md$/.test(s.seed.file) &&
+        /^[a-z0-9][a-z0-9-]{0,63}$/.test(s.seed.slug),
+    );
   assert.ok(utf8Length(s.topic) <= 64 * 1024);
   for (const o of Object.values(s.inquisitors ?? {})) assert.ok(o.detail === undefined || utf8Length(o.detail) <= 1024);
   if ('error' in s.phase) assert.ok(utf8Length(s.phase.error) <= 8 * 1024);
@@ -122,7 +137,11 @@ describe('fuzz: the brainstorm session file', () => {
         assert.ok(read !== undefined, 'a session Groundwork wrote reads back');
         assertInSchema(read);
         assertPromptsKeepTextInBlocks(read);
-        assertPromptsKeepTextInBlocks({ ...read, phase: { kind: 'summarizing' }, summary: undefined } as BrainstormSession);
+        assertPromptsKeepTextInBlocks({
+          ...read,
+          phase: { kind: 'summarizing' },
+          summary: undefined,
+        } as BrainstormSession);
       }),
       RUNS,
     );
@@ -193,7 +212,13 @@ describe('fuzz: the brainstorm session file', () => {
       ['summary', 'text'],
     ];
     const prose = JSON.parse(serializeSession(proseSession(['topic']))) as Record<string, unknown>;
-    const prosePaths = [['summary', 'format'], ['summary', 'text'], ['summary', 'keyInsights'], ['summary', 'topic'], ['summary']];
+    const prosePaths = [
+      ['summary', 'format'],
+      ['summary', 'text'],
+      ['summary', 'keyInsights'],
+      ['summary', 'topic'],
+      ['summary'],
+    ];
     fc.assert(
       fc.property(
         fc.oneof(
@@ -233,19 +258,31 @@ describe('fuzz: the brainstorm context file', () => {
 
   test('hostile texts round-trip; mutations are damaged or in the schema', () => {
     fc.assert(
-      fc.property(hostileTexts(SLOTS), fc.array(mutation, { maxLength: 3 }), fc.boolean(), (texts, changes, asProse) => {
-        const written = renderContextFile(toContext(asProse ? proseSession(texts) : session(texts)));
-        const clean = parsed(written);
-        assert.ok(clean !== undefined, 'a context file Groundwork wrote reads back');
-        assert.equal(clean.schemaVersion, CONTEXT_SCHEMA_VERSION);
-        assert.deepEqual(clean, toContext(asProse ? proseSession(texts) : session(texts)));
-        const read = parsed(changes.reduce((t, change) => change(t), written));
-        if (read === undefined) return;
-        assert.equal(read.schemaVersion, CONTEXT_SCHEMA_VERSION);
-        assert.ok(read.summary.format === undefined ? read.summary.text === undefined : read.summary.format === 'text' && typeof read.summary.text === 'string');
-        assert.ok(Array.isArray(read.questions) && read.questions.every((q) => typeof q.text === 'string' && typeof q.skipped === 'boolean'));
-        assert.deepEqual(parsed(renderContextFile(read)), read);
-      }),
+      fc.property(
+        hostileTexts(SLOTS),
+        fc.array(mutation, { maxLength: 3 }),
+        fc.boolean(),
+        (texts, changes, asProse) => {
+          const written = renderContextFile(toContext(asProse ? proseSession(texts) : session(texts)));
+          const clean = parsed(written);
+          assert.ok(clean !== undefined, 'a context file Groundwork wrote reads back');
+          assert.equal(clean.schemaVersion, CONTEXT_SCHEMA_VERSION);
+          assert.deepEqual(clean, toContext(asProse ? proseSession(texts) : session(texts)));
+          const read = parsed(changes.reduce((t, change) => change(t), written));
+          if (read === undefined) return;
+          assert.equal(read.schemaVersion, CONTEXT_SCHEMA_VERSION);
+          assert.ok(
+            read.summary.format === undefined
+              ? read.summary.text === undefined
+              : read.summary.format === 'text' && typeof read.summary.text === 'string',
+          );
+          assert.ok(
+            Array.isArray(read.questions) &&
+              read.questions.every((q) => typeof q.text === 'string' && typeof q.skipped === 'boolean'),
+          );
+          assert.deepEqual(parsed(renderContextFile(read)), read);
+        },
+      ),
       RUNS,
     );
   });
@@ -272,7 +309,10 @@ describe('fuzz: the discovery round file', () => {
       );
       for (const m of prompt.messages) {
         const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
-        assert.ok(!splitPrompt(text).outside.includes(MARKER), `file text outside a data block in a ${m.role} message:\n${text.slice(0, 2000)}`);
+        assert.ok(
+          !splitPrompt(text).outside.includes(MARKER),
+          `file text outside a data block in a ${m.role} message:\n${text.slice(0, 2000)}`,
+        );
       }
     }
   }
@@ -305,7 +345,13 @@ describe('fuzz: the discovery round file', () => {
       RUNS,
     );
     fc.assert(
-      fc.property(fc.string(), (text) => void parseRoundFile(`# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: ${text}\n\n## Round 1\n### Agent Questions\n${text}`)),
+      fc.property(
+        fc.string(),
+        (text) =>
+          void parseRoundFile(
+            `# Discovery Session\n\nCREATED: 1\nROUND: 1\nORIGINAL_REQUEST: ${text}\n\n## Round 1\n### Agent Questions\n${text}`,
+          ),
+      ),
       RUNS,
     );
   });

@@ -1,7 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Journal, JournalInputError } from '../../../src/core/journal/journal';
-import { DESCRIPTION_MAX_BYTES, TITLE_MAX_CHARS, checkJournalInput, parseJournalEntry } from '../../../src/core/journal/journalEntry';
+import {
+  DESCRIPTION_MAX_BYTES,
+  TITLE_MAX_CHARS,
+  checkJournalInput,
+  parseJournalEntry,
+} from '../../../src/core/journal/journalEntry';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { JOURNAL_FILE } from '../../../src/core/plan/layout';
@@ -36,8 +41,16 @@ describe('Journal (seed behaviour)', () => {
   });
 
   test('lenient parsing skips corrupt lines and keeps the valid ones around them', async () => {
-    const good = (n: number) => JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `t${n}`, description: `d${n}` });
-    const { journal } = setup([good(1), '{"timestamp": "2025-01-31T09', good(3), '[1,2]', good(5), '{"title":"no time","description":""}']);
+    const good = (n: number) =>
+      JSON.stringify({ timestamp: '2025-01-31T09:15:00.000Z', title: `t${n}`, description: `d${n}` });
+    const { journal } = setup([
+      good(1),
+      '{"timestamp": "2025-01-31T09',
+      good(3),
+      '[1,2]',
+      good(5),
+      '{"title":"no time","description":""}',
+    ]);
     const { records, problems } = await journal.load();
     assert.deepEqual(
       records.map((r) => r.title),
@@ -77,7 +90,13 @@ describe('Journal (seed behaviour)', () => {
 describe('Journal validation', () => {
   test('optional fields round trip and absent ones stay absent', async () => {
     const { journal } = setup();
-    const full = await journal.append({ title: 't', description: 'd', scope: 'local', agent: 'architect', task: 'phase-2' });
+    const full = await journal.append({
+      title: 't',
+      description: 'd',
+      scope: 'local',
+      agent: 'architect',
+      task: 'phase-2',
+    });
     assert.deepEqual(full, {
       timestamp: '2025-01-31T09:15:00.000Z',
       title: 't',
@@ -103,15 +122,27 @@ describe('Journal validation', () => {
     ['empty title', { title: '', description: 'd' }, /title is empty/],
     ['blank title', { title: ' \n\t', description: 'd' }, /title is empty/],
     ['a title of one zero-width space', { title: '\u200b', description: 'd' }, /title is only invisible characters/],
-    ['a title of direction marks and joiners', { title: '\u202e\u2066 \u200d\ufeff', description: 'd' }, /title is only invisible characters/],
-    ['an agent of invisible characters', { title: 't', description: 'd', agent: '\u200b\u200c' }, /agent is only invisible characters/],
+    [
+      'a title of direction marks and joiners',
+      { title: '\u202e\u2066 \u200d\ufeff', description: 'd' },
+      /title is only invisible characters/,
+    ],
+    [
+      'an agent of invisible characters',
+      { title: 't', description: 'd', agent: '\u200b\u200c' },
+      /agent is only invisible characters/,
+    ],
     ['numeric title', { title: 42, description: 'd' }, /title must be text \(got number 42\)/],
     ['missing description', { title: 't' }, /description is required/],
     ['null description', { title: 't', description: null }, /description must be text \(got null\)/],
     ['bad scope', { title: 't', description: 'd', scope: 'team' }, /scope must be one of local, global \(got "team"\)/],
     ['empty agent', { title: 't', description: 'd', agent: '' }, /agent is empty; leave it out/],
     ['non-text task', { title: 't', description: 'd', task: ['x'] }, /task must be text \(got a list\)/],
-    ['an agent name over 200 characters', { title: 't', description: 'd', agent: 'a'.repeat(201) }, /agent is 201 characters; the limit is 200/],
+    [
+      'an agent name over 200 characters',
+      { title: 't', description: 'd', agent: 'a'.repeat(201) },
+      /agent is 201 characters; the limit is 200/,
+    ],
   ];
   for (const [name, input, message] of rejected) {
     test(`refuses ${name}`, async () => {
@@ -138,7 +169,12 @@ describe('Journal validation', () => {
 
   test('agent and task caps count characters too', async () => {
     const { journal } = setup();
-    const stored = await journal.append({ title: 't', description: '', agent: '🦀'.repeat(200), task: 'т'.repeat(200) });
+    const stored = await journal.append({
+      title: 't',
+      description: '',
+      agent: '🦀'.repeat(200),
+      task: 'т'.repeat(200),
+    });
     assert.deepEqual((await journal.load()).records, [stored]);
   });
 

@@ -10,14 +10,24 @@ import { until } from '../../support/until';
 import { clientFor, collect, events, request, texts } from './llmHarness';
 
 const tools: LlmTool[] = [
-  { name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
-  { name: 'list_dir', description: 'List a folder', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    name: 'read_file',
+    description: 'Read a workspace file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
+  {
+    name: 'list_dir',
+    description: 'List a folder',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
 ];
 
 describe('AnthropicClient', () => {
   test('streams text in order, as the chunks arrive, then usage and stop', async () => {
     const chunks = ['The ', 'plan ', 'has ', 'three ', 'parts.'];
-    const server = await startScriptedModelServer([{ reply: reply.text(chunks, { firstChunkDelayMs: 5, chunkDelayMs: 15 }) }]);
+    const server = await startScriptedModelServer([
+      { reply: reply.text(chunks, { firstChunkDelayMs: 5, chunkDelayMs: 15 }) },
+    ]);
     try {
       const got = await collect(clientFor(server.baseURL).stream(request(), new AbortController().signal));
       assert.deepEqual(texts(got), chunks);
@@ -28,7 +38,10 @@ describe('AnthropicClient', () => {
       assert.deepEqual(events(got).at(-1), { type: 'stop', reason: 'end_turn' });
       // Streamed, not buffered: the chunks came apart by about the server's delay.
       const textTimes = got.filter((t) => t.event.type === 'text').map((t) => t.at);
-      assert.ok(textTimes.at(-1)! - textTimes[0]! >= 4 * 15 * 0.8, `text spread over ${textTimes.at(-1)! - textTimes[0]!} ms`);
+      assert.ok(
+        textTimes.at(-1)! - textTimes[0]! >= 4 * 15 * 0.8,
+        `text spread over ${textTimes.at(-1)! - textTimes[0]!} ms`,
+      );
       const body = server.requests[0]?.body as MessagesBody;
       assert.equal(body.stream, true);
       assert.equal(body.model, 'claude-haiku-4-5');
@@ -43,7 +56,11 @@ describe('AnthropicClient', () => {
       {
         name: 'ask',
         match: match.lastUserText('summarise'),
-        reply: reply.toolUse('read_file', { path: 'docs/plan.md', range: { from: 1, to: 40 } }, { text: ['Let me read it.'], id: 'toolu_42' }),
+        reply: reply.toolUse(
+          'read_file',
+          { path: 'docs/plan.md', range: { from: 1, to: 40 } },
+          { text: ['Let me read it.'], id: 'toolu_42' },
+        ),
       },
       { name: 'answer', match: match.toolResult('toolu_42'), reply: reply.text(['It has ', 'two goals.']) },
     ]);
@@ -52,7 +69,12 @@ describe('AnthropicClient', () => {
       const messages: LlmMessage[] = [{ role: 'user', content: 'summarise docs/plan.md' }];
       const first = events(await collect(client.stream(request({ messages, tools }), new AbortController().signal)));
       const call = first.find((e) => e.type === 'tool_use');
-      assert.deepEqual(call, { type: 'tool_use', id: 'toolu_42', name: 'read_file', input: { path: 'docs/plan.md', range: { from: 1, to: 40 } } });
+      assert.deepEqual(call, {
+        type: 'tool_use',
+        id: 'toolu_42',
+        name: 'read_file',
+        input: { path: 'docs/plan.md', range: { from: 1, to: 40 } },
+      });
       assert.deepEqual(
         first.map((e) => e.type),
         ['text', 'tool_use', 'usage', 'stop'],
@@ -67,13 +89,19 @@ describe('AnthropicClient', () => {
             { type: 'tool_use', id: 'toolu_42', name: 'read_file', input: { path: 'docs/plan.md' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', toolUseId: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }],
+        },
       );
       const second = await collect(client.stream(request({ messages, tools }), new AbortController().signal));
       assert.equal(texts(second).join(''), 'It has two goals.');
 
       const sent = server.requests[1]?.body as MessagesBody;
-      assert.deepEqual(sent.messages.at(-1), { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }] });
+      assert.deepEqual(sent.messages.at(-1), {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_42', content: '# Plan\n1. goal\n2. goal' }],
+      });
       assert.deepEqual(
         sent.tools?.map((t) => t['name']),
         ['read_file', 'list_dir'],
@@ -102,7 +130,12 @@ describe('AnthropicClient', () => {
         { role: 'user', content: 'First question?' },
       ];
       const call = (messages: LlmMessage[]) =>
-        collect(client.stream(request({ system, tools, messages, stablePrefix: 2, model: { tier: 'complex' } }), new AbortController().signal));
+        collect(
+          client.stream(
+            request({ system, tools, messages, stablePrefix: 2, model: { tier: 'complex' } }),
+            new AbortController().signal,
+          ),
+        );
 
       const first = events(await call(transcript)).find((e) => e.type === 'usage');
       transcript.push({ role: 'assistant', content: 'noted' }, { role: 'user', content: 'Second question?' });
@@ -114,7 +147,10 @@ describe('AnthropicClient', () => {
         body.tools?.map((t) => t['cache_control']),
         [undefined, { type: 'ephemeral' }],
       );
-      assert.deepEqual(body.messages[1], { role: 'assistant', content: [{ type: 'text', text: 'Understood.', cache_control: { type: 'ephemeral' } }] });
+      assert.deepEqual(body.messages[1], {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Understood.', cache_control: { type: 'ephemeral' } }],
+      });
       assert.equal(body.messages[0]?.content, transcript[0]?.content, 'messages outside the breakpoint go as they are');
       const breakpoints = JSON.stringify(body).split('"cache_control"').length - 1;
       assert.equal(breakpoints, 3, 'the API allows four breakpoints at most');
@@ -123,7 +159,11 @@ describe('AnthropicClient', () => {
       assert.equal(first.model, 'claude-opus-4-5');
       assert.equal(first.usage.cacheReadTokens, 0);
       assert.ok(first.usage.cacheCreationTokens > 1000, `first call writes the prefix: ${JSON.stringify(first.usage)}`);
-      assert.equal(second.usage.cacheReadTokens, first.usage.cacheCreationTokens, 'the second call reads the whole prefix');
+      assert.equal(
+        second.usage.cacheReadTokens,
+        first.usage.cacheCreationTokens,
+        'the second call reads the whole prefix',
+      );
       assert.equal(second.usage.cacheCreationTokens, 0);
       assert.ok(second.usage.inputTokens > 0 && second.usage.outputTokens > 0);
       assert.deepEqual(seen, [
@@ -137,8 +177,15 @@ describe('AnthropicClient', () => {
   });
 
   test('usage reports the numbers the API sent, cache reads and writes included', async () => {
-    const usage = { input_tokens: 12, output_tokens: 345, cache_read_input_tokens: 6789, cache_creation_input_tokens: 101 };
-    const server = await startScriptedModelServer([{ reply: reply.text('x', { usage, model: 'claude-haiku-4-5-20251001' }) }]);
+    const usage = {
+      input_tokens: 12,
+      output_tokens: 345,
+      cache_read_input_tokens: 6789,
+      cache_creation_input_tokens: 101,
+    };
+    const server = await startScriptedModelServer([
+      { reply: reply.text('x', { usage, model: 'claude-haiku-4-5-20251001' }) },
+    ]);
     try {
       const got = events(await collect(clientFor(server.baseURL).stream(request(), new AbortController().signal)));
       assert.deepEqual(
@@ -155,15 +202,26 @@ describe('AnthropicClient', () => {
   });
 
   test('cancelling after the first text ends as cancelled: no error, no more text, the request aborted', async () => {
-    const server = await startScriptedModelServer([{ reply: reply.text(['one ', 'two ', 'three ', 'four'], { chunkDelayMs: 30 }) }]);
+    const server = await startScriptedModelServer([
+      { reply: reply.text(['one ', 'two ', 'three ', 'four'], { chunkDelayMs: 30 }) },
+    ]);
     try {
       const controller = new AbortController();
-      const got = events(await collect(clientFor(server.baseURL).stream(request(), controller.signal), (e) => e.type === 'text' && controller.abort()));
+      const got = events(
+        await collect(
+          clientFor(server.baseURL).stream(request(), controller.signal),
+          (e) => e.type === 'text' && controller.abort(),
+        ),
+      );
       assert.deepEqual(texts(got.map((event) => ({ event, at: 0 }))), ['one ']);
       assert.deepEqual(got.at(-1), { type: 'stop', reason: 'cancelled' });
       assert.equal(got.filter((e) => e.type === 'stop').length, 1);
       // The server hears of the abort a moment later.
-      await until('the HTTP request aborted, not read to the end', () => (server.requests[0]?.clientClosed ? true : undefined), 2_000);
+      await until(
+        'the HTTP request aborted, not read to the end',
+        () => (server.requests[0]?.clientClosed ? true : undefined),
+        2_000,
+      );
     } finally {
       await server.close();
     }
@@ -171,12 +229,23 @@ describe('AnthropicClient', () => {
 
   test('cancelling while a tool call streams emits no partial tool_use', async () => {
     const server = await startScriptedModelServer([
-      { reply: reply.toolUse('read_file', { path: 'a/very/long/path.md' }, { text: ['Let me look.'], jsonChunks: 6, chunkDelayMs: 25 }) },
+      {
+        reply: reply.toolUse(
+          'read_file',
+          { path: 'a/very/long/path.md' },
+          { text: ['Let me look.'], jsonChunks: 6, chunkDelayMs: 25 },
+        ),
+      },
     ]);
     try {
       const controller = new AbortController();
       // The text comes first, so aborting on it lands while the tool's input is still streaming.
-      const got = events(await collect(clientFor(server.baseURL).stream(request({ tools }), controller.signal), (e) => e.type === 'text' && controller.abort()));
+      const got = events(
+        await collect(
+          clientFor(server.baseURL).stream(request({ tools }), controller.signal),
+          (e) => e.type === 'text' && controller.abort(),
+        ),
+      );
       assert.equal(
         got.some((e) => e.type === 'tool_use'),
         false,
@@ -196,13 +265,17 @@ describe('AnthropicClient', () => {
     const controller = new AbortController();
     // The cancel comes once the server holds the request, which it never answers: only the cancel
     // can end the call before the first-byte limit would (with an error, failing the test).
-    const server = await startScriptedModelServer([{ reply: () => (setImmediate(() => controller.abort()), reply.blackHole()) }]);
+    const server = await startScriptedModelServer([
+      { reply: () => (setImmediate(() => controller.abort()), reply.blackHole()) },
+    ]);
     try {
       const got = events(await collect(clientFor(server.baseURL).stream(request(), controller.signal)));
       assert.deepEqual(got, [{ type: 'stop', reason: 'cancelled' }]);
 
       const already = AbortSignal.abort();
-      assert.deepEqual(events(await collect(clientFor(server.baseURL).stream(request(), already))), [{ type: 'stop', reason: 'cancelled' }]);
+      assert.deepEqual(events(await collect(clientFor(server.baseURL).stream(request(), already))), [
+        { type: 'stop', reason: 'cancelled' },
+      ]);
       assert.equal(server.requests.length, 1, 'an already-cancelled call sends nothing');
     } finally {
       await server.close();
@@ -212,7 +285,14 @@ describe('AnthropicClient', () => {
   test('a model id is sent as is; an empty system prompt is left out', async () => {
     const server = await startScriptedModelServer([{ match: match.model('claude-opus-4-1'), reply: reply.text('ok') }]);
     try {
-      const got: LlmEvent[] = events(await collect(clientFor(server.baseURL).stream(request({ model: { id: 'claude-opus-4-1' }, system: '' }), new AbortController().signal)));
+      const got: LlmEvent[] = events(
+        await collect(
+          clientFor(server.baseURL).stream(
+            request({ model: { id: 'claude-opus-4-1' }, system: '' }),
+            new AbortController().signal,
+          ),
+        ),
+      );
       assert.deepEqual(got.at(-1), { type: 'stop', reason: 'end_turn' });
       assert.equal((server.requests[0]?.body as MessagesBody).system, undefined);
     } finally {

@@ -37,9 +37,18 @@ describe('lazy SDK', () => {
       const clientUrl = pathToFileURL(join(__dirname, '../../../src/core/node/anthropicClient.ts')).href;
       const { AnthropicClient } = (await import(clientUrl)) as typeof import('../../../src/core/node/anthropicClient');
       assert.ok(readFileSync(log, 'utf8').includes('anthropicClient.ts'), 'the hook sees the client module load');
-      const client = new AnthropicClient({ apiKey: async () => 'sk-ant-lazy', baseURL: server.baseURL, models: () => 'claude-haiku-4-5' });
+      const client = new AnthropicClient({
+        apiKey: async () => 'sk-ant-lazy',
+        baseURL: server.baseURL,
+        models: () => 'claude-haiku-4-5',
+      });
       assert.equal(sdkLoaded(), false, 'the SDK was loaded before the first call');
-      const request = { system: 's', messages: [{ role: 'user' as const, content: 'hi' }], model: { tier: 'fast' as const }, maxTokens: 10 };
+      const request = {
+        system: 's',
+        messages: [{ role: 'user' as const, content: 'hi' }],
+        model: { tier: 'fast' as const },
+        maxTokens: 10,
+      };
       for await (const event of client.stream(request, new AbortController().signal)) void event;
       assert.equal(sdkLoaded(), true, 'the first call loads the SDK');
     } finally {

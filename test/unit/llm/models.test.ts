@@ -17,6 +17,9 @@ describe('models', () => {
   });
 
   test('a role that names a model id gets that id, whatever the settings', () => {
-    assert.equal(resolveModel({ id: 'claude-3-5-haiku-20241022' }, { fast: 'claude-opus-4-1' }), 'claude-3-5-haiku-20241022');
+    assert.equal(
+      resolveModel({ id: 'claude-3-5-haiku-20241022' }, { fast: 'claude-opus-4-1' }),
+      'claude-3-5-haiku-20241022',
+    );
   });
 });

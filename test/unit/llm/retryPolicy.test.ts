@@ -37,7 +37,8 @@ describe('retry policy', () => {
       [400, 'true', true],
       [529, 'maybe', true],
     ];
-    for (const [status, header, expected] of table) assert.equal(isRetryableStatus(status, header), expected, `${status} x-should-retry=${header}`);
+    for (const [status, header, expected] of table)
+      assert.equal(isRetryableStatus(status, header), expected, `${status} x-should-retry=${header}`);
   });
 
   test('the wait a reply asks for: retry-after-ms first, then retry-after in seconds or as a date; nonsense asks for nothing', () => {
@@ -80,21 +81,53 @@ describe('retry policy', () => {
     const l = limits({ maxRetries: 3, firstByteTimeoutMs: 60_000, retryBudgetMs: 180_000 });
     const fixed = () => 0;
     // A black hole at the defaults: 0–60 s, 60.5–120.5 s, then 121.5 s with 58.5 s left: a third attempt, cut to fit.
-    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 60_000, limits: l }, fixed), { retry: true, delayMs: 500, firstByteMs: 60_000 });
-    assert.deepEqual(decideRetry({ retriesDone: 1, elapsedMs: 120_500, limits: l }, fixed), { retry: true, delayMs: 1000, firstByteMs: 58_500 });
-    assert.deepEqual(decideRetry({ retriesDone: 2, elapsedMs: 180_000, limits: l }, fixed), { retry: false, why: 'budget' });
+    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 60_000, limits: l }, fixed), {
+      retry: true,
+      delayMs: 500,
+      firstByteMs: 60_000,
+    });
+    assert.deepEqual(decideRetry({ retriesDone: 1, elapsedMs: 120_500, limits: l }, fixed), {
+      retry: true,
+      delayMs: 1000,
+      firstByteMs: 58_500,
+    });
+    assert.deepEqual(decideRetry({ retriesDone: 2, elapsedMs: 180_000, limits: l }, fixed), {
+      retry: false,
+      why: 'budget',
+    });
     // Less than 10 s would be left: not worth an attempt.
-    assert.deepEqual(decideRetry({ retriesDone: 1, elapsedMs: 169_500, limits: l }, fixed), { retry: false, why: 'budget' });
+    assert.deepEqual(decideRetry({ retriesDone: 1, elapsedMs: 169_500, limits: l }, fixed), {
+      retry: false,
+      why: 'budget',
+    });
     // Quick failures get every retry.
-    assert.deepEqual(decideRetry({ retriesDone: 3, elapsedMs: 4_000, limits: l }, fixed), { retry: false, why: 'retries' });
-    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 0, limits: limits({ maxRetries: 0 }) }, fixed), { retry: false, why: 'retries' });
+    assert.deepEqual(decideRetry({ retriesDone: 3, elapsedMs: 4_000, limits: l }, fixed), {
+      retry: false,
+      why: 'retries',
+    });
+    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 0, limits: limits({ maxRetries: 0 }) }, fixed), {
+      retry: false,
+      why: 'retries',
+    });
   });
 
   test('a requested wait is kept when it fits, and stops the retries when it does not', () => {
     const l = limits({ firstByteTimeoutMs: 5_000, retryBudgetMs: 60_000 });
-    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 1_000, requestedDelayMs: 30_000, limits: l }), { retry: true, delayMs: 30_000, firstByteMs: 5_000 });
-    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 1_000, requestedDelayMs: 56_000, limits: l }), { retry: false, why: 'retry-after', delayMs: 56_000 });
-    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 0, requestedDelayMs: 1e12, limits: l }), { retry: false, why: 'retry-after', delayMs: 1e12 });
+    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 1_000, requestedDelayMs: 30_000, limits: l }), {
+      retry: true,
+      delayMs: 30_000,
+      firstByteMs: 5_000,
+    });
+    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 1_000, requestedDelayMs: 56_000, limits: l }), {
+      retry: false,
+      why: 'retry-after',
+      delayMs: 56_000,
+    });
+    assert.deepEqual(decideRetry({ retriesDone: 0, elapsedMs: 0, requestedDelayMs: 1e12, limits: l }), {
+      retry: false,
+      why: 'retry-after',
+      delayMs: 1e12,
+    });
   });
 
   test('waits and first-byte limits are whole milliseconds, whatever the header said', () => {
@@ -105,7 +138,12 @@ describe('retry policy', () => {
 
   test('limits: missing or nonsensical values take the defaults; the idle limit follows a longer first-byte limit', () => {
     assert.deepEqual(resolveLimits(), { ...DEFAULT_CALL_LIMITS });
-    const odd = resolveLimits({ maxRetries: -1, firstByteTimeoutMs: Number.NaN, retryBudgetMs: Infinity, initialRetryDelayMs: 2.4 });
+    const odd = resolveLimits({
+      maxRetries: -1,
+      firstByteTimeoutMs: Number.NaN,
+      retryBudgetMs: Infinity,
+      initialRetryDelayMs: 2.4,
+    });
     assert.equal(odd.maxRetries, DEFAULT_CALL_LIMITS.maxRetries);
     assert.equal(odd.firstByteTimeoutMs, DEFAULT_CALL_LIMITS.firstByteTimeoutMs);
     assert.equal(odd.retryBudgetMs, DEFAULT_CALL_LIMITS.retryBudgetMs);
@@ -117,21 +155,35 @@ describe('retry policy', () => {
 
   test('user settings in seconds: brought into range, and ignored when not a number', () => {
     assert.deepEqual(userLimits(60, 180), { firstByteTimeoutMs: 60_000, retryBudgetMs: 180_000 });
-    assert.deepEqual(userLimits(1, 99_999), { firstByteTimeoutMs: LIMIT_SETTINGS.firstByte.min * 1000, retryBudgetMs: LIMIT_SETTINGS.budget.max * 1000 });
+    assert.deepEqual(userLimits(1, 99_999), {
+      firstByteTimeoutMs: LIMIT_SETTINGS.firstByte.min * 1000,
+      retryBudgetMs: LIMIT_SETTINGS.budget.max * 1000,
+    });
     assert.deepEqual(userLimits('60', undefined), {});
     assert.deepEqual(userLimits(Number.NaN, null), {});
     assert.deepEqual(userLimits(7.5, 10), { firstByteTimeoutMs: 7_500, retryBudgetMs: 10_000 });
   });
 
   test('durations read short', () => {
-    assert.deepEqual([40, 999, 1_000, 2_540, 60_000, 180_000, 3_600_000, 1e12].map(duration), ['40 ms', '999 ms', '1 s', '2.5 s', '60 s', '180 s', '60 min', '11574.1 days']);
+    assert.deepEqual([40, 999, 1_000, 2_540, 60_000, 180_000, 3_600_000, 1e12].map(duration), [
+      '40 ms',
+      '999 ms',
+      '1 s',
+      '2.5 s',
+      '60 s',
+      '180 s',
+      '60 min',
+      '11574.1 days',
+    ]);
   });
 });
 
 describe('the settings in the manifest', () => {
   test("their defaults and ranges are the policy's", () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { default: number; minimum: number; maximum: number }> } };
+      contributes: {
+        configuration: { properties: Record<string, { default: number; minimum: number; maximum: number }> };
+      };
     };
     const props = pkg.contributes.configuration.properties;
     const firstByte = props[LIMIT_SETTINGS.firstByte.setting];
@@ -140,6 +192,9 @@ describe('the settings in the manifest', () => {
       [firstByte?.default, firstByte?.minimum, firstByte?.maximum],
       [DEFAULT_CALL_LIMITS.firstByteTimeoutMs / 1000, LIMIT_SETTINGS.firstByte.min, LIMIT_SETTINGS.firstByte.max],
     );
-    assert.deepEqual([budget?.default, budget?.minimum, budget?.maximum], [DEFAULT_CALL_LIMITS.retryBudgetMs / 1000, LIMIT_SETTINGS.budget.min, LIMIT_SETTINGS.budget.max]);
+    assert.deepEqual(
+      [budget?.default, budget?.minimum, budget?.maximum],
+      [DEFAULT_CALL_LIMITS.retryBudgetMs / 1000, LIMIT_SETTINGS.budget.min, LIMIT_SETTINGS.budget.max],
+    );
   });
 });

@@ -2,7 +2,13 @@
 // fail loudly, rules run out as scripted, and its prompt-cache stand-in counts as the API does.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { failThenSucceed, match, reply, startScriptedModelServer, type ScriptedModelServer } from '../../support/scriptedModelServer';
+import {
+  failThenSucceed,
+  match,
+  reply,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+} from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { CANARY_KEY } from './llmHarness';
 
@@ -31,13 +37,18 @@ function parseSse(text: string): { event: string; data: Record<string, unknown> 
       assert.equal(rest.length, 0, `one event and one data line per frame: ${frame}`);
       assert.match(eventLine ?? '', /^event: \w+$/);
       assert.match(dataLine ?? '', /^data: \{/);
-      return { event: (eventLine ?? '').slice(7), data: JSON.parse((dataLine ?? '').slice(6)) as Record<string, unknown> };
+      return {
+        event: (eventLine ?? '').slice(7),
+        data: JSON.parse((dataLine ?? '').slice(6)) as Record<string, unknown>,
+      };
     });
 }
 
 describe('scripted model server', () => {
   test('streams the Messages API event sequence, each frame named after its data type', async () => {
-    const server = await startScriptedModelServer([{ reply: reply.toolUse('read_file', { path: 'a.md', lines: [1, 2] }, { text: ['Let me ', 'look.'] }) }]);
+    const server = await startScriptedModelServer([
+      { reply: reply.toolUse('read_file', { path: 'a.md', lines: [1, 2] }, { text: ['Let me ', 'look.'] }) },
+    ]);
     try {
       const res = await post(server, body({ stream: true }));
       assert.equal(res.status, 200);
@@ -66,8 +77,15 @@ describe('scripted model server', () => {
       );
       const start = frames[0]?.data['message'] as Record<string, unknown>;
       assert.equal(start['model'], 'claude-haiku-4-5');
-      assert.deepEqual(Object.keys(start['usage'] as object).sort(), ['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']);
-      const partials = frames.filter((f) => (f.data['delta'] as { type?: string } | undefined)?.type === 'input_json_delta');
+      assert.deepEqual(Object.keys(start['usage'] as object).sort(), [
+        'cache_creation_input_tokens',
+        'cache_read_input_tokens',
+        'input_tokens',
+        'output_tokens',
+      ]);
+      const partials = frames.filter(
+        (f) => (f.data['delta'] as { type?: string } | undefined)?.type === 'input_json_delta',
+      );
       const json = partials.map((f) => (f.data['delta'] as { partial_json: string }).partial_json).join('');
       assert.deepEqual(JSON.parse(json), { path: 'a.md', lines: [1, 2] });
       assert.ok(partials.length >= 3, 'the tool input arrives in several pieces');
@@ -93,7 +111,9 @@ describe('scripted model server', () => {
   });
 
   test('an unmatched request gets a 400 naming it, and is kept in `unmatched`', async () => {
-    const server = await startScriptedModelServer([{ name: 'greeting', match: match.lastUserText('good morning'), reply: reply.text('hi') }]);
+    const server = await startScriptedModelServer([
+      { name: 'greeting', match: match.lastUserText('good morning'), reply: reply.text('hi') },
+    ]);
     try {
       const res = await post(server, body({ messages: [{ role: 'user', content: 'what time is it' }] }));
       assert.equal(res.status, 400);
@@ -109,7 +129,10 @@ describe('scripted model server', () => {
 
       const missing = await post(server, body(), '/v1/complete');
       assert.equal(missing.status, 404);
-      assert.match(((await missing.json()) as { error: { message: string } }).error.message, /no route for POST \/v1\/complete/);
+      assert.match(
+        ((await missing.json()) as { error: { message: string } }).error.message,
+        /no route for POST \/v1\/complete/,
+      );
     } finally {
       await server.close();
     }
@@ -122,8 +145,13 @@ describe('scripted model server', () => {
     ]);
     try {
       const answers: unknown[] = [];
-      for (let i = 0; i < 3; i++) answers.push(((await (await post(server, body())).json()) as { content: unknown[] }).content);
-      assert.deepEqual(answers, [[{ type: 'text', text: 'one' }], [{ type: 'text', text: 'echo 1' }], [{ type: 'text', text: 'echo 1' }]]);
+      for (let i = 0; i < 3; i++)
+        answers.push(((await (await post(server, body())).json()) as { content: unknown[] }).content);
+      assert.deepEqual(answers, [
+        [{ type: 'text', text: 'one' }],
+        [{ type: 'text', text: 'echo 1' }],
+        [{ type: 'text', text: 'echo 1' }],
+      ]);
       assert.deepEqual(
         server.requests.map((r) => r.rule),
         ['first', 'always', 'always'],
@@ -141,7 +169,11 @@ describe('scripted model server', () => {
       assert.equal(res.status, 529);
       assert.equal(res.headers.get('retry-after'), '2');
       assert.equal(res.headers.get('retry-after-ms'), '30');
-      assert.deepEqual(await res.json(), { type: 'error', error: { type: 'overloaded_error', message: 'scripted 529 overloaded_error' }, request_id: 'req_scripted_1' });
+      assert.deepEqual(await res.json(), {
+        type: 'error',
+        error: { type: 'overloaded_error', message: 'scripted 529 overloaded_error' },
+        request_id: 'req_scripted_1',
+      });
     } finally {
       await server.close();
     }
@@ -152,7 +184,11 @@ describe('scripted model server', () => {
       { reply: reply.blackHole() },
       { reply: reply.blackHole('after-headers') },
       { reply: reply.hangUp() },
-      ...failThenSucceed(1, reply.error(503, { headers: { 'retry-after': 'soon', 'x-should-retry': 'true' } }), reply.text('ok')),
+      ...failThenSucceed(
+        1,
+        reply.error(503, { headers: { 'retry-after': 'soon', 'x-should-retry': 'true' } }),
+        reply.text('ok'),
+      ),
     ]);
     try {
       const silent = new AbortController();
@@ -179,7 +215,11 @@ describe('scripted model server', () => {
       await flaky.text();
       assert.equal((await post(server, body({ stream: true }))).status, 200);
 
-      await until('the server sees the aborted requests closed', () => (server.requests[0]?.clientClosed && server.requests[1]?.clientClosed ? true : undefined), 2_000);
+      await until(
+        'the server sees the aborted requests closed',
+        () => (server.requests[0]?.clientClosed && server.requests[1]?.clientClosed ? true : undefined),
+        2_000,
+      );
       assert.deepEqual(
         server.requests.map((r) => [r.rule, r.status, r.dropped]),
         [
@@ -228,7 +268,9 @@ describe('scripted model server', () => {
     assert.equal(second.cache_read_input_tokens, first.cache_creation_input_tokens);
     assert.equal(second.cache_creation_input_tokens, 0);
     // A longer prefix reads the cached part and writes only the rest.
-    const third = server.cache.usageFor(body({ system, messages: [{ role: 'user', content: marked('Q'.repeat(400)) }] }));
+    const third = server.cache.usageFor(
+      body({ system, messages: [{ role: 'user', content: marked('Q'.repeat(400)) }] }),
+    );
     assert.equal(third.cache_read_input_tokens, first.cache_creation_input_tokens);
     assert.ok(third.cache_creation_input_tokens >= 100 && third.cache_creation_input_tokens < 150);
     // Caches are per model, and unmarked requests neither read nor write.

@@ -1,7 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LlmUsage } from '../../../src/core/llm/llmClient';
-import { DEFAULT_PRICES, UsageLedger, addUsage, costOf, formatTokens, formatUsd, priceFor, totalTokens, ZERO_USAGE } from '../../../src/core/llm/usage';
+import {
+  DEFAULT_PRICES,
+  UsageLedger,
+  addUsage,
+  costOf,
+  formatTokens,
+  formatUsd,
+  priceFor,
+  totalTokens,
+  ZERO_USAGE,
+} from '../../../src/core/llm/usage';
 
 const u = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheCreationTokens = 0): LlmUsage => ({
   inputTokens,
@@ -9,7 +19,8 @@ const u = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cache
   cacheReadTokens,
   cacheCreationTokens,
 });
-const close = (actual: number | undefined, expected: number) => assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-12, `${String(actual)} ≈ ${expected}`);
+const close = (actual: number | undefined, expected: number) =>
+  assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-12, `${String(actual)} ≈ ${expected}`);
 
 describe('usage', () => {
   test('usages add field by field; the total counts cached tokens too', () => {
@@ -24,7 +35,10 @@ describe('usage', () => {
     close(costOf('claude-sonnet-4-5', u(0, 1_000_000)), 15);
     close(costOf('claude-sonnet-4-5', u(0, 0, 0, 1_000_000)), 3.75);
     close(costOf('claude-sonnet-4-5', u(0, 0, 1_000_000, 0)), 0.3);
-    close(costOf('claude-haiku-4-5', u(2000, 500, 10_000, 1000)), (2000 * 1 + 500 * 5 + 10_000 * 0.1 + 1000 * 1.25) / 1e6);
+    close(
+      costOf('claude-haiku-4-5', u(2000, 500, 10_000, 1000)),
+      (2000 * 1 + 500 * 5 + 10_000 * 0.1 + 1000 * 1.25) / 1e6,
+    );
     close(costOf('claude-opus-4-1', u(1000, 1000)), (15_000 + 75_000) / 1e6);
   });
 

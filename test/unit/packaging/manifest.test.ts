@@ -28,14 +28,18 @@ describe('package.json', () => {
 
   test('menus and welcome links name contributed commands only', () => {
     const menus = Object.values(pkg.contributes.menus as Record<string, Array<{ command: string }>>).flat();
-    for (const item of menus) assert.ok(contributed.includes(item.command), `menu names unknown command ${item.command}`);
+    for (const item of menus)
+      assert.ok(contributed.includes(item.command), `menu names unknown command ${item.command}`);
     // VS Code makes a `<view>.focus` command for each view.
     const views = Object.values(pkg.contributes.views as Record<string, Array<{ id: string }>>)
       .flat()
       .map((v) => `${v.id}.focus`);
     for (const text of Object.values(nls)) {
       for (const m of text.matchAll(/\(command:([\w.]+)\)/g)) {
-        assert.ok(contributed.includes(m[1]!) || views.includes(m[1]!), `welcome content links to unknown command ${m[1]}`);
+        assert.ok(
+          contributed.includes(m[1]!) || views.includes(m[1]!),
+          `welcome content links to unknown command ${m[1]}`,
+        );
       }
     }
   });
@@ -61,7 +65,11 @@ describe('package.json', () => {
       assert.match(nls[step.description.replace(/%/g, '')] ?? '', /\(command:[\w.]+\)/, `${step.id} links its command`);
       assert.ok(step.completionEvents.length > 0, `${step.id} completes on a real event`);
     }
-    assert.ok(nls['welcome.planExplorer']?.includes(`command:workbench.action.openWalkthrough?%22groundwork.groundwork%23${walkthrough.id}%22`));
+    assert.ok(
+      nls['welcome.planExplorer']?.includes(
+        `command:workbench.action.openWalkthrough?%22groundwork.groundwork%23${walkthrough.id}%22`,
+      ),
+    );
   });
 
   test('supports Restricted Mode in a limited way and says how', () => {

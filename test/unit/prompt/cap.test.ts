@@ -25,7 +25,12 @@ describe('capText', () => {
     { what: 'exactly 8 KB', text: 'a'.repeat(CAP_BYTES), truncated: false, resultBytes: CAP_BYTES },
     { what: '8 KB + 1', text: 'a'.repeat(CAP_BYTES + 1), truncated: true, resultBytes: CAP_BYTES },
     { what: 'a megabyte', text: 'a'.repeat(1 << 20), truncated: true, resultBytes: CAP_BYTES },
-    { what: 'exactly 8 KB of 4-byte emoji', text: '😀'.repeat(CAP_BYTES / 4), truncated: false, resultBytes: CAP_BYTES },
+    {
+      what: 'exactly 8 KB of 4-byte emoji',
+      text: '😀'.repeat(CAP_BYTES / 4),
+      truncated: false,
+      resultBytes: CAP_BYTES,
+    },
     { what: '8 KB of 3-byte characters plus one', text: '€'.repeat(2730) + 'ab', truncated: false, resultBytes: 8192 },
     { what: '8 KB of 3-byte characters plus two', text: '€'.repeat(2730) + 'abc', truncated: true },
   ];
@@ -57,7 +62,10 @@ describe('capText', () => {
         assert.ok(wellFormed(head), `${ch} pad ${pad}: no lone surrogate`);
         assert.ok(bytes(head) + MARKER_BYTES <= CAP_BYTES, `${ch} pad ${pad}: within the cap`);
         const next = [...text.slice(head.length)][0] ?? '';
-        assert.ok(bytes(head) + bytes(next) + MARKER_BYTES > CAP_BYTES, `${ch} pad ${pad}: one more code point would not fit`);
+        assert.ok(
+          bytes(head) + bytes(next) + MARKER_BYTES > CAP_BYTES,
+          `${ch} pad ${pad}: one more code point would not fit`,
+        );
       }
     }
   });
@@ -72,7 +80,19 @@ describe('capText', () => {
 
 describe('utf8Length', () => {
   test('agrees with Buffer.byteLength, lone surrogates (written as U+FFFD) included', () => {
-    for (const s of ['', 'abc', 'é', '€', '😀', 'a😀b', '\ud800', '\udc00x', 'x\ud83d', '\ud83d\ude00\ud83d', '日本語']) {
+    for (const s of [
+      '',
+      'abc',
+      'é',
+      '€',
+      '😀',
+      'a😀b',
+      '\ud800',
+      '\udc00x',
+      'x\ud83d',
+      '\ud83d\ude00\ud83d',
+      '日本語',
+    ]) {
       assert.equal(utf8Length(s), Buffer.byteLength(s, 'utf8'), JSON.stringify(s));
     }
   });

@@ -5,7 +5,8 @@ import { roleText } from './roleFixtures';
 
 const FILE = 'roles/build-qa.md';
 const KNOWN_TOOLS = 'known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep';
-const SHAPE = "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
+const SHAPE =
+  "a role file starts with a line '---', then its fields (name, description, tools, model, permissionMode, maxTurns), then a line '---', then the prompt";
 
 function errorsOf(text: string, file = FILE): string[] {
   const parsed = parseRoleFile(file, text);
@@ -29,7 +30,12 @@ describe('parseRoleFile: a valid file', () => {
   test('gives the role with its prompt', () => {
     const parsed = parseRoleFile(
       FILE,
-      roleText('build-qa', { tools: '\n  - read_file\n  - run_command', permissionMode: 'workspaceWrite', maxTurns: '80', prompt: '# QA\n\nVerify.' }),
+      roleText('build-qa', {
+        tools: '\n  - read_file\n  - run_command',
+        permissionMode: 'workspaceWrite',
+        maxTurns: '80',
+        prompt: '# QA\n\nVerify.',
+      }),
     );
     assert.deepEqual(parsed.role, {
       name: 'build-qa',
@@ -43,8 +49,12 @@ describe('parseRoleFile: a valid file', () => {
   });
 
   test('a concrete model id is kept as an id; a tier as a tier', () => {
-    assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { model: 'claude-sonnet-4-5-20250929' })).role?.model, { id: 'claude-sonnet-4-5-20250929' });
-    assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { model: 'copilot/gpt-4o' })).role?.model, { id: 'copilot/gpt-4o' });
+    assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { model: 'claude-sonnet-4-5-20250929' })).role?.model, {
+      id: 'claude-sonnet-4-5-20250929',
+    });
+    assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { model: 'copilot/gpt-4o' })).role?.model, {
+      id: 'copilot/gpt-4o',
+    });
     assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { model: 'complex' })).role?.model, { tier: 'complex' });
   });
 
@@ -55,7 +65,10 @@ describe('parseRoleFile: a valid file', () => {
 
   test('an empty tool list is allowed, and a few aliases are', () => {
     assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { tools: '[]' })).role?.tools, []);
-    assert.equal(parseRoleFile(FILE, roleText('build-qa', { name: '&n build-qa', description: '*n' })).role?.description, 'build-qa');
+    assert.equal(
+      parseRoleFile(FILE, roleText('build-qa', { name: '&n build-qa', description: '*n' })).role?.description,
+      'build-qa',
+    );
   });
 
   test('a file of exactly the cap loads; one byte more does not', () => {
@@ -73,7 +86,9 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
     {
       what: 'bad YAML (an unclosed list)',
       text: roleText('build-qa', { tools: '[read_file, search' }),
-      errors: [`${FILE}:4: tools: YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`],
+      errors: [
+        `${FILE}:4: tools: YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      ],
     },
     {
       what: 'bad YAML (an unclosed quote)',
@@ -93,12 +108,16 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
     {
       what: 'no name',
       text: roleText('build-qa').replace('name: build-qa\n', ''),
-      errors: [`${FILE}:1: name: missing; every role file sets name, description, tools, model, permissionMode, maxTurns`],
+      errors: [
+        `${FILE}:1: name: missing; every role file sets name, description, tools, model, permissionMode, maxTurns`,
+      ],
     },
     {
       what: 'a name other than the file name',
       text: roleText('build-qa', { name: 'build-dev' }),
-      errors: [`${FILE}:2: name: "build-dev" does not match the file name; a role file is named <name>.md, so here name: build-qa`],
+      errors: [
+        `${FILE}:2: name: "build-dev" does not match the file name; a role file is named <name>.md, so here name: build-qa`,
+      ],
     },
     {
       what: 'an unknown field',
@@ -113,11 +132,19 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
     {
       what: '__proto__ (an unknown field, not a prototype)',
       text: roleText('build-qa', { extra: '__proto__: {tools: [run_command]}' }),
-      errors: [`${FILE}:8: __proto__: unknown field (known: name, description, tools, model, permissionMode, maxTurns)`],
+      errors: [
+        `${FILE}:8: __proto__: unknown field (known: name, description, tools, model, permissionMode, maxTurns)`,
+      ],
     },
     {
       what: 'wrong types, every one reported',
-      text: roleText('build-qa', { description: '[a]', tools: 'read_file', model: '42', permissionMode: 'root', maxTurns: '"5"' }),
+      text: roleText('build-qa', {
+        description: '[a]',
+        tools: 'read_file',
+        model: '42',
+        permissionMode: 'root',
+        maxTurns: '"5"',
+      }),
       errors: [
         `${FILE}:3: description: must be a non-empty line of text saying what the role does, got a list`,
         `${FILE}:4: tools: must be a list of tools ([] for none), got "read_file" (${KNOWN_TOOLS})`,
@@ -134,17 +161,23 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
     {
       what: 'a model family instead of an id',
       text: roleText('build-qa', { model: 'opus' }),
-      errors: [`${FILE}:5: model: "opus" is a model family, not a model id; use a tier (complex or fast) or a full id such as claude-sonnet-4-5`],
+      errors: [
+        `${FILE}:5: model: "opus" is a model family, not a model id; use a tier (complex or fast) or a full id such as claude-sonnet-4-5`,
+      ],
     },
     {
       what: 'a model that is not an id',
       text: roleText('build-qa', { model: '"fast please"' }),
-      errors: [`${FILE}:5: model: "fast please" is neither a tier (complex or fast) nor a model id (letters, digits and . _ : / @ -, up to 128)`],
+      errors: [
+        `${FILE}:5: model: "fast please" is neither a tier (complex or fast) nor a model id (letters, digits and . _ : / @ -, up to 128)`,
+      ],
     },
     {
       what: 'write tools in a readOnly role',
       text: roleText('build-qa', { tools: '[read_file, write_file, run_command]' }),
-      errors: [`${FILE}:4: tools: write_file, run_command cannot be given to a readOnly role; remove them or choose another permissionMode`],
+      errors: [
+        `${FILE}:4: tools: write_file, run_command cannot be given to a readOnly role; remove them or choose another permissionMode`,
+      ],
     },
     {
       what: 'no frontmatter',
@@ -188,12 +221,17 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
 
   test('each problem carries its parts as well as its text', () => {
     const [problem] = parseRoleFile(FILE, roleText('build-qa', { tools: '[rm_rf]' })).errors ?? [];
-    assert.deepEqual({ severity: problem?.severity, file: problem?.file, line: problem?.line, field: problem?.field }, { severity: 'error', file: FILE, line: 4, field: 'tools' });
+    assert.deepEqual(
+      { severity: problem?.severity, file: problem?.file, line: problem?.line, field: problem?.field },
+      { severity: 'error', file: FILE, line: 4, field: 'tools' },
+    );
   });
 
   test('a billion-laughs file fails fast, naming the field with the first alias', () => {
     const started = performance.now();
-    assert.deepEqual(errorsOf(billionLaughs(8)), [`${FILE}:9: a1: YAML aliases expand too much (more than 10 uses); a role file needs no aliases — write the values out`]);
+    assert.deepEqual(errorsOf(billionLaughs(8)), [
+      `${FILE}:9: a1: YAML aliases expand too much (more than 10 uses); a role file needs no aliases — write the values out`,
+    ]);
     assert.ok(performance.now() - started < 1000, 'the alias cap must stop the expansion early');
   });
 });

@@ -16,8 +16,16 @@ const WS = '.groundwork/roles';
 
 function bundled(): MemoryRoleSource {
   return new MemoryRoleSource('roles', {
-    'build-qa.md': roleText('build-qa', { tools: '[read_file, run_command, sleep]', permissionMode: 'workspaceWrite', prompt: 'Bundled QA.' }),
-    'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, search]', permissionMode: 'readOnly', prompt: 'Bundled UX.' }),
+    'build-qa.md': roleText('build-qa', {
+      tools: '[read_file, run_command, sleep]',
+      permissionMode: 'workspaceWrite',
+      prompt: 'Bundled QA.',
+    }),
+    'inquisitor-ux.md': roleText('inquisitor-ux', {
+      tools: '[read_file, search]',
+      permissionMode: 'readOnly',
+      prompt: 'Bundled UX.',
+    }),
     'README.md': '# Not a role',
   });
 }
@@ -35,7 +43,10 @@ describe('loadRoles: bundled roles', () => {
     source.files['.draft.md'] = 'anything';
     source.files['notes.txt'] = 'anything';
     assert.deepEqual(summary(await loadRoles(source)), {
-      roles: { 'build-qa': 'bundled roles/build-qa.md: Bundled QA.', 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
+      roles: {
+        'build-qa': 'bundled roles/build-qa.md: Bundled QA.',
+        'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.',
+      },
       problems: [],
     });
     assert.deepEqual(
@@ -60,7 +71,8 @@ describe('loadRoles: bundled roles', () => {
         'The role build-qa is not available:\nroles/build-qa.md:4: tools: unknown tool "rm_rf" (known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep)',
     });
     assert.throws(() => requireRole(loaded, 'build-architect'), {
-      message: 'The role build-architect is not available; no role file defines it. Reinstall Groundwork to restore its roles.',
+      message:
+        'The role build-architect is not available; no role file defines it. Reinstall Groundwork to restore its roles.',
     });
     assert.equal(requireRole(loaded, 'inquisitor-ux').role.prompt, 'Bundled UX.');
   });
@@ -75,7 +87,9 @@ describe('loadRoles: bundled roles', () => {
   test('read and list failures are reported against the file or the folder', async () => {
     const source = bundled();
     source.files['build-qa.md'] = new Error('EACCES: permission denied');
-    assert.deepEqual(summary(await loadRoles(source)).problems, ['error roles/build-qa.md: could not be read: EACCES: permission denied']);
+    assert.deepEqual(summary(await loadRoles(source)).problems, [
+      'error roles/build-qa.md: could not be read: EACCES: permission denied',
+    ]);
     const broken = new MemoryRoleSource('roles');
     broken.listError = new Error('EIO');
     assert.deepEqual(summary(await loadRoles(broken)).problems, ['error roles: the folder could not be read: EIO']);
@@ -99,7 +113,9 @@ describe('loadRoles: bundled roles', () => {
     const source = new MemoryRoleSource('roles', files);
     assert.deepEqual(summary(await loadRoles(source)), {
       roles: {},
-      problems: [`error roles: ${ROLE_FILES_MAX + 1} role files; at most ${ROLE_FILES_MAX} are read from one folder, so none was read`],
+      problems: [
+        `error roles: ${ROLE_FILES_MAX + 1} role files; at most ${ROLE_FILES_MAX} are read from one folder, so none was read`,
+      ],
     });
     assert.equal(source.reads.length, 0);
   });
@@ -108,20 +124,40 @@ describe('loadRoles: bundled roles', () => {
 describe('loadRoles: workspace overrides', () => {
   test('an override wins over the bundled role of the same name; the others stay bundled', async () => {
     const workspace = new MemoryRoleSource(WS, {
-      'build-qa.md': roleText('build-qa', { tools: '[read_file]', permissionMode: 'askBeforeCommands', model: 'claude-opus-4-1', prompt: 'Our QA.' }),
+      'build-qa.md': roleText('build-qa', {
+        tools: '[read_file]',
+        permissionMode: 'askBeforeCommands',
+        model: 'claude-opus-4-1',
+        prompt: 'Our QA.',
+      }),
     });
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(summary(loaded), {
-      roles: { 'build-qa': `workspace ${WS}/build-qa.md: Our QA.`, 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
-      problems: [`notice ${WS}/build-qa.md: overrides the bundled build-qa role: it uses model claude-opus-4-1 instead of the fast tier; it replaces the role's prompt`],
+      roles: {
+        'build-qa': `workspace ${WS}/build-qa.md: Our QA.`,
+        'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.',
+      },
+      problems: [
+        `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it uses model claude-opus-4-1 instead of the fast tier; it replaces the role's prompt`,
+      ],
     });
     assert.deepEqual(loaded.roles.get('build-qa')?.role.model, { id: 'claude-opus-4-1' });
   });
 
   test('an override that changes the model, raises the turns or replaces the prompt is a notice, once per file', async () => {
     const workspace = new MemoryRoleSource(WS, {
-      'build-qa.md': roleText('build-qa', { tools: '[read_file, run_command, sleep]', permissionMode: 'workspaceWrite', model: 'complex', maxTurns: '50', prompt: 'Bundled QA.' }),
-      'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, search]', permissionMode: 'readOnly', prompt: '  Bundled UX.\n' }),
+      'build-qa.md': roleText('build-qa', {
+        tools: '[read_file, run_command, sleep]',
+        permissionMode: 'workspaceWrite',
+        model: 'complex',
+        maxTurns: '50',
+        prompt: 'Bundled QA.',
+      }),
+      'inquisitor-ux.md': roleText('inquisitor-ux', {
+        tools: '[read_file, search]',
+        permissionMode: 'readOnly',
+        prompt: '  Bundled UX.\n',
+      }),
     });
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(
@@ -135,13 +171,23 @@ describe('loadRoles: workspace overrides', () => {
       ],
       'the inquisitor-ux override keeps the model, the turns and (but for surrounding blank space) the prompt: no notice',
     );
-    assert.equal(loaded.roles.get('build-qa')?.origin, 'workspace', 'a notice does not stop the override from being used');
+    assert.equal(
+      loaded.roles.get('build-qa')?.origin,
+      'workspace',
+      'a notice does not stop the override from being used',
+    );
     assert.equal(loaded.roles.get('inquisitor-ux')?.origin, 'workspace');
   });
 
   test('an override that narrows the tools, lowers the turns or rewords the description says nothing', async () => {
     const workspace = new MemoryRoleSource(WS, {
-      'build-qa.md': roleText('build-qa', { tools: '[read_file]', permissionMode: 'readOnly', maxTurns: '2', description: 'Our own words.', prompt: 'Bundled QA.' }),
+      'build-qa.md': roleText('build-qa', {
+        tools: '[read_file]',
+        permissionMode: 'readOnly',
+        maxTurns: '2',
+        description: 'Our own words.',
+        prompt: 'Bundled QA.',
+      }),
     });
     const loaded = await loadRoles(bundled(), workspace);
     assert.deepEqual(loaded.problems, []);
@@ -150,7 +196,11 @@ describe('loadRoles: workspace overrides', () => {
 
   test('a notice names a model id as the override writes it', async () => {
     const workspace = new MemoryRoleSource(WS, {
-      'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, search]', model: 'copilot/gpt-4o', prompt: 'Bundled UX.' }),
+      'inquisitor-ux.md': roleText('inquisitor-ux', {
+        tools: '[read_file, search]',
+        model: 'copilot/gpt-4o',
+        prompt: 'Bundled UX.',
+      }),
     });
     assert.deepEqual(summary(await loadRoles(bundled(), workspace)).problems, [
       `notice ${WS}/inquisitor-ux.md: overrides the bundled inquisitor-ux role: it uses model copilot/gpt-4o instead of the fast tier`,
@@ -158,9 +208,14 @@ describe('loadRoles: workspace overrides', () => {
   });
 
   test('a broken override is not used: the bundled role is, with warnings naming file, line and field', async () => {
-    const workspace = new MemoryRoleSource(WS, { 'build-qa.md': roleText('build-qa', { tools: '\n  - read_file\n  - rm_rf' }) });
+    const workspace = new MemoryRoleSource(WS, {
+      'build-qa.md': roleText('build-qa', { tools: '\n  - read_file\n  - rm_rf' }),
+    });
     assert.deepEqual(summary(await loadRoles(bundled(), workspace)), {
-      roles: { 'build-qa': 'bundled roles/build-qa.md: Bundled QA.', 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
+      roles: {
+        'build-qa': 'bundled roles/build-qa.md: Bundled QA.',
+        'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.',
+      },
       problems: [
         `warning ${WS}/build-qa.md:6: tools: unknown tool "rm_rf" (known: read_file, write_file, edit_file, list_files, search, run_command, report_discovery, sleep)`,
         `warning ${WS}/build-qa.md: this override is not used; the bundled build-qa role is used instead (fix the problems above or delete the file)`,
@@ -170,14 +225,25 @@ describe('loadRoles: workspace overrides', () => {
 
   test('an override may not widen the tools or the permission mode', async () => {
     const workspace = new MemoryRoleSource(WS, {
-      'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file, write_file, run_command]', permissionMode: 'workspaceWrite', prompt: 'Write files!' }),
-      'build-qa.md': roleText('build-qa', { tools: '[read_file]', permissionMode: 'workspaceWrite', prompt: 'Narrower QA.' }),
+      'inquisitor-ux.md': roleText('inquisitor-ux', {
+        tools: '[read_file, write_file, run_command]',
+        permissionMode: 'workspaceWrite',
+        prompt: 'Write files!',
+      }),
+      'build-qa.md': roleText('build-qa', {
+        tools: '[read_file]',
+        permissionMode: 'workspaceWrite',
+        prompt: 'Narrower QA.',
+      }),
     });
     const widerMode = new MemoryRoleSource(WS, {
       'inquisitor-ux.md': roleText('inquisitor-ux', { tools: '[read_file]', permissionMode: 'askBeforeCommands' }),
     });
     assert.deepEqual(summary(await loadRoles(bundled(), workspace)), {
-      roles: { 'build-qa': `workspace ${WS}/build-qa.md: Narrower QA.`, 'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.' },
+      roles: {
+        'build-qa': `workspace ${WS}/build-qa.md: Narrower QA.`,
+        'inquisitor-ux': 'bundled roles/inquisitor-ux.md: Bundled UX.',
+      },
       problems: [
         `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it replaces the role's prompt`,
         `warning ${WS}/inquisitor-ux.md: tools: write_file, run_command are not among the bundled role's tools (read_file, search); an override may narrow a role, never widen it, so the bundled inquisitor-ux role is used instead`,
@@ -201,7 +267,9 @@ describe('loadRoles: workspace overrides', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i <= 3; i++) files[`role-${i}.md`] = roleText(`role-${i}`);
     const loaded = await loadRoles(bundled(), new MemoryRoleSource(WS, files), { maxFiles: 3 });
-    assert.deepEqual(summary(loaded).problems, [`warning ${WS}: 4 role files; at most 3 are read from one folder; no role from this folder is used, the bundled roles are`]);
+    assert.deepEqual(summary(loaded).problems, [
+      `warning ${WS}: 4 role files; at most 3 are read from one folder; no role from this folder is used, the bundled roles are`,
+    ]);
     assert.equal(loaded.roles.size, 2);
     const unreadable = new MemoryRoleSource(WS);
     unreadable.listError = new Error('Refused to use the folder');
@@ -215,7 +283,10 @@ describe('role sources on a workspace store and on disk', () => {
   test('workspaceRoleSource reads .groundwork/roles; a missing folder is no override', async () => {
     const ws = new MemoryWorkspace();
     assert.deepEqual(summary(await loadRoles(bundled(), workspaceRoleSource(ws.store))).problems, []);
-    ws.fs.writeRaw(ws.path('roles/build-qa.md'), roleText('build-qa', { tools: '[read_file]', prompt: 'Workspace QA.' }));
+    ws.fs.writeRaw(
+      ws.path('roles/build-qa.md'),
+      roleText('build-qa', { tools: '[read_file]', prompt: 'Workspace QA.' }),
+    );
     const loaded = await loadRoles(bundled(), workspaceRoleSource(ws.store));
     assert.equal(loaded.roles.get('build-qa')?.origin, 'workspace');
     assert.equal(loaded.roles.get('build-qa')?.file, '.groundwork/roles/build-qa.md');
@@ -228,8 +299,14 @@ describe('role sources on a workspace store and on disk', () => {
     const loaded = await loadRoles(bundled(), workspaceRoleSource(ws.store));
     assert.equal(loaded.roles.get('build-qa')?.origin, 'bundled');
     const [refused, notUsed, ...rest] = loaded.problems;
-    assert.match(refused?.text ?? '', /^\.groundwork\/roles\/build-qa\.md: could not be read: Refused to use .*symbolic link to '\/home\/me\/\.aws\/credentials'/);
-    assert.equal(notUsed?.text, '.groundwork/roles/build-qa.md: this override is not used; the bundled build-qa role is used instead (fix the problems above or delete the file)');
+    assert.match(
+      refused?.text ?? '',
+      /^\.groundwork\/roles\/build-qa\.md: could not be read: Refused to use .*symbolic link to '\/home\/me\/\.aws\/credentials'/,
+    );
+    assert.equal(
+      notUsed?.text,
+      '.groundwork/roles/build-qa.md: this override is not used; the bundled build-qa role is used instead (fix the problems above or delete the file)',
+    );
     assert.deepEqual([refused?.severity, notUsed?.severity, rest], ['warning', 'warning', []]);
   });
 
@@ -248,15 +325,24 @@ describe('role sources on a workspace store and on disk', () => {
       const loaded = await loadRoles(roleFolderSource(dir, 'roles'));
       assert.equal(loaded.roles.get('build-qa')?.role.prompt, 'On disk.');
       const problems = loaded.problems.map((p) => p.text);
-      assert.equal(problems[0], `roles/big.md:1: the file is larger than the cap of ${ROLE_FILE_MAX_BYTES} bytes for a role; a role prompt needs a few KB — shorten it`);
+      assert.equal(
+        problems[0],
+        `roles/big.md:1: the file is larger than the cap of ${ROLE_FILE_MAX_BYTES} bytes for a role; a role prompt needs a few KB — shorten it`,
+      );
       assert.match(problems[1] ?? '', /^roles\/folder\.md: could not be read: .*not a regular file/);
       // A link inside the bundled folder is read through: the folder is the extension's own.
-      assert.equal(problems[2], 'roles/linked.md:2: name: "build-qa" does not match the file name; a role file is named <name>.md, so here name: linked');
+      assert.equal(
+        problems[2],
+        'roles/linked.md:2: name: "build-qa" does not match the file name; a role file is named <name>.md, so here name: linked',
+      );
       assert.equal(problems.length, 3);
     });
 
     test('a folder that does not exist has no roles and no problems', async () => {
-      assert.deepEqual(summary(await loadRoles(roleFolderSource(join(dir, 'missing'), 'roles'))), { roles: {}, problems: [] });
+      assert.deepEqual(summary(await loadRoles(roleFolderSource(join(dir, 'missing'), 'roles'))), {
+        roles: {},
+        problems: [],
+      });
     });
   });
 });

@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeLog, decodeBefore, encodeBefore, parseChangesFile, readChanges } from '../../../src/core/run/changesFile';
+import {
+  ChangeLog,
+  decodeBefore,
+  encodeBefore,
+  parseChangesFile,
+  readChanges,
+} from '../../../src/core/run/changesFile';
 import { RUN_FILES, runFile } from '../../../src/core/plan/layout';
 import { StorageError } from '../../../src/core/storage/storageError';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
@@ -12,7 +18,8 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 function setup() {
   const ws = new MemoryWorkspace();
-  const onDisk = () => JSON.parse(ws.fs.text(ws.path(REL)) ?? 'null') as { version: number; files: Record<string, unknown>[] } | null;
+  const onDisk = () =>
+    JSON.parse(ws.fs.text(ws.path(REL)) ?? 'null') as { version: number; files: Record<string, unknown>[] } | null;
   return { ws, log: new ChangeLog(ws.store, ID, sha256), onDisk };
 }
 
@@ -27,7 +34,14 @@ describe('encodeBefore', () => {
   });
 
   test('keeps other bytes as base64, the same base64 Node writes, and decodes them back', () => {
-    for (const bytes of [[0xff], [0xc3], [0x80, 0x00], [0xed, 0xa0, 0x80], [0, 1, 2, 0xfe], Array.from({ length: 257 }, (_, i) => 255 - (i % 256))]) {
+    for (const bytes of [
+      [0xff],
+      [0xc3],
+      [0x80, 0x00],
+      [0xed, 0xa0, 0x80],
+      [0, 1, 2, 0xfe],
+      Array.from({ length: 257 }, (_, i) => 255 - (i % 256)),
+    ]) {
       const data = Uint8Array.from(bytes);
       const encoded = encodeBefore(data);
       assert.deepEqual(encoded, { encoding: 'base64', data: Buffer.from(data).toString('base64') });
@@ -36,7 +50,8 @@ describe('encodeBefore', () => {
   });
 
   test('decodes strict base64 only', () => {
-    for (const data of ['QQ', 'QQ=', 'Q===', 'QUJD\n', 'QU JD', 'QUJD!A==', '=QUJ']) assert.equal(decodeBefore({ encoding: 'base64', data }), undefined, data);
+    for (const data of ['QQ', 'QQ=', 'Q===', 'QUJD\n', 'QU JD', 'QUJD!A==', '=QUJ'])
+      assert.equal(decodeBefore({ encoding: 'base64', data }), undefined, data);
     assert.deepEqual(decodeBefore({ encoding: 'base64', data: '' }), new Uint8Array());
     assert.deepEqual(decodeBefore({ encoding: 'base64', data: 'QUI=' }), utf8('AB'));
   });
@@ -48,7 +63,14 @@ describe('ChangeLog', () => {
     await log.beforeChange('src/a.ts', utf8('old\n'));
     assert.deepEqual(onDisk(), {
       version: 1,
-      files: [{ path: 'src/a.ts', before: { encoding: 'utf8', data: 'old\n' }, beforeSha256: sha256(utf8('old\n')), afterSha256: sha256(utf8('old\n')) }],
+      files: [
+        {
+          path: 'src/a.ts',
+          before: { encoding: 'utf8', data: 'old\n' },
+          beforeSha256: sha256(utf8('old\n')),
+          afterSha256: sha256(utf8('old\n')),
+        },
+      ],
     });
     await log.afterChange('src/a.ts', utf8('new\n'));
     assert.equal(onDisk()?.files[0]?.['afterSha256'], sha256(utf8('new\n')));
@@ -64,7 +86,12 @@ describe('ChangeLog', () => {
     await log.afterChange('bin.dat', utf8('text now'));
     assert.deepEqual(log.entries(), [
       { path: 'new.txt', before: null, beforeSha256: null, afterSha256: sha256(utf8('two')) },
-      { path: 'bin.dat', before: { encoding: 'base64', data: '//4=' }, beforeSha256: sha256(Uint8Array.from([0xff, 0xfe])), afterSha256: sha256(utf8('text now')) },
+      {
+        path: 'bin.dat',
+        before: { encoding: 'base64', data: '//4=' },
+        beforeSha256: sha256(Uint8Array.from([0xff, 0xfe])),
+        afterSha256: sha256(utf8('text now')),
+      },
     ]);
   });
 
@@ -91,7 +118,10 @@ describe('ChangeLog', () => {
     ws.fs.writeRaw(ws.path(REL), '{"version":1,"files":[');
     await assert.rejects(
       log.load(),
-      (err: unknown) => err instanceof StorageError && err.code === 'corrupt' && /changes\.json' is damaged: it is not valid JSON/.test(err.message),
+      (err: unknown) =>
+        err instanceof StorageError &&
+        err.code === 'corrupt' &&
+        /changes\.json' is damaged: it is not valid JSON/.test(err.message),
     );
   });
 
@@ -118,7 +148,8 @@ describe('ChangeLog', () => {
   test('refuses an after without a before, and paths that are not plain', async () => {
     const { log } = setup();
     await assert.rejects(log.afterChange('a.txt', utf8('x')), /No before was recorded/);
-    for (const path of ['../x', '/etc/passwd', 'a\\b', '']) await assert.rejects(log.beforeChange(path, undefined), RangeError);
+    for (const path of ['../x', '/etc/passwd', 'a\\b', ''])
+      await assert.rejects(log.beforeChange(path, undefined), RangeError);
   });
 });
 
@@ -133,12 +164,23 @@ describe('parseChangesFile', () => {
 
   test('takes what ChangeLog writes', () => {
     const created = { path: 'b/c.txt', before: null, beforeSha256: null, afterSha256: sha256(utf8('x')) };
-    assert.deepEqual(parse([entry('one'), created]), { ok: true, value: { version: 1, files: [entry('one'), created] } });
+    assert.deepEqual(parse([entry('one'), created]), {
+      ok: true,
+      value: { version: 1, files: [entry('one'), created] },
+    });
   });
 
   const hostile: [string, unknown[], RegExp][] = [
-    ['a before whose hash does not match', [{ ...entry('one'), before: { encoding: 'utf8', data: 'tampered' } }], /does not match its beforeSha256/],
-    ['base64 that does not decode', [{ ...entry('one'), before: { encoding: 'base64', data: 'not base64!' } }], /not valid base64/],
+    [
+      'a before whose hash does not match',
+      [{ ...entry('one'), before: { encoding: 'utf8', data: 'tampered' } }],
+      /does not match its beforeSha256/,
+    ],
+    [
+      'base64 that does not decode',
+      [{ ...entry('one'), before: { encoding: 'base64', data: 'not base64!' } }],
+      /not valid base64/,
+    ],
     ['an unknown encoding', [{ ...entry('one'), before: { encoding: 'hex', data: '00' } }], /before is not null or/],
     ['a before null with a hash', [{ ...entry('one'), before: null }], /beforeSha256 must be null/],
     ['a before without a hash', [{ ...entry('one'), beforeSha256: null }], /beforeSha256 is not a SHA-256/],
@@ -163,9 +205,15 @@ describe('parseChangesFile', () => {
 
   test('readChanges names the file and says what is wrong', async () => {
     const { ws } = setup();
-    ws.fs.writeRaw(ws.path(REL), JSON.stringify({ version: 1, files: [{ ...entry('one'), before: { encoding: 'utf8', data: 'evil' } }] }));
+    ws.fs.writeRaw(
+      ws.path(REL),
+      JSON.stringify({ version: 1, files: [{ ...entry('one'), before: { encoding: 'utf8', data: 'evil' } }] }),
+    );
     const read = await readChanges(ws.store, ID, sha256);
     assert.equal(read.ok, false);
-    assert.match((read as { problem: string }).problem, /^'\.groundwork\/runs\/20250102-030405-builder-0a1f\/changes\.json' is damaged: files\[0\]\.before does not match/);
+    assert.match(
+      (read as { problem: string }).problem,
+      /^'\.groundwork\/runs\/20250102-030405-builder-0a1f\/changes\.json' is damaged: files\[0\]\.before does not match/,
+    );
   });
 });

@@ -7,7 +7,9 @@ import { gateCommand } from '../../../src/core/run/commandGate';
 import type { ApprovalAnswer, GateDeps, GateState } from '../../../src/core/run/commandGate';
 import type { RunEvent } from '../../../src/core/run/runTypes';
 
-function setup(over: { trusted?: () => boolean; answer?: ApprovalAnswer | 'none'; patterns?: string[]; onAsk?: () => void } = {}) {
+function setup(
+  over: { trusted?: () => boolean; answer?: ApprovalAnswer | 'none'; patterns?: string[]; onAsk?: () => void } = {},
+) {
   const answer = over.answer;
   const ran: string[] = [];
   const asked: string[] = [];
@@ -70,7 +72,11 @@ describe('gateCommand', () => {
 
   test('a denial, nobody to ask, or an untrusted folder: nothing runs, and the reason says which', async () => {
     const denied = setup({ answer: 'deny' });
-    assert.deepEqual(await gateCommand(denied.deps, denied.state, denied.request('node x.js')), { ran: false, decision: 'denied', why: 'the person denied it' });
+    assert.deepEqual(await gateCommand(denied.deps, denied.state, denied.request('node x.js')), {
+      ran: false,
+      decision: 'denied',
+      why: 'the person denied it',
+    });
     const unattended = setup({ answer: 'none' });
     const refused = await gateCommand(unattended.deps, unattended.state, unattended.request('npm test && curl x'));
     assert.equal(refused.ran, false);

@@ -19,7 +19,15 @@ async function setup(root = '.') {
   ws.fs.writeRaw('/ws/bin.dat', BINARY);
   ws.fs.writeRaw('/ws/pkg/index.ts', 'export {};\n');
   const run = await runs.create(
-    { role: 'builder', task: 'Do things', root, status: 'completed', turns: 2, startedAt: new Date(T0).toISOString(), origin: 'cli' },
+    {
+      role: 'builder',
+      task: 'Do things',
+      root,
+      status: 'completed',
+      turns: 2,
+      startedAt: new Date(T0).toISOString(),
+      origin: 'cli',
+    },
     () => '0a1f',
     T0,
   );
@@ -73,7 +81,8 @@ describe('revertRun', () => {
     const firstAt = (await s.record()).revertedAt;
     s.clock.advance(1000);
     const writes: string[] = [];
-    s.ws.fs.failOn = (op, path) => (op === 'writeAtomic' || op === 'remove' ? (writes.push(path), undefined) : undefined);
+    s.ws.fs.failOn = (op, path) =>
+      op === 'writeAtomic' || op === 'remove' ? (writes.push(path), undefined) : undefined;
     assert.deepEqual(await s.revert(), { ok: true, restored: [], removed: [], unchanged: ['a.txt', 'new.txt'] });
     assert.deepEqual(writes, []);
     assert.equal((await s.record()).revertedAt, firstAt);
@@ -89,7 +98,10 @@ describe('revertRun', () => {
     assert.equal(result.ok, false);
     assert.ok(!result.ok);
     assert.deepEqual(result.changedOutside, ['a.txt']);
-    assert.match(result.problem, /'a\.txt' changed after run 20250102-030405-builder-0a1f wrote it, so nothing was reverted/);
+    assert.match(
+      result.problem,
+      /'a\.txt' changed after run 20250102-030405-builder-0a1f wrote it, so nothing was reverted/,
+    );
     assert.match(result.problem, /changes\.json/);
     assert.equal(s.ws.fs.text('/ws/bin.dat'), 'run wrote this too');
     assert.equal(s.ws.fs.text('/ws/made.txt'), 'made by the run');
@@ -126,7 +138,12 @@ describe('revertRun', () => {
     await s.write('a.txt', 'x');
     await s.changes.beforeChange('bin.dat', await s.ws.fs.read('/ws/bin.dat', 100));
     await s.changes.beforeChange('never-written.txt', undefined);
-    assert.deepEqual(await s.revert(), { ok: true, restored: ['a.txt'], removed: [], unchanged: ['bin.dat', 'never-written.txt'] });
+    assert.deepEqual(await s.revert(), {
+      ok: true,
+      restored: ['a.txt'],
+      removed: [],
+      unchanged: ['bin.dat', 'never-written.txt'],
+    });
   });
 
   test('a run killed after writing but before recording the write is still reverted, when the before named what it would write', async () => {

@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RUN_ID_PATTERN, isIsoDate, newRunId, parseRunRecord, relativePathProblem } from '../../../src/core/run/runRecord';
+import {
+  RUN_ID_PATTERN,
+  isIsoDate,
+  newRunId,
+  parseRunRecord,
+  relativePathProblem,
+} from '../../../src/core/run/runRecord';
 import { REASON_MAX_CHARS, SUMMARY_MAX_CHARS, TASK_MAX_CHARS } from '../../../src/core/run/runTypes';
 import { sampleRun } from './runFixtures';
 
@@ -29,7 +35,20 @@ describe('relativePathProblem', () => {
     assert.notEqual(relativePathProblem('.'), undefined);
   });
 
-  for (const path of ['', '/etc/passwd', 'C:/x', 'a\\b', 'a/../b', '..', 'a//b', 'a/', './a', 'a\u0000b', 'a\nb', 'a\u0085b']) {
+  for (const path of [
+    '',
+    '/etc/passwd',
+    'C:/x',
+    'a\\b',
+    'a/../b',
+    '..',
+    'a//b',
+    'a/',
+    './a',
+    'a\u0000b',
+    'a\nb',
+    'a\u0085b',
+  ]) {
     test(`refuses ${JSON.stringify(path)}`, () => assert.notEqual(relativePathProblem(path, true), undefined));
   }
 });
@@ -43,7 +62,14 @@ describe('parseRunRecord', () => {
   });
 
   test('reads a minimal running record, and drops unknown fields', () => {
-    const { usage: _u, model: _m, costUsd: _c, endedAt: _e, summary: _s, ...minimal } = sampleRun({ status: 'running', root: 'packages/api' });
+    const {
+      usage: _u,
+      model: _m,
+      costUsd: _c,
+      endedAt: _e,
+      summary: _s,
+      ...minimal
+    } = sampleRun({ status: 'running', root: 'packages/api' });
     const parsed = parseRunRecord({ ...minimal, extra: 'x', __proto__: { polluted: true } });
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.value, minimal);
@@ -68,7 +94,11 @@ describe('parseRunRecord', () => {
     ['an unknown status', { status: 'done' }, /field status/],
     ['negative turns', { turns: -1 }, /field turns/],
     ['fractional turns', { turns: 1.5 }, /field turns/],
-    ['usage with a negative count', { usage: { inputTokens: -1, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 } }, /field usage/],
+    [
+      'usage with a negative count',
+      { usage: { inputTokens: -1, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 } },
+      /field usage/,
+    ],
     ['usage that is not an object', { usage: 'lots' }, /field usage/],
     ['a model with a space', { model: 'claude sonnet' }, /field model/],
     ['a model with a control character', { model: 'm\u0007' }, /field model/],

@@ -7,7 +7,15 @@ import { StorageError } from '../../../src/core/storage/storageError';
 import { runWorkspace, sampleRun } from './runFixtures';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5);
-const NEW: NewRun = { role: 'builder', task: 'Add a README', root: '.', status: 'running', turns: 0, startedAt: new Date(T0).toISOString(), origin: 'vscode' };
+const NEW: NewRun = {
+  role: 'builder',
+  task: 'Add a README',
+  root: '.',
+  status: 'running',
+  turns: 0,
+  startedAt: new Date(T0).toISOString(),
+  origin: 'vscode',
+};
 
 /** A random part that gives these values in turn. */
 const draws =
@@ -19,7 +27,12 @@ describe('RunStore.create', () => {
   test('makes the folder and run.json, with the id, the version and updatedAt', async () => {
     const { ws, runs } = runWorkspace();
     const run = await runs.create(NEW, draws('0a1f'), T0);
-    assert.deepEqual(run, { ...NEW, version: 1, id: '20250102-030405-builder-0a1f', updatedAt: '2025-01-02T03:04:05.000Z' });
+    assert.deepEqual(run, {
+      ...NEW,
+      version: 1,
+      id: '20250102-030405-builder-0a1f',
+      updatedAt: '2025-01-02T03:04:05.000Z',
+    });
     assert.deepEqual(JSON.parse(ws.fs.text(ws.path(runFile(run.id, RUN_FILES.record))) ?? ''), run);
     assert.deepEqual(await runs.read(run.id), { ok: true, run });
   });
@@ -33,7 +46,10 @@ describe('RunStore.create', () => {
 
   test('refuses a record its reader would refuse, writing nothing', async () => {
     const { ws, runs } = runWorkspace();
-    await assert.rejects(runs.create({ ...NEW, root: '../elsewhere' }, draws('0a1f'), T0), /The run was not created: field root has a '\.\.' segment/);
+    await assert.rejects(
+      runs.create({ ...NEW, root: '../elsewhere' }, draws('0a1f'), T0),
+      /The run was not created: field root has a '\.\.' segment/,
+    );
     await assert.rejects(runs.create({ ...NEW, role: 'No Such Role' }, draws('0a1f'), T0), RangeError);
     assert.deepEqual(await ws.store.list(RUNS_DIR), []);
   });
@@ -82,8 +98,18 @@ describe('RunStore.read', () => {
 describe('RunStore.update', () => {
   test('changes the fields given, removes those given as undefined, and keeps id and version', async () => {
     const { ws, runs } = runWorkspace();
-    const run = await runs.create({ ...NEW, status: 'failed', reason: 'It broke.', endedAt: '2025-01-02T03:05:00.000Z' }, draws('0a1f'), T0);
-    const updated = await runs.update(run.id, { status: 'running', turns: 4, reason: undefined, endedAt: undefined, updatedAt: '2025-01-02T04:00:00.000Z' });
+    const run = await runs.create(
+      { ...NEW, status: 'failed', reason: 'It broke.', endedAt: '2025-01-02T03:05:00.000Z' },
+      draws('0a1f'),
+      T0,
+    );
+    const updated = await runs.update(run.id, {
+      status: 'running',
+      turns: 4,
+      reason: undefined,
+      endedAt: undefined,
+      updatedAt: '2025-01-02T04:00:00.000Z',
+    });
     const { reason: _r, endedAt: _e, ...rest } = run;
     assert.deepEqual(updated, { ...rest, status: 'running', turns: 4, updatedAt: '2025-01-02T04:00:00.000Z' });
     assert.deepEqual(JSON.parse(ws.fs.text(ws.path(runFile(run.id, RUN_FILES.record))) ?? ''), updated);
@@ -96,7 +122,10 @@ describe('RunStore.update', () => {
     const { runs } = runWorkspace();
     const run = await runs.create(NEW, draws('0a1f'), T0);
     await assert.rejects(runs.update(run.id, { turns: -1 }), /The run was not updated: field turns/);
-    await assert.rejects(runs.update('20250102-030405-builder-ffff', { turns: 1 }), (err: unknown) => err instanceof StorageError && /is missing/.test(err.message));
+    await assert.rejects(
+      runs.update('20250102-030405-builder-ffff', { turns: 1 }),
+      (err: unknown) => err instanceof StorageError && /is missing/.test(err.message),
+    );
   });
 
   test('updates made at once do not lose each other', async () => {
@@ -114,7 +143,11 @@ describe('RunStore.list', () => {
   test('lists runs newest first, ignores what is not a run folder and reports damaged ones', async () => {
     const { ws, runs } = runWorkspace();
     const a = await runs.create({ ...NEW, startedAt: '2025-01-02T03:04:05.000Z' }, draws('aaaa'), T0);
-    const b = await runs.create({ ...NEW, role: 'tester', startedAt: '2025-01-03T00:00:00.000Z' }, draws('bbbb'), T0 + 86_400_000);
+    const b = await runs.create(
+      { ...NEW, role: 'tester', startedAt: '2025-01-03T00:00:00.000Z' },
+      draws('bbbb'),
+      T0 + 86_400_000,
+    );
     const c = await runs.create({ ...NEW, startedAt: '2025-01-02T12:00:00.000Z' }, draws('cccc'), T0 + 3600_000);
     ws.fs.writeRaw(ws.path(`${RUNS_DIR}/README.md`), '# runs');
     ws.fs.writeRaw(ws.path(`${RUNS_DIR}/notes/run.json`), JSON.stringify(sampleRun()));
@@ -196,8 +229,16 @@ describe('transcript and command logs', () => {
     const { ws, runs } = runWorkspace();
     const id = sampleRun().id;
     const log = runs.transcript(id);
-    await log.append({ type: 'message', at: '2025-01-02T03:04:05.000Z', turn: 0, message: { role: 'user', content: 'Do it' } });
-    ws.appendRaw(runFile(id, RUN_FILES.transcript), '{"type":"message","at":"2025-01-02T03:04:06.000Z","turn":1,"message":{"role":"assistant","content":[]}}\n');
+    await log.append({
+      type: 'message',
+      at: '2025-01-02T03:04:05.000Z',
+      turn: 0,
+      message: { role: 'user', content: 'Do it' },
+    });
+    ws.appendRaw(
+      runFile(id, RUN_FILES.transcript),
+      '{"type":"message","at":"2025-01-02T03:04:06.000Z","turn":1,"message":{"role":"assistant","content":[]}}\n',
+    );
     await log.append({ type: 'end', at: '2025-01-02T03:04:07.000Z', status: 'completed' });
     const read = await log.readAll();
     assert.deepEqual(

@@ -7,7 +7,9 @@ import type { RunRecord } from '../../../src/core/run/runTypes';
 import { agentHarness, DEVELOPER } from '../agent/agentHarness';
 import type { Turn } from '../session/toolScript';
 
-const WRITE = (n: number): Turn => ({ tools: [{ name: 'write_file', input: { path: `f${n}.txt`, content: `${n}\n` } }] });
+const WRITE = (n: number): Turn => ({
+  tools: [{ name: 'write_file', input: { path: `f${n}.txt`, content: `${n}\n` } }],
+});
 const PRICES = { 'claude-test': { input: 100, output: 0, cacheWrite: 0, cacheRead: 0 } };
 const CEILING = 'The build reached its cost ceiling of $0.02.';
 
@@ -19,7 +21,11 @@ describe('agent run: stopWhen', () => {
       seen.push(run.costUsd);
       return (run.costUsd ?? 0) >= 0.02 ? CEILING : undefined;
     };
-    const run = await h.runner.start({ role: DEVELOPER, task: 'write files', root: h.ws.root, stopWhen }, new AbortController().signal, h.onEvent);
+    const run = await h.runner.start(
+      { role: DEVELOPER, task: 'write files', root: h.ws.root, stopWhen },
+      new AbortController().signal,
+      h.onEvent,
+    );
 
     assert.equal(run.status, 'failed');
     assert.equal(run.reason, CEILING);
@@ -83,10 +89,14 @@ describe('agent run: stopWhen', () => {
   it('a plain abort is still a stop, not a failure', async () => {
     const h = agentHarness([WRITE(1), { hang: 'thinking…' }]);
     const abort = new AbortController();
-    const started = h.runner.start({ role: DEVELOPER, task: 't', root: h.ws.root, stopWhen: () => undefined }, abort.signal, (event) => {
-      h.onEvent(event);
-      if (event.type === 'text' && event.text.includes('thinking')) abort.abort();
-    });
+    const started = h.runner.start(
+      { role: DEVELOPER, task: 't', root: h.ws.root, stopWhen: () => undefined },
+      abort.signal,
+      (event) => {
+        h.onEvent(event);
+        if (event.type === 'text' && event.text.includes('thinking')) abort.abort();
+      },
+    );
     const run = await started;
     assert.equal(run.status, 'stopped');
     assert.equal(run.reason, 'Stopped before it finished.');
@@ -99,7 +109,11 @@ describe('agent run: stopWhen', () => {
       abort.abort();
       return CEILING;
     };
-    const run = await h.runner.start({ role: DEVELOPER, task: 't', root: h.ws.root, stopWhen }, abort.signal, h.onEvent);
+    const run = await h.runner.start(
+      { role: DEVELOPER, task: 't', root: h.ws.root, stopWhen },
+      abort.signal,
+      h.onEvent,
+    );
     assert.equal(run.status, 'stopped');
     assert.equal(h.script.requests.length, 1);
   });

@@ -18,9 +18,18 @@ const role = (over: Partial<AgentRole> = {}): AgentRole => ({
   ...over,
 });
 
-function request(over: Partial<AgentRole> = {}, withTools = true, calls: { name: string; input: unknown; context: ToolContext }[] = []): AgentRequest {
+function request(
+  over: Partial<AgentRole> = {},
+  withTools = true,
+  calls: { name: string; input: unknown; context: ToolContext }[] = [],
+): AgentRequest {
   const req: AgentRequest = { role: role(over), messages: [{ role: 'user', content: 'hello' }], maxTokens: 100 };
-  if (withTools) req.tools = { box: fakeToolBox(calls), context: { fs: new MemoryWorkspaceFs(), root: '/ws', exclude: [] }, cache: { get: (_k, make) => make() } };
+  if (withTools)
+    req.tools = {
+      box: fakeToolBox(calls),
+      context: { fs: new MemoryWorkspaceFs(), root: '/ws', exclude: [] },
+      cache: { get: (_k, make) => make() },
+    };
   return req;
 }
 
@@ -29,7 +38,10 @@ async function run(turns: Turn[], over: Partial<AgentRole> = {}, withTools = tru
   const activities: ToolActivity[] = [];
   const texts: string[] = [];
   const calls: { name: string; input: unknown; context: ToolContext }[] = [];
-  const reply = await callAgent(llm, request(over, withTools, calls), new AbortController().signal, { onTool: (a) => activities.push(a), onText: (t) => texts.push(t) });
+  const reply = await callAgent(llm, request(over, withTools, calls), new AbortController().signal, {
+    onTool: (a) => activities.push(a),
+    onText: (t) => texts.push(t),
+  });
   return { reply, llm, activities, texts, calls };
 }
 
@@ -37,7 +49,10 @@ const lastResults = (llm: ToolScript, call: number) => llm.requests[call]!.messa
 
 describe('callAgent: tool turns', () => {
   it('a tool call runs, its result goes back as a tool_result, and the answer is the last turn', async () => {
-    const { reply, llm, activities, calls } = await run([{ text: 'Let me look.', tools: [{ name: 'read_file', input: { path: 'README.md' } }] }, { text: 'QUESTIONS' }]);
+    const { reply, llm, activities, calls } = await run([
+      { text: 'Let me look.', tools: [{ name: 'read_file', input: { path: 'README.md' } }] },
+      { text: 'QUESTIONS' },
+    ]);
     assert.equal(reply.outcome, 'answered');
     assert.equal(reply.text, 'QUESTIONS');
     assert.equal(reply.turns, 2);
@@ -54,7 +69,9 @@ describe('callAgent: tool turns', () => {
         { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'README.md' } },
       ],
     });
-    assert.deepEqual(lastResults(llm, 1), [{ type: 'tool_result', toolUseId: 'toolu_1', content: 'text of README.md' }]);
+    assert.deepEqual(lastResults(llm, 1), [
+      { type: 'tool_result', toolUseId: 'toolu_1', content: 'text of README.md' },
+    ]);
     assert.deepEqual(
       activities.map((a) => [a.tool, a.target, a.status]),
       [
@@ -89,13 +106,23 @@ describe('callAgent: tool turns', () => {
   });
 
   it('a new turn starts on a new line of the stream', async () => {
-    const { texts } = await run([{ text: 'Let me look.', tools: [{ name: 'search', input: { path: 'a' } }] }, { text: 'DISCOVERY_QUESTIONS' }]);
+    const { texts } = await run([
+      { text: 'Let me look.', tools: [{ name: 'search', input: { path: 'a' } }] },
+      { text: 'DISCOVERY_QUESTIONS' },
+    ]);
     assert.equal(texts.join(''), 'Let me look.\nDISCOVERY_QUESTIONS');
   });
 });
 
 describe('callAgent: what goes wrong is an outcome or an error result, never a crash', () => {
-  const cases: { name: string; turns: Turn[]; over?: Partial<AgentRole>; outcome: string; result?: RegExp; turnsMade: number }[] = [
+  const cases: {
+    name: string;
+    turns: Turn[];
+    over?: Partial<AgentRole>;
+    outcome: string;
+    result?: RegExp;
+    turnsMade: number;
+  }[] = [
     {
       name: 'a tool the role lacks',
       turns: [{ tools: [{ name: 'write_file', input: { path: 'x' } }] }, { text: 'ok' }],
@@ -103,7 +130,13 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
       result: /no tool 'write_file' for this role\. Its tools are: read_file, search/,
       turnsMade: 2,
     },
-    { name: 'a tool the box lacks', turns: [{ tools: [{ name: 'rm -rf', input: {} }] }, { text: 'ok' }], outcome: 'answered', result: /no tool 'rm\?-rf'/, turnsMade: 2 },
+    {
+      name: 'a tool the box lacks',
+      turns: [{ tools: [{ name: 'rm -rf', input: {} }] }, { text: 'ok' }],
+      outcome: 'answered',
+      result: /no tool 'rm\?-rf'/,
+      turnsMade: 2,
+    },
     {
       name: 'a tool that throws',
       turns: [{ tools: [{ name: 'explode', input: { path: 'x' } }] }, { text: 'ok' }],
@@ -145,12 +178,17 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
   });
 
   it('maxTurns 1: one call, and a tool call ends it', async () => {
-    const { reply, calls } = await run([{ text: 'hm', tools: [{ name: 'search', input: { path: 'q' } }] }], { maxTurns: 1 });
+    const { reply, calls } = await run([{ text: 'hm', tools: [{ name: 'search', input: { path: 'q' } }] }], {
+      maxTurns: 1,
+    });
     assert.deepEqual([reply.outcome, reply.turns, calls.length], ['max-turns', 1, 0]);
   });
 
   it(`at most ${MAX_CALLS_PER_TURN} tool calls run per turn; the rest get an error result`, async () => {
-    const many = Array.from({ length: MAX_CALLS_PER_TURN + 3 }, (_v, i) => ({ name: 'search', input: { path: `q${i}` } }));
+    const many = Array.from({ length: MAX_CALLS_PER_TURN + 3 }, (_v, i) => ({
+      name: 'search',
+      input: { path: `q${i}` },
+    }));
     const { reply, llm, calls } = await run([{ tools: many }, { text: 'ok' }]);
     assert.equal(reply.outcome, 'answered');
     assert.equal(calls.length, MAX_CALLS_PER_TURN);

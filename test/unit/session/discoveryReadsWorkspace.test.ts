@@ -19,10 +19,12 @@ import { clientFor } from '../llm/llmHarness';
 const repo = join(import.meta.dirname, '../../..');
 const README = '# Ledger\n\nA TypeScript CLI for household budgets, built with vitest and SQLite.\n';
 const SECRET = 'OUTSIDE-SECRET-4471';
-const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Which budgets matter most?\n2. Who shares the ledger?\n3. Is a phone app needed?';
+const QUESTIONS =
+  'DISCOVERY_QUESTIONS\n1. Which budgets matter most?\n2. Who shares the ledger?\n3. Is a phone app needed?';
 
 type Block = Record<string, unknown>;
-const toolResult = (body: MessagesBody, id: string) => (body.messages.at(-1)!.content as Block[]).find((b) => b['type'] === 'tool_result' && b['tool_use_id'] === id);
+const toolResult = (body: MessagesBody, id: string) =>
+  (body.messages.at(-1)!.content as Block[]).find((b) => b['type'] === 'tool_result' && b['tool_use_id'] === id);
 
 describe('discovery reads the workspace through its tools (scripted model server)', () => {
   let server: ScriptedModelServer;
@@ -44,15 +46,30 @@ describe('discovery reads the workspace through its tools (scripted model server
   });
 
   it('reads README.md, is refused ../outside.txt and a link out, then asks its questions', async () => {
-    const role = parseRoleFile('roles/build-discovery.md', await readFile(join(repo, 'roles', 'build-discovery.md'), 'utf8')).role!;
+    const role = parseRoleFile(
+      'roles/build-discovery.md',
+      await readFile(join(repo, 'roles', 'build-discovery.md'), 'utf8'),
+    ).role!;
     server.add(
       {
         name: 'read the README',
         match: (b) => !match.toolResult()(b),
-        reply: reply.toolUse('read_file', { path: 'README.md' }, { id: 'toolu_readme', text: ['Let me look at the project.'] }),
+        reply: reply.toolUse(
+          'read_file',
+          { path: 'README.md' },
+          { id: 'toolu_readme', text: ['Let me look at the project.'] },
+        ),
       },
-      { name: 'escape by ..', match: match.toolResult('toolu_readme'), reply: reply.toolUse('read_file', { path: '../outside.txt' }, { id: 'toolu_dotdot' }) },
-      { name: 'escape by a link', match: match.toolResult('toolu_dotdot'), reply: reply.toolUse('read_file', { path: 'link.txt' }, { id: 'toolu_link' }) },
+      {
+        name: 'escape by ..',
+        match: match.toolResult('toolu_readme'),
+        reply: reply.toolUse('read_file', { path: '../outside.txt' }, { id: 'toolu_dotdot' }),
+      },
+      {
+        name: 'escape by a link',
+        match: match.toolResult('toolu_dotdot'),
+        reply: reply.toolUse('read_file', { path: 'link.txt' }, { id: 'toolu_link' }),
+      },
       { name: 'ask', match: match.toolResult('toolu_link'), reply: reply.text(QUESTIONS) },
     );
     const store = new WorkspaceStore(new NodeWorkspaceFs(), ws);

@@ -15,7 +15,10 @@ const counter: Machine<number, Ev, Ef> = {
   step(state, event) {
     if (event.type === 'bad') return { state, effects: [{ type: 'reject', reason: 'cannot take bad' }] };
     const next = state + 1;
-    return { state: next, effects: next < 3 ? [{ type: 'log', n: next }, { type: 'tick' }] : [{ type: 'log', n: next }] };
+    return {
+      state: next,
+      effects: next < 3 ? [{ type: 'log', n: next }, { type: 'tick' }] : [{ type: 'log', n: next }],
+    };
   },
 };
 
@@ -41,13 +44,23 @@ describe('SessionRunner.drive', () => {
 
   it('starts from effects already due, without an event', async () => {
     const seen: string[] = [];
-    const final = await runner().drive(counter, 5, { effects: [{ type: 'log', n: 0 }] }, async (effect) => void seen.push(effect.type));
+    const final = await runner().drive(
+      counter,
+      5,
+      { effects: [{ type: 'log', n: 0 }] },
+      async (effect) => void seen.push(effect.type),
+    );
     assert.deepEqual([final, seen], [5, ['log']]);
   });
 
   it('an invalid event comes back as data (a reject effect), the state unchanged', async () => {
     const seen: Ef[] = [];
-    const final = await runner().drive(counter, 1, { event: { type: 'bad' } }, async (effect) => void seen.push(effect));
+    const final = await runner().drive(
+      counter,
+      1,
+      { event: { type: 'bad' } },
+      async (effect) => void seen.push(effect),
+    );
     assert.deepEqual([final, seen], [1, [{ type: 'reject', reason: 'cannot take bad' }]]);
   });
 });
@@ -101,12 +114,40 @@ describe('SessionRunner.exclusive', () => {
 
 describe('replaceIfUnchanged (the save with a compare)', () => {
   const conflict = () => new Error('changed elsewhere');
-  const cases: { name: string; onDisk: string | undefined; expected: string | undefined; next: string | undefined; after: string | undefined; error?: RegExp }[] = [
+  const cases: {
+    name: string;
+    onDisk: string | undefined;
+    expected: string | undefined;
+    next: string | undefined;
+    after: string | undefined;
+    error?: RegExp;
+  }[] = [
     { name: 'unchanged: replaced', onDisk: 'a', expected: 'a', next: 'b', after: 'b' },
     { name: 'new file: written', onDisk: undefined, expected: undefined, next: 'b', after: 'b' },
-    { name: 'changed meanwhile: refused, the other writer wins', onDisk: 'theirs', expected: 'a', next: 'b', after: 'theirs', error: /changed elsewhere/ },
-    { name: 'created meanwhile: refused', onDisk: 'theirs', expected: undefined, next: 'b', after: 'theirs', error: /changed elsewhere/ },
-    { name: 'removed meanwhile: refused', onDisk: undefined, expected: 'a', next: 'b', after: undefined, error: /changed elsewhere/ },
+    {
+      name: 'changed meanwhile: refused, the other writer wins',
+      onDisk: 'theirs',
+      expected: 'a',
+      next: 'b',
+      after: 'theirs',
+      error: /changed elsewhere/,
+    },
+    {
+      name: 'created meanwhile: refused',
+      onDisk: 'theirs',
+      expected: undefined,
+      next: 'b',
+      after: 'theirs',
+      error: /changed elsewhere/,
+    },
+    {
+      name: 'removed meanwhile: refused',
+      onDisk: undefined,
+      expected: 'a',
+      next: 'b',
+      after: undefined,
+      error: /changed elsewhere/,
+    },
     { name: 'remove when unchanged', onDisk: 'a', expected: 'a', next: undefined, after: undefined },
   ];
   for (const c of cases) {
@@ -134,7 +175,13 @@ describe('SessionRunner.call', () => {
       { text: 'answer' },
     ]);
     const r = runner(ws, llm);
-    const role = { name: 'build-discovery', prompt: 'S', model: { tier: 'complex' as const }, tools: ['read_file'], maxTurns: 4 };
+    const role = {
+      name: 'build-discovery',
+      prompt: 'S',
+      model: { tier: 'complex' as const },
+      tools: ['read_file'],
+      maxTurns: 4,
+    };
     const reply = await r.call(
       role,
       { messages: [{ role: 'user', content: 'hi' }], maxTokens: 10 },
@@ -143,7 +190,9 @@ describe('SessionRunner.call', () => {
       { kind: 'discovery', what: 'DISCOVERY', name: 's1' },
     );
     assert.equal(reply.text, 'answer');
-    const audit = (ws.lines(AUDIT_FILE) ?? []).map((l) => JSON.parse(l) as { kind: string; status: string; detail: string; input: string });
+    const audit = (ws.lines(AUDIT_FILE) ?? []).map(
+      (l) => JSON.parse(l) as { kind: string; status: string; detail: string; input: string },
+    );
     assert.deepEqual(
       audit.map((e) => [e.kind, e.status, e.detail.split(' (')[0]]),
       [

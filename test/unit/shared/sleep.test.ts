@@ -4,17 +4,37 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { replaySleepRecords } from '../../../src/core/sleep/sleepLog';
 import { sleeperStatus } from '../../../src/shared/protocol/sleep';
-import { sleepSlice } from '../../../src/vscode/panelState';
+import { sleepSlice } from '../../../src/vscode/sleep/sleepSlice';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 describe('sleeperStatus (the panel’s countdown)', () => {
   const records = [
-    { event: 'started' as const, agent: 'timer', mode: { kind: 'timer' as const, durationMs: 150_000 }, startedAt: T0, maxDurationMs: 150_000 },
-    { event: 'started' as const, agent: 'event', mode: { kind: 'event' as const, target: { type: 'agent' as const, id: 'build-qa' } }, startedAt: T0, maxDurationMs: 3_600_000 },
-    { event: 'started' as const, agent: 'manual', mode: { kind: 'manual' as const }, startedAt: T0, maxDurationMs: 7_200_000 },
+    {
+      event: 'started' as const,
+      agent: 'timer',
+      mode: { kind: 'timer' as const, durationMs: 150_000 },
+      startedAt: T0,
+      maxDurationMs: 150_000,
+    },
+    {
+      event: 'started' as const,
+      agent: 'event',
+      mode: { kind: 'event' as const, target: { type: 'agent' as const, id: 'build-qa' } },
+      startedAt: T0,
+      maxDurationMs: 3_600_000,
+    },
+    {
+      event: 'started' as const,
+      agent: 'manual',
+      mode: { kind: 'manual' as const },
+      startedAt: T0,
+      maxDurationMs: 7_200_000,
+    },
   ];
-  const moments = [-5_000, 0, 1, 999, 1_000, 45_000, 149_001, 150_000, 151_000, 3_599_999, 3_600_000, 3_700_000, 7_200_000, 9_999_999];
+  const moments = [
+    -5_000, 0, 1, 999, 1_000, 45_000, 149_001, 150_000, 151_000, 3_599_999, 3_600_000, 3_700_000, 7_200_000, 9_999_999,
+  ];
 
   test('says what the core says, for every mode, before, at and past the maximum', () => {
     for (const offset of moments) {
@@ -24,7 +44,11 @@ describe('sleeperStatus (the panel’s countdown)', () => {
       assert.equal(panel.length, core.length);
       panel.forEach((s, i) => {
         const ours = sleeperStatus(s, now);
-        assert.deepEqual({ overdue: ours.overdue, text: ours.text }, { overdue: core[i]!.expired, text: core[i]!.status }, `${s.agent} at +${offset} ms`);
+        assert.deepEqual(
+          { overdue: ours.overdue, text: ours.text },
+          { overdue: core[i]!.expired, text: core[i]!.status },
+          `${s.agent} at +${offset} ms`,
+        );
       });
     }
   });
@@ -41,6 +65,9 @@ describe('sleeperStatus (the panel’s countdown)', () => {
   });
 
   test('a log that cannot be read is said in the slice', () => {
-    assert.deepEqual(sleepSlice({ error: 'sleep.jsonl is damaged' }), { sleepers: [], error: 'sleep.jsonl is damaged' });
+    assert.deepEqual(sleepSlice({ error: 'sleep.jsonl is damaged' }), {
+      sleepers: [],
+      error: 'sleep.jsonl is damaged',
+    });
   });
 });

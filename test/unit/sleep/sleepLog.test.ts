@@ -13,7 +13,13 @@ import { SLEEP_FILE } from '../../../src/core/plan/layout';
 const T0 = 1_700_000_000_000;
 
 /** The line an agent's start of sleep is (the sleep tool will write it; SleepLog only wakes). */
-const started = (state: SleepState): SleepStarted => ({ event: 'started', agent: state.agent, mode: state.mode, startedAt: state.startedAt, maxDurationMs: state.maxDurationMs });
+const started = (state: SleepState): SleepStarted => ({
+  event: 'started',
+  agent: state.agent,
+  mode: state.mode,
+  startedAt: state.startedAt,
+  maxDurationMs: state.maxDurationMs,
+});
 
 /** A sleep log on the real JSONL log over an in-memory workspace; `start` appends a start of sleep to it. */
 function setup() {
@@ -25,7 +31,8 @@ function setup() {
   return { ws, clock, open, start, sleep: open(), lines: () => ws.lines(SLEEP_FILE) };
 }
 
-const timer = (agent: string, secs: number, at: number) => startSleep(agent, { kind: 'timer', durationMs: secs * 1000 }, at, secs * 1000);
+const timer = (agent: string, secs: number, at: number) =>
+  startSleep(agent, { kind: 'timer', durationMs: secs * 1000 }, at, secs * 1000);
 
 describe('SleepLog', () => {
   test('an empty or missing log has no sleepers', async () => {
@@ -51,7 +58,9 @@ describe('SleepLog', () => {
   test('after a reload the sleepers are known from the log alone', async () => {
     const first = setup();
     await first.start(timer('builder', 300, T0));
-    await first.start(startSleep('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0 + 1000, 3_600_000));
+    await first.start(
+      startSleep('lead', { kind: 'event', target: { type: 'agent', id: 'builder' } }, T0 + 1000, 3_600_000),
+    );
     // A new SleepLog over the same file: what a reloaded window does.
     const reloaded = first.open(new FakeClock(T0 + 26_000));
     const sleepers = await reloaded.sleepers();
@@ -145,7 +154,10 @@ describe('SleepLog', () => {
   test('a line whose time is out of the Date range is reported, and the other sleepers still show', async () => {
     const { sleep, start, ws } = setup();
     await start(timer('a', 60, T0));
-    ws.appendRaw(SLEEP_FILE, `${JSON.stringify({ event: 'started', agent: 'far', mode: { kind: 'manual' }, startedAt: 1e16, maxDurationMs: 1 })}\n`);
+    ws.appendRaw(
+      SLEEP_FILE,
+      `${JSON.stringify({ event: 'started', agent: 'far', mode: { kind: 'manual' }, startedAt: 1e16, maxDurationMs: 1 })}\n`,
+    );
     await start(timer('b', 60, T0));
     const { sleepers, problems } = await sleep.read(T0);
     assert.deepEqual(
@@ -191,7 +203,10 @@ describe('SleepLog', () => {
     const refused = (pattern: RegExp) => (err: unknown) => err instanceof SleepInputError && pattern.test(err.message);
     await assert.rejects(sleep.recordWake('', 'user'), refused(/agent must be non-empty text/));
     await assert.rejects(sleep.recordWake('a', ''), refused(/reason must be non-empty text/));
-    await assert.rejects(sleep.recordWake('a'.repeat(201), 'user'), refused(/agent is 201 characters; the limit is 200/));
+    await assert.rejects(
+      sleep.recordWake('a'.repeat(201), 'user'),
+      refused(/agent is 201 characters; the limit is 200/),
+    );
     assert.equal(lines(), undefined);
   });
 
@@ -203,7 +218,10 @@ describe('SleepLog', () => {
     assert.ok(woken.reason.endsWith('r…'));
     assert.deepEqual(await open().read(), { sleepers: [], problems: [] });
     // Code points, not UTF-16 units: an emoji reason at the limit is kept whole.
-    assert.equal((await sleep.recordWake('a', '🦀'.repeat(WAKE_REASON_MAX_CHARS))).reason, '🦀'.repeat(WAKE_REASON_MAX_CHARS));
+    assert.equal(
+      (await sleep.recordWake('a', '🦀'.repeat(WAKE_REASON_MAX_CHARS))).reason,
+      '🦀'.repeat(WAKE_REASON_MAX_CHARS),
+    );
   });
 });
 
@@ -225,20 +243,52 @@ describe('parseSleepRecord', () => {
     ['an unknown event', { ...started, event: 'snoozed' }, 'event must be "started" or "woken"'],
     ['no agent', { ...started, agent: undefined }, 'missing field agent'],
     ['an unknown mode kind', { ...started, mode: { kind: 'nap' } }, 'mode: kind must be "timer", "event" or "manual"'],
-    ['a bad target', { ...started, mode: { kind: 'event', target: { type: 'build', id: '1' } } }, 'mode: target type must be "agent" or "phase"'],
-    ['an empty target id', { ...started, mode: { kind: 'event', target: { type: 'agent', id: '' } } }, 'mode: target id must be non-empty text'],
-    ['a text start time', { ...started, startedAt: '2025-01-01' }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
-    ['a negative maximum', { ...started, maxDurationMs: -1 }, 'maxDurationMs must be a whole number of milliseconds from 0 to 8.64e15'],
+    [
+      'a bad target',
+      { ...started, mode: { kind: 'event', target: { type: 'build', id: '1' } } },
+      'mode: target type must be "agent" or "phase"',
+    ],
+    [
+      'an empty target id',
+      { ...started, mode: { kind: 'event', target: { type: 'agent', id: '' } } },
+      'mode: target id must be non-empty text',
+    ],
+    [
+      'a text start time',
+      { ...started, startedAt: '2025-01-01' },
+      'startedAt must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
+    [
+      'a negative maximum',
+      { ...started, maxDurationMs: -1 },
+      'maxDurationMs must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
     // Past what a Date can hold: `new Date(t).toISOString()` would throw when it is shown.
-    ['a start time past the Date range', { ...started, startedAt: 1e16 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
-    ['a fractional start time', { ...started, startedAt: T0 + 0.5 }, 'startedAt must be a whole number of milliseconds from 0 to 8.64e15'],
-    ['a wake time past the Date range', { event: 'woken', agent: 'a', reason: 'r', at: 8.64e15 + 1 }, 'at must be a whole number of milliseconds from 0 to 8.64e15'],
+    [
+      'a start time past the Date range',
+      { ...started, startedAt: 1e16 },
+      'startedAt must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
+    [
+      'a fractional start time',
+      { ...started, startedAt: T0 + 0.5 },
+      'startedAt must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
+    [
+      'a wake time past the Date range',
+      { event: 'woken', agent: 'a', reason: 'r', at: 8.64e15 + 1 },
+      'at must be a whole number of milliseconds from 0 to 8.64e15',
+    ],
     [
       'a timer duration past the Date range',
       { ...started, mode: { kind: 'timer', durationMs: 2 ** 60 } },
       'mode: durationMs must be a whole number of milliseconds from 0 to 8.64e15',
     ],
-    ['an agent name over 200 characters', { ...started, agent: 'a'.repeat(201) }, 'agent is 201 characters; the limit is 200'],
+    [
+      'an agent name over 200 characters',
+      { ...started, agent: 'a'.repeat(201) },
+      'agent is 201 characters; the limit is 200',
+    ],
     ['a wake without reason', { event: 'woken', agent: 'a', at: T0 }, 'missing field reason'],
     ['a wake without time', { event: 'woken', agent: 'a', reason: 'r' }, 'missing field at'],
   ];

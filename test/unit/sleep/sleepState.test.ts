@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { parseSleepArgs } from '../../../src/core/sleep/parseSleepArgs';
 import { parseSleepRecord } from '../../../src/core/sleep/sleepRecord';
 import type { ParsedSleep } from '../../../src/core/sleep/parseSleepArgs';
-import { elapsedMs, formatDuration, isExpired, remainingDisplay, remainingMs, startSleep, wake } from '../../../src/core/sleep/sleepState';
+import {
+  elapsedMs,
+  formatDuration,
+  isExpired,
+  remainingDisplay,
+  remainingMs,
+  startSleep,
+  wake,
+} from '../../../src/core/sleep/sleepState';
 import type { SleepState } from '../../../src/core/sleep/sleepState';
 
 const T0 = 1_700_000_000_000;
@@ -60,7 +68,13 @@ describe('SleepState (seed behaviour)', () => {
     assert.deepEqual(parsed, {
       ok: true,
       clamped: false,
-      state: { agent: 'builder', mode: { kind: 'timer', durationMs: 90_000 }, startedAt: T0, maxDurationMs: 90_000, active: true },
+      state: {
+        agent: 'builder',
+        mode: { kind: 'timer', durationMs: 90_000 },
+        startedAt: T0,
+        maxDurationMs: 90_000,
+        active: true,
+      },
     });
   });
 
@@ -152,7 +166,11 @@ describe('parseSleepArgs validation', () => {
     ['a string', 'timer', /sleep arguments must be an object/],
     ['an unknown mode', { mode: 'nap' }, /unknown mode "nap"; valid modes: timer, event, manual/],
     ['a numeric mode', { mode: 1 }, /unknown mode number 1; valid modes/],
-    ['a string duration', { mode: 'timer', duration_secs: '60' }, /duration_secs must be a number of seconds, not "60"/],
+    [
+      'a string duration',
+      { mode: 'timer', duration_secs: '60' },
+      /duration_secs must be a number of seconds, not "60"/,
+    ],
     ['NaN', { mode: 'timer', duration_secs: Number.NaN }, /finite/],
     ['Infinity', { mode: 'timer', duration_secs: Number.POSITIVE_INFINITY }, /finite/],
     ['a negative duration', { mode: 'timer', duration_secs: -5 }, /greater than 0 \(got -5\)/],
@@ -161,8 +179,16 @@ describe('parseSleepArgs validation', () => {
     ['a blank phase', { mode: 'event', phase: '  ' }, /phase is empty/],
     ['a numeric agent_id', { mode: 'event', agent_id: 7 }, /agent_id must be text, not number 7/],
     // The sleep log refuses longer names, so the tool must too, or the sleep could not be recorded.
-    ['an agent_id over 200 characters', { mode: 'event', agent_id: 'a'.repeat(201) }, /agent_id is 201 characters; the limit is 200/],
-    ['a phase over 200 characters', { mode: 'event', phase: 'п'.repeat(201) }, /phase is 201 characters; the limit is 200/],
+    [
+      'an agent_id over 200 characters',
+      { mode: 'event', agent_id: 'a'.repeat(201) },
+      /agent_id is 201 characters; the limit is 200/,
+    ],
+    [
+      'a phase over 200 characters',
+      { mode: 'event', phase: 'п'.repeat(201) },
+      /phase is 201 characters; the limit is 200/,
+    ],
     ['both agent_id and phase', { mode: 'event', agent_id: 'a', phase: 'p' }, /not both/],
     ['a bad timeout on a manual sleep', { mode: 'manual', duration_secs: -1 }, /greater than 0/],
   ];
@@ -201,8 +227,14 @@ describe('parseSleepArgs validation', () => {
   });
 
   test('event sleeps take an optional timeout, clamped too', () => {
-    assert.equal(ok(parseSleepArgs({ mode: 'event', agent_id: 'x', duration_secs: 30 }, 600, ctx)).maxDurationMs, 30_000);
-    assert.equal(ok(parseSleepArgs({ mode: 'event', agent_id: 'x', duration_secs: 3000 }, 600, ctx)).maxDurationMs, 600_000);
+    assert.equal(
+      ok(parseSleepArgs({ mode: 'event', agent_id: 'x', duration_secs: 30 }, 600, ctx)).maxDurationMs,
+      30_000,
+    );
+    assert.equal(
+      ok(parseSleepArgs({ mode: 'event', agent_id: 'x', duration_secs: 3000 }, 600, ctx)).maxDurationMs,
+      600_000,
+    );
   });
 
   test('fractional seconds are kept, and a tiny duration never becomes zero', () => {
@@ -211,7 +243,9 @@ describe('parseSleepArgs validation', () => {
   });
 
   test('extra fields are ignored and the sleeper comes from the context', () => {
-    const s = ok(parseSleepArgs({ mode: 'timer', duration_secs: 5, reason: 'waiting for CI' }, 3600, { agent: 'qa', now: 42 }));
+    const s = ok(
+      parseSleepArgs({ mode: 'timer', duration_secs: 5, reason: 'waiting for CI' }, 3600, { agent: 'qa', now: 42 }),
+    );
     assert.equal(s.agent, 'qa');
     assert.equal(s.startedAt, 42);
   });

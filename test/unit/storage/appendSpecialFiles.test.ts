@@ -32,7 +32,8 @@ before(async () => {
 });
 after(async () => {
   // A writer that opened a FIFO without O_NONBLOCK waits for a reader: be one, so it ends.
-  for (const fifo of fifos) await (await open(fifo, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined))?.close();
+  for (const fifo of fifos)
+    await (await open(fifo, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined))?.close();
   for (const server of servers) await new Promise((resolve) => server.close(resolve));
   await rm(dir, { recursive: true, force: true });
 });
@@ -64,39 +65,50 @@ describe('appendRecord on what is not a regular file', () => {
     await assert.rejects(fs.read(fifo, 100), refusedAs(/it is a FIFO \(named pipe\)/, 'read'));
   });
 
-  test('a socket, a folder and a device behind a link are refused by what they are', { skip: !posix, timeout: 20_000 }, async () => {
-    const d = await fresh();
-    const socket = join(d, 'socket.jsonl');
-    const server = createServer();
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(socket, resolve));
-    await assert.rejects(fs.appendRecord(socket, '{"a":1}\n'), refusedAs(/it is a socket/, 'append to'));
-    await assert.rejects(fs.read(socket, 100), refusedAs(/it is a socket/, 'read'));
+  test(
+    'a socket, a folder and a device behind a link are refused by what they are',
+    { skip: !posix, timeout: 20_000 },
+    async () => {
+      const d = await fresh();
+      const socket = join(d, 'socket.jsonl');
+      const server = createServer();
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(socket, resolve));
+      await assert.rejects(fs.appendRecord(socket, '{"a":1}\n'), refusedAs(/it is a socket/, 'append to'));
+      await assert.rejects(fs.read(socket, 100), refusedAs(/it is a socket/, 'read'));
 
-    const folder = join(d, 'folder.jsonl');
-    await mkdir(folder);
-    await assert.rejects(fs.appendRecord(folder, '{"a":1}\n'), refusedAs(/it is a folder/, 'append to'));
-    await assert.rejects(fs.read(folder, 100), refusedAs(/it is a folder/, 'read'));
+      const folder = join(d, 'folder.jsonl');
+      await mkdir(folder);
+      await assert.rejects(fs.appendRecord(folder, '{"a":1}\n'), refusedAs(/it is a folder/, 'append to'));
+      await assert.rejects(fs.read(folder, 100), refusedAs(/it is a folder/, 'read'));
 
-    // Links are followed as reads follow them (the store checks where they lead beforehand).
-    const device = join(d, 'device.jsonl');
-    await symlink('/dev/null', device);
-    await assert.rejects(fs.appendRecord(device, '{"a":1}\n'), refusedAs(/it is a character device/, 'append to'));
-    await assert.rejects(fs.read(device, 100), refusedAs(/it is a character device/, 'read'));
-  });
+      // Links are followed as reads follow them (the store checks where they lead beforehand).
+      const device = join(d, 'device.jsonl');
+      await symlink('/dev/null', device);
+      await assert.rejects(fs.appendRecord(device, '{"a":1}\n'), refusedAs(/it is a character device/, 'append to'));
+      await assert.rejects(fs.read(device, 100), refusedAs(/it is a character device/, 'read'));
+    },
+  );
 
-  test('a FIFO where a torn tail is set aside is refused without hanging, and nothing is cut', { skip: !posix, timeout: 20_000 }, async () => {
-    const file = join(await fresh(), 'log.jsonl');
-    await writeFile(file, '{"a":1}\n{"a":');
-    mkfifo(`${file}.corrupt`);
-    await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => {
-      assert.ok(err instanceof StorageError, String(err));
-      assert.equal(err.path, `${file}.corrupt`);
-      assert.match(err.message, /^Refused to set aside the torn last line of '.*log\.jsonl' in '.*log\.jsonl\.corrupt': it is a FIFO \(named pipe\)/);
-      return true;
-    });
-    assert.equal(await readFile(file, 'utf8'), '{"a":1}\n{"a":');
-  });
+  test(
+    'a FIFO where a torn tail is set aside is refused without hanging, and nothing is cut',
+    { skip: !posix, timeout: 20_000 },
+    async () => {
+      const file = join(await fresh(), 'log.jsonl');
+      await writeFile(file, '{"a":1}\n{"a":');
+      mkfifo(`${file}.corrupt`);
+      await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => {
+        assert.ok(err instanceof StorageError, String(err));
+        assert.equal(err.path, `${file}.corrupt`);
+        assert.match(
+          err.message,
+          /^Refused to set aside the torn last line of '.*log\.jsonl' in '.*log\.jsonl\.corrupt': it is a FIFO \(named pipe\)/,
+        );
+        return true;
+      });
+      assert.equal(await readFile(file, 'utf8'), '{"a":1}\n{"a":');
+    },
+  );
 
   test('a regular file behind a link is still appended to', { skip: !posix }, async () => {
     const d = await fresh();
@@ -108,18 +120,34 @@ describe('appendRecord on what is not a regular file', () => {
 });
 
 describe('groundwork journal append', () => {
-  test('on a journal that is a FIFO: exit 1 with what the path is, without hanging', { skip: !posix, timeout: 20_000 }, async () => {
-    const ws = await fresh();
-    await mkdir(join(ws, '.groundwork'));
-    mkfifo(join(ws, '.groundwork/discoveries.jsonl'));
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd: ws };
-    const code = await runCli(['journal', 'append', '--title', 'Lost?', '--description', 'Not into a pipe'], io, createNodeDeps());
-    assert.equal(code, 1, stdout);
-    assert.equal(stdout, '');
-    assert.equal(stderr, "groundwork: Refused to append to '.groundwork/discoveries.jsonl': it is a FIFO (named pipe), not a regular file. Move it away\n");
-  });
+  test(
+    'on a journal that is a FIFO: exit 1 with what the path is, without hanging',
+    { skip: !posix, timeout: 20_000 },
+    async () => {
+      const ws = await fresh();
+      await mkdir(join(ws, '.groundwork'));
+      mkfifo(join(ws, '.groundwork/discoveries.jsonl'));
+      let stdout = '';
+      let stderr = '';
+      const io = {
+        stdout: (s: string) => void (stdout += s),
+        stderr: (s: string) => void (stderr += s),
+        env: {},
+        cwd: ws,
+      };
+      const code = await runCli(
+        ['journal', 'append', '--title', 'Lost?', '--description', 'Not into a pipe'],
+        io,
+        createNodeDeps(),
+      );
+      assert.equal(code, 1, stdout);
+      assert.equal(stdout, '');
+      assert.equal(
+        stderr,
+        "groundwork: Refused to append to '.groundwork/discoveries.jsonl': it is a FIFO (named pipe), not a regular file. Move it away\n",
+      );
+    },
+  );
 });
 
 describe('appending to a hard link', () => {
@@ -134,6 +162,10 @@ describe('appending to a hard link', () => {
       (e: unknown) => e instanceof StorageError && /it has 1 other name\(s\) \(a hard link\)/.test(e.message),
     );
     assert.equal(await readFile(outside, 'utf8'), "someone else's file, no newline at the end");
-    assert.equal(await lstat(join(base, '.groundwork', 'discoveries.jsonl.corrupt')).catch(() => undefined), undefined, 'no torn tail was set aside');
+    assert.equal(
+      await lstat(join(base, '.groundwork', 'discoveries.jsonl.corrupt')).catch(() => undefined),
+      undefined,
+      'no torn tail was set aside',
+    );
   });
 });

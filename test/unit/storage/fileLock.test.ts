@@ -26,7 +26,9 @@ const lockPath = () => join(dir, `lock-${++n}`);
 
 /** The pid of a process that has exited (and been reaped). */
 function deadPid(): number {
-  return Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
+  return Number(
+    execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }),
+  );
 }
 
 async function plant(path: string, holder: object, ageMs = 0): Promise<void> {

@@ -94,7 +94,14 @@ describe('parseJsonl', () => {
   });
 
   test('a file cut at every byte offset yields exactly the records whose newline made it', () => {
-    const text = [line(1), line(2, 'ünïcödé ✓ and "quotes" and \\ and\nnewline'), '\n', line(3), 'not json\n', line(4, '🙂'.repeat(5))].join('');
+    const text = [
+      line(1),
+      line(2, 'ünïcödé ✓ and "quotes" and \\ and\nnewline'),
+      '\n',
+      line(3),
+      'not json\n',
+      line(4, '🙂'.repeat(5)),
+    ].join('');
     const bytes = new TextEncoder().encode(text);
     const decoder = new TextDecoder();
     const endOfRecord: [number, number][] = [];
@@ -218,7 +225,8 @@ describe('JsonlLog', () => {
     const { fs, log } = setup();
     await assert.rejects(
       log.append({ n: 'one' } as unknown as Item),
-      (err: unknown) => err instanceof StorageError && /'\.groundwork\/items\.jsonl'.*missing field n/.test(err.message),
+      (err: unknown) =>
+        err instanceof StorageError && /'\.groundwork\/items\.jsonl'.*missing field n/.test(err.message),
     );
     assert.equal(fs.text(PATH), undefined);
   });
@@ -305,6 +313,9 @@ describe('JsonlLog', () => {
     const { fs, log } = setup();
     fs.writeRaw(PATH, line(1));
     fs.failOn = (op) => (op === 'readNewestLines' ? Object.assign(new Error('EACCES'), { code: 'EACCES' }) : undefined);
-    await assert.rejects(log.readAll(), (err: unknown) => err instanceof StorageError && err.code === 'io' && /permissions/.test(err.message));
+    await assert.rejects(
+      log.readAll(),
+      (err: unknown) => err instanceof StorageError && err.code === 'io' && /permissions/.test(err.message),
+    );
   });
 });

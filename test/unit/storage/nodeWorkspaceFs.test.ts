@@ -95,7 +95,10 @@ describe('readNewestLines', () => {
 
   test('a folder or a FIFO is refused', async () => {
     const d = await fresh('newest-notfile');
-    await assert.rejects(fs.readNewestLines(d, 100), (err: unknown) => err instanceof StorageError && err.code === 'io');
+    await assert.rejects(
+      fs.readNewestLines(d, 100),
+      (err: unknown) => err instanceof StorageError && err.code === 'io',
+    );
     if (process.platform !== 'win32') {
       execFileSync('mkfifo', [join(d, 'fifo')]);
       await assert.rejects(fs.readNewestLines(join(d, 'fifo'), 100), /not a regular file/);
@@ -190,23 +193,30 @@ describe('appendRecord', () => {
     assert.equal(await readFile(`${file}.corrupt`, 'utf8'), `${tail}\n`);
   });
 
-  test('never writes the torn tail through a .corrupt symbolic link', { skip: process.platform === 'win32' }, async () => {
-    const d = await fresh('corrupt-link');
-    const outside = join(d, 'outside.txt');
-    await writeFile(outside, 'precious');
-    const file = join(d, 'log.jsonl');
-    await writeFile(file, '{"a":1}\nrm -rf ~');
-    await symlink(outside, `${file}.corrupt`);
-    await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => {
-      // The error names the .corrupt link, which is what to remove, not the log, which is fine.
-      assert.ok(err instanceof StorageError);
-      assert.equal(err.path, `${file}.corrupt`);
-      assert.equal(err.message, `Could not set aside the torn last line of '${file}' in '${file}.corrupt' (ELOOP). A symbolic link is in the way; remove it.`);
-      return true;
-    });
-    assert.equal(await readFile(outside, 'utf8'), 'precious');
-    assert.equal(await readFile(file, 'utf8'), '{"a":1}\nrm -rf ~', 'nothing is cut when it cannot be set aside');
-  });
+  test(
+    'never writes the torn tail through a .corrupt symbolic link',
+    { skip: process.platform === 'win32' },
+    async () => {
+      const d = await fresh('corrupt-link');
+      const outside = join(d, 'outside.txt');
+      await writeFile(outside, 'precious');
+      const file = join(d, 'log.jsonl');
+      await writeFile(file, '{"a":1}\nrm -rf ~');
+      await symlink(outside, `${file}.corrupt`);
+      await assert.rejects(fs.appendRecord(file, '{"a":2}\n'), (err: unknown) => {
+        // The error names the .corrupt link, which is what to remove, not the log, which is fine.
+        assert.ok(err instanceof StorageError);
+        assert.equal(err.path, `${file}.corrupt`);
+        assert.equal(
+          err.message,
+          `Could not set aside the torn last line of '${file}' in '${file}.corrupt' (ELOOP). A symbolic link is in the way; remove it.`,
+        );
+        return true;
+      });
+      assert.equal(await readFile(outside, 'utf8'), 'precious');
+      assert.equal(await readFile(file, 'utf8'), '{"a":1}\nrm -rf ~', 'nothing is cut when it cannot be set aside');
+    },
+  );
 });
 
 describe('list, info, realpath, remove', () => {

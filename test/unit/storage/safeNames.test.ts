@@ -1,6 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertRelativePath, assertSlug, checkRelativePath, isSlug, safeFileName, slugify, uniqueSlug } from '../../../src/core/storage/safeNames';
+import {
+  assertRelativePath,
+  assertSlug,
+  checkRelativePath,
+  isSlug,
+  safeFileName,
+  slugify,
+  uniqueSlug,
+} from '../../../src/core/storage/safeNames';
 import { StorageError } from '../../../src/core/storage/storageError';
 
 describe('slugs', () => {

@@ -32,7 +32,10 @@ describe('session lock across processes', () => {
     let ran = false;
     await assert.rejects(
       store.withSessionLock('brainstorm-invoices', async () => void (ran = true)),
-      (e: unknown) => e instanceof StorageError && e.code === 'busy' && /A step of brainstorm-invoices is under way in another window or a groundwork command/.test(e.message),
+      (e: unknown) =>
+        e instanceof StorageError &&
+        e.code === 'busy' &&
+        /A step of brainstorm-invoices is under way in another window or a groundwork command/.test(e.message),
     );
     assert.equal(ran, false);
     // Another session is not held by it.
@@ -47,7 +50,10 @@ describe('session lock across processes', () => {
   test('held in this process: the second step is refused too, and the first one is not disturbed', async () => {
     const store = openWorkspaceStore(ws);
     let release!: () => void;
-    const first = store.withSessionLock('discovery-s1', () => new Promise<string>((resolve) => (release = () => resolve('first'))));
+    const first = store.withSessionLock(
+      'discovery-s1',
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     await assert.rejects(
       store.withSessionLock('discovery-s1', async () => 'second'),

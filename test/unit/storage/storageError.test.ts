@@ -3,10 +3,15 @@ import assert from 'node:assert/strict';
 import { StorageError, quotePath, relabelStorageError } from '../../../src/core/storage/storageError';
 
 describe('relabelStorageError', () => {
-  const relabel = (path: string, message: string, prefix: string) => relabelStorageError(new StorageError('unsafe-path', path, message), prefix);
+  const relabel = (path: string, message: string, prefix: string) =>
+    relabelStorageError(new StorageError('unsafe-path', path, message), prefix);
 
   test('cuts the workspace folder from the start of the error path and of each quoted path', () => {
-    const err = relabel('/w/.groundwork/x', "Refused to use '/w/.groundwork/x': '/w/.groundwork/x' is a symbolic link (to '/w/y').", '/w/');
+    const err = relabel(
+      '/w/.groundwork/x',
+      "Refused to use '/w/.groundwork/x': '/w/.groundwork/x' is a symbolic link (to '/w/y').",
+      '/w/',
+    );
     assert.equal(err.message, "Refused to use '.groundwork/x': '.groundwork/x' is a symbolic link (to 'y').");
     assert.equal(err.path, '.groundwork/x');
     assert.equal(err.code, 'unsafe-path');
@@ -16,7 +21,11 @@ describe('relabelStorageError', () => {
   test('leaves a path that holds the workspace folder further on whole', () => {
     const err = relabel('/w/.groundwork/x', "'/w/.groundwork/x' is a symbolic link to '/srv/w/data', outside", '/w/');
     assert.equal(err.message, "'.groundwork/x' is a symbolic link to '/srv/w/data', outside");
-    const deeper = relabel('/tmp/rvw/.groundwork/p', "'/tmp/rvw/.groundwork/p' links to '/tmp/rvo/tmp/rvw/data'", '/tmp/rvw/');
+    const deeper = relabel(
+      '/tmp/rvw/.groundwork/p',
+      "'/tmp/rvw/.groundwork/p' links to '/tmp/rvo/tmp/rvw/data'",
+      '/tmp/rvw/',
+    );
     assert.equal(deeper.message, "'.groundwork/p' links to '/tmp/rvo/tmp/rvw/data'");
   });
 

@@ -127,13 +127,17 @@ for (const backend of backends) {
       const { store, ws, write, read, link } = await backend.make();
       await write(`${ws}/outside/secret.txt`, 'secret');
       await link(`${ws}/.groundwork/plans/evil`, `${ws}/outside`);
-      const names = /'\.groundwork\/plans\/evil' is a symbolic link to '.*outside', outside the \.groundwork folder\. Remove the link/;
+      const names =
+        /'\.groundwork\/plans\/evil' is a symbolic link to '.*outside', outside the \.groundwork folder\. Remove the link/;
       await assert.rejects(store.readText('plans/evil/secret.txt'), unsafe(names));
       await assert.rejects(store.writeText('plans/evil/secret.txt', 'overwritten'), unsafe(names));
       await assert.rejects(store.writeText('plans/evil/new/deeper.md', 'x'), unsafe(names));
       await assert.rejects(store.list('plans/evil'), unsafe(names));
       await assert.rejects(store.remove('plans/evil/secret.txt'), unsafe(names));
-      await assert.rejects(store.log('plans/evil/log.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(names));
+      await assert.rejects(
+        store.log('plans/evil/log.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)),
+        unsafe(names),
+      );
       assert.equal(await read(`${ws}/outside/secret.txt`), 'secret');
       assert.equal(await read(`${ws}/outside/log.jsonl`), undefined);
     });
@@ -143,9 +147,18 @@ for (const backend of backends) {
       await write(`${ws}/outside/passwd`, 'root:x:0:0');
       await link(`${ws}/.groundwork/records.jsonl`, `${ws}/outside/passwd`);
       await link(`${ws}/.groundwork/metrics`, `${ws}/outside`);
-      await assert.rejects(store.log('records.jsonl', parseTestRecord).readAll(), unsafe(/'\.groundwork\/records\.jsonl' is a symbolic link/));
-      await assert.rejects(store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(/symbolic link/));
-      await assert.rejects(store.log('metrics/usage.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(/'\.groundwork\/metrics' is a symbolic link/));
+      await assert.rejects(
+        store.log('records.jsonl', parseTestRecord).readAll(),
+        unsafe(/'\.groundwork\/records\.jsonl' is a symbolic link/),
+      );
+      await assert.rejects(
+        store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)),
+        unsafe(/symbolic link/),
+      );
+      await assert.rejects(
+        store.log('metrics/usage.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)),
+        unsafe(/'\.groundwork\/metrics' is a symbolic link/),
+      );
       assert.equal(await read(`${ws}/outside/passwd`), 'root:x:0:0');
       assert.equal(await read(`${ws}/outside/usage.jsonl`), undefined);
     });
@@ -155,7 +168,9 @@ for (const backend of backends) {
       await mkdir(`${ws}/outside${ws}/data`);
       await link(`${ws}/.groundwork/plans`, `${ws}/outside${ws}/data`);
       await assert.rejects(store.readText('plans/x.md'), (err: unknown) => {
-        unsafe(new RegExp(`'\\.groundwork/plans' is a symbolic link to '(.*/)?outside${escapeRegExp(ws)}/data', outside`))(err);
+        unsafe(
+          new RegExp(`'\\.groundwork/plans' is a symbolic link to '(.*/)?outside${escapeRegExp(ws)}/data', outside`),
+        )(err);
         assert.equal((err as StorageError).path, '.groundwork/plans/x.md');
         return true;
       });
@@ -165,7 +180,10 @@ for (const backend of backends) {
       const { store, ws, write, link } = await backend.make();
       await write(`${ws}/.groundwork-evil/x`, 'evil');
       await link(`${ws}/.groundwork/sneaky`, `${ws}/.groundwork-evil`);
-      await assert.rejects(store.readText('sneaky/x'), unsafe(/'\.groundwork\/sneaky' is a symbolic link to '.*\.groundwork-evil'/));
+      await assert.rejects(
+        store.readText('sneaky/x'),
+        unsafe(/'\.groundwork\/sneaky' is a symbolic link to '.*\.groundwork-evil'/),
+      );
     });
 
     test('a link planted after earlier checks passed is still refused (the quick check of a known folder)', async () => {
@@ -175,7 +193,10 @@ for (const backend of backends) {
       await write(`${ws}/outside/counters.json`, 'theirs');
       await store.remove('metrics');
       await link(`${ws}/.groundwork/metrics`, `${ws}/outside`);
-      await assert.rejects(store.writeText('metrics/counters.json', '{"discovery": 1}'), unsafe(/'\.groundwork\/metrics' is a symbolic link/));
+      await assert.rejects(
+        store.writeText('metrics/counters.json', '{"discovery": 1}'),
+        unsafe(/'\.groundwork\/metrics' is a symbolic link/),
+      );
       await link(`${ws}/.groundwork/locks/y.txt`, `${ws}/outside/not-yet`);
       await assert.rejects(store.writeText('locks/y.txt', 'x'), unsafe(/target that does not exist/));
       assert.equal(await read(`${ws}/outside/counters.json`), 'theirs');
@@ -185,7 +206,10 @@ for (const backend of backends) {
     test('refuses a dangling link, which a write could follow out later', async () => {
       const { store, ws, link } = await backend.make();
       await link(`${ws}/.groundwork/cases.jsonl`, `${ws}/outside/not-yet`);
-      await assert.rejects(store.log('cases.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), unsafe(/target that does not exist/));
+      await assert.rejects(
+        store.log('cases.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)),
+        unsafe(/target that does not exist/),
+      );
     });
 
     test('allows a link that stays inside .groundwork', async () => {
@@ -248,7 +272,10 @@ for (const backend of backends) {
         problems.map((p) => [p.line, p.unreadLines]),
         [[1, 60 - seqs.length]],
       );
-      assert.match(problems[0]?.reason ?? '', /^the file is \d+\.\d KiB; only its newest 4 KiB were read \(its first \d+ lines are kept in the file but not shown\)$/);
+      assert.match(
+        problems[0]?.reason ?? '',
+        /^the file is \d+\.\d KiB; only its newest 4 KiB were read \(its first \d+ lines are kept in the file but not shown\)$/,
+      );
     });
 
     test('a torn tail that cannot be set aside names the .corrupt path in the way', async () => {
@@ -256,15 +283,18 @@ for (const backend of backends) {
       await write(`${ws}/outside/passwd`, 'root:x:0:0');
       await write(`${ws}/.groundwork/records.jsonl`, '{"id":"torn');
       await link(`${ws}/.groundwork/records.jsonl.corrupt`, `${ws}/outside/passwd`);
-      await assert.rejects(store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)), (err: unknown) => {
-        assert.ok(err instanceof StorageError);
-        assert.equal(err.path, '.groundwork/records.jsonl.corrupt');
-        assert.match(
-          err.message,
-          /^Could not set aside the torn last line of '\.groundwork\/records\.jsonl' in '\.groundwork\/records\.jsonl\.corrupt' \(ELOOP\)\. A symbolic link is in the way; remove it\.$/,
-        );
-        return true;
-      });
+      await assert.rejects(
+        store.log('records.jsonl', parseTestRecord).append(makeRecord('w', 1, 0)),
+        (err: unknown) => {
+          assert.ok(err instanceof StorageError);
+          assert.equal(err.path, '.groundwork/records.jsonl.corrupt');
+          assert.match(
+            err.message,
+            /^Could not set aside the torn last line of '\.groundwork\/records\.jsonl' in '\.groundwork\/records\.jsonl\.corrupt' \(ELOOP\)\. A symbolic link is in the way; remove it\.$/,
+          );
+          return true;
+        },
+      );
       assert.equal(await read(`${ws}/outside/passwd`), 'root:x:0:0');
     });
 

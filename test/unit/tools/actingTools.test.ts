@@ -33,7 +33,16 @@ function run(name: string, input: unknown, context: ToolContext): Promise<ToolRe
 
 describe('acting tools: the registry', () => {
   test('agentTools has the read tools, then the five acting tools; readTools is unchanged', () => {
-    const all = ['read_file', 'list_files', 'search', 'write_file', 'edit_file', 'run_command', 'sleep', 'report_discovery'];
+    const all = [
+      'read_file',
+      'list_files',
+      'search',
+      'write_file',
+      'edit_file',
+      'run_command',
+      'sleep',
+      'report_discovery',
+    ];
     assert.deepEqual(
       agentTools.definitionsFor(all).map((d) => d.name),
       all,
@@ -46,10 +55,21 @@ describe('acting tools: the registry', () => {
 
   test('each acting definition: its access, a closed schema, described fields of the types the registry checks', () => {
     const access = ACTING_TOOL_DEFINITIONS.map((d) => `${d.name}:${d.access}`);
-    assert.deepEqual(access, ['write_file:write-workspace', 'edit_file:write-workspace', 'run_command:run-command', 'sleep:run-state', 'report_discovery:run-state']);
+    assert.deepEqual(access, [
+      'write_file:write-workspace',
+      'edit_file:write-workspace',
+      'run_command:run-command',
+      'sleep:run-state',
+      'report_discovery:run-state',
+    ]);
     for (const d of ACTING_TOOL_DEFINITIONS) {
       assert.ok(d.description.length > 80, d.name);
-      const schema = d.inputSchema as { type: string; properties: Record<string, { type: string; description: string }>; required: string[]; additionalProperties: boolean };
+      const schema = d.inputSchema as {
+        type: string;
+        properties: Record<string, { type: string; description: string }>;
+        required: string[];
+        additionalProperties: boolean;
+      };
       assert.equal(schema.type, 'object');
       assert.equal(schema.additionalProperties, false);
       for (const key of schema.required) assert.ok(key in schema.properties, `${d.name}.${key}`);
@@ -68,15 +88,47 @@ describe('acting tools: bad input, enums included', () => {
     { tool: 'sleep', input: { mode: 'nap' }, says: /'mode' must be one of 'timer', 'event', 'manual', got "nap"/ },
     { tool: 'sleep', input: { mode: 7 }, says: /'mode' must be a string, got number 7/ },
     { tool: 'sleep', input: { mode: 'timer', seconds: 0 }, says: /'seconds' must be a whole number from 1 to 86400/ },
-    { tool: 'sleep', input: { mode: 'event', event: 'e'.repeat(201) }, says: /'event' must be at most 200 characters long/ },
-    { tool: 'sleep', input: {}, says: /the field 'mode' is missing; its fields are mode, seconds, event, reason \(mode required\)/ },
-    { tool: 'report_discovery', input: { scope: 'team', content: 'x' }, says: /'scope' must be one of 'local', 'global', got "team"/ },
-    { tool: 'report_discovery', input: { scope: 'local', content: 'x', impact: 'huge' }, says: /'impact' must be one of 'low', 'medium', 'high', 'critical'/ },
-    { tool: 'report_discovery', input: { scope: 'local', content: '' }, says: /'content' must be at least 1 character long/ },
-    { tool: 'report_discovery', input: { scope: 'local', content: 'x'.repeat(4001) }, says: /'content' must be at most 4000 characters long/ },
+    {
+      tool: 'sleep',
+      input: { mode: 'event', event: 'e'.repeat(201) },
+      says: /'event' must be at most 200 characters long/,
+    },
+    {
+      tool: 'sleep',
+      input: {},
+      says: /the field 'mode' is missing; its fields are mode, seconds, event, reason \(mode required\)/,
+    },
+    {
+      tool: 'report_discovery',
+      input: { scope: 'team', content: 'x' },
+      says: /'scope' must be one of 'local', 'global', got "team"/,
+    },
+    {
+      tool: 'report_discovery',
+      input: { scope: 'local', content: 'x', impact: 'huge' },
+      says: /'impact' must be one of 'low', 'medium', 'high', 'critical'/,
+    },
+    {
+      tool: 'report_discovery',
+      input: { scope: 'local', content: '' },
+      says: /'content' must be at least 1 character long/,
+    },
+    {
+      tool: 'report_discovery',
+      input: { scope: 'local', content: 'x'.repeat(4001) },
+      says: /'content' must be at most 4000 characters long/,
+    },
     { tool: 'run_command', input: { command: '' }, says: /'command' must be at least 1 character long/ },
-    { tool: 'run_command', input: { command: 'x'.repeat(10_001) }, says: /'command' must be at most 10000 characters long/ },
-    { tool: 'run_command', input: { command: 'ls', timeout_seconds: 3601 }, says: /'timeout_seconds' must be a whole number from 1 to 3600/ },
+    {
+      tool: 'run_command',
+      input: { command: 'x'.repeat(10_001) },
+      says: /'command' must be at most 10000 characters long/,
+    },
+    {
+      tool: 'run_command',
+      input: { command: 'ls', timeout_seconds: 3601 },
+      says: /'timeout_seconds' must be a whole number from 1 to 3600/,
+    },
     { tool: 'run_command', input: { command: 'ls', cwd: '/' }, says: /unknown field 'cwd'/ },
     { tool: 'edit_file', input: { path: 'a', old_text: 'x' }, says: /the field 'new_text' is missing/ },
   ];
@@ -94,27 +146,47 @@ describe('acting tools: run_command, sleep and report_discovery go to the run', 
     const { acting, calls, signals } = recordingActing();
     const signal = new AbortController().signal;
     const context = contextFor(memoryWorkspace(), { acting, signal });
-    assert.deepEqual(await run('run_command', { command: 'npm test', timeout_seconds: 60 }, context), { isError: false, content: 'Exit code 0.' });
+    assert.deepEqual(await run('run_command', { command: 'npm test', timeout_seconds: 60 }, context), {
+      isError: false,
+      content: 'Exit code 0.',
+    });
     assert.deepEqual(await run('run_command', { command: 'ls' }, context), { isError: false, content: 'Exit code 0.' });
-    assert.deepEqual(calls, [{ runCommand: { command: 'npm test', timeoutSeconds: 60 } }, { runCommand: { command: 'ls' } }]);
+    assert.deepEqual(calls, [
+      { runCommand: { command: 'npm test', timeoutSeconds: 60 } },
+      { runCommand: { command: 'ls' } },
+    ]);
     assert.equal(signals[0], signal);
   });
 
   test('sleep: each field passed on only when given', async () => {
     const { acting, calls } = recordingActing();
     const context = contextFor(memoryWorkspace(), { acting });
-    assert.equal((await run('sleep', { mode: 'timer', seconds: 5, reason: 'waiting for CI' }, context)).content, 'Woken after 5 s.');
+    assert.equal(
+      (await run('sleep', { mode: 'timer', seconds: 5, reason: 'waiting for CI' }, context)).content,
+      'Woken after 5 s.',
+    );
     await run('sleep', { mode: 'event', event: 'build-qa' }, context);
     await run('sleep', { mode: 'manual' }, context);
-    assert.deepEqual(calls, [{ sleep: { mode: 'timer', seconds: 5, reason: 'waiting for CI' } }, { sleep: { mode: 'event', event: 'build-qa' } }, { sleep: { mode: 'manual' } }]);
+    assert.deepEqual(calls, [
+      { sleep: { mode: 'timer', seconds: 5, reason: 'waiting for CI' } },
+      { sleep: { mode: 'event', event: 'build-qa' } },
+      { sleep: { mode: 'manual' } },
+    ]);
   });
 
   test('report_discovery: scope, content, impact and task (passed as given: the run checks it)', async () => {
     const { acting, calls } = recordingActing();
     const context = contextFor(memoryWorkspace(), { acting });
-    assert.equal((await run('report_discovery', { scope: 'global', content: 'Tests need Node 20.', impact: 'high' }, context)).content, 'Recorded.');
+    assert.equal(
+      (await run('report_discovery', { scope: 'global', content: 'Tests need Node 20.', impact: 'high' }, context))
+        .content,
+      'Recorded.',
+    );
     await run('report_discovery', { scope: 'local', content: 'x' }, context);
-    assert.equal((await run('report_discovery', { scope: 'local', content: 'y', task: 'not a: task' }, context)).content, 'Recorded.');
+    assert.equal(
+      (await run('report_discovery', { scope: 'local', content: 'y', task: 'not a: task' }, context)).content,
+      'Recorded.',
+    );
     assert.deepEqual(calls, [
       { reportDiscovery: { scope: 'global', content: 'Tests need Node 20.', impact: 'high' } },
       { reportDiscovery: { scope: 'local', content: 'x' } },
@@ -123,8 +195,13 @@ describe('acting tools: run_command, sleep and report_discovery go to the run', 
   });
 
   test("the run's refusal goes back as an error result", async () => {
-    const context = contextFor(memoryWorkspace(), { acting: recordingActing('The command was not run: the person denied it.').acting });
-    assert.deepEqual(await run('run_command', { command: 'rm -rf /' }, context), { isError: true, content: 'The command was not run: the person denied it.' });
+    const context = contextFor(memoryWorkspace(), {
+      acting: recordingActing('The command was not run: the person denied it.').acting,
+    });
+    assert.deepEqual(await run('run_command', { command: 'rm -rf /' }, context), {
+      isError: true,
+      content: 'The command was not run: the person denied it.',
+    });
   });
 
   for (const [tool, input] of [
@@ -143,13 +220,49 @@ describe('acting tools: run_command, sleep and report_discovery go to the run', 
 
 describe('acting tools: what the people watching see', () => {
   const cases: { tool: string; input: Record<string, unknown>; target: string; said: string; kind: string }[] = [
-    { tool: 'write_file', input: { path: 'src/a.js', content: '' }, target: 'src/a.js', said: 'wrote src/a.js', kind: 'write' },
-    { tool: 'edit_file', input: { path: 'src/a.js', old_text: 'a', new_text: 'b' }, target: 'src/a.js', said: 'edited src/a.js', kind: 'write' },
-    { tool: 'run_command', input: { command: 'npm test' }, target: 'npm test', said: 'ran `npm test`', kind: 'command' },
-    { tool: 'sleep', input: { mode: 'timer', seconds: 5 }, target: 'timer 5s', said: 'slept (timer 5s)', kind: 'other' },
-    { tool: 'sleep', input: { mode: 'event', event: 'build-qa' }, target: 'event build-qa', said: 'slept (event build-qa)', kind: 'other' },
+    {
+      tool: 'write_file',
+      input: { path: 'src/a.js', content: '' },
+      target: 'src/a.js',
+      said: 'wrote src/a.js',
+      kind: 'write',
+    },
+    {
+      tool: 'edit_file',
+      input: { path: 'src/a.js', old_text: 'a', new_text: 'b' },
+      target: 'src/a.js',
+      said: 'edited src/a.js',
+      kind: 'write',
+    },
+    {
+      tool: 'run_command',
+      input: { command: 'npm test' },
+      target: 'npm test',
+      said: 'ran `npm test`',
+      kind: 'command',
+    },
+    {
+      tool: 'sleep',
+      input: { mode: 'timer', seconds: 5 },
+      target: 'timer 5s',
+      said: 'slept (timer 5s)',
+      kind: 'other',
+    },
+    {
+      tool: 'sleep',
+      input: { mode: 'event', event: 'build-qa' },
+      target: 'event build-qa',
+      said: 'slept (event build-qa)',
+      kind: 'other',
+    },
     { tool: 'sleep', input: { mode: 'manual' }, target: 'manual', said: 'slept (manual)', kind: 'other' },
-    { tool: 'report_discovery', input: { scope: 'local', content: 'x' }, target: 'local', said: 'reported a local discovery', kind: 'other' },
+    {
+      tool: 'report_discovery',
+      input: { scope: 'local', content: 'x' },
+      target: 'local',
+      said: 'reported a local discovery',
+      kind: 'other',
+    },
   ];
   for (const { tool, input, target, said, kind } of cases) {
     test(`${tool} ${JSON.stringify(input)}: '${said}'`, () => {

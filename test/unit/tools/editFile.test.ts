@@ -28,13 +28,22 @@ function recordingActing(): { acting: ActingPorts; changes: Change[] } {
 }
 
 function edit(fs: MemoryWorkspaceFs, acting: ActingPorts | undefined, input: unknown): Promise<ToolResult> {
-  return agentTools.run('edit_file', input, contextFor(fs, acting === undefined ? {} : { acting }), createToolRunCache());
+  return agentTools.run(
+    'edit_file',
+    input,
+    contextFor(fs, acting === undefined ? {} : { acting }),
+    createToolRunCache(),
+  );
 }
 
 const SOURCE = 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}\n';
 
 /** An edit that must be refused: its message matches, nothing changed, the run never told. */
-async function refusedEdit(files: Record<string, string | Uint8Array>, input: Record<string, unknown>, says: RegExp): Promise<void> {
+async function refusedEdit(
+  files: Record<string, string | Uint8Array>,
+  input: Record<string, unknown>,
+  says: RegExp,
+): Promise<void> {
   const fs = memoryWorkspace(files);
   const { acting, changes } = recordingActing();
   const before = fs.paths().map((p) => `${p} ${fs.text(p)}`);
@@ -52,7 +61,11 @@ describe('edit_file: one match', () => {
   test('replaced; the run told with the bytes before and after; the counts said', async () => {
     const fs = memoryWorkspace({ 'src/a.js': SOURCE });
     const { acting, changes } = recordingActing();
-    const input = { path: 'src/a.js', old_text: 'function b() {\n  return 1;', new_text: 'function b() {\n  // two\n  return 2;' };
+    const input = {
+      path: 'src/a.js',
+      old_text: 'function b() {\n  return 1;',
+      new_text: 'function b() {\n  // two\n  return 2;',
+    };
     const result = await edit(fs, acting, input);
     assert.deepEqual(result, { isError: false, content: 'Edited src/a.js: replaced 2 lines with 3 (now 8 lines).' });
     const after = SOURCE.replace('function b() {\n  return 1;', 'function b() {\n  // two\n  return 2;');
@@ -66,7 +79,10 @@ describe('edit_file: one match', () => {
   test('part of a line, and deleting with an empty new_text', async () => {
     const fs = memoryWorkspace({ 'a.txt': 'hello cruel world\n' });
     const { acting } = recordingActing();
-    assert.equal((await edit(fs, acting, { path: 'a.txt', old_text: 'cruel ', new_text: '' })).content, 'Edited a.txt: replaced 1 line with 0 (now 1 line).');
+    assert.equal(
+      (await edit(fs, acting, { path: 'a.txt', old_text: 'cruel ', new_text: '' })).content,
+      'Edited a.txt: replaced 1 line with 0 (now 1 line).',
+    );
     assert.equal(fs.text(`${ROOT}/a.txt`), 'hello world\n');
   });
 
@@ -87,7 +103,10 @@ describe('edit_file: one match', () => {
   test("a Windows file: old_text with '\\n' matches its '\\r\\n' lines, and new_text gets them too", async () => {
     const fs = memoryWorkspace({ 'win.txt': 'one\r\ntwo\r\nthree\r\n' });
     const { acting } = recordingActing();
-    assert.equal((await edit(fs, acting, { path: 'win.txt', old_text: 'one\ntwo', new_text: 'uno\ndos\nmas' })).content, 'Edited win.txt: replaced 2 lines with 3 (now 4 lines).');
+    assert.equal(
+      (await edit(fs, acting, { path: 'win.txt', old_text: 'one\ntwo', new_text: 'uno\ndos\nmas' })).content,
+      'Edited win.txt: replaced 2 lines with 3 (now 4 lines).',
+    );
     assert.equal(fs.text(`${ROOT}/win.txt`), 'uno\r\ndos\r\nmas\r\nthree\r\n');
   });
 
@@ -118,14 +137,29 @@ describe('edit_file: refused, nothing changed', () => {
       /^old_text matches 2 places in 'a\.js'; include more surrounding lines so it matches exactly one\.$/,
     ));
 
-  test('indentation differs: no match', () => refusedEdit({ 'a.js': SOURCE }, { path: 'a.js', old_text: 'function a() {\nreturn 1;', new_text: 'x' }, /was not found/));
+  test('indentation differs: no match', () =>
+    refusedEdit(
+      { 'a.js': SOURCE },
+      { path: 'a.js', old_text: 'function a() {\nreturn 1;', new_text: 'x' },
+      /was not found/,
+    ));
 
-  test('the same text as the new one', () => refusedEdit({ 'a.js': SOURCE }, { path: 'a.js', old_text: 'a()', new_text: 'a()' }, /nothing to change/));
+  test('the same text as the new one', () =>
+    refusedEdit({ 'a.js': SOURCE }, { path: 'a.js', old_text: 'a()', new_text: 'a()' }, /nothing to change/));
 
-  test('an empty old_text', () => refusedEdit({ 'a.js': SOURCE }, { path: 'a.js', old_text: '', new_text: 'x' }, /'old_text' must be at least 1 character long/));
+  test('an empty old_text', () =>
+    refusedEdit(
+      { 'a.js': SOURCE },
+      { path: 'a.js', old_text: '', new_text: 'x' },
+      /'old_text' must be at least 1 character long/,
+    ));
 
   test('a missing file', () =>
-    refusedEdit({ 'a.js': SOURCE }, { path: 'b.js', old_text: 'a', new_text: 'b' }, /^'b\.js' does not exist, so it cannot be edited\. Use write_file to create it/));
+    refusedEdit(
+      { 'a.js': SOURCE },
+      { path: 'b.js', old_text: 'a', new_text: 'b' },
+      /^'b\.js' does not exist, so it cannot be edited\. Use write_file to create it/,
+    ));
 
   test('a binary file', () =>
     refusedEdit(
@@ -135,12 +169,25 @@ describe('edit_file: refused, nothing changed', () => {
     ));
 
   test('invalid UTF-8', () =>
-    refusedEdit({ 'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) }, { path: 'latin1.txt', old_text: 'caf', new_text: 'x' }, /is not valid UTF-8 text/));
+    refusedEdit(
+      { 'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) },
+      { path: 'latin1.txt', old_text: 'caf', new_text: 'x' },
+      /is not valid UTF-8 text/,
+    ));
 
   test('a file over the undo limit', () =>
-    refusedEdit({ 'big.txt': new Uint8Array(CHANGE_BEFORE_MAX_BYTES + 1).fill(0x61) }, { path: 'big.txt', old_text: 'b', new_text: 'c' }, /too large for edit_file to change/));
+    refusedEdit(
+      { 'big.txt': new Uint8Array(CHANGE_BEFORE_MAX_BYTES + 1).fill(0x61) },
+      { path: 'big.txt', old_text: 'b', new_text: 'c' },
+      /too large for edit_file to change/,
+    ));
 
-  test('a protected file', () => refusedEdit({ '.git/config': '[core]\n' }, { path: '.git/config', old_text: 'core', new_text: 'x' }, /Git's data and hooks/));
+  test('a protected file', () =>
+    refusedEdit(
+      { '.git/config': '[core]\n' },
+      { path: '.git/config', old_text: 'core', new_text: 'x' },
+      /Git's data and hooks/,
+    ));
 
   test('without an agent run', async () => {
     const fs = memoryWorkspace({ 'a.js': SOURCE });

@@ -4,7 +4,12 @@ import { utf8Length } from '../../../src/core/prompt/cap';
 import type { WorkspaceFs } from '../../../src/core/storage/workspaceFs';
 import { MAX_OUTPUT_BYTES, MAX_VISITED } from '../../../src/core/tools/implementations/common';
 import { LIST_MAX_ENTRIES } from '../../../src/core/tools/implementations/listFiles';
-import { excerpt, SEARCH_MAX_FILE_BYTES, SEARCH_MAX_FILES, SEARCH_MAX_MATCHES } from '../../../src/core/tools/implementations/search';
+import {
+  excerpt,
+  SEARCH_MAX_FILE_BYTES,
+  SEARCH_MAX_FILES,
+  SEARCH_MAX_MATCHES,
+} from '../../../src/core/tools/implementations/search';
 import { contextFor, fencedBody, headerOf, memoryWorkspace, ok, refused, ROOT } from './toolHarness';
 
 function workspace() {
@@ -33,8 +38,19 @@ describe('list_files', () => {
 
   test('a folder: folders first with a trailing /, links with @, what agents may not see left out', async () => {
     const content = await ok('list_files', {}, context);
-    assert.deepEqual(fencedBody(content).split('\n'), ['src/', '.gitignore', 'README.md', 'huge.txt', 'linked@', 'logo.png', 'out@']);
-    assert.equal(headerOf(content), 'Folder .: 1 folder, 4 files, 2 symbolic links; 5 entries hidden (.git, .groundwork, ignored by .gitignore or excluded by the user)');
+    assert.deepEqual(fencedBody(content).split('\n'), [
+      'src/',
+      '.gitignore',
+      'README.md',
+      'huge.txt',
+      'linked@',
+      'logo.png',
+      'out@',
+    ]);
+    assert.equal(
+      headerOf(content),
+      'Folder .: 1 folder, 4 files, 2 symbolic links; 5 entries hidden (.git, .groundwork, ignored by .gitignore or excluded by the user)',
+    );
     assert.match(content, /source="listing of \."/);
   });
 
@@ -45,7 +61,9 @@ describe('list_files', () => {
   test('a pattern walks below the folder, matching paths relative to it, never through a link', async () => {
     const content = await ok('list_files', { pattern: '**/*.ts' }, context);
     assert.deepEqual(fencedBody(content).split('\n'), ['src/auth.ts', 'src/lib/token.ts']);
-    assert.deepEqual(fencedBody(await ok('list_files', { path: 'src', pattern: '*.ts' }, context)).split('\n'), ['auth.ts']);
+    assert.deepEqual(fencedBody(await ok('list_files', { path: 'src', pattern: '*.ts' }, context)).split('\n'), [
+      'auth.ts',
+    ]);
     assert.deepEqual(fencedBody(await ok('list_files', { pattern: '**/lib' }, context)).split('\n'), ['src/lib/']);
     assert.deepEqual(
       fencedBody(await ok('list_files', { pattern: '*' }, context))
@@ -61,7 +79,10 @@ describe('list_files', () => {
 
   const refusals: { input: Record<string, unknown>; says: RegExp }[] = [
     { input: { path: 'README.md' }, says: /'README\.md' is a file, not a folder: use read_file/ },
-    { input: { path: 'dist' }, says: /'dist' is excluded from what agents may read \(the workspace's \.gitignore ignores it/ },
+    {
+      input: { path: 'dist' },
+      says: /'dist' is excluded from what agents may read \(the workspace's \.gitignore ignores it/,
+    },
     { input: { path: 'node_modules' }, says: /excluded pattern '\*\*\/node_modules'/ },
     { input: { path: '.git' }, says: /inside \.git/ },
     { input: { path: 'out' }, says: /'out' leads outside the workspace through a symbolic link/ },
@@ -76,7 +97,12 @@ describe('list_files', () => {
   test('a cancelled run stops the listing', async () => {
     const controller = new AbortController();
     controller.abort();
-    await refused('list_files', { pattern: '**' }, { ...context, signal: controller.signal }, /^The listing was stopped: the run was cancelled\.$/);
+    await refused(
+      'list_files',
+      { pattern: '**' },
+      { ...context, signal: controller.signal },
+      /^The listing was stopped: the run was cancelled\.$/,
+    );
   });
 
   test(`at most ${LIST_MAX_ENTRIES} entries, said`, async () => {
@@ -101,15 +127,29 @@ describe('search', () => {
 
   test('literal, case-insensitive, path:line: text, only in what agents may see', async () => {
     const content = await ok('search', { query: 'auth' }, context);
-    assert.deepEqual(fencedBody(content).split('\n'), ['README.md:2: See AUTH notes.', 'src/auth.ts:2: const Auth = 1;', 'src/lib/token.ts:1: const auth = 2;']);
-    assert.match(headerOf(content), /^3 matches for 'auth' in \. \(5 files searched\); 1 file over 1 MiB not searched; 1 binary file not searched; 5 entries hidden/);
+    assert.deepEqual(fencedBody(content).split('\n'), [
+      'README.md:2: See AUTH notes.',
+      'src/auth.ts:2: const Auth = 1;',
+      'src/lib/token.ts:1: const auth = 2;',
+    ]);
+    assert.match(
+      headerOf(content),
+      /^3 matches for 'auth' in \. \(5 files searched\); 1 file over 1 MiB not searched; 1 binary file not searched; 5 entries hidden/,
+    );
     assert.match(content, /source="search results for auth"/);
   });
 
   test('in a folder, in one file, and a query with regex characters taken literally', async () => {
-    assert.deepEqual(fencedBody(await ok('search', { query: 'AUTH', path: 'src/lib' }, context)).split('\n'), ['src/lib/token.ts:1: const auth = 2;']);
-    assert.deepEqual(fencedBody(await ok('search', { query: 'login', path: 'src/auth.ts' }, context)).split('\n'), ['src/auth.ts:1: export function login() {}']);
-    assert.match(await ok('search', { query: 'login.*' }, context), /^No matches for 'login\.\*' in \. \(5 files searched\)/);
+    assert.deepEqual(fencedBody(await ok('search', { query: 'AUTH', path: 'src/lib' }, context)).split('\n'), [
+      'src/lib/token.ts:1: const auth = 2;',
+    ]);
+    assert.deepEqual(fencedBody(await ok('search', { query: 'login', path: 'src/auth.ts' }, context)).split('\n'), [
+      'src/auth.ts:1: export function login() {}',
+    ]);
+    assert.match(
+      await ok('search', { query: 'login.*' }, context),
+      /^No matches for 'login\.\*' in \. \(5 files searched\)/,
+    );
   });
 
   test('refuses what list_files refuses', async () => {
@@ -130,18 +170,28 @@ describe('search', () => {
     const ctx = contextFor(memoryWorkspace({ 'a.txt': 'hit\n'.repeat(150), 'b.txt': 'hit\n' }));
     const content = await ok('search', { query: 'HIT' }, ctx);
     assert.equal(fencedBody(content).split('\n').length, SEARCH_MAX_MATCHES);
-    assert.match(headerOf(content), /^100 matches for 'HIT' in \. \(1 file searched\); stopped at 100 matches: narrow the query or the path/);
+    assert.match(
+      headerOf(content),
+      /^100 matches for 'HIT' in \. \(1 file searched\); stopped at 100 matches: narrow the query or the path/,
+    );
   });
 
   test(`at most ${SEARCH_MAX_FILES} files read, said`, async () => {
-    const many = Object.fromEntries(Array.from({ length: SEARCH_MAX_FILES + 10 }, (_, i) => [`d/${String(i).padStart(5, '0')}.txt`, 'x']));
+    const many = Object.fromEntries(
+      Array.from({ length: SEARCH_MAX_FILES + 10 }, (_, i) => [`d/${String(i).padStart(5, '0')}.txt`, 'x']),
+    );
     const content = await ok('search', { query: 'needle' }, contextFor(memoryWorkspace(many)));
-    assert.match(content, /^No matches for 'needle' in \. \(5,000 files searched\); stopped after reading 5,000 files or 50 MiB/);
+    assert.match(
+      content,
+      /^No matches for 'needle' in \. \(5,000 files searched\); stopped after reading 5,000 files or 50 MiB/,
+    );
   });
 
   test('at most 50 MiB read, said', async () => {
     const chunk = 'y'.repeat(SEARCH_MAX_FILE_BYTES - 10);
-    const many = Object.fromEntries(Array.from({ length: 52 }, (_, i) => [`d/${String(i).padStart(2, '0')}.txt`, chunk]));
+    const many = Object.fromEntries(
+      Array.from({ length: 52 }, (_, i) => [`d/${String(i).padStart(2, '0')}.txt`, chunk]),
+    );
     const content = await ok('search', { query: 'needle' }, contextFor(memoryWorkspace(many)));
     assert.match(content, /^No matches for 'needle' in \. \(50 files searched\); stopped after reading/);
   });
@@ -154,7 +204,9 @@ describe('search', () => {
   });
 
   test('stops between files when the run is cancelled', async () => {
-    const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${String(i).padStart(2, '0')}.txt`, 'needle']));
+    const files = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`${String(i).padStart(2, '0')}.txt`, 'needle']),
+    );
     const inner = memoryWorkspace(files);
     const controller = new AbortController();
     let reads = 0;
@@ -164,7 +216,12 @@ describe('search', () => {
         return inner.read(path, maxBytes);
       },
     });
-    await refused('search', { query: 'needle' }, contextFor(fs, { signal: controller.signal }), /^The search was stopped: the run was cancelled\.$/);
+    await refused(
+      'search',
+      { query: 'needle' },
+      contextFor(fs, { signal: controller.signal }),
+      /^The search was stopped: the run was cancelled\.$/,
+    );
     assert.equal(reads, 3);
   });
 });

@@ -60,18 +60,54 @@ describe('nested .gitignore files', () => {
   }
 
   test('list_files leaves out what a nested .gitignore ignores, in a folder and below', async () => {
-    assert.deepEqual(fencedBody(await ok('list_files', { path: 'pkg' }, context)).split('\n'), ['sub/', '.gitignore', 'index.ts']);
+    assert.deepEqual(fencedBody(await ok('list_files', { path: 'pkg' }, context)).split('\n'), [
+      'sub/',
+      '.gitignore',
+      'index.ts',
+    ]);
     const all = fencedBody(await ok('list_files', { pattern: '**' }, context)).split('\n');
-    for (const path of ['pkg/.secret-config', 'pkg/sub/.secret-config', 'pkg/build/', 'pkg/notes.txt', 'logs/drop.log', 'vendor/']) assert.ok(!all.includes(path), path);
-    for (const path of ['other/.secret-config', 'pkg/sub/build/out.js', 'build/out.js', 'logs/keep.log', 'logs/deep/keep.log', 'notes.txt']) assert.ok(all.includes(path), path);
-    await refused('list_files', { path: 'pkg/build' }, context, /the \.gitignore in 'pkg' ignores it \(rule '\/build'\)/);
+    for (const path of [
+      'pkg/.secret-config',
+      'pkg/sub/.secret-config',
+      'pkg/build/',
+      'pkg/notes.txt',
+      'logs/drop.log',
+      'vendor/',
+    ])
+      assert.ok(!all.includes(path), path);
+    for (const path of [
+      'other/.secret-config',
+      'pkg/sub/build/out.js',
+      'build/out.js',
+      'logs/keep.log',
+      'logs/deep/keep.log',
+      'notes.txt',
+    ])
+      assert.ok(all.includes(path), path);
+    await refused(
+      'list_files',
+      { path: 'pkg/build' },
+      context,
+      /the \.gitignore in 'pkg' ignores it \(rule '\/build'\)/,
+    );
   });
 
   test('search finds nothing in what a nested .gitignore ignores', async () => {
-    assert.deepEqual(fencedBody(await ok('search', { query: 'config' }, context)).split('\n'), ['other/.secret-config:1: other config', 'pkg/.gitignore:1: .secret-config']);
+    assert.deepEqual(fencedBody(await ok('search', { query: 'config' }, context)).split('\n'), [
+      'other/.secret-config:1: other config',
+      'pkg/.gitignore:1: .secret-config',
+    ]);
     assert.match(await ok('search', { query: 'token' }, context), /^No matches for 'token'/);
-    assert.deepEqual(fencedBody(await ok('search', { query: ' log' }, context)).split('\n'), ['logs/keep.log:1: kept log', 'logs/deep/keep.log:1: deep kept log']);
-    await refused('search', { query: 'token', path: 'pkg/.secret-config' }, context, /the \.gitignore in 'pkg' ignores it/);
+    assert.deepEqual(fencedBody(await ok('search', { query: ' log' }, context)).split('\n'), [
+      'logs/keep.log:1: kept log',
+      'logs/deep/keep.log:1: deep kept log',
+    ]);
+    await refused(
+      'search',
+      { query: 'token', path: 'pkg/.secret-config' },
+      context,
+      /the \.gitignore in 'pkg' ignores it/,
+    );
   });
 });
 
@@ -80,7 +116,8 @@ function counted(files: Record<string, string>) {
   const inner = memoryWorkspace(files);
   const reads = new Map<string, number>();
   const looks = new Map<string, number>();
-  const bump = (map: Map<string, number>, path: string) => map.set(path.slice(ROOT.length + 1), (map.get(path.slice(ROOT.length + 1)) ?? 0) + 1);
+  const bump = (map: Map<string, number>, path: string) =>
+    map.set(path.slice(ROOT.length + 1), (map.get(path.slice(ROOT.length + 1)) ?? 0) + 1);
   const fs: WorkspaceFs = Object.assign(Object.create(inner) as WorkspaceFs, {
     read: (path: string, max: number) => (bump(reads, path), inner.read(path, max)),
     info: (path: string) => (bump(looks, path), inner.info(path)),
@@ -117,7 +154,12 @@ describe('nested .gitignore files: read once per run, and only where they count'
 
   test('a .gitignore inside an ignored folder is not read: nothing in it can be re-included', async () => {
     const { context, reads } = counted({ '.gitignore': 'vendor/\n', 'vendor/.gitignore': '!*\n', 'vendor/a.js': 'a' });
-    await refused('read_file', { path: 'vendor/a.js' }, context, /the workspace's \.gitignore ignores it \(rule 'vendor\/'\)/);
+    await refused(
+      'read_file',
+      { path: 'vendor/a.js' },
+      context,
+      /the workspace's \.gitignore ignores it \(rule 'vendor\/'\)/,
+    );
     assert.match(await ok('search', { query: 'a' }, context), /^No matches/);
     assert.equal(reads.get('vendor/.gitignore'), undefined);
   });
@@ -150,7 +192,14 @@ describe('.git/info/exclude', () => {
   }
 
   test('its rules apply to listings, and .git itself stays hidden', async () => {
-    assert.deepEqual(fencedBody(await ok('list_files', { pattern: '**' }, context)).split('\n'), ['.gitignore', 'a/', 'a/kept.draft', 'kept.draft', 'src/', 'src/a.ts']);
+    assert.deepEqual(fencedBody(await ok('list_files', { pattern: '**' }, context)).split('\n'), [
+      '.gitignore',
+      'a/',
+      'a/kept.draft',
+      'kept.draft',
+      'src/',
+      'src/a.ts',
+    ]);
     await refused('read_file', { path: '.git/info/exclude' }, context, /inside \.git/);
   });
 
@@ -163,8 +212,11 @@ describe('.git/info/exclude', () => {
 
 describe('ignore files that cannot be trusted or read', () => {
   test('a nested .gitignore over 256 KiB refuses the calls that touch its folder, and only those', async () => {
-    const context = contextFor(memoryWorkspace({ 'pkg/.gitignore': '# padding\n'.repeat(30_000), 'pkg/a.txt': 'a', 'other/b.txt': 'b' }));
-    const says = /^The \.gitignore in 'pkg' is over 256 KiB, so the tools cannot tell which files it hides and refuse to read anything in that folder\. Tell the user/;
+    const context = contextFor(
+      memoryWorkspace({ 'pkg/.gitignore': '# padding\n'.repeat(30_000), 'pkg/a.txt': 'a', 'other/b.txt': 'b' }),
+    );
+    const says =
+      /^The \.gitignore in 'pkg' is over 256 KiB, so the tools cannot tell which files it hides and refuse to read anything in that folder\. Tell the user/;
     await refused('read_file', { path: 'pkg/a.txt' }, context, says);
     await refused('list_files', { path: 'pkg' }, context, says);
     await refused('search', { query: 'a' }, context, says);
@@ -205,7 +257,12 @@ describe('ignore files that cannot be trusted or read', () => {
     const fs = memoryWorkspace({ 'shared/rules': '*.tmp\n', 'pkg/a.tmp': 'tmp', 'b.tmp': 'tmp' });
     fs.symlink(`${ROOT}/pkg/.gitignore`, '../shared/rules');
     const context = contextFor(fs);
-    await refused('read_file', { path: 'pkg/a.tmp' }, context, /the \.gitignore in 'pkg' ignores it \(rule '\*\.tmp'\)/);
+    await refused(
+      'read_file',
+      { path: 'pkg/a.tmp' },
+      context,
+      /the \.gitignore in 'pkg' ignores it \(rule '\*\.tmp'\)/,
+    );
     await ok('read_file', { path: 'b.tmp' }, context);
   });
 });

@@ -29,13 +29,17 @@ describe('paths: lexical checks', () => {
     { path: 'notes.', says: /ends in a dot or a space/ },
     { path: 'dir /x', says: /ends in a dot or a space/ },
     { path: '...', says: /ends in a dot/ },
-    ...['<', '>', ':', '"', '|', '?', '*'].map((c) => ({ path: `src/a${c}b`, says: /contains one of < > : " \| \? \*/ })),
+    ...['<', '>', ':', '"', '|', '?', '*'].map((c) => ({
+      path: `src/a${c}b`,
+      says: /contains one of < > : " \| \? \*/,
+    })),
   ];
   for (const { path, says } of refusedPaths) {
     test(`${JSON.stringify(path)} is refused`, () => {
       assert.throws(
         () => checkProjectPath(path),
-        (err: unknown) => err instanceof ToolInputError && says.test(err.message) && /^The path '.*' was refused: /.test(err.message),
+        (err: unknown) =>
+          err instanceof ToolInputError && says.test(err.message) && /^The path '.*' was refused: /.test(err.message),
       );
     });
   }
@@ -81,15 +85,29 @@ describe('paths: symbolic links (in memory)', () => {
   fs.symlink(`${ROOT}/dangling`, '/nowhere/at/all');
   const context = contextFor(fs);
 
-  for (const path of ['leak.txt', 'leakdir/secret.txt', 'sibling/secret.txt', 'leakdir/missing.txt', 'leakdir/a/b/missing.txt']) {
+  for (const path of [
+    'leak.txt',
+    'leakdir/secret.txt',
+    'sibling/secret.txt',
+    'leakdir/missing.txt',
+    'leakdir/a/b/missing.txt',
+  ]) {
     test(`${path} is refused as outside, without its content`, async () => {
-      const message = await refused('read_file', { path }, context, /leads outside the workspace through a symbolic link/);
+      const message = await refused(
+        'read_file',
+        { path },
+        context,
+        /leads outside the workspace through a symbolic link/,
+      );
       assert.doesNotMatch(message, /SECRET|\/outside/);
     });
   }
 
   test('links that stay inside work, shown by the path as given', async () => {
-    assert.match(await ok('read_file', { path: 'alias.txt' }, context), /^alias\.txt, lines 1–1 of 1\n[\s\S]*inside text/);
+    assert.match(
+      await ok('read_file', { path: 'alias.txt' }, context),
+      /^alias\.txt, lines 1–1 of 1\n[\s\S]*inside text/,
+    );
     assert.match(await ok('read_file', { path: 'manual/guide.md' }, context), /guide text/);
     assert.deepEqual(fencedBody(await ok('list_files', { path: 'manual' }, context)).split('\n'), ['guide.md']);
   });
@@ -142,20 +160,48 @@ describe('paths: symbolic links on a real disk (NodeWorkspaceFs)', () => {
   }
 
   test('a link inside to .groundwork/ is refused', async () => {
-    await refused('read_file', { path: 'peek/state.json' }, context(), /excluded from what agents may read.*Groundwork's own internal folder/);
+    await refused(
+      'read_file',
+      { path: 'peek/state.json' },
+      context(),
+      /excluded from what agents may read.*Groundwork's own internal folder/,
+    );
     await refused('list_files', { path: 'peek' }, context(), /excluded/);
   });
 
   test('inside files read; walks neither follow links nor find what is behind them', async () => {
     assert.match(await ok('read_file', { path: 'alias.ts' }, context()), /export const a = 1;/);
-    assert.deepEqual(fencedBody(await ok('list_files', {}, context())).split('\n'), ['src/', 'alias.ts@', 'leak.txt@', 'leakdir@', 'peek@']);
-    assert.deepEqual(fencedBody(await ok('list_files', { pattern: '**' }, context())).split('\n'), ['alias.ts@', 'leak.txt@', 'leakdir@', 'peek@', 'src/', 'src/a.ts']);
-    assert.match(await ok('search', { query: 'secret' }, context()), /^No matches for 'secret' in \. \(1 file searched\)/);
+    assert.deepEqual(fencedBody(await ok('list_files', {}, context())).split('\n'), [
+      'src/',
+      'alias.ts@',
+      'leak.txt@',
+      'leakdir@',
+      'peek@',
+    ]);
+    assert.deepEqual(fencedBody(await ok('list_files', { pattern: '**' }, context())).split('\n'), [
+      'alias.ts@',
+      'leak.txt@',
+      'leakdir@',
+      'peek@',
+      'src/',
+      'src/a.ts',
+    ]);
+    assert.match(
+      await ok('search', { query: 'secret' }, context()),
+      /^No matches for 'secret' in \. \(1 file searched\)/,
+    );
   });
 
   test('an error from the disk names paths relative to the workspace', async () => {
-    const failing = Object.assign(Object.create(fs) as NodeWorkspaceFs, { list: (dir: string) => fs.list(join(dir, 'a.ts')) });
-    const message = await refused('list_files', { path: 'src' }, contextFor(failing, { root }), /^list_files failed: Could not list 'src\/a\.ts' \(ENOTDIR\)/);
+    const failing = Object.assign(Object.create(fs) as NodeWorkspaceFs, {
+      list: (dir: string) => fs.list(join(dir, 'a.ts')),
+    });
+    const message = await refused(
+      'list_files',
+      { path: 'src' },
+      contextFor(failing, { root }),
+      /^list_files failed: Could not list 'src\/a\.ts' \(ENOTDIR\)/,
+    );
     assert.ok(!message.includes(base), message);
   });
 });

@@ -5,18 +5,48 @@ import { MAX_OUTPUT_BYTES } from '../../../src/core/tools/implementations/common
 import { utf8Length } from '../../../src/core/prompt/cap';
 import { contextFor, fencedBody, headerOf, memoryWorkspace, ok, refused, ROOT } from './toolHarness';
 
-const numbered = (count: number, width = 0) => Array.from({ length: count }, (_, i) => `line ${i + 1}`.padEnd(width, '.')).join('\n') + '\n';
+const numbered = (count: number, width = 0) =>
+  Array.from({ length: count }, (_, i) => `line ${i + 1}`.padEnd(width, '.')).join('\n') + '\n';
 
 describe('read_file: lines', () => {
-  const fs = memoryWorkspace({ 'big.txt': numbered(1000), 'README.md': '# Title\r\nSome text\r\nEnd', 'empty.txt': '' });
+  const fs = memoryWorkspace({
+    'big.txt': numbered(1000),
+    'README.md': '# Title\r\nSome text\r\nEnd',
+    'empty.txt': '',
+  });
   const context = contextFor(fs);
 
   const cases: { input: Record<string, unknown>; header: string; first: string; last: string }[] = [
-    { input: { path: 'big.txt' }, header: 'big.txt, lines 1–400 of 1000; call again with offset 401 to read on', first: 'line 1', last: 'line 400' },
-    { input: { path: 'big.txt', offset: 401, limit: 100 }, header: 'big.txt, lines 401–500 of 1000; call again with offset 501 to read on', first: 'line 401', last: 'line 500' },
-    { input: { path: 'big.txt', offset: 990 }, header: 'big.txt, lines 990–1000 of 1000', first: 'line 990', last: 'line 1000' },
-    { input: { path: 'big.txt', limit: 2000 }, header: 'big.txt, lines 1–1000 of 1000', first: 'line 1', last: 'line 1000' },
-    { input: { path: './big.txt', offset: 1000, limit: 1 }, header: 'big.txt, lines 1000–1000 of 1000', first: 'line 1000', last: 'line 1000' },
+    {
+      input: { path: 'big.txt' },
+      header: 'big.txt, lines 1–400 of 1000; call again with offset 401 to read on',
+      first: 'line 1',
+      last: 'line 400',
+    },
+    {
+      input: { path: 'big.txt', offset: 401, limit: 100 },
+      header: 'big.txt, lines 401–500 of 1000; call again with offset 501 to read on',
+      first: 'line 401',
+      last: 'line 500',
+    },
+    {
+      input: { path: 'big.txt', offset: 990 },
+      header: 'big.txt, lines 990–1000 of 1000',
+      first: 'line 990',
+      last: 'line 1000',
+    },
+    {
+      input: { path: 'big.txt', limit: 2000 },
+      header: 'big.txt, lines 1–1000 of 1000',
+      first: 'line 1',
+      last: 'line 1000',
+    },
+    {
+      input: { path: './big.txt', offset: 1000, limit: 1 },
+      header: 'big.txt, lines 1000–1000 of 1000',
+      first: 'line 1000',
+      last: 'line 1000',
+    },
     { input: { path: 'README.md' }, header: 'README.md, lines 1–3 of 3', first: '# Title', last: 'End' },
   ];
   for (const { input, header, first, last } of cases) {
@@ -30,7 +60,12 @@ describe('read_file: lines', () => {
   }
 
   test('an offset past the end is an error naming the line count', async () => {
-    await refused('read_file', { path: 'big.txt', offset: 1001 }, context, /offset 1001 is past the end of 'big\.txt', which has 1000 lines/);
+    await refused(
+      'read_file',
+      { path: 'big.txt', offset: 1001 },
+      context,
+      /offset 1001 is past the end of 'big\.txt', which has 1000 lines/,
+    );
   });
 
   test('an empty file says so', async () => {
@@ -53,14 +88,20 @@ describe('read_file: the 64 KiB cap', () => {
     const lines = fencedBody(content).split('\n');
     const last = lines.length;
     assert.ok(last > 500 && last < 700, `${last} lines`);
-    assert.equal(headerOf(content), `wide.txt, lines 1–${last} of 2000 (cut at 64 KiB); call again with offset ${last + 1} to read on`);
+    assert.equal(
+      headerOf(content),
+      `wide.txt, lines 1–${last} of 2000 (cut at 64 KiB); call again with offset ${last + 1} to read on`,
+    );
   });
 
   test('a single line over the cap: its start, said so', async () => {
     const context = contextFor(memoryWorkspace({ 'min.js': `${'x'.repeat(100_000)}\nsecond\n` }));
     const content = await ok('read_file', { path: 'min.js' }, context);
     assert.ok(utf8Length(content) <= MAX_OUTPUT_BYTES);
-    assert.match(headerOf(content), /^min\.js, lines 1–1 of 2; line 1 is longer than 64 KiB and only its start is shown; call again with offset 2/);
+    assert.match(
+      headerOf(content),
+      /^min\.js, lines 1–1 of 2; line 1 is longer than 64 KiB and only its start is shown; call again with offset 2/,
+    );
     assert.match(fencedBody(content), /^x+…$/);
   });
 });

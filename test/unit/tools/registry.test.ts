@@ -25,7 +25,12 @@ describe('registry: definitions', () => {
     for (const d of READ_TOOL_DEFINITIONS) {
       assert.equal(d.access, 'read-workspace');
       assert.ok(d.description.length > 40);
-      const schema = d.inputSchema as { type: string; properties: Record<string, { type: string; description: string }>; required: string[]; additionalProperties: boolean };
+      const schema = d.inputSchema as {
+        type: string;
+        properties: Record<string, { type: string; description: string }>;
+        required: string[];
+        additionalProperties: boolean;
+      };
       assert.equal(schema.type, 'object');
       assert.equal(schema.additionalProperties, false);
       for (const key of schema.required) assert.ok(key in schema.properties, `${d.name}.${key}`);
@@ -56,14 +61,34 @@ describe('registry: bad input is an error result naming what is wrong', () => {
   const context = contextFor(memoryWorkspace({ 'a.txt': 'a' }));
   const cases: { tool: string; input: unknown; says: RegExp }[] = [
     { tool: 'read_file', input: {}, says: /the field 'path' is missing/ },
-    { tool: 'read_file', input: { path: 'a.txt', limit: -1 }, says: /'limit' must be a whole number from 1 to 2000, got number -1/ },
-    { tool: 'read_file', input: { path: 'a.txt', limit: 'x' }, says: /'limit' must be a whole number from 1 to 2000, got "x"/ },
+    {
+      tool: 'read_file',
+      input: { path: 'a.txt', limit: -1 },
+      says: /'limit' must be a whole number from 1 to 2000, got number -1/,
+    },
+    {
+      tool: 'read_file',
+      input: { path: 'a.txt', limit: 'x' },
+      says: /'limit' must be a whole number from 1 to 2000, got "x"/,
+    },
     { tool: 'read_file', input: { path: 'a.txt', limit: 2001 }, says: /'limit' must be a whole number from 1 to 2000/ },
     { tool: 'read_file', input: { path: 'a.txt', limit: 1.5 }, says: /'limit' must be a whole number/ },
-    { tool: 'read_file', input: { path: 'a.txt', offset: 0 }, says: /'offset' must be a whole number of at least 1, got number 0/ },
-    { tool: 'read_file', input: { path: 'a.txt', offset: null }, says: /'offset' must be a whole number of at least 1, got null/ },
+    {
+      tool: 'read_file',
+      input: { path: 'a.txt', offset: 0 },
+      says: /'offset' must be a whole number of at least 1, got number 0/,
+    },
+    {
+      tool: 'read_file',
+      input: { path: 'a.txt', offset: null },
+      says: /'offset' must be a whole number of at least 1, got null/,
+    },
     { tool: 'read_file', input: { path: 7 }, says: /'path' must be a string, got number 7/ },
-    { tool: 'read_file', input: { path: 'a.txt', encoding: 'utf8', lines: 3 }, says: /unknown fields 'encoding', 'lines'; its fields are path, offset, limit \(path required\)/ },
+    {
+      tool: 'read_file',
+      input: { path: 'a.txt', encoding: 'utf8', lines: 3 },
+      says: /unknown fields 'encoding', 'lines'; its fields are path, offset, limit \(path required\)/,
+    },
     { tool: 'read_file', input: null, says: /the input must be an object, got null/ },
     { tool: 'read_file', input: ['a.txt'], says: /the input must be an object, got a list/ },
     { tool: 'read_file', input: 'a.txt', says: /the input must be an object, got "a\.txt"/ },
@@ -71,9 +96,17 @@ describe('registry: bad input is an error result naming what is wrong', () => {
     { tool: 'search', input: { query: '' }, says: /'query' must be at least 1 character long/ },
     { tool: 'search', input: { query: 'q'.repeat(201) }, says: /'query' must be at most 200 characters long, got 201/ },
     { tool: 'search', input: { path: '.' }, says: /the field 'query' is missing/ },
-    { tool: 'list_files', input: { pattern: '' }, says: /'pattern' must be at least 1 character long; its fields are path, pattern, all optional/ },
+    {
+      tool: 'list_files',
+      input: { pattern: '' },
+      says: /'pattern' must be at least 1 character long; its fields are path, pattern, all optional/,
+    },
     { tool: 'list_files', input: { path: ['src'] }, says: /'path' must be a string, got a list/ },
-    { tool: 'write_file', input: { path: 'a.txt' }, says: /^There is no tool 'write_file'\. The tools are: read_file, list_files, search\.$/ },
+    {
+      tool: 'write_file',
+      input: { path: 'a.txt' },
+      says: /^There is no tool 'write_file'\. The tools are: read_file, list_files, search\.$/,
+    },
   ];
   for (const { tool, input, says } of cases) {
     test(`${tool} ${JSON.stringify(input)?.slice(0, 60)}`, async () => {
@@ -96,16 +129,38 @@ describe('registry: failures never throw', () => {
   }
 
   test('a storage error: its message, with the workspace path made relative', async () => {
-    const fs = throwingFs((path) => new StorageError('io', path, `Could not read '${path}' (EACCES). Check the permissions of the file and its folder.`));
-    const message = await refused('read_file', { path: 'a.txt' }, contextFor(fs), /^read_file failed: Could not read 'a\.txt' \(EACCES\)\. Check the permissions/);
+    const fs = throwingFs(
+      (path) =>
+        new StorageError(
+          'io',
+          path,
+          `Could not read '${path}' (EACCES). Check the permissions of the file and its folder.`,
+        ),
+    );
+    const message = await refused(
+      'read_file',
+      { path: 'a.txt' },
+      contextFor(fs),
+      /^read_file failed: Could not read 'a\.txt' \(EACCES\)\. Check the permissions/,
+    );
     assert.ok(!message.includes(`${ROOT}/`), message);
   });
 
   test('any other exception: only its kind, never its message', async () => {
     const fs = throwingFs(() => new TypeError('boom at /home/someone/secret/path'));
-    const message = await refused('read_file', { path: 'a.txt' }, contextFor(fs), /^read_file failed unexpectedly \(TypeError\)\./);
+    const message = await refused(
+      'read_file',
+      { path: 'a.txt' },
+      contextFor(fs),
+      /^read_file failed unexpectedly \(TypeError\)\./,
+    );
     assert.doesNotMatch(message, /secret/);
-    await refused('read_file', { path: 'a.txt' }, contextFor(throwingFs(() => 'a string')), /failed unexpectedly \(string\)/);
+    await refused(
+      'read_file',
+      { path: 'a.txt' },
+      contextFor(throwingFs(() => 'a string')),
+      /failed unexpectedly \(string\)/,
+    );
   });
 
   test('an implementation that throws ToolInputError: its message as it is', async () => {
@@ -120,7 +175,10 @@ describe('registry: failures never throw', () => {
         },
       },
     ]);
-    assert.deepEqual(await registry.run('probe', { path: 'x' }, contextFor(memoryWorkspace()), createToolRunCache()), { isError: true, content: 'Say this to the model.' });
+    assert.deepEqual(await registry.run('probe', { path: 'x' }, contextFor(memoryWorkspace()), createToolRunCache()), {
+      isError: true,
+      content: 'Say this to the model.',
+    });
   });
 
   test('a missing workspace root is an error result too', async () => {
@@ -159,7 +217,8 @@ describe('registry: the run cache', () => {
     });
     const cache = createToolRunCache();
     const context = contextFor(counting);
-    for (let i = 0; i < 3; i++) assert.equal((await call('read_file', { path: 'a.txt' }, context, cache)).isError, false);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await call('read_file', { path: 'a.txt' }, context, cache)).isError, false);
     assert.equal(reads, 1);
   });
 });

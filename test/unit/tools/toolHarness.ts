@@ -25,7 +25,12 @@ export function contextFor(fs: WorkspaceFs, overrides: Partial<ToolContext> = {}
   return { fs, root: ROOT, exclude: [], signal: new AbortController().signal, random: countingRandom(), ...overrides };
 }
 
-export function call(name: string, input: unknown, context: ToolContext, cache: ToolRunCache = createToolRunCache()): Promise<ToolResult> {
+export function call(
+  name: string,
+  input: unknown,
+  context: ToolContext,
+  cache: ToolRunCache = createToolRunCache(),
+): Promise<ToolResult> {
   return readTools.run(name, input, context, cache);
 }
 
@@ -46,7 +51,10 @@ export async function refused(name: string, input: unknown, context: ToolContext
 
 /** The text inside the one untrusted-data block of a result, checked to be fenced. */
 export function fencedBody(content: string): string {
-  const match = /\n<untrusted-data boundary="([0-9a-f]{32})" source="[^"]*">\n([\s\S]*)\n<\/untrusted-data boundary="\1">$/.exec(content);
+  const match =
+    /\n<untrusted-data boundary="([0-9a-f]{32})" source="[^"]*">\n([\s\S]*)\n<\/untrusted-data boundary="\1">$/.exec(
+      content,
+    );
   assert.ok(match, `not a fenced result:\n${content.slice(0, 500)}`);
   return match[2] as string;
 }

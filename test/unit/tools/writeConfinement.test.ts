@@ -70,7 +70,11 @@ const CORPUS: { name: string; path: string; says: RegExp }[] = [
   { name: 'a relative link out', path: 'relout/new.txt', says: /outside the workspace/ },
   { name: 'a link to a link out', path: 'hop/x.txt', says: /outside the workspace/ },
   { name: 'a dangling link', path: 'dangling', says: /symbolic link to something that does not exist/ },
-  { name: 'through a dangling link', path: 'dangling/x.txt', says: /'dangling' is a symbolic link to something that does not exist/ },
+  {
+    name: 'through a dangling link',
+    path: 'dangling/x.txt',
+    says: /'dangling' is a symbolic link to something that does not exist/,
+  },
   { name: '.vscode in capitals', path: '.VSCODE/settings.json', says: /VS Code's settings/ },
   { name: '.vscode, a new file', path: '.vscode/tasks.json', says: /VS Code's settings/ },
   { name: 'fullwidth .vscode (NFKC)', path: '.ｖｓｃｏｄｅ/settings.json', says: /VS Code's settings/ },
@@ -87,7 +91,11 @@ const CORPUS: { name: string; path: string; says: RegExp }[] = [
   { name: 'a workflow in capitals', path: '.GitHub/Workflows/new.yaml', says: /GitHub runs the workflows/ },
   { name: 'a .code-workspace file', path: 'x.CODE-WORKSPACE', says: /\.code-workspace file/ },
   { name: 'a nested .code-workspace file', path: 'tools/all.code-workspace', says: /\.code-workspace file/ },
-  { name: 'a link inside pointing at .git/', path: 'g/config', says: /symbolic link on the way leads to '\.git\/config'.*Git's data/ },
+  {
+    name: 'a link inside pointing at .git/',
+    path: 'g/config',
+    says: /symbolic link on the way leads to '\.git\/config'.*Git's data/,
+  },
   { name: 'a new hook through a link to .git/', path: 'g/hooks/pre-push', says: /leads to '\.git\/hooks\/pre-push'/ },
   { name: 'a file link to .vscode/settings.json', path: 'settings.json', says: /leads to '\.vscode\/settings\.json'/ },
   { name: 'a link to .groundwork', path: 'gw/roles/y.md', says: /leads to '\.groundwork\/roles\/y\.md'/ },
@@ -99,7 +107,11 @@ const CORPUS: { name: string; path: string; says: RegExp }[] = [
   { name: 'a one-dot leader alone (NFKC .)', path: '\u2024/x', says: /once Unicode is normalised/ },
   { name: 'a fullwidth reverse solidus', path: 'a\uff3cb', says: /once Unicode is normalised/ },
   { name: 'a fullwidth colon (NFKC :)', path: 'a\uff1ab', says: /once Unicode is normalised/ },
-  { name: 'an ideographic space at the end (NFKC trailing space)', path: 'a\u3000', says: /once Unicode is normalised/ },
+  {
+    name: 'an ideographic space at the end (NFKC trailing space)',
+    path: 'a\u3000',
+    says: /once Unicode is normalised/,
+  },
 ];
 
 describe('write confinement: refused, and nothing written', () => {
@@ -122,7 +134,12 @@ describe('write confinement: refused, and nothing written', () => {
   test('a refusal says what to do and never shows the real path outside', async () => {
     const fs = hostileWorkspace();
     const { acting } = recordingActing();
-    const result = await agentTools.run('write_file', { path: 'out/x.txt', content: 'x' }, contextFor(fs, { acting }), createToolRunCache());
+    const result = await agentTools.run(
+      'write_file',
+      { path: 'out/x.txt', content: 'x' },
+      contextFor(fs, { acting }),
+      createToolRunCache(),
+    );
     assert.equal(result.isError, true);
     assert.doesNotMatch(result.content, /outside\/dir|\/outside/);
     assert.match(result.content, /Write only files inside the workspace/);
@@ -134,7 +151,12 @@ describe('write confinement: refused, and nothing written', () => {
     const info = fs.info.bind(fs);
     fs.info = async (path) => (path === `${ROOT}/fifo` ? { kind: 'other', size: 0, mtimeMs: 0 } : info(path));
     const { acting, changes } = recordingActing();
-    const result = await agentTools.run('write_file', { path: 'fifo', content: 'x' }, contextFor(fs, { acting }), createToolRunCache());
+    const result = await agentTools.run(
+      'write_file',
+      { path: 'fifo', content: 'x' },
+      contextFor(fs, { acting }),
+      createToolRunCache(),
+    );
     assert.equal(result.isError, true);
     assert.match(result.content, /not a regular file/);
     assert.deepEqual(changes, []);
@@ -144,7 +166,12 @@ describe('write confinement: refused, and nothing written', () => {
     const fs = hostileWorkspace();
     const { acting, changes } = recordingActing();
     const context: ToolContext = contextFor(fs, { acting, root: 'C:\\w' });
-    const result = await agentTools.run('write_file', { path: 'GIT~1/config', content: 'x' }, context, createToolRunCache());
+    const result = await agentTools.run(
+      'write_file',
+      { path: 'GIT~1/config', content: 'x' },
+      context,
+      createToolRunCache(),
+    );
     assert.equal(result.isError, true);
     assert.match(result.content, /Windows short name/);
     assert.deepEqual(changes, []);
@@ -170,7 +197,14 @@ describe('write confinement: what is allowed', () => {
     const fs = hostileWorkspace();
     fs.symlink(`${ROOT}/lib`, 'src');
     const target = await resolveWritePath('lib/a.js', context(fs), createToolRunCache());
-    assert.deepEqual(target, { segments: ['lib', 'a.js'], shown: 'lib/a.js', real: `${ROOT}/src/a.js`, realSegments: ['src', 'a.js'], exists: true, kind: 'file' });
+    assert.deepEqual(target, {
+      segments: ['lib', 'a.js'],
+      shown: 'lib/a.js',
+      real: `${ROOT}/src/a.js`,
+      realSegments: ['src', 'a.js'],
+      exists: true,
+      kind: 'file',
+    });
   });
 
   test('a root that is itself a link: paths are relative to its real path', async () => {
@@ -184,7 +218,16 @@ describe('write confinement: what is allowed', () => {
 
   test('names that only look like protected ones are fine', async () => {
     const fs = hostileWorkspace();
-    for (const path of ['.gitignore', '.github/CODEOWNERS', '.github/workflow-notes.md', 'docs/.vscode-notes.md', 'my.code-workspace.md', 'ａ.txt', 'café/x.md', 'a..b.txt']) {
+    for (const path of [
+      '.gitignore',
+      '.github/CODEOWNERS',
+      '.github/workflow-notes.md',
+      'docs/.vscode-notes.md',
+      'my.code-workspace.md',
+      'ａ.txt',
+      'café/x.md',
+      'a..b.txt',
+    ]) {
       const target = await resolveWritePath(path, context(fs), createToolRunCache());
       assert.equal(target.exists, false, path);
     }

@@ -27,7 +27,13 @@ function recordingActing(fs: MemoryWorkspaceFs, refuse?: string): { acting: Acti
       if (refuse !== undefined) throw new ToolInputError(refuse);
     },
     async afterChange(c) {
-      changes.push({ step: 'after', path: c.path, bytes: c.after, created: c.created, onDisk: fs.text(`${ROOT}/${c.path}`) });
+      changes.push({
+        step: 'after',
+        path: c.path,
+        bytes: c.after,
+        created: c.created,
+        onDisk: fs.text(`${ROOT}/${c.path}`),
+      });
     },
     runCommand: async () => 'ran',
     sleep: async () => 'woke',
@@ -37,7 +43,12 @@ function recordingActing(fs: MemoryWorkspaceFs, refuse?: string): { acting: Acti
 }
 
 function write(fs: MemoryWorkspaceFs, acting: ActingPorts | undefined, input: unknown): Promise<ToolResult> {
-  return agentTools.run('write_file', input, contextFor(fs, acting === undefined ? {} : { acting }), createToolRunCache());
+  return agentTools.run(
+    'write_file',
+    input,
+    contextFor(fs, acting === undefined ? {} : { acting }),
+    createToolRunCache(),
+  );
 }
 
 async function wrote(fs: MemoryWorkspaceFs, acting: ActingPorts, input: unknown): Promise<string> {
@@ -51,7 +62,10 @@ describe('write_file: creating', () => {
     const fs = memoryWorkspace({ 'README.md': '# x\n' });
     const { acting, changes } = recordingActing(fs);
     const content = 'export const a = 1;\nexport const b = 2;\n';
-    assert.equal(await wrote(fs, acting, { path: 'src/deep/new.js', content }), `Wrote src/deep/new.js (2 lines, ${encode(content).length} bytes); created.`);
+    assert.equal(
+      await wrote(fs, acting, { path: 'src/deep/new.js', content }),
+      `Wrote src/deep/new.js (2 lines, ${encode(content).length} bytes); created.`,
+    );
     assert.equal(fs.text(`${ROOT}/src/deep/new.js`), content);
     assert.deepEqual(changes, [
       { step: 'before', path: 'src/deep/new.js', bytes: undefined, onDisk: undefined },
@@ -62,14 +76,20 @@ describe('write_file: creating', () => {
   test('an empty file', async () => {
     const fs = memoryWorkspace();
     const { acting } = recordingActing(fs);
-    assert.equal(await wrote(fs, acting, { path: 'empty.txt', content: '' }), 'Wrote empty.txt (0 lines, 0 bytes); created.');
+    assert.equal(
+      await wrote(fs, acting, { path: 'empty.txt', content: '' }),
+      'Wrote empty.txt (0 lines, 0 bytes); created.',
+    );
     assert.equal(fs.text(`${ROOT}/empty.txt`), '');
   });
 
   test('one line, counted in UTF-8 bytes', async () => {
     const fs = memoryWorkspace();
     const { acting } = recordingActing(fs);
-    assert.equal(await wrote(fs, acting, { path: './notes/é.md', content: 'é' }), 'Wrote notes/é.md (1 line, 2 bytes); created.');
+    assert.equal(
+      await wrote(fs, acting, { path: './notes/é.md', content: 'é' }),
+      'Wrote notes/é.md (1 line, 2 bytes); created.',
+    );
   });
 });
 
@@ -79,7 +99,10 @@ describe('write_file: replacing', () => {
   test('the previous content goes to beforeChange while it is still on disk', async () => {
     const fs = memoryWorkspace({ 'src/a.js': old });
     const { acting, changes } = recordingActing(fs);
-    assert.equal(await wrote(fs, acting, { path: 'src/a.js', content: 'new\n' }), 'Wrote src/a.js (1 line, 4 bytes); replaced the previous 10 lines.');
+    assert.equal(
+      await wrote(fs, acting, { path: 'src/a.js', content: 'new\n' }),
+      'Wrote src/a.js (1 line, 4 bytes); replaced the previous 10 lines.',
+    );
     assert.equal(fs.text(`${ROOT}/src/a.js`), 'new\n');
     assert.deepEqual(changes, [
       { step: 'before', path: 'src/a.js', bytes: encode(old), onDisk: old },
@@ -90,7 +113,10 @@ describe('write_file: replacing', () => {
   test('a binary file replaced says so', async () => {
     const fs = memoryWorkspace({ 'logo.png': new Uint8Array([0x89, 0x50, 0, 1, 2]) });
     const { acting, changes } = recordingActing(fs);
-    assert.equal(await wrote(fs, acting, { path: 'logo.png', content: 'text' }), 'Wrote logo.png (1 line, 4 bytes); replaced a binary file of 5 bytes.');
+    assert.equal(
+      await wrote(fs, acting, { path: 'logo.png', content: 'text' }),
+      'Wrote logo.png (1 line, 4 bytes); replaced a binary file of 5 bytes.',
+    );
     assert.deepEqual(changes[0]?.bytes, new Uint8Array([0x89, 0x50, 0, 1, 2]));
   });
 
@@ -98,7 +124,10 @@ describe('write_file: replacing', () => {
     const fs = memoryWorkspace({ 'src/a.js': old });
     fs.symlink(`${ROOT}/current.js`, 'src/a.js');
     const { acting, changes } = recordingActing(fs);
-    assert.equal(await wrote(fs, acting, { path: 'current.js', content: 'x' }), 'Wrote current.js (1 line, 1 byte); replaced the previous 10 lines.');
+    assert.equal(
+      await wrote(fs, acting, { path: 'current.js', content: 'x' }),
+      'Wrote current.js (1 line, 1 byte); replaced the previous 10 lines.',
+    );
     assert.equal(fs.text(`${ROOT}/src/a.js`), 'x');
     assert.deepEqual(
       changes.map((c) => c.path),
@@ -113,7 +142,10 @@ describe('write_file: replacing', () => {
     const { acting, changes } = recordingActing(fs);
     const result = await write(fs, acting, { path: 'big.txt', content: 'small' });
     assert.equal(result.isError, true);
-    assert.match(result.content, /^'big\.txt' is larger than 4 MiB, too large for write_file to change while keeping what it held for undo\./);
+    assert.match(
+      result.content,
+      /^'big\.txt' is larger than 4 MiB, too large for write_file to change while keeping what it held for undo\./,
+    );
     assert.deepEqual(changes, []);
     assert.equal((await fs.info(`${ROOT}/big.txt`))?.size, CHANGE_BEFORE_MAX_BYTES + 1);
   });
@@ -129,14 +161,20 @@ describe('write_file: refusals and failures', () => {
   test('without an agent run: refused, nothing written', async () => {
     const fs = memoryWorkspace();
     const result = await write(fs, undefined, { path: 'a.txt', content: 'x' });
-    assert.deepEqual(result, { isError: true, content: 'write_file is only available in an agent run; here you can only read the workspace.' });
+    assert.deepEqual(result, {
+      isError: true,
+      content: 'write_file is only available in an agent run; here you can only read the workspace.',
+    });
     assert.equal(fs.text(`${ROOT}/a.txt`), undefined);
   });
 
   test('the run refusing in beforeChange: its message, nothing written', async () => {
     const fs = memoryWorkspace({ 'a.txt': 'keep' });
     const { acting, changes } = recordingActing(fs, 'The run may not write that.');
-    assert.deepEqual(await write(fs, acting, { path: 'a.txt', content: 'x' }), { isError: true, content: 'The run may not write that.' });
+    assert.deepEqual(await write(fs, acting, { path: 'a.txt', content: 'x' }), {
+      isError: true,
+      content: 'The run may not write that.',
+    });
     assert.equal(fs.text(`${ROOT}/a.txt`), 'keep');
     assert.equal(changes.length, 1);
   });
@@ -159,7 +197,10 @@ describe('write_file: refusals and failures', () => {
     const fs = memoryWorkspace();
     const { acting } = recordingActing(fs);
     assert.match((await write(fs, acting, { path: 'a.txt' })).content, /the field 'content' is missing/);
-    assert.match((await write(fs, acting, { path: 'a.txt', content: 'x'.repeat(1024 * 1024 + 1) })).content, /'content' must be at most 1048576 characters long/);
+    assert.match(
+      (await write(fs, acting, { path: 'a.txt', content: 'x'.repeat(1024 * 1024 + 1) })).content,
+      /'content' must be at most 1048576 characters long/,
+    );
   });
 
   test('the target is the path as given', () => {

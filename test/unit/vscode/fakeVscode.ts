@@ -3,7 +3,7 @@
 // A webview view that records what the host posts and lets the test play the panel.
 import Module from 'node:module';
 import { fill } from '../../../src/shared/panelStrings';
-import { Emitter } from '../../../src/vscode/lifecycle';
+import { Emitter } from '../../../src/vscode/base/lifecycle';
 
 export interface FakeVscode {
   workspace: { isTrusted: boolean; onDidGrantWorkspaceTrust: Emitter<void>['event'] };
@@ -32,7 +32,11 @@ export function installFakeVscode(): FakeVscode {
     commands: { executeCommand: async (...args: unknown[]) => void executed.push(args) },
   };
   const load = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load;
-  (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load = function (this: unknown, request: string, ...rest: unknown[]) {
+  (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load = function (
+    this: unknown,
+    request: string,
+    ...rest: unknown[]
+  ) {
     return request === 'vscode' ? fake : load.call(this, request, ...rest);
   };
   installed = { workspace: fake.workspace, trustGranted, executed };

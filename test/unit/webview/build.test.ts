@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { BuildPanelView } from '../../../src/shared/protocol/build';
-import { BUILD_STREAM_CHARS } from '../../../webview/buildPart';
+import { BUILD_STREAM_CHARS } from '../../../webview/parts/build/buildPart';
 import { Harness, S, slices } from './harness';
 
 const STREAM = 'build:20250102-030405-adder-0a1f:qa:2';
@@ -47,7 +47,10 @@ describe('the build part', () => {
   test('a running build: its status, phases, output and Stop / Show Terminal, which post their commands', () => {
     const root = h.open(slices({ build: running() }));
     assert.equal(root.find('#build-status')?.textContent, 'Building: qa, try 2');
-    assert.equal(root.find('#build-source')?.textContent, 'From .groundwork/plans/adder/idea-brief.mdProject folder: sum-tool/');
+    assert.equal(
+      root.find('#build-source')?.textContent,
+      'From .groundwork/plans/adder/idea-brief.mdProject folder: sum-tool/',
+    );
     const phases = root.find('#build-phases')!.findAll('li');
     assert.deepEqual(
       phases.map((p) => [p.getAttribute('class'), p.find('.build-phase-meta')?.textContent]),
@@ -90,7 +93,11 @@ describe('the build part', () => {
   test('a failed build: its reason as text, Resume, Open Report, Open Folder and Close', () => {
     const root = h.open(
       slices({
-        build: ended({ status: 'failed', reason: 'Phase qa failed: <b>not</b> verified', actions: ['resume', 'open-report', 'open-folder', 'close'] }),
+        build: ended({
+          status: 'failed',
+          reason: 'Phase qa failed: <b>not</b> verified',
+          actions: ['resume', 'open-report', 'open-folder', 'close'],
+        }),
       }),
     );
     assert.equal(root.find('#build-status')?.textContent, `${S.buildFailed}2.6k tokens · $0.0105`);
@@ -104,7 +111,12 @@ describe('the build part', () => {
   });
 
   test('Restricted Mode: the build is shown, Resume is disabled with why; the report still opens', () => {
-    const root = h.open(slices({ panel: { trusted: false, hasWorkspace: true, notices: [] }, build: ended({ status: 'stopped', actions: ['resume', 'open-report', 'close'] }) }));
+    const root = h.open(
+      slices({
+        panel: { trusted: false, hasWorkspace: true, notices: [] },
+        build: ended({ status: 'stopped', actions: ['resume', 'open-report', 'close'] }),
+      }),
+    );
     const resume = root.find('#build-resume')!;
     assert.equal(resume.parent?.getAttribute('title'), S.restrictedBuild);
     resume.click();

@@ -144,7 +144,11 @@ export class FakeElement extends FakeNode {
 }
 
 /** Installs a fake `document` on globalThis (what webview/dom.ts calls) and returns it. */
-export function installFakeDocument(): { createElement(tag: string): FakeElement; createTextNode(text: string): FakeText; activeElement: null } {
+export function installFakeDocument(): {
+  createElement(tag: string): FakeElement;
+  createTextNode(text: string): FakeText;
+  activeElement: null;
+} {
   const doc = {
     createElement: (tag: string) => new FakeElement(tag),
     createTextNode: (text: string) => new FakeText(text),

@@ -4,22 +4,38 @@ import { PANEL_STRINGS, type PanelStrings } from '../../../src/shared/panelStrin
 import type { BriefFields } from '../../../src/shared/protocol/discovery';
 import type { PanelSlices, WebviewMessage } from '../../../src/shared/protocol/panel';
 import { PanelApp } from '../../../webview/app';
-import { BrainstormUi } from '../../../webview/brainstorm';
-import { BuildPart } from '../../../webview/buildPart';
-import { DiscoveryUi } from '../../../webview/discovery';
-import { JournalForm } from '../../../webview/journalForm';
+import { BrainstormUi } from '../../../webview/parts/brainstorm/brainstormPart';
+import { BuildPart } from '../../../webview/parts/build/buildPart';
+import { DiscoveryUi } from '../../../webview/parts/discovery/discoveryPart';
+import { JournalForm } from '../../../webview/parts/journal/journalForm';
 import type { PanelPart } from '../../../webview/part';
-import { JournalPart, ModelPart, NoticesPart, SleepPart } from '../../../webview/parts';
+import { JournalPart } from '../../../webview/parts/journal/journalPart';
+import { ModelPart } from '../../../webview/parts/llm/modelPart';
+import { NoticesPart } from '../../../webview/parts/panel/noticesPart';
+import { SleepPart } from '../../../webview/parts/sleep/sleepPart';
 import { FakeElement, installFakeDocument } from './fakeDom';
 
 export const S: PanelStrings = { ...PANEL_STRINGS };
-export const BRIEF: BriefFields = { summary: 'A CRM for a bakery', problem: 'p', users: 'u', mvpScope: 'm', technology: 't', outOfScope: 'o', keyDecisions: 'k', constraints: 'c' };
+export const BRIEF: BriefFields = {
+  summary: 'A CRM for a bakery',
+  problem: 'p',
+  users: 'u',
+  mvpScope: 'm',
+  technology: 't',
+  outOfScope: 'o',
+  keyDecisions: 'k',
+  constraints: 'c',
+};
 export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 export function slices(overrides: Partial<PanelSlices> = {}): PanelSlices {
   return {
     panel: { trusted: true, hasWorkspace: true, notices: [] },
-    journal: { entries: [{ timestamp: '2026-11-20T10:00:00.000Z', title: 'Retry uploads', description: 'Once.' }], total: 1, skipped: 0 },
+    journal: {
+      entries: [{ timestamp: '2026-11-20T10:00:00.000Z', title: 'Retry uploads', description: 'Once.' }],
+      total: 1,
+      skipped: 0,
+    },
     sleep: { sleepers: [{ agent: 'build-qa', mode: 'timer', startedAt: T0, maxDurationMs: 120_000 }] },
     model: { status: 'ready', provider: 'anthropic', complex: 'claude-sonnet-4-6', fast: 'claude-haiku-4-5' },
     discovery: { status: 'idle', actions: ['send'] },
@@ -44,7 +60,10 @@ export class Harness {
     const post = (m: WebviewMessage) => this.posted.push(m);
     const form = new JournalForm(
       { title: '', description: '' },
-      { onDraft: () => undefined, onSubmit: (title, description) => this.app.request({ type: 'journal.add', title, description }) },
+      {
+        onDraft: () => undefined,
+        onSubmit: (title, description) => this.app.request({ type: 'journal.add', title, description }),
+      },
     );
     const brainstorm = new BrainstormUi({ answers: {}, skipped: {} }, () => undefined);
     const discovery = new DiscoveryUi(
@@ -52,8 +71,18 @@ export class Harness {
       () => undefined,
       (ctx) => brainstorm.entryActions(ctx),
     );
-    const ticker = { every: (_ms: number, fn: () => void) => (this.ticks.push(fn), () => this.ticks.splice(this.ticks.indexOf(fn), 1)) };
-    const parts: PanelPart[] = [new NoticesPart(), new BuildPart(), brainstorm, discovery, new ModelPart(), new SleepPart(ticker), new JournalPart(form)];
+    const ticker = {
+      every: (_ms: number, fn: () => void) => (this.ticks.push(fn), () => this.ticks.splice(this.ticks.indexOf(fn), 1)),
+    };
+    const parts: PanelPart[] = [
+      new NoticesPart(),
+      new BuildPart(),
+      brainstorm,
+      discovery,
+      new ModelPart(),
+      new SleepPart(ticker),
+      new JournalPart(form),
+    ];
     this.parts = override ? override(parts) : parts;
     this.app = new PanelApp(this.root as unknown as HTMLElement, this.parts, post, () => this.clock);
   }

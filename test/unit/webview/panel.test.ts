@@ -46,7 +46,10 @@ describe('the panel: one malformed slice does not take the panel down', () => {
     };
     const root = draw(slices({ discovery: broken as unknown as DiscoveryPanelView }));
     const error = root.find('#discovery-error');
-    assert.equal(error?.textContent, 'This part of the panel could not be shown: discovery.rounds[0].questions is not a list');
+    assert.equal(
+      error?.textContent,
+      'This part of the panel could not be shown: discovery.rounds[0].questions is not a list',
+    );
     assert.equal(error?.getAttribute('role'), 'alert');
     assert.ok(root.find('#model-ready'));
     assert.ok(root.find('#journal-entries'));
@@ -58,7 +61,10 @@ describe('the panel: one malformed slice does not take the panel down', () => {
 
   test('a brainstorm view missing its fields: the brainstorm part says so; discovery and the rest work', () => {
     const root = draw(slices({ brainstorm: { status: 'questions', slug: 'x', topic: 'T' } as never }));
-    assert.match(root.find('#brainstorm-error')?.textContent ?? '', /could not be shown: brainstorm\.round is not a number/);
+    assert.match(
+      root.find('#brainstorm-error')?.textContent ?? '',
+      /could not be shown: brainstorm\.round is not a number/,
+    );
     root.find('#composer')!.value = 'build me a CRM';
     root.find('#composer-send')!.click();
     assert.deepEqual(posted, [{ type: 'discovery.send', text: 'build me a CRM' }]);
@@ -79,12 +85,20 @@ describe('the panel: one malformed slice does not take the panel down', () => {
       ),
     );
     const root = h.open(slices());
-    assert.equal(root.find('#discovery-error')?.textContent, 'This part of the panel could not be shown: r.questions.map is not a function');
+    assert.equal(
+      root.find('#discovery-error')?.textContent,
+      'This part of the panel could not be shown: r.questions.map is not a function',
+    );
     assert.ok(root.find('#journal-entries') && root.find('#model-ready'));
   });
 
   test('wrong model, journal, sleepers or notices: each fails alone', () => {
-    const root = draw({ ...slices(), model: { status: 'ready' }, journal: { entries: 'x' }, sleep: { sleepers: [{ agent: 7 }] } });
+    const root = draw({
+      ...slices(),
+      model: { status: 'ready' },
+      journal: { entries: 'x' },
+      sleep: { sleepers: [{ agent: 7 }] },
+    });
     assert.match(root.find('#model-error')?.textContent ?? '', /model\.provider is not one of/);
     assert.match(root.find('#journal-error')?.textContent ?? '', /journal\.entries is not a list/);
     assert.match(root.find('#sleep-error')?.textContent ?? '', /sleep\.sleepers\[0\]\.agent is not text/);
@@ -161,7 +175,17 @@ describe('the panel: Restricted Mode offers nothing that writes', () => {
 
   test('a brief is shown read-only: Save, Brainstorm Deeper and Discard disabled with why, no Edit', () => {
     const root = draw(
-      slices({ panel: restricted, discovery: { status: 'brief', request: 'r', brief: BRIEF, transcript: [], message: '', actions: ['edit', 'save', 'brainstorm', 'discard'] } }),
+      slices({
+        panel: restricted,
+        discovery: {
+          status: 'brief',
+          request: 'r',
+          brief: BRIEF,
+          transcript: [],
+          message: '',
+          actions: ['edit', 'save', 'brainstorm', 'discard'],
+        },
+      }),
     );
     assert.equal(root.find('#brief-summary')?.textContent, 'A CRM for a bakery');
     assert.equal(root.find('#brief-edit'), undefined);
@@ -198,7 +222,16 @@ describe('the panel: Restricted Mode offers nothing that writes', () => {
     const root = draw(
       slices({
         panel: restricted,
-        discovery: { status: 'questions', request: 'build me a CRM', round: 1, maxRounds: 3, rounds: [], questions: ['Who uses it?'], message: '', actions: ['answer', 'cancel'] },
+        discovery: {
+          status: 'questions',
+          request: 'build me a CRM',
+          round: 1,
+          maxRounds: 3,
+          rounds: [],
+          questions: ['Who uses it?'],
+          message: '',
+          actions: ['answer', 'cancel'],
+        },
       }),
     );
     assert.equal(root.find('#discovery-questions-readonly')?.textContent, 'Who uses it?');
@@ -248,7 +281,10 @@ describe('the panel: a damaged brief file', () => {
     const discard = root.find('#brief-discard')!;
     assert.ok(discard.hasAttribute('disabled'));
     assert.equal(discard.parent?.getAttribute('title'), S.restrictedDiscard);
-    assert.match(root.find('#brief-damaged')?.textContent ?? '', /The file can be discarded once this folder is trusted\./);
+    assert.match(
+      root.find('#brief-damaged')?.textContent ?? '',
+      /The file can be discarded once this folder is trusted\./,
+    );
     discard.click();
     assert.deepEqual(posted, []);
   });
@@ -256,7 +292,15 @@ describe('the panel: a damaged brief file', () => {
 
 describe('the panel: notices', () => {
   test('each dismissible notice has a close button that asks the host to drop it', () => {
-    const root = draw(slices({ panel: { trusted: true, hasWorkspace: true, notices: [{ id: 'notice-1', text: 'This workspace changes a Groundwork agent: …' }] } }));
+    const root = draw(
+      slices({
+        panel: {
+          trusted: true,
+          hasWorkspace: true,
+          notices: [{ id: 'notice-1', text: 'This workspace changes a Groundwork agent: …' }],
+        },
+      }),
+    );
     assert.match(root.find('#notice-1')?.textContent ?? '', /changes a Groundwork agent/);
     root.find('#notice-1')!.find('.notice-dismiss')!.click();
     assert.deepEqual(posted, [{ type: 'notice.dismiss', id: 'notice-1' }]);
@@ -269,7 +313,15 @@ describe('the panel: notices', () => {
 });
 
 describe('the panel: a model call that is retried', () => {
-  const conversation = { request: 'build me a CRM', round: 1, maxRounds: 3, rounds: [], streamed: '', tools: [], actions: ['cancel' as const] };
+  const conversation = {
+    request: 'build me a CRM',
+    round: 1,
+    maxRounds: 3,
+    rounds: [],
+    streamed: '',
+    tools: [],
+    actions: ['cancel' as const],
+  };
 
   test('discovery says it waits for the model, with the retry, instead of only "Thinking…"', () => {
     const waiting = draw(slices({ discovery: { status: 'running', ...conversation, retry: { attempt: 2, of: 3 } } }));
@@ -279,17 +331,47 @@ describe('the panel: a model call that is retried', () => {
   });
 
   test('the brainstorm says which inquisitor waits, or that the coordinator does', () => {
-    const header = { slug: 'crm', topic: 'CRM', round: 1, minRounds: 1, maxRounds: 5, rounds: [], streamed: '', tools: [], actions: ['stop' as const] };
-    const ux = draw(slices({ brainstorm: { status: 'running', ...header, step: 'inquisitors', retry: { who: 'ux', attempt: 1, of: 3 } } }));
+    const header = {
+      slug: 'crm',
+      topic: 'CRM',
+      round: 1,
+      minRounds: 1,
+      maxRounds: 5,
+      rounds: [],
+      streamed: '',
+      tools: [],
+      actions: ['stop' as const],
+    };
+    const ux = draw(
+      slices({
+        brainstorm: { status: 'running', ...header, step: 'inquisitors', retry: { who: 'ux', attempt: 1, of: 3 } },
+      }),
+    );
     assert.equal(ux.find('#brainstorm-retry')?.textContent, 'UX: Waiting for the model… (retry 1 of 3)');
-    const coordinator = new Harness().open(slices({ brainstorm: { status: 'running', ...header, step: 'summary', retry: { who: 'coordinator', attempt: 3, of: 3 } } }));
+    const coordinator = new Harness().open(
+      slices({
+        brainstorm: { status: 'running', ...header, step: 'summary', retry: { who: 'coordinator', attempt: 3, of: 3 } },
+      }),
+    );
     assert.equal(coordinator.find('#brainstorm-retry')?.textContent, 'Waiting for the model… (retry 3 of 3)');
-    assert.equal(new Harness().open(slices({ brainstorm: { status: 'running', ...header, step: 'summary' } })).find('#brainstorm-retry'), undefined);
+    assert.equal(
+      new Harness()
+        .open(slices({ brainstorm: { status: 'running', ...header, step: 'summary' } }))
+        .find('#brainstorm-retry'),
+      undefined,
+    );
   });
 
   test('a retry of the wrong shape is an error in the discovery part only', () => {
-    const root = draw(slices({ discovery: { status: 'running', ...conversation, retry: { attempt: 'two' } } as unknown as DiscoveryPanelView }));
-    assert.equal(root.find('#discovery-error')?.textContent, 'This part of the panel could not be shown: discovery.retry.attempt is not a number');
+    const root = draw(
+      slices({
+        discovery: { status: 'running', ...conversation, retry: { attempt: 'two' } } as unknown as DiscoveryPanelView,
+      }),
+    );
+    assert.equal(
+      root.find('#discovery-error')?.textContent,
+      'This part of the panel could not be shown: discovery.retry.attempt is not a number',
+    );
     assert.ok(root.find('#journal-entries'));
   });
 });

@@ -8,7 +8,9 @@ import type { BrainstormPanelView } from '../../../src/shared/protocol/brainstor
 import type { DiscoveryPanelView, ToolLine } from '../../../src/shared/protocol/discovery';
 import { Harness, S, T0, slices } from './harness';
 
-const discoveryRunning = (over: Partial<Extract<DiscoveryPanelView, { status: 'running' }>> = {}): DiscoveryPanelView => ({
+const discoveryRunning = (
+  over: Partial<Extract<DiscoveryPanelView, { status: 'running' }>> = {},
+): DiscoveryPanelView => ({
   status: 'running',
   request: 'build me a CRM',
   round: 1,
@@ -19,8 +21,18 @@ const discoveryRunning = (over: Partial<Extract<DiscoveryPanelView, { status: 'r
   actions: ['cancel'],
   ...over,
 });
-const header = { slug: 'invoices', topic: 'Invoices', round: 1, minRounds: 1, maxRounds: 5, rounds: [], actions: ['stop' as const] };
-const brainstormRunning = (over: Partial<Extract<BrainstormPanelView, { status: 'running' }>> = {}): BrainstormPanelView => ({
+const header = {
+  slug: 'invoices',
+  topic: 'Invoices',
+  round: 1,
+  minRounds: 1,
+  maxRounds: 5,
+  rounds: [],
+  actions: ['stop' as const],
+};
+const brainstormRunning = (
+  over: Partial<Extract<BrainstormPanelView, { status: 'running' }>> = {},
+): BrainstormPanelView => ({
   status: 'running',
   ...header,
   step: 'follow-up',
@@ -28,7 +40,14 @@ const brainstormRunning = (over: Partial<Extract<BrainstormPanelView, { status: 
   tools: [],
   ...over,
 });
-const line = (over: Partial<ToolLine> = {}): ToolLine => ({ id: 't1', kind: 'read', tool: 'read_file', target: 'README.md', status: 'running', ...over });
+const line = (over: Partial<ToolLine> = {}): ToolLine => ({
+  id: 't1',
+  kind: 'read',
+  tool: 'read_file',
+  target: 'README.md',
+  status: 'running',
+  ...over,
+});
 
 let h: Harness;
 beforeEach(() => {
@@ -105,7 +124,10 @@ describe('tool calls, as a native chat shows them', () => {
     const root = h.open(
       slices({
         discovery: discoveryRunning({
-          tools: [line({ status: 'error', error: 'no such file' }), line({ id: 'x', kind: 'other', tool: 'fetch_url', target: 'example.com', status: 'done' })],
+          tools: [
+            line({ status: 'error', error: 'no such file' }),
+            line({ id: 'x', kind: 'other', tool: 'fetch_url', target: 'example.com', status: 'done' }),
+          ],
         }),
       }),
     );

@@ -56,7 +56,12 @@ export interface Fitted {
  * `header(shown)` on its own line, then as many whole `lines` as fit, fenced as data from
  * `source`; the whole at most MAX_OUTPUT_BYTES. The header may depend on how many lines fit.
  */
-export function fitFenced(lines: readonly string[], source: string, context: ToolContext, header: (shown: number, cutFirstLine: boolean) => string): Fitted {
+export function fitFenced(
+  lines: readonly string[],
+  source: string,
+  context: ToolContext,
+  header: (shown: number, cutFirstLine: boolean) => string,
+): Fitted {
   let budget = MAX_OUTPUT_BYTES - FENCE_RESERVE;
   for (;;) {
     let used = 0;
@@ -163,9 +168,15 @@ export async function walkFolder(
 /** What the walk left out or where it stopped, as clauses of the header. */
 export function walkNotes(stats: WalkStats): string[] {
   const notes: string[] = [];
-  if (stats.skipped > 0) notes.push(`${plural(stats.skipped, 'entry', 'entries')} hidden (.git, .groundwork, ignored by .gitignore or excluded by the user)`);
+  if (stats.skipped > 0)
+    notes.push(
+      `${plural(stats.skipped, 'entry', 'entries')} hidden (.git, .groundwork, ignored by .gitignore or excluded by the user)`,
+    );
   if (stats.unreadable > 0) notes.push(`${plural(stats.unreadable, 'folder')} could not be listed`);
-  if (stats.cut) notes.push(`stopped after looking at ${MAX_VISITED.toLocaleString('en-US')} entries, so some are missing: use a narrower path`);
+  if (stats.cut)
+    notes.push(
+      `stopped after looking at ${MAX_VISITED.toLocaleString('en-US')} entries, so some are missing: use a narrower path`,
+    );
   return notes;
 }
 

@@ -19,11 +19,16 @@ function occurrences(text: string, needle: string): number[] {
 
 /** The file as text; a byte order mark is kept (ignoreBOM) so that writing it back does not drop it. */
 function textOf(data: Uint8Array, shown: string): string {
-  if (isBinary(data)) throw new ToolInputError(`${quoted(shown)} is a binary file (${formatBytes(data.length)}); edit_file changes text files only.`);
+  if (isBinary(data))
+    throw new ToolInputError(
+      `${quoted(shown)} is a binary file (${formatBytes(data.length)}); edit_file changes text files only.`,
+    );
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
   } catch {
-    throw new ToolInputError(`${quoted(shown)} is not valid UTF-8 text, so edit_file cannot change it without damaging it. Leave it, or rewrite it whole with write_file.`);
+    throw new ToolInputError(
+      `${quoted(shown)} is not valid UTF-8 text, so edit_file cannot change it without damaging it. Leave it, or rewrite it whole with write_file.`,
+    );
   }
 }
 
@@ -34,7 +39,8 @@ function textOf(data: Uint8Array, shown: string): string {
  */
 function findMatch(text: string, oldText: string, newText: string): { at: number[]; oldText: string; newText: string } {
   const literal = occurrences(text, oldText);
-  if (literal.length > 0 || !text.includes('\r\n') || oldText.includes('\r') || !oldText.includes('\n')) return { at: literal, oldText, newText };
+  if (literal.length > 0 || !text.includes('\r\n') || oldText.includes('\r') || !oldText.includes('\n'))
+    return { at: literal, oldText, newText };
   const crlfOld = oldText.replace(/\n/g, '\r\n');
   return { at: occurrences(text, crlfOld), oldText: crlfOld, newText: newText.replace(/\r?\n/g, '\r\n') };
 }
@@ -43,7 +49,10 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
   const acting = requireActing(context, 'edit_file');
   const target = await resolveWritePath(optionalString(input, 'path', ''), context, cache);
   const { shown } = target;
-  const missing = () => new ToolInputError(`${quoted(shown)} does not exist, so it cannot be edited. Use write_file to create it, or list_files to find the right path.`);
+  const missing = () =>
+    new ToolInputError(
+      `${quoted(shown)} does not exist, so it cannot be edited. Use write_file to create it, or list_files to find the right path.`,
+    );
   if (!target.exists) throw missing();
   const before = await readBefore(target, context, 'edit_file');
   if (before === undefined) throw missing();
@@ -51,11 +60,17 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
 
   const requestedOld = optionalString(input, 'old_text', '');
   const requestedNew = optionalString(input, 'new_text', '');
-  if (requestedOld === requestedNew) throw new ToolInputError('new_text is the same as old_text, so there is nothing to change.');
+  if (requestedOld === requestedNew)
+    throw new ToolInputError('new_text is the same as old_text, so there is nothing to change.');
   const match = findMatch(text, requestedOld, requestedNew);
-  if (match.at.length === 0) throw new ToolInputError(`old_text was not found in ${quoted(shown)}; read the file again and copy the text exactly.`);
+  if (match.at.length === 0)
+    throw new ToolInputError(
+      `old_text was not found in ${quoted(shown)}; read the file again and copy the text exactly.`,
+    );
   if (match.at.length > 1) {
-    throw new ToolInputError(`old_text matches ${match.at.length} places in ${quoted(shown)}; include more surrounding lines so it matches exactly one.`);
+    throw new ToolInputError(
+      `old_text matches ${match.at.length} places in ${quoted(shown)}; include more surrounding lines so it matches exactly one.`,
+    );
   }
   // Sliced rather than String.replace, whose replacement would read '$&' and '$1' in new_text as patterns.
   const at = match.at[0] as number;

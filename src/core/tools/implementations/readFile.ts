@@ -26,8 +26,12 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
 
   const entry = await resolveProjectPath(path, context, cache);
   const { shown } = entry;
-  if (entry.kind === 'directory') throw new ToolInputError(`${quoted(shown)} is a folder: use list_files to see what is in it.`);
-  if (entry.kind !== 'file') throw new ToolInputError(`${quoted(shown)} is not a regular file (a device, a socket or a pipe), so it cannot be read.`);
+  if (entry.kind === 'directory')
+    throw new ToolInputError(`${quoted(shown)} is a folder: use list_files to see what is in it.`);
+  if (entry.kind !== 'file')
+    throw new ToolInputError(
+      `${quoted(shown)} is not a regular file (a device, a socket or a pipe), so it cannot be read.`,
+    );
   const reason = await namedEntrySkipReason(await loadProjectFilter(context, cache), entry);
   if (reason !== undefined) throw excludedError(shown, reason);
   if (entry.size > READ_MAX_FILE_BYTES) throw tooLarge(shown, entry.size);
@@ -40,22 +44,30 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
     if (err instanceof StorageError && err.code === 'too-large') throw tooLarge(shown, READ_MAX_FILE_BYTES + 1);
     throw err;
   }
-  if (data === undefined) throw new ToolInputError(`${quoted(shown)} was removed while it was being read. Call list_files to see what is there now.`);
+  if (data === undefined)
+    throw new ToolInputError(
+      `${quoted(shown)} was removed while it was being read. Call list_files to see what is there now.`,
+    );
   if (isBinary(data)) {
-    throw new ToolInputError(`${quoted(shown)} is a binary file (${formatBytes(data.length)}); read_file reads text files only.`);
+    throw new ToolInputError(
+      `${quoted(shown)} is a binary file (${formatBytes(data.length)}); read_file reads text files only.`,
+    );
   }
 
   const lines = splitLines(decodeText(data));
   const total = lines.length;
   if (total === 0) return `${visibleText(shown)} is empty (0 lines).`;
   if (offset > total) {
-    throw new ToolInputError(`offset ${offset} is past the end of ${quoted(shown)}, which has ${total} lines: use an offset from 1 to ${total}.`);
+    throw new ToolInputError(
+      `offset ${offset} is past the end of ${quoted(shown)}, which has ${total} lines: use an offset from 1 to ${total}.`,
+    );
   }
   const wanted = lines.slice(offset - 1, offset - 1 + limit);
   const fitted = fitFenced(wanted, `file ${shown}`, context, (count, cutFirstLine) => {
     const last = offset - 1 + Math.max(count, cutFirstLine ? 1 : 0);
     let head = `${visibleText(shown)}, lines ${offset}–${last} of ${total}`;
-    if (cutFirstLine) head += `; line ${offset} is longer than ${formatBytes(MAX_OUTPUT_BYTES)} and only its start is shown`;
+    if (cutFirstLine)
+      head += `; line ${offset} is longer than ${formatBytes(MAX_OUTPUT_BYTES)} and only its start is shown`;
     else if (count < wanted.length) head += ` (cut at ${formatBytes(MAX_OUTPUT_BYTES)})`;
     if (last < total) head += `; call again with offset ${last + 1} to read on`;
     return head;

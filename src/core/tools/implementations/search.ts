@@ -6,7 +6,19 @@ import { visibleText } from '../../visibleText';
 import { excludedError, loadProjectFilter, namedEntrySkipReason } from '../projectFilter';
 import { quoted, resolveProjectPath, showSegments } from '../projectPaths';
 import { ToolInputError, type ToolContext, type ToolImplementation, type ToolRunCache } from '../toolTypes';
-import { decodeText, fitFenced, isBinary, lineSafe, MAX_OUTPUT_BYTES, optionalString, plural, splitLines, walkFolder, walkNotes, type WalkStats } from './common';
+import {
+  decodeText,
+  fitFenced,
+  isBinary,
+  lineSafe,
+  MAX_OUTPUT_BYTES,
+  optionalString,
+  plural,
+  splitLines,
+  walkFolder,
+  walkNotes,
+  type WalkStats,
+} from './common';
 
 export const SEARCH_MAX_MATCHES = 100;
 export const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
@@ -46,7 +58,12 @@ export function excerpt(line: string, needle: string): string {
 }
 
 /** Searches one file; false when the search must stop. */
-async function searchFile(file: { real: string; size: number; segments: string[] }, needle: string, context: ToolContext, progress: Progress): Promise<boolean> {
+async function searchFile(
+  file: { real: string; size: number; segments: string[] },
+  needle: string,
+  context: ToolContext,
+  progress: Progress,
+): Promise<boolean> {
   if (context.signal.aborted) return false;
   if (file.size > SEARCH_MAX_FILE_BYTES) {
     progress.tooLarge++;
@@ -87,14 +104,16 @@ async function searchFile(file: { real: string; size: number; segments: string[]
 
 function notes(progress: Progress, stats: WalkStats | undefined): string[] {
   const all: string[] = [];
-  if (progress.moreMatches) all.push(`stopped at ${SEARCH_MAX_MATCHES} matches: narrow the query or the path to see the rest`);
+  if (progress.moreMatches)
+    all.push(`stopped at ${SEARCH_MAX_MATCHES} matches: narrow the query or the path to see the rest`);
   if (progress.budgetCut) {
     all.push(
       `stopped after reading ${SEARCH_MAX_FILES.toLocaleString('en-US')} files or ${formatBytes(SEARCH_MAX_TOTAL_BYTES)}, ` +
         'so some files were not searched: use a narrower path',
     );
   }
-  if (progress.tooLarge > 0) all.push(`${plural(progress.tooLarge, 'file')} over ${formatBytes(SEARCH_MAX_FILE_BYTES)} not searched`);
+  if (progress.tooLarge > 0)
+    all.push(`${plural(progress.tooLarge, 'file')} over ${formatBytes(SEARCH_MAX_FILE_BYTES)} not searched`);
   if (progress.binary > 0) all.push(`${plural(progress.binary, 'binary file')} not searched`);
   if (progress.unreadable > 0) all.push(`${plural(progress.unreadable, 'file')} could not be read`);
   return stats === undefined ? all : [...all, ...walkNotes(stats)];
@@ -107,20 +126,37 @@ async function run(input: Record<string, unknown>, context: ToolContext, cache: 
   const filter = await loadProjectFilter(context, cache);
   const reason = await namedEntrySkipReason(filter, start);
   if (reason !== undefined) throw excludedError(start.shown, reason);
-  if (start.kind !== 'file' && start.kind !== 'directory') throw new ToolInputError(`${quoted(start.shown)} is neither a file nor a folder.`);
+  if (start.kind !== 'file' && start.kind !== 'directory')
+    throw new ToolInputError(`${quoted(start.shown)} is neither a file nor a folder.`);
 
-  const progress: Progress = { matches: [], files: 0, bytes: 0, tooLarge: 0, binary: 0, unreadable: 0, moreMatches: false, budgetCut: false };
+  const progress: Progress = {
+    matches: [],
+    files: 0,
+    bytes: 0,
+    tooLarge: 0,
+    binary: 0,
+    unreadable: 0,
+    moreMatches: false,
+    budgetCut: false,
+  };
   let stats: WalkStats | undefined;
   if (start.kind === 'file') await searchFile(start, needle, context, progress);
-  else stats = await walkFolder(start, context, filter, true, (entry) => (entry.kind === 'file' ? searchFile(entry, needle, context, progress) : undefined));
+  else
+    stats = await walkFolder(start, context, filter, true, (entry) =>
+      entry.kind === 'file' ? searchFile(entry, needle, context, progress) : undefined,
+    );
   if (context.signal.aborted) throw new ToolInputError('The search was stopped: the run was cancelled.');
 
   const where = `in ${visibleText(start.shown)} (${plural(progress.files - progress.binary, 'file')} searched)`;
-  if (progress.matches.length === 0) return [`No matches for ${quoted(query)} ${where}`, ...notes(progress, stats)].join('; ');
+  if (progress.matches.length === 0)
+    return [`No matches for ${quoted(query)} ${where}`, ...notes(progress, stats)].join('; ');
   const lines = progress.matches;
   return fitFenced(lines, `search results for ${query}`, context, (count) => {
     const all = notes(progress, stats);
-    if (count < lines.length) all.unshift(`only the first ${count} are shown (cut at ${formatBytes(MAX_OUTPUT_BYTES)}): narrow the query or the path`);
+    if (count < lines.length)
+      all.unshift(
+        `only the first ${count} are shown (cut at ${formatBytes(MAX_OUTPUT_BYTES)}): narrow the query or the path`,
+      );
     return [`${plural(lines.length, 'match', 'matches')} for ${quoted(query)} ${where}`, ...all].join('; ');
   }).text;
 }

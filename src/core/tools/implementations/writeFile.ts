@@ -5,7 +5,13 @@ import { CHANGE_BEFORE_MAX_BYTES } from '../../run/runTypes';
 import { formatBytes, StorageError } from '../../storage/storageError';
 import { visibleText } from '../../visibleText';
 import { quoted } from '../projectPaths';
-import { ToolInputError, type ActingPorts, type ToolContext, type ToolImplementation, type ToolRunCache } from '../toolTypes';
+import {
+  ToolInputError,
+  type ActingPorts,
+  type ToolContext,
+  type ToolImplementation,
+  type ToolRunCache,
+} from '../toolTypes';
 import { resolveWritePath, type WriteTarget } from '../writePaths';
 import { requireActing } from './acting';
 import { decodeText, isBinary, optionalString, plural, splitLines } from './common';
@@ -23,7 +29,11 @@ function tooLarge(shown: string, tool: string): ToolInputError {
 }
 
 /** The file's bytes now (undefined: it is not there), within what the run can keep for undo. */
-export async function readBefore(target: WriteTarget, context: ToolContext, tool: string): Promise<Uint8Array | undefined> {
+export async function readBefore(
+  target: WriteTarget,
+  context: ToolContext,
+  tool: string,
+): Promise<Uint8Array | undefined> {
   if (!target.exists) return undefined;
   try {
     return await context.fs.read(target.real, CHANGE_BEFORE_MAX_BYTES);
@@ -38,12 +48,22 @@ export async function readBefore(target: WriteTarget, context: ToolContext, tool
  * the file changed since it was read (another run, the person's editor): its change is not lost.
  * An existing file keeps its permissions (a script stays executable).
  */
-export async function writeChange(acting: ActingPorts, target: WriteTarget, context: ToolContext, before: Uint8Array | undefined, after: Uint8Array): Promise<void> {
+export async function writeChange(
+  acting: ActingPorts,
+  target: WriteTarget,
+  context: ToolContext,
+  before: Uint8Array | undefined,
+  after: Uint8Array,
+): Promise<void> {
   const path = target.realSegments.join('/');
   await acting.beforeChange({ path, before, after });
   const info = await context.fs.info(target.real);
-  const now = info?.kind === 'file' ? await readBefore(target, context, 'write_file').catch(() => undefined) : undefined;
-  if ((info === undefined) !== (before === undefined) || (before !== undefined && (now === undefined || !sameBytes(now, before)))) {
+  const now =
+    info?.kind === 'file' ? await readBefore(target, context, 'write_file').catch(() => undefined) : undefined;
+  if (
+    (info === undefined) !== (before === undefined) ||
+    (before !== undefined && (now === undefined || !sameBytes(now, before)))
+  ) {
     throw new ToolInputError(
       `${visibleText(target.shown)} changed while it was being written (another run or an editor wrote it); nothing was written. Read it again, then make the change.`,
     );

@@ -85,13 +85,27 @@ const REFUSED = [
 ];
 
 /** Run without asking: each is exactly what the person approved ('npm test', or node with arguments). */
-const AUTO = ['npm test', ' npm test', 'npm test ', 'node x.js', 'node -e 1', 'node --test', 'node x # a comment', 'node ${IFS}x', 'node "a b"'];
+const AUTO = [
+  'npm test',
+  ' npm test',
+  'npm test ',
+  'node x.js',
+  'node -e 1',
+  'node --test',
+  'node x # a comment',
+  'node ${IFS}x',
+  'node "a b"',
+];
 
 describe('the bypass corpus, unattended, autoApprove ["npm test", "node *"]', () => {
   test('each is refused at once, said to the model, and recorded as refused; none is run', async () => {
     const turns = REFUSED.map((command) => ({ tools: [{ name: 'run_command', input: { command } }] }));
     const h = agentHarness([...turns, { text: 'Nothing ran.' }], { autoApprove: () => PATTERNS });
-    const run = await h.runner.start({ role: { ...DEVELOPER, maxTurns: 200 }, task: 'try everything', root: '/ws' }, signal(), h.onEvent);
+    const run = await h.runner.start(
+      { role: { ...DEVELOPER, maxTurns: 200 }, task: 'try everything', root: '/ws' },
+      signal(),
+      h.onEvent,
+    );
     assert.equal(run.status, 'completed');
     assert.deepEqual(
       h.commands.requests.map((r) => r.command),
@@ -105,12 +119,17 @@ describe('the bypass corpus, unattended, autoApprove ["npm test", "node *"]', ()
       assert.equal(r?.isError, true, JSON.stringify(REFUSED[i]));
       assert.match(r?.content ?? '', /The command was not run: nobody can approve it in this run \(unattended\)/);
     });
-    const transcript = (h.ws.lines(`runs/${run.id}/transcript.jsonl`) ?? []).map((l) => JSON.parse(l) as { type: string; command?: string; decision?: string });
+    const transcript = (h.ws.lines(`runs/${run.id}/transcript.jsonl`) ?? []).map(
+      (l) => JSON.parse(l) as { type: string; command?: string; decision?: string },
+    );
     assert.deepEqual(
       transcript.filter((t) => t.type === 'command').map((t) => [t.command, t.decision]),
       REFUSED.map((c) => [c, 'refused']),
     );
-    assert.ok(!h.printed().includes('\u202e') && !h.printed().includes('\u0000'), 'the terminal shows escapes, not the characters');
+    assert.ok(
+      !h.printed().includes('\u202e') && !h.printed().includes('\u0000'),
+      'the terminal shows escapes, not the characters',
+    );
   });
 
   test('approvalNeeded agrees: none of them is pre-approved', () => {
@@ -129,7 +148,14 @@ describe('the bypass corpus, unattended, autoApprove ["npm test", "node *"]', ()
 
   test('--approve of an exact text does not approve its neighbours', () => {
     const approvedForRun = new Set(['node --test']);
-    for (const command of ['node --test ', ' node --test', 'node  --test', 'node --test;x', 'node --test\n', 'node --tes']) {
+    for (const command of [
+      'node --test ',
+      ' node --test',
+      'node  --test',
+      'node --test;x',
+      'node --test\n',
+      'node --tes',
+    ]) {
       const needed = approvalNeeded(command, { patterns: [], approvedForRun, manifestWritten: false });
       assert.equal(needed.auto, false, JSON.stringify(command));
     }
@@ -147,9 +173,16 @@ describe('found by review', () => {
   // do not offer the choice for such a command.
   test('"allow for the rest of this run" of a chained command is not asked again for the same exact text', async () => {
     const command = 'npm test && npm run lint';
-    const h = agentHarness([{ tools: [{ name: 'run_command', input: { command } }] }, { tools: [{ name: 'run_command', input: { command } }] }, { text: 'done' }], {
-      answers: ['run', 'deny'],
-    });
+    const h = agentHarness(
+      [
+        { tools: [{ name: 'run_command', input: { command } }] },
+        { tools: [{ name: 'run_command', input: { command } }] },
+        { text: 'done' },
+      ],
+      {
+        answers: ['run', 'deny'],
+      },
+    );
     await h.runner.start({ role: DEVELOPER, task: 't', root: '/ws' }, signal(), h.onEvent);
     assert.deepEqual(h.asked, [command], 'asked once');
     assert.equal(h.commands.requests.length, 2, 'ran twice');
@@ -163,13 +196,20 @@ describe('found by review', () => {
   test('command output sent to the model stays within 8 KB of UTF-8', async () => {
     const outputs = ['日本語の出力。'.repeat(3000), `ab${'😀'.repeat(6000)}c`];
     for (const output of outputs) {
-      const h = agentHarness([{ tools: [{ name: 'run_command', input: { command: 'node --test' } }] }, { text: 'done' }], { autoApprove: () => ['node *'] });
+      const h = agentHarness(
+        [{ tools: [{ name: 'run_command', input: { command: 'node --test' } }] }, { text: 'done' }],
+        { autoApprove: () => ['node *'] },
+      );
       (h.commands as unknown as { reply: () => { output: string } }).reply = () => ({ output });
       await h.runner.start({ role: DEVELOPER, task: 't', root: '/ws' }, signal(), h.onEvent);
       const [result] = lastResults(h.script);
       const text = result?.content ?? '';
       assert.ok(utf8Length(text) <= MODEL_OUTPUT_MAX_BYTES + 1024, `${utf8Length(text)} bytes went to the model`);
-      assert.doesNotMatch(text, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/, 'a lone surrogate');
+      assert.doesNotMatch(
+        text,
+        /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+        'a lone surrogate',
+      );
     }
   });
 
@@ -183,9 +223,16 @@ describe('found by review', () => {
     ['.pnpmfile.cjs', 'require("child_process").execSync("x")\n', 'pnpm test'],
   ] as const) {
     test(`writing ${file} makes "${command}" asked again, as package.json does`, async () => {
-      const h = agentHarness([{ tools: [{ name: 'write_file', input: { path: file, content } }] }, { tools: [{ name: 'run_command', input: { command } }] }, { text: 'done' }], {
-        autoApprove: () => [command],
-      });
+      const h = agentHarness(
+        [
+          { tools: [{ name: 'write_file', input: { path: file, content } }] },
+          { tools: [{ name: 'run_command', input: { command } }] },
+          { text: 'done' },
+        ],
+        {
+          autoApprove: () => [command],
+        },
+      );
       await h.runner.start({ role: DEVELOPER, task: 't', root: '/ws' }, signal(), h.onEvent);
       assert.equal(h.commands.requests.length, 0, `${command} ran after ${file} was written`);
     });

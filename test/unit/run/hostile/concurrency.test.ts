@@ -34,7 +34,9 @@ describe('runs meeting in one workspace', () => {
       [runA, 'a'],
       [runB, 'b'],
     ] as const) {
-      const changes = JSON.parse(await readFile(join(ws, '.groundwork/runs', run.id, 'changes.json'), 'utf8')) as { files: { path: string }[] };
+      const changes = JSON.parse(await readFile(join(ws, '.groundwork/runs', run.id, 'changes.json'), 'utf8')) as {
+        files: { path: string }[];
+      };
       assert.deepEqual(
         changes.files.map((f) => f.path),
         [`${name}.txt`],
@@ -59,7 +61,10 @@ describe('runs meeting in one workspace', () => {
       },
       { text: 'A done' },
     ]);
-    const b = diskRun(ws, [{ tools: [{ name: 'write_file', input: { path: 'shared.txt', content: 'from B\n' } }] }, { text: 'B done' }]);
+    const b = diskRun(ws, [
+      { tools: [{ name: 'write_file', input: { path: 'shared.txt', content: 'from B\n' } }] },
+      { text: 'B done' },
+    ]);
     const runA = await a.runner.start({ role: DEVELOPER, task: 'A', root: ws }, signal(), () => undefined);
     const runB = await b.runner.start({ role: DEVELOPER, task: 'B', root: ws }, signal(), () => undefined);
     const first = await revertRun(a.store, a.runs, runA.id, sha256, ws);
@@ -75,7 +80,10 @@ describe('runs meeting in one workspace', () => {
   test('a resume of a run that is live elsewhere is refused before any model call; a revert of it too', async () => {
     const ws = await tempDir();
     const id = runId(50);
-    await plantRun(ws, id, runJson(id, { status: 'running' }), { 'transcript.jsonl': `${message('user', 'task')}\n`, 'changes.json': '{"version":1,"files":[]}' });
+    await plantRun(ws, id, runJson(id, { status: 'running' }), {
+      'transcript.jsonl': `${message('user', 'task')}\n`,
+      'changes.json': '{"version":1,"files":[]}',
+    });
     const d = diskRun(ws, [{ text: 'should not be asked' }]);
     // Held from a call chain of its own, as another window or process holds it (the lock is re-entrant within one chain).
     let release = () => undefined as void;
@@ -89,7 +97,8 @@ describe('runs meeting in one workspace', () => {
     try {
       await assert.rejects(
         d.runner.resume(id, DEVELOPER, signal(), () => undefined),
-        (err: Error) => err instanceof RunRefusedError && /is under way in another window or a groundwork command/.test(err.message),
+        (err: Error) =>
+          err instanceof RunRefusedError && /is under way in another window or a groundwork command/.test(err.message),
       );
       const reverted = await revertRun(d.store, d.runs, id, sha256, ws);
       assert.equal(reverted.ok, false);
@@ -110,7 +119,8 @@ describe('runs meeting in one workspace', () => {
     const stop = new AbortController();
     const first = one.runner.resume(id, DEVELOPER, stop.signal, () => undefined);
     // Wait until the first holds the lock (its transcript grows or its record says running).
-    for (let i = 0; i < 200 && !(await one.runs.isHeld(id).catch(() => false)); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !(await one.runs.isHeld(id).catch(() => false)); i++)
+      await new Promise((r) => setTimeout(r, 10));
     await assert.rejects(
       two.runner.resume(id, DEVELOPER, signal(), () => undefined),
       RunRefusedError,
@@ -157,27 +167,34 @@ describe('found by review', () => {
     await writeFile(join(ws, 'shared.txt'), 'alpha\nbeta\n');
     // Run A's edit lands while run B records its own change, between B's read and B's write.
     let interfered = false;
-    const b = diskRun(ws, [{ tools: [{ name: 'edit_file', input: { path: 'shared.txt', old_text: 'beta', new_text: 'BETA' } }] }, { text: 'B done' }], {
-      wrapFs: (fs) => ({
-        ...fs,
-        read: fs.read.bind(fs),
-        readNewestLines: fs.readNewestLines.bind(fs),
-        appendRecord: fs.appendRecord.bind(fs),
-        list: fs.list.bind(fs),
-        info: fs.info.bind(fs),
-        realpath: fs.realpath.bind(fs),
-        remove: fs.remove.bind(fs),
-        rename: fs.rename.bind(fs),
-        withLock: fs.withLock.bind(fs),
-        async writeAtomic(path, data, mode) {
-          if (!interfered && path.endsWith('/changes.json')) {
-            interfered = true;
-            await writeFile(join(ws, 'shared.txt'), 'ALPHA\nbeta\n');
-          }
-          return fs.writeAtomic(path, data, mode);
-        },
-      }),
-    });
+    const b = diskRun(
+      ws,
+      [
+        { tools: [{ name: 'edit_file', input: { path: 'shared.txt', old_text: 'beta', new_text: 'BETA' } }] },
+        { text: 'B done' },
+      ],
+      {
+        wrapFs: (fs) => ({
+          ...fs,
+          read: fs.read.bind(fs),
+          readNewestLines: fs.readNewestLines.bind(fs),
+          appendRecord: fs.appendRecord.bind(fs),
+          list: fs.list.bind(fs),
+          info: fs.info.bind(fs),
+          realpath: fs.realpath.bind(fs),
+          remove: fs.remove.bind(fs),
+          rename: fs.rename.bind(fs),
+          withLock: fs.withLock.bind(fs),
+          async writeAtomic(path, data, mode) {
+            if (!interfered && path.endsWith('/changes.json')) {
+              interfered = true;
+              await writeFile(join(ws, 'shared.txt'), 'ALPHA\nbeta\n');
+            }
+            return fs.writeAtomic(path, data, mode);
+          },
+        }),
+      },
+    );
     await b.runner.start({ role: DEVELOPER, task: 'B', root: ws }, signal(), () => undefined);
     assert.ok(interfered);
     const text = await readFile(join(ws, 'shared.txt'), 'utf8');
@@ -198,7 +215,15 @@ describe('found by review', () => {
       await writeFile(join(ws, 'a.txt'), 'original\n');
       const d = diskRun(ws, []);
       const run = await d.runs.create(
-        { role: 'build-developer', task: 't', root: '.', status: 'running', turns: 1, startedAt: new Date().toISOString(), origin: 'cli' },
+        {
+          role: 'build-developer',
+          task: 't',
+          root: '.',
+          status: 'running',
+          turns: 1,
+          startedAt: new Date().toISOString(),
+          origin: 'cli',
+        },
         () => 'beef',
         Date.now(),
       );
@@ -226,15 +251,24 @@ describe('found by review', () => {
     const id = runId(53);
     const lines = [
       message('user', 'Write a.txt, then b.txt'),
-      message('assistant', [{ type: 'tool_use', id: 't1', name: 'write_file', input: { path: 'a.txt', content: 'a' } }], 1).replace('"turn":1', '"turn":"one"'),
+      message(
+        'assistant',
+        [{ type: 'tool_use', id: 't1', name: 'write_file', input: { path: 'a.txt', content: 'a' } }],
+        1,
+      ).replace('"turn":1', '"turn":"one"'),
       message('user', [{ type: 'tool_result', toolUseId: 't1', content: 'Wrote a.txt' }]),
-      message('assistant', [{ type: 'tool_use', id: 't2', name: 'write_file', input: { path: 'b.txt', content: 'b' } }], 2),
+      message(
+        'assistant',
+        [{ type: 'tool_use', id: 't2', name: 'write_file', input: { path: 'b.txt', content: 'b' } }],
+        2,
+      ),
       message('user', [{ type: 'tool_result', toolUseId: 't2', content: 'Wrote b.txt' }]),
     ];
     await plantRun(ws, id, runJson(id), { 'transcript.jsonl': `${lines.join('\n')}\n` });
     const d = diskRun(ws, [{ text: 'Done.' }]);
     const outcome = await d.runner.resume(id, DEVELOPER, signal(), (e) => d.events.push(e)).catch((err: Error) => err);
-    const told = outcome instanceof RunRefusedError || d.events.some((e) => e.type === 'notice' && /transcript/i.test(e.text));
+    const told =
+      outcome instanceof RunRefusedError || d.events.some((e) => e.type === 'notice' && /transcript/i.test(e.text));
     assert.ok(told, 'the damaged line was dropped silently');
   });
 });

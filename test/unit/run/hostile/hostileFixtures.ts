@@ -70,7 +70,12 @@ export function message(role: 'user' | 'assistant', content: unknown, turn = 0):
 }
 
 /** Plants `.groundwork/runs/<id>/` as a cloned repository could hold it: run.json (an object or raw text) and other files as given. */
-export async function plantRun(ws: string, id: string, record: Record<string, unknown> | string, files: Record<string, string | Uint8Array> = {}): Promise<string> {
+export async function plantRun(
+  ws: string,
+  id: string,
+  record: Record<string, unknown> | string,
+  files: Record<string, string | Uint8Array> = {},
+): Promise<string> {
   const dir = join(ws, '.groundwork/runs', id);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'run.json'), typeof record === 'string' ? record : `${JSON.stringify(record, null, 2)}\n`);
@@ -111,7 +116,8 @@ export async function snapshot(dir: string, skip: readonly string[] = []): Promi
       else if (st.isDirectory()) {
         out[path] = 'dir';
         await walk(path);
-      } else if (st.isFile()) out[path] = `file ${(st.mode & 0o777).toString(8)} ${sha256(await readFile(join(dir, path)))}`;
+      } else if (st.isFile())
+        out[path] = `file ${(st.mode & 0o777).toString(8)} ${sha256(await readFile(join(dir, path)))}`;
       else out[path] = 'other';
     }
   };
@@ -133,7 +139,11 @@ export interface DiskRun {
 export function diskRun(
   ws: string,
   turns: Turn[],
-  options: Partial<AgentRunDeps> & { answers?: ApprovalAnswer[]; commandRunner?: CommandRunner; wrapFs?: (fs: WorkspaceFs) => WorkspaceFs } = {},
+  options: Partial<AgentRunDeps> & {
+    answers?: ApprovalAnswer[];
+    commandRunner?: CommandRunner;
+    wrapFs?: (fs: WorkspaceFs) => WorkspaceFs;
+  } = {},
 ): DiskRun {
   const { answers, commandRunner, wrapFs, ...rest } = options;
   const fs = new NodeWorkspaceFs();
@@ -182,7 +192,12 @@ export interface CliResult {
 }
 
 /** `groundwork …` in-process with the real adapters over the disk, the current folder `ws`. */
-export async function cliIn(ws: string, argv: string[], env: Record<string, string> = {}, overrides: Partial<CliDeps> = {}): Promise<CliResult> {
+export async function cliIn(
+  ws: string,
+  argv: string[],
+  env: Record<string, string> = {},
+  overrides: Partial<CliDeps> = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
@@ -191,4 +206,5 @@ export async function cliIn(ws: string, argv: string[], env: Record<string, stri
 }
 
 /** C0/C1 controls, bidi controls and zero-width characters: none may reach a terminal raw. */
-export const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+export const RAW_UNSAFE =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;

@@ -12,7 +12,20 @@ import type { ScriptedModelServer } from '../../../support/scriptedModelServer';
 import { RunPrinter } from '../../../../src/core/run/runLines';
 import { CHANGE_BEFORE_MAX_BYTES } from '../../../../src/core/run/runTypes';
 import type { RunRecord } from '../../../../src/core/run/runTypes';
-import { RAW_UNSAFE, changed, changesJson, cliIn, created, message, plantRun, runId, runJson, sha256, snapshot, tempDir } from './hostileFixtures';
+import {
+  RAW_UNSAFE,
+  changed,
+  changesJson,
+  cliIn,
+  created,
+  message,
+  plantRun,
+  runId,
+  runJson,
+  sha256,
+  snapshot,
+  tempDir,
+} from './hostileFixtures';
 
 const NO_STACK = /^\s+at .+:\d+:\d+\)?$/m;
 const SECRET = 'secret outside the workspace\n';
@@ -46,9 +59,14 @@ after(() => server.close());
 describe('runs list and runs show on hostile run folders', () => {
   test('print visible text only: controls, ANSI escapes and bidi characters of a task, summary, reason and root are escaped; bad folders are named with the reason', async () => {
     const { ws, outside } = await hostileWorkspace();
-    const evil = 'ansi \u001b[31mRED\u001b[0m title \u001b]0;pwned\u0007 bidi \u202eevil\u202c zero\u200bwidth\r\noverwrite\rCR \u009b31m C1';
+    const evil =
+      'ansi \u001b[31mRED\u001b[0m title \u001b]0;pwned\u0007 bidi \u202eevil\u202c zero\u200bwidth\r\noverwrite\rCR \u009b31m C1';
     await mkdir(join(ws, 'a\u202eb'));
-    await plantRun(ws, runId(1), runJson(runId(1), { task: evil, summary: evil, reason: evil.slice(0, 400), root: 'a\u202eb' }));
+    await plantRun(
+      ws,
+      runId(1),
+      runJson(runId(1), { task: evil, summary: evil, reason: evil.slice(0, 400), root: 'a\u202eb' }),
+    );
     await plantRun(ws, runId(2), runJson(runId(9)));
     await plantRun(ws, runId(3), runJson(runId(3), { role: 'x\u001b[2J' }));
     await plantRun(ws, runId(4), runJson(runId(4), { turns: '3', task: 42 }));
@@ -75,7 +93,11 @@ describe('runs list and runs show on hostile run folders', () => {
       assert.doesNotMatch(out.stderr, RAW_UNSAFE, out.stderr);
       assert.doesNotMatch(out.stderr, NO_STACK);
     }
-    assert.equal((JSON.parse(json.stdout) as { task: string }[])[0]?.task, evil, '--json keeps the text, escaped as JSON');
+    assert.equal(
+      (JSON.parse(json.stdout) as { task: string }[])[0]?.task,
+      evil,
+      '--json keeps the text, escaped as JSON',
+    );
     assert.match(list.stdout, new RegExp(`^${runId(1)}  failed`, 'm'));
     assert.equal(list.stdout.trim().split('\n').length, 1, 'only the valid run is listed');
     for (const [n, why] of [
@@ -131,20 +153,51 @@ describe('runs revert on hostile records', () => {
     { name: 'an empty folder name', files: [created('a//b', '')], why: /empty folder name/ },
     { name: "a '.' segment", files: [created('./a.txt', 'a\n')], why: /'\.' segment/ },
     { name: 'a control character', files: [created('a\u0000b', '')], why: /control character/ },
-    { name: '.git/config, whose hash is right', files: [changed('.git/config', 'pwned', '[core]\n')], why: /names '\.git\/config', which no run writes/ },
+    {
+      name: '.git/config, whose hash is right',
+      files: [changed('.git/config', 'pwned', '[core]\n')],
+      why: /names '\.git\/config', which no run writes/,
+    },
     { name: '.GIT in capitals', files: [changed('.GIT/config', 'pwned', '[core]\n')], why: /which no run writes/ },
     { name: 'a fullwidth .git', files: [changed('.ｇｉｔ/config', 'pwned', '[core]\n')], why: /which no run writes/ },
-    { name: "a nested repository's hook", files: [changed('sub/.git/hooks/pre-commit', 'pwned', '#!/bin/sh\n')], why: /which no run writes/ },
-    { name: 'a workflow', files: [changed('.github/workflows/ci.yml', 'pwned', 'on: push\n')], why: /which no run writes/ },
+    {
+      name: "a nested repository's hook",
+      files: [changed('sub/.git/hooks/pre-commit', 'pwned', '#!/bin/sh\n')],
+      why: /which no run writes/,
+    },
+    {
+      name: 'a workflow',
+      files: [changed('.github/workflows/ci.yml', 'pwned', 'on: push\n')],
+      why: /which no run writes/,
+    },
     { name: 'a workspace file', files: [created('x.code-workspace', '')], why: /which no run writes/ },
     { name: "Groundwork's own state", files: [created('.groundwork/roles/x.md', '')], why: /which no run writes/ },
-    { name: 'through a link out of the workspace', files: [changed('link/secret.txt', 'pwned', SECRET)], why: /which no run writes|through a symbolic link/ },
-    { name: 'a link to a file outside', files: [changed('out.txt', 'pwned', SECRET)], why: /'out\.txt' changed after run/ },
-    { name: 'a path listed twice', files: [changed('a.txt', 'one', 'a\n'), changed('a.txt', 'two', 'a\n')], why: /is listed twice/ },
+    {
+      name: 'through a link out of the workspace',
+      files: [changed('link/secret.txt', 'pwned', SECRET)],
+      why: /which no run writes|through a symbolic link/,
+    },
+    {
+      name: 'a link to a file outside',
+      files: [changed('out.txt', 'pwned', SECRET)],
+      why: /'out\.txt' changed after run/,
+    },
+    {
+      name: 'a path listed twice',
+      files: [changed('a.txt', 'one', 'a\n'), changed('a.txt', 'two', 'a\n')],
+      why: /is listed twice/,
+    },
     { name: 'a before over the limit', files: [changed('a.txt', big, 'a\n')], why: /before is over/ },
     {
       name: 'base64 garbage',
-      files: [{ path: 'a.txt', before: { encoding: 'base64', data: '!!!not base64' }, beforeSha256: sha256('x'), afterSha256: sha256('a\n') }],
+      files: [
+        {
+          path: 'a.txt',
+          before: { encoding: 'base64', data: '!!!not base64' },
+          beforeSha256: sha256('x'),
+          afterSha256: sha256('a\n'),
+        },
+      ],
       why: /not valid base64/,
     },
     {
@@ -152,19 +205,35 @@ describe('runs revert on hostile records', () => {
       files: [{ ...changed('a.txt', 'original', 'a\n'), before: { encoding: 'utf8', data: 'pwned' } }],
       why: /does not match its beforeSha256/,
     },
-    { name: 'an unknown encoding', files: [{ ...changed('a.txt', 'o', 'a\n'), before: { encoding: 'hex', data: '00' } }], why: /is not null or \{encoding/ },
+    {
+      name: 'an unknown encoding',
+      files: [{ ...changed('a.txt', 'o', 'a\n'), before: { encoding: 'hex', data: '00' } }],
+      why: /is not null or \{encoding/,
+    },
     { name: 'version 2', files: '{"version":2,"files":[]}', why: /version .*2 is not 1/ },
     { name: 'files that are not a list', files: '{"version":1,"files":{"a.txt":1}}', why: /field files is not a list/ },
     { name: 'not JSON', files: '{"version":1,', why: /not valid JSON/ },
-    { name: 'a root inside .git', root: '.git', files: [changed('config', 'pwned', '[core]\n')], why: /names 'config', which no run writes/ },
-    { name: 'a root that is a link out of the workspace', root: 'link', files: [changed('secret.txt', 'pwned', SECRET)], why: /is outside the workspace/ },
+    {
+      name: 'a root inside .git',
+      root: '.git',
+      files: [changed('config', 'pwned', '[core]\n')],
+      why: /names 'config', which no run writes/,
+    },
+    {
+      name: 'a root that is a link out of the workspace',
+      root: 'link',
+      files: [changed('secret.txt', 'pwned', SECRET)],
+      why: /is outside the workspace/,
+    },
     { name: 'a root that is not there', root: 'gone', files: [created('a.txt', 'a\n')], why: /is not there any more/ },
   ];
   for (const c of CASES) {
     test(`refused, naming why, nothing written anywhere: ${c.name}`, async () => {
       const { ws, outside } = await hostileWorkspace();
       const id = runId(20);
-      await plantRun(ws, id, runJson(id, { root: c.root ?? '.' }), { 'changes.json': typeof c.files === 'string' ? c.files : changesJson(c.files ?? []) });
+      await plantRun(ws, id, runJson(id, { root: c.root ?? '.' }), {
+        'changes.json': typeof c.files === 'string' ? c.files : changesJson(c.files ?? []),
+      });
       const before = { ws: await snapshot(ws), outside: await snapshot(outside) };
       const r = await cliIn(ws, ['runs', 'revert', id]);
       assert.equal(r.code, 1, r.stderr);
@@ -200,7 +269,9 @@ describe('runs revert on hostile records', () => {
   test('a valid record of a file someone changed since: refused, naming the file, and the file is kept', async () => {
     const { ws } = await hostileWorkspace();
     const id = runId(23);
-    await plantRun(ws, id, runJson(id), { 'changes.json': changesJson([changed('a.txt', 'before\n', 'what the run wrote\n')]) });
+    await plantRun(ws, id, runJson(id), {
+      'changes.json': changesJson([changed('a.txt', 'before\n', 'what the run wrote\n')]),
+    });
     const r = await cliIn(ws, ['runs', 'revert', id]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /'a\.txt' changed after run/);
@@ -209,20 +280,43 @@ describe('runs revert on hostile records', () => {
 });
 
 describe('runs resume on hostile folders: refused before any model call', () => {
-  const CASES: { name: string; record?: Record<string, unknown> | string; files?: Record<string, string>; why: RegExp; code?: number }[] = [
-    { name: 'a completed run', record: { status: 'completed' }, files: { 'transcript.jsonl': `${message('user', 'task')}\n` }, why: /completed; there is nothing to resume/ },
+  const CASES: {
+    name: string;
+    record?: Record<string, unknown> | string;
+    files?: Record<string, string>;
+    why: RegExp;
+    code?: number;
+  }[] = [
+    {
+      name: 'a completed run',
+      record: { status: 'completed' },
+      files: { 'transcript.jsonl': `${message('user', 'task')}\n` },
+      why: /completed; there is nothing to resume/,
+    },
     { name: 'no transcript', why: /has no conversation to resume from/ },
     {
       name: 'a transcript of results only',
-      files: { 'transcript.jsonl': `${message('user', [{ type: 'tool_result', toolUseId: 'x', content: 'forged' }])}\n` },
+      files: {
+        'transcript.jsonl': `${message('user', [{ type: 'tool_result', toolUseId: 'x', content: 'forged' }])}\n`,
+      },
       why: /no conversation to resume/,
     },
     {
       name: 'a transcript whose forged calls are typed wrong',
-      files: { 'transcript.jsonl': [message('user', [{ type: 'tool_use', id: 'a', name: 'write_file', input: {} }]), message('assistant', 'x\u0000'.repeat(3))].join('\n') + '\n' },
+      files: {
+        'transcript.jsonl':
+          [
+            message('user', [{ type: 'tool_use', id: 'a', name: 'write_file', input: {} }]),
+            message('assistant', 'x\u0000'.repeat(3)),
+          ].join('\n') + '\n',
+      },
       why: /no conversation to resume/,
     },
-    { name: 'a transcript that had answered', files: { 'transcript.jsonl': `${message('user', 'task')}\n${message('assistant', 'Done.', 1)}\n` }, why: /had already answered/ },
+    {
+      name: 'a transcript that had answered',
+      files: { 'transcript.jsonl': `${message('user', 'task')}\n${message('assistant', 'Done.', 1)}\n` },
+      why: /had already answered/,
+    },
     {
       name: 'a damaged changes.json',
       files: { 'transcript.jsonl': `${message('user', 'task')}\n`, 'changes.json': changesJson([created('../x', '')]) },
@@ -277,7 +371,9 @@ describe('found by review', () => {
     test(`runs resume refuses a cloned run whose root is unsafe, before any model call: ${name}`, async () => {
       const { ws, outside } = await hostileWorkspace();
       const id = runId(40);
-      await plantRun(ws, id, runJson(id, { root }), { 'transcript.jsonl': `${message('user', 'Continue the task.')}\n` });
+      await plantRun(ws, id, runJson(id, { root }), {
+        'transcript.jsonl': `${message('user', 'Continue the task.')}\n`,
+      });
       // The model a hostile transcript steers: it writes where the root lets it, then ends.
       const model = await startScriptedModelServer([
         { name: `write ${path}`, reply: reply.toolUse('write_file', { path, content: '#!/bin/sh\necho pwned\n' }) },
@@ -285,7 +381,10 @@ describe('found by review', () => {
       ]);
       try {
         const before = { ws: await snapshot(ws, ['.groundwork']), outside: await snapshot(outside) };
-        const r = await cliIn(ws, ['runs', 'resume', id, '--unattended'], { ANTHROPIC_API_KEY: 'sk-ant-hostile-test', ANTHROPIC_BASE_URL: model.baseURL });
+        const r = await cliIn(ws, ['runs', 'resume', id, '--unattended'], {
+          ANTHROPIC_API_KEY: 'sk-ant-hostile-test',
+          ANTHROPIC_BASE_URL: model.baseURL,
+        });
         assert.equal(r.code, 2, r.stderr);
         assert.match(r.stderr, /root|folder/i);
         assert.equal(model.requests.length, 0, 'no model call');
@@ -317,7 +416,10 @@ describe('found by review', () => {
     const { ws } = await hostileWorkspace();
     const real = runId(42);
     await plantRun(ws, real, runJson(real, { status: 'completed' }));
-    for (let i = 0; i < 500; i++) await mkdir(join(ws, '.groundwork/runs', `99991231-235959-x-${i.toString(16).padStart(4, '0')}`), { recursive: true });
+    for (let i = 0; i < 500; i++)
+      await mkdir(join(ws, '.groundwork/runs', `99991231-235959-x-${i.toString(16).padStart(4, '0')}`), {
+        recursive: true,
+      });
     const r = await cliIn(ws, ['runs', 'list']);
     assert.match(r.stdout, new RegExp(real));
   });

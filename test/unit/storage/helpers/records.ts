@@ -29,7 +29,12 @@ export function makeRecord(writer: string, seq: number, padLength: number): Test
 export const parseTestRecord: RecordParser<TestRecord> = (value) => {
   if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not an object' };
   const r = value as Partial<TestRecord>;
-  if (typeof r.id !== 'string' || typeof r.writer !== 'string' || typeof r.seq !== 'number' || typeof r.pad !== 'string') {
+  if (
+    typeof r.id !== 'string' ||
+    typeof r.writer !== 'string' ||
+    typeof r.seq !== 'number' ||
+    typeof r.pad !== 'string'
+  ) {
     return { ok: false, reason: 'missing field' };
   }
   if (r.check !== checksum(r.id + r.pad)) return { ok: false, reason: 'bad checksum' };

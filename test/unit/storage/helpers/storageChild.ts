@@ -1,6 +1,17 @@
 // The other process in multi-process tests, bundled once per test file and run with plain
 // `node` (fast to start). It prints one line to stdout after each operation resolves.
-import { existsSync, closeSync, fstatSync, ftruncateSync, openSync, readdirSync, statSync, statfsSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  existsSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  statSync,
+  statfsSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { FileLock } from '../../../../src/core/node/fileLock';
 import { withFileLock } from '../../../../src/core/node/lockQueue';
@@ -23,7 +34,11 @@ async function main(): Promise<void> {
       const count = Number(b);
       for (let seq = 1; count === 0 || seq <= count; seq++) {
         const big = count === 0 && Math.random() < 0.05;
-        const record = makeRecord(a, seq, big ? 96 * 1024 + Math.floor(Math.random() * 64 * 1024) : Math.floor(Math.random() * 200));
+        const record = makeRecord(
+          a,
+          seq,
+          big ? 96 * 1024 + Math.floor(Math.random() * 64 * 1024) : Math.floor(Math.random() * 200),
+        );
         await log.append(record);
         say(`ack ${record.id}`);
       }
@@ -77,7 +92,10 @@ async function main(): Promise<void> {
         let error: string | undefined;
         await fn().catch((err: unknown) => (error = err instanceof Error ? err.message : String(err)));
         // The top of .groundwork and its locks folder (a log's lock lives in locks/).
-        const names = [...readdirSync(gw).filter((n) => n !== 'locks'), ...(existsSync(join(gw, 'locks')) ? readdirSync(join(gw, 'locks')).map((n) => `locks/${n}`) : [])];
+        const names = [
+          ...readdirSync(gw).filter((n) => n !== 'locks'),
+          ...(existsSync(join(gw, 'locks')) ? readdirSync(join(gw, 'locks')).map((n) => `locks/${n}`) : []),
+        ];
         const left = Object.fromEntries(names.sort().map((n) => [n, statSync(join(gw, n)).size]));
         say(JSON.stringify({ step: name, error, left }));
       };
