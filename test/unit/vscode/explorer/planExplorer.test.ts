@@ -266,4 +266,28 @@ describe('the plan explorer', () => {
     await settle();
     assert.deepEqual(fired, [undefined], 'Active sessions appears: the folder is redrawn');
   });
+
+  test('a group registered after the explorer (a contribution later in the list) is drawn, and one that goes is gone', async () => {
+    const cases = oneCase();
+    const source = { onDidChange: new Emitter<void>().event, list: async () => cases, refresh: () => undefined };
+    const tree = new ExplorerTree({ plans: [{ slug: 'crm', files: ['idea-brief.md'], rounds: [] }] });
+    const e = explorerWith(
+      model,
+      { onDidChange: new Emitter<void>().event, list: async () => [root('ws', true, { tree })] },
+      {},
+    );
+    const fired: (ExplorerNode | undefined)[] = [];
+    e.onDidChangeTreeData((node) => fired.push(node));
+    const labels = async () => (await e.getChildren()).map((n) => item(e, n).label);
+    assert.deepEqual(await labels(), ['Plans']);
+    const registration = e.registry.register(
+      (
+        require('../../../../src/vscode/cases/casesGroup') as typeof import('../../../../src/vscode/cases/casesGroup')
+      ).casesGroup(source),
+    );
+    assert.deepEqual(fired, [undefined], 'the root is redrawn');
+    assert.deepEqual(await labels(), ['Plans', 'Discoveries']);
+    registration.dispose();
+    assert.deepEqual(await labels(), ['Plans']);
+  });
 });
