@@ -38,7 +38,7 @@ function counts(record: Readonly<Record<string, number>>): string {
     .join(', ');
 }
 
-/** The seed's metrics table as lines a person reads. */
+/** The discovery metrics (docs/discovery-cases.md, "Metrics") as lines a person reads. */
 export function metricsLines(m: DiscoveryMetrics): string[] {
   const tasks = m.sourceTasks.slice(0, TASKS_SHOWN).map((t) => `${oneLine(t.taskId, 60)} (${t.cases})`);
   if (m.sourceTasks.length > TASKS_SHOWN) tasks.push(`and ${m.sourceTasks.length - TASKS_SHOWN} more`);

@@ -1,4 +1,4 @@
-// Cases leave the prompts for good in two ways (seeds/discovery-cases.md, "Archival"): a finished
+// Cases leave the prompts for good in two ways (docs/discovery-cases.md, "Archival"): a finished
 // task's local cases are archived with it (its global ones hold for the project and stay), and an
 // outdated case nobody reviewed within N days is archived rather than left flagged forever. Both
 // keep the case in the store, where a person can resurrect it.
@@ -7,7 +7,7 @@ import { believableTime } from './caseRecord';
 import type { DiscoveryCase } from './caseRecord';
 import type { CaseStore } from './caseStore';
 
-/** The seed's default, and the setting `groundwork.cases.archiveOutdatedAfterDays`'s. */
+/** The default of `groundwork.cases.archiveOutdatedAfterDays` and of the CLI's `--archive-after-days`. */
 export const ARCHIVE_OUTDATED_AFTER_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
-// What may happen to a case: the seed's status diagram (seeds/discovery-cases.md, "Status
-// Transitions") and nothing else, plus the edits of its metadata the review offers. Each action is
-// a pure function of the case; one the diagram does not allow is refused with a sentence that
-// says why and what the person can do instead.
+// What may happen to a case: the status diagram (docs/discovery-cases.md, "Status transitions") and
+// nothing else, plus the edits of its metadata the review offers. Each action is a pure function of
+// the case; one the diagram does not allow is refused with a sentence that says why and what the
+// person can do instead.
 //
 //   active ──outdated──► outdated          active ──parent task done / archive──► archived
 //   outdated ──user confirms (edit, validate)──► active
@@ -40,7 +40,7 @@ export type CaseAction =
   | { kind: 'supersede'; by: string }
   | { kind: 'applied-to'; taskId: string };
 
-/** An action the seed's diagram does not allow, or input it cannot take; the message is for a person. */
+/** An action the status diagram does not allow, or input it cannot take; the message is for a person. */
 export class CaseTransitionError extends Error {
   override readonly name = 'CaseTransitionError';
 }

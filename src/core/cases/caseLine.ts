@@ -4,7 +4,7 @@
 // commits; ids; labels with a letter or digit and no control character), and the rest is checked
 // as parseCase checks it. That is two to three times faster than JSON.parse followed by parseCase,
 // and is much of what lets 100,000 cases load in a few hundred milliseconds. Any other line — another
-// key order, spaces, a seed line without a category, an unknown field, an escape in a label or a
+// key order, spaces, an older line without a category, an unknown field, an escape in a label or a
 // time, a value a check refuses — goes to JSON.parse and parseCase, which also say why a line is
 // refused. So a line reads as the same case either way, or as the same refusal.
 import { NAME_MAX_CHARS } from '../inputChecks';

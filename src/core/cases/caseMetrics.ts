@@ -1,5 +1,5 @@
-// The seed's discovery metrics ("Discovery Metrics"), computed from the cases alone, plus the
-// duplicates counter the curator keeps in counters.json: for `groundwork cases metrics --json`
+// The discovery metrics (docs/discovery-cases.md, "Metrics"), computed from the cases alone, plus
+// the duplicates counter the curator keeps in counters.json: for `groundwork cases metrics --json`
 // and the Discoveries group's tooltip.
 import { CASE_IMPACTS, CASE_SCOPES, CASE_STATUSES } from './caseRecord';
 import type { CaseImpact, CaseScope, CaseStatus, DiscoveryCase } from './caseRecord';

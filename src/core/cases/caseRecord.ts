@@ -1,8 +1,8 @@
-// One line of `.groundwork/cases.jsonl`: a discovery case in the seed's line format
-// (seeds/discovery-cases.md, "Storage Format"), with the times and the archive, resurrect and
-// outdated details the seed keeps in its metadata. The file may come from a cloned repository, so
-// every field is checked for its type, size and what it may hold; a line with anything off is
-// refused whole with a reason naming the field, never half-trusted.
+// One line of `.groundwork/cases.jsonl`: a discovery case in its line format
+// (docs/discovery-cases.md, "The case line"), with the times and the archive, resurrect and
+// outdated details in its metadata. The file may come from a cloned repository, so every field is
+// checked for its type, size and what it may hold; a line with anything off is refused whole with a
+// reason naming the field, never half-trusted.
 import { NAME_MAX_CHARS, countChars, describeValue, isPlainObject, lengthProblem } from '../inputChecks';
 import type { Checked } from '../inputChecks';
 import { isBlankText } from '../prompt/untrustedText';
@@ -79,7 +79,7 @@ export interface DiscoveryCase {
   readonly type: 'discovery';
   readonly status: CaseStatus;
   readonly content: string;
-  /** The task it was learned in (the seed's lineage), or null for one a person added. */
+  /** The task it was learned in (the case's lineage), or null for one a person added. */
   readonly parentId: string | null;
   readonly metadata: CaseMetadata;
   /** ISO-8601 UTC. */
@@ -179,7 +179,7 @@ function parseMetadata(value: unknown, id: string, content: string): Checked<Cas
   const { scope, impact, validated, appliedTo } = value;
   if (!oneOf(scope, CASE_SCOPES)) return wrong('metadata.scope', scope, 'local or global');
   if (!oneOf(impact, CASE_IMPACTS)) return wrong('metadata.impact', impact, `one of ${CASE_IMPACTS.join(', ')}`);
-  // The seed's own lines have no category: it is the seed's heuristic then, as its views do.
+  // A line from before categories were stored has none: the category heuristic gives it.
   const category = value['category'] ?? classifyCategory(content);
   if (!oneOf(category, CASE_CATEGORIES))
     return wrong('metadata.category', category, `one of ${CASE_CATEGORIES.join(', ')}`);

@@ -1,4 +1,4 @@
-// The generated views of the store (seeds/discovery-cases.md, "View Files"): the project's global
+// The generated views of the store (docs/discovery-cases.md, "Views"): the project's global
 // cases in `.groundwork/discoveries.md` (active, then outdated, by category) and each persona's
 // local active cases in `.groundwork/agents/<persona>/discoveries.md`. They are rewritten whole and
 // atomically from the store, never edited. A case's content is untrusted text: each becomes one
@@ -64,7 +64,7 @@ export function isPersona(persona: string): boolean {
   return persona.length <= ROLE_NAME_MAX_CHARS && ROLE_NAME_PATTERN.test(persona);
 }
 
-/** The seed's startsWithPersona: the agent is the persona, or one of its numbered instances (`echo-001`). */
+/** Whether the agent is the persona, or one of its numbered instances (`echo-001`). */
 export function isAgentOf(agentId: string | null, persona: string): boolean {
   return (
     agentId !== null &&

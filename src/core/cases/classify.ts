@@ -1,4 +1,4 @@
-// The curator's heuristics (seeds/discovery-cases.md): the content hash that deduplicates, the
+// The curator's heuristics (docs/discovery-cases.md): the content hash that deduplicates, the
 // impact a report did not state, and the category the views group by. Both guesses are only a
 // start: a person changes either with the case's review actions.
 import type { CaseCategory, CaseImpact } from './caseRecord';
@@ -32,10 +32,11 @@ function words(list: readonly string[]): RegExp {
 }
 
 /**
- * The seed's levels, from its table: critical blocks progress if ignored ("Auth token expires
- * after 1 hour"), high affects the architecture ("All API calls go through gateway"), medium
- * affects the implementation ("This hook requires cleanup"), low is nice to know ("Use const
- * over let when possible"). The first level whose words appear wins, most severe first.
+ * The levels (docs/discovery-cases.md, "Scope, impact and category"): critical blocks progress if
+ * ignored ("Auth token expires after 1 hour"), high affects the architecture ("All API calls go
+ * through gateway"), medium affects the implementation ("This hook requires cleanup"), low is nice
+ * to know ("Use const over let when possible"). The first level whose words appear wins, most
+ * severe first.
  */
 const IMPACT_WORDS: readonly [CaseImpact, RegExp][] = [
   [
@@ -110,8 +111,8 @@ export function classifyImpact(content: string): CaseImpact {
 }
 
 /**
- * The seed's classifyCategory (API, Testing, Database, Frontend, else Architecture), with the
- * seed's other categories (Errors, Dependencies, Conventions) checked after those, in that order.
+ * API, Testing, Database and Frontend, then Errors, Dependencies and Conventions, in that order;
+ * else Architecture (docs/discovery-cases.md, "Scope, impact and category").
  */
 const CATEGORY_WORDS: readonly [CaseCategory, RegExp][] = [
   ['API', words(['api*', 'route*', 'endpoint*', 'rest', 'graphql', 'http header*', 'status code*'])],

@@ -1,7 +1,8 @@
-// The seed's contradiction check ("Contradiction Detection"): two cases contradict when they are
-// about the same thing (a file in common, or keywords overlapping by 0.3 or more) and either one
-// says the opposite of the other (use / don't use X, requires / doesn't require, always / never,
-// should / shouldn't), or they differ enough (similarity under 0.7) to be two claims about it.
+// The contradiction check (docs/discovery-cases.md, "Outdated detection"): two cases contradict
+// when they are about the same thing (a file in common, or keywords overlapping by 0.3 or more)
+// and either one says the opposite of the other (use / don't use X, requires / doesn't require,
+// always / never, should / shouldn't, must / must not), or they differ enough (similarity under
+// 0.7) to be two claims about it.
 import { extractFilePaths, pathsIntersect } from './filePaths';
 import { normalizeContent } from './classify';
 
@@ -88,13 +89,13 @@ const OPPOSITES: readonly [RegExp, RegExp][] = [
   [/\bmust\b(?!\s+not)/u, /\b(?:mustn'?t|must not)\b/u],
 ];
 
-/** Whether one text claims what the other denies, by the seed's patterns (either way round). */
+/** Whether one text claims what the other denies, by the opposite-claim patterns (either way round). */
 export function oppositeClaims(older: string, newer: string): boolean {
   if (useFlips(older, newer)) return true;
   return OPPOSITES.some(([yes, no]) => (yes.test(older) && no.test(newer)) || (no.test(older) && yes.test(newer)));
 }
 
-/** The seed's contradicts(older, newer). */
+/** Whether `newer` contradicts `older`: the same topic, and opposite claims or too different to agree. */
 export function contradicts(older: CaseFeatures, newer: CaseFeatures): boolean {
   if (!pathsIntersect(older.paths, newer.paths) && keywordOverlap(older, newer) < TOPIC_OVERLAP_MIN) return false;
   if (oppositeClaims(older.text, newer.text)) return true;

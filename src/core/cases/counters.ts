@@ -7,7 +7,7 @@ import { CASE_NUMBER_MAX } from './caseId';
 
 /** The counter case ids come from. */
 export const DISCOVERY_COUNTER = 'discovery';
-/** How many reports the curator found to be duplicates (the seed's "duplicates prevented"). */
+/** How many reports the curator found to be duplicates (the metric "duplicates prevented"). */
 export const DUPLICATES_COUNTER = 'discoveryDuplicates';
 /** The most counters one file keeps; more is not a counters file Groundwork wrote. */
 const COUNTERS_MAX = 100;

@@ -1,9 +1,10 @@
-// The curator (the seed's Cleo): every report of a discovery — a report_discovery call, an
-// `<axiom>DISCOVERY_…</axiom>` signal in an agent's text, a person's "Add Discovery" — goes
-// through one queue, in order, so that two reports of the same learning cannot both pass the
-// duplicate check (reports that wait together are stored in one step under the store's lock). Duplicates are found by SHA-256 of the normalised content among every case in
-// the store (so the check survives a restart, and holds against another window, under the store's
-// lock); a new case gets the impact the report gave or the seed's heuristic, and a category.
+// The curator (docs/discovery-cases.md, "The curator"): every report of a discovery — a
+// report_discovery call, an `<axiom>DISCOVERY_…</axiom>` signal in an agent's text, a person's "Add
+// Discovery" — goes through one queue, in order, so that two reports of the same learning cannot
+// both pass the duplicate check (reports that wait together are stored in one step under the
+// store's lock). Duplicates are found by SHA-256 of the normalised content among every case in the
+// store (so the check survives a restart, and holds against another window, under the store's
+// lock); a new case gets the impact the report gave or the heuristic's, and a category.
 import { extractSignals } from '../run/signals';
 import type { Signal } from '../run/signals';
 import { draftProblem } from './caseDraft';
@@ -150,7 +151,7 @@ export class Curator {
   }
 }
 
-/** The case a report makes: its impact and category as given, else the seed's heuristics. */
+/** The case a report makes: its impact and category as given, else the heuristics' (classify.ts). */
 function draftOf(report: DiscoveryReport): CaseDraft {
   // Checked by draftProblem (a CaseInputError names what is wrong); only text is classified.
   const content = typeof report.content === 'string' ? report.content.trim() : report.content;

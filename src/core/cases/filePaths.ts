@@ -1,7 +1,7 @@
-// The files a case's content speaks of, by the seed's four patterns ("File Path Extraction"):
-// backticked paths with a source extension, `src/…` paths, `dir/file.ext`, and "in file.ext".
-// Content is untrusted, so what comes out is held to a plain relative path (no '..', nothing
-// absolute, no URL, no version number) before it reaches `git log` as a pathspec.
+// The files a case's content speaks of, by four patterns (docs/discovery-cases.md, "Outdated
+// detection"): backticked paths with a source extension, `src/…` paths, `dir/file.ext`, and "in
+// file.ext". Content is untrusted, so what comes out is held to a plain relative path (no '..',
+// nothing absolute, no URL, no version number) before it reaches `git log` as a pathspec.
 
 const PATTERNS: readonly RegExp[] = [
   /`([^`]+\.(?:ts|tsx|js|jsx|go|py|rs|md))`/g,

@@ -1,9 +1,9 @@
-// The block of discoveries an agent's prompt carries (seeds/discovery-cases.md, "Prompt
-// Template"): the project's active global cases and the agent's own active local ones, most
-// relevant first (impact, then the newest), capped in count and in bytes. Each section's cases
-// are data from the store, fenced by wrapUntrusted like every text a model did not get from
-// Groundwork itself. The same cases give the same bytes — the order is total and each block's
-// boundary is derived from its content — so the block can sit in a cached prompt prefix.
+// The block of discoveries an agent's prompt carries (docs/discovery-cases.md, "Injection"): the
+// project's active global cases and the agent's own active local ones, most relevant first (impact,
+// then the newest), capped in count and in bytes. Each section's cases are data from the store,
+// fenced by wrapUntrusted like every text a model did not get from Groundwork itself. The same
+// cases give the same bytes — the order is total and each block's boundary is derived from its
+// content — so the block can sit in a cached prompt prefix.
 import { utf8Length } from '../prompt/cap';
 import { stripHiddenCharacters, wrapUntrusted } from '../prompt/untrustedText';
 import { caseNumber } from './caseId';
@@ -60,7 +60,10 @@ function timeKey(time: string, now: string | undefined, nowMs: number): string {
   return believed === -Infinity ? '' : believed === nowMs ? now : time;
 }
 
-/** The seed's GetInjectableDiscoveries: active global cases, and active local ones of `agentId` (or its numbered instances, as the views group them), ranked. */
+/**
+ * The cases a prompt may carry: active global cases, and active local ones of `agentId` (or its
+ * numbered instances, as the views group them), ranked.
+ */
 export function injectableCases(
   cases: readonly DiscoveryCase[],
   agentId?: string,

@@ -1,9 +1,9 @@
-// Finding the cases that no longer hold (seeds/discovery-cases.md, "Outdated Discovery
-// Detection"): a file a case speaks of was changed by a commit since the case was made or last
-// validated (asked of git through a port, so the core runs no process), or a newer case says
-// otherwise. Both only read outside the store's lock; the marks are written under it, and only
-// to cases nobody changed meanwhile. When to check (on creation, on a command, after commits,
-// every few minutes) is the front end's business.
+// Finding the cases that no longer hold (docs/discovery-cases.md, "Outdated detection"): a file a
+// case speaks of was changed by a commit since the case was made or last validated (asked of git
+// through a port, so the core runs no process), or a newer case says otherwise. Both only read
+// outside the store's lock; the marks are written under it, and only to cases nobody changed
+// meanwhile. When to check (on creation, on a command, after commits, every few minutes) is the
+// front end's business.
 import { applyCaseAction } from './caseActions';
 import { believableTime } from './caseRecord';
 import type { DiscoveryCase } from './caseRecord';
@@ -146,9 +146,10 @@ function order(nowMs: number): (a: DiscoveryCase, b: DiscoveryCase) => number {
 }
 
 /**
- * The seed's contradiction check: each active case that a newer one contradicts is marked
- * outdated, superseded by the newest such case. With `newer` (a case just created) only the cases
- * before it are compared with it; without, every pair of active cases (the periodic check).
+ * The contradiction check (docs/discovery-cases.md): each active case that a newer one contradicts
+ * is marked outdated, superseded by the newest such case. With `newer` (a case just created) only
+ * the cases before it are compared with it; without, every pair of active cases (the periodic
+ * check).
  */
 export async function checkContradictions(store: CaseStore, newer?: DiscoveryCase): Promise<Supersession[]> {
   const { cases } = await store.load();

@@ -1,4 +1,4 @@
-// Agents may say what they learned inside their text, as the seed's signals:
+// Agents may say what they learned inside their text, as signals (docs/discovery-cases.md):
 // `<axiom>DISCOVERY_LOCAL:…</axiom>` or `<axiom>DISCOVERY_GLOBAL:…</axiom>`. The run records each
 // one like a report_discovery call and keeps the markup out of what people watch. Text streams in
 // chunks, so a tag may be split across them: the filter holds back only what may still turn out

@@ -1,11 +1,11 @@
-// The Discoveries group of the plan explorer as data: the discovery cases of `.groundwork/cases.jsonl`
-// by status (Active, Outdated, Archived, Deleted), then by scope and impact ("Global · high"), then
-// one row per case; one error row when lines of the file cannot be read; the seed's metrics as the
-// group's tooltip. Pure (no vscode, no disk): the words come in from the caller (casesWords.ts,
-// localized there), planExplorer.ts turns the rows into TreeItems, and
-// test/unit/vscode/cases/caseRows.test.ts checks them. A case's content and labels come from agents,
-// people and cloned repositories: a label is one visible line, a tooltip plain text (the tree
-// escapes it).
+// The Discoveries group of the plan explorer as data: the discovery cases of
+// `.groundwork/cases.jsonl` by status (Active, Outdated, Archived, Deleted), then by scope and
+// impact ("Global · high"), then one row per case; one error row when lines of the file cannot be
+// read; the discovery metrics as the group's tooltip (docs/discovery-cases.md, "Metrics"). Pure (no
+// vscode, no disk): the words come in from the caller (casesWords.ts, localized there),
+// planExplorer.ts turns the rows into TreeItems, and test/unit/vscode/cases/caseRows.test.ts checks
+// them. A case's content and labels come from agents, people and cloned repositories: a label is
+// one visible line, a tooltip plain text (the tree escapes it).
 import type { DiscoveryMetrics } from '../../core/cases/caseMetrics';
 import type { CaseFacts } from '../../core/explorer/explorerTree';
 import type {
@@ -49,7 +49,7 @@ export interface CasesListing {
   rows: CasesRow[];
   /** Every case, whatever its status. */
   total: number;
-  /** The group's tooltip: the seed's metrics, as paragraphs of plain text. */
+  /** The group's tooltip: the discovery metrics, as paragraphs of plain text. */
   tooltip: string[];
   /** Each case's task and parent, for the plans: a plan lists the cases its builds reported (core/explorer). */
   related: CaseFacts[];
@@ -287,7 +287,7 @@ export function errorRow(label: string, tooltip: string[], line?: number): Cases
   };
 }
 
-/** The seed's metrics, a paragraph each. */
+/** The discovery metrics (docs/discovery-cases.md, "Metrics"), a paragraph each. */
 export function metricsTooltip(m: DiscoveryMetrics, words: CaseWords): string[] {
   const w = words.metrics;
   const byStatus = STATUSES.filter((s) => m.byStatus[s] > 0)

@@ -1,10 +1,10 @@
-// When this window checks its discovery cases for staleness (seeds/discovery-cases.md, "Detection
-// Triggers"): soon after a case is created here, after commits (the folder's `.git/HEAD` or
+// When this window checks its discovery cases for staleness (docs/discovery-cases.md, "Outdated
+// detection"): soon after a case is created here, after commits (the folder's `.git/HEAD` or
 // `.git/logs/HEAD` changes; debounced), and every few minutes while the window has the focus (no
 // timer while it has not) — only in a trusted workspace whose cases.jsonl exists. Never two checks
-// at once: one asked for while another runs waits for it, and every ask meanwhile shares it. When the
-// check cannot use git, the reason is said once per window. Made with the feature's bundle, on first
-// use: activation starts nothing.
+// at once: one asked for while another runs waits for it, and every ask meanwhile shares it. When
+// the check cannot use git, the reason is said once per window. Made with the feature's bundle, on
+// first use: activation starts nothing.
 import * as vscode from 'vscode';
 import type { StalenessReport } from '../../core/cases/caseService';
 import { visibleText } from '../../core/visibleText';

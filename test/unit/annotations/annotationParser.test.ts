@@ -16,7 +16,7 @@ const briefs = (text: string, parse: AnnotationParse) => parse.annotations.map((
 const kinds = (parse: AnnotationParse) => parse.problems.map((p) => p.kind);
 const pos = (line: number, character: number) => ({ line, character });
 
-describe('parseAnnotations: the seed markers', () => {
+describe('parseAnnotations: the markers of docs/discovery-cases.md', () => {
   test('a green region and the discovery note after it, with their ranges', () => {
     const text = `# Login\n\n${REGION}\n${NOTE}\n`;
     const parse = parseAnnotations(text);

@@ -42,7 +42,7 @@ describe('escapeNoteContent', () => {
 });
 
 describe('discoveryNote', () => {
-  test('the seed note', () => {
+  test('the example note of docs/discovery-cases.md', () => {
     assert.equal(
       discoveryNote('task-001', 'disc-012', 'Note: Safari requires SameSite=None for cookies'),
       '<!--@ax-discovery:task-001:disc-012-->Note: Safari requires SameSite=None for cookies<!--/@ax-->',

@@ -25,7 +25,7 @@ const ACTIONS: Record<string, CaseAction> = {
 };
 
 /**
- * The seed's diagram as a table: for each status, where each action leads, or the refusal's
+ * The status diagram (docs/discovery-cases.md, "Status transitions") as a table: for each status, where each action leads, or the refusal's
  * sentence. Nothing else is allowed.
  */
 const TABLE: Record<CaseStatus, Record<string, CaseStatus | RegExp>> = {
@@ -135,7 +135,7 @@ describe('what each action records', () => {
     );
   });
 
-  test('archive and resurrect keep the seed fields', () => {
+  test('archive and resurrect record when, why and by whom', () => {
     const archived = applyCaseAction(caseIn('active'), { kind: 'archive', reason: 'parent_task_completed' }, NOW);
     assert.deepEqual([archived.metadata.archivedAt, archived.metadata.archivedReason], [NOW, 'parent_task_completed']);
     const back = applyCaseAction(archived, { kind: 'resurrect' }, '2025-02-04T00:00:00.000Z');

@@ -4,7 +4,7 @@ import { discoveryMetrics } from '../../../src/core/cases/caseMetrics';
 import { parseGitLog, pathspecOf } from '../../../src/core/node/gitLogRunner';
 import { make } from './casesHarness';
 
-describe('metrics (the seed table)', () => {
+describe('metrics (docs/discovery-cases.md, "Metrics")', () => {
   test('from the cases and the duplicates counter', () => {
     const cases = [
       make('disc-001', { metadata: { impact: 'high', validated: true, sourceTaskId: 'build-1' } }),

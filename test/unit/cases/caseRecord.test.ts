@@ -39,7 +39,7 @@ describe('case ids', () => {
 });
 
 describe('the case line', () => {
-  test('round trips in the seed format, keys in a fixed order', () => {
+  test('round trips in the line format, keys in a fixed order', () => {
     const parsed = parseCase(
       caseJson('disc-030', {
         content: 'rehype requires explicit config for GFM',
@@ -57,7 +57,7 @@ describe('the case line', () => {
     );
   });
 
-  test('a line without a category (as the seed wrote them) gets the seed heuristic', () => {
+  test('a line without a category (from before categories were stored) gets the heuristic', () => {
     const value = caseJson('disc-040', { content: 'Tests use Vitest, not Jest' });
     delete (value['metadata'] as Record<string, unknown>)['category'];
     const parsed = parseCase(value);

@@ -1,5 +1,5 @@
 // The cases module as the front ends use it: every change is followed by the views, a review
-// action refused by the seed's diagram changes nothing, the staleness check combines git, the
+// action refused by the status diagram changes nothing, the staleness check combines git, the
 // contradiction check and archival, and a views failure is reported once, never lost silently.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -94,7 +94,7 @@ const LINES = [
     content: 'x'.repeat(8000),
     metadata: { appliedTo: Array.from({ length: 1000 }, (_, i) => `task-${i}`) },
   }),
-  // The seed's own line: no category (the heuristic gives one).
+  // A line from before categories were stored: no category (the heuristic gives one).
   JSON.stringify({
     ...caseJson('disc-007'),
     metadata: { ...(caseJson('disc-007')['metadata'] as object), category: undefined },

@@ -4,7 +4,7 @@ import { caseFeatures, contradicts, oppositeClaims } from '../../../src/core/cas
 
 const pair = (older: string, newer: string) => contradicts(caseFeatures(older), caseFeatures(newer));
 
-describe('contradiction (the seed check)', () => {
+describe('contradiction (docs/discovery-cases.md, "Outdated detection")', () => {
   const contradicting: [string, string, string][] = [
     [
       'use X / don’t use X, same file',

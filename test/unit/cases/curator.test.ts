@@ -141,7 +141,7 @@ describe('reports', () => {
 });
 
 describe('heuristics', () => {
-  test('impact, with the seed examples', () => {
+  test('impact, with the examples of docs/discovery-cases.md', () => {
     assert.equal(classifyImpact('Use const over let when possible'), 'low');
     assert.equal(classifyImpact('This hook requires cleanup'), 'medium');
     assert.equal(classifyImpact('All API calls go through gateway'), 'high');
@@ -149,7 +149,7 @@ describe('heuristics', () => {
     assert.equal(classifyImpact('The logo is blue'), 'low');
   });
 
-  test('category, with the seed examples and its other categories', () => {
+  test('category, an example for each of the eight', () => {
     const cases: [string, string][] = [
       ['All API routes defined in `src/routes/`', 'API'],
       ['Tests use Vitest, not Jest', 'Testing'],

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FILE_PATHS_MAX, extractFilePaths, pathMatches } from '../../../src/core/cases/filePaths';
 
-describe('file paths in a case (the seed patterns)', () => {
+describe('file paths in a case (the four patterns)', () => {
   const cases: [string, string, string[]][] = [
     ['a backticked path', 'Config lives in `config/app.ts` now', ['config/app.ts']],
     ['a backticked bare name', 'The parser is `parser.py`', ['parser.py']],

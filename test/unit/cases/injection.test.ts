@@ -32,7 +32,7 @@ describe('the injection block', () => {
     );
   });
 
-  test('the seed’s two sections, each case a line in a data block', async () => {
+  test('the two sections, each case a line in a data block', async () => {
     const block = await discoveryBlock(CASES, 'developer');
     const text = block.text;
     assert.match(

@@ -279,7 +279,7 @@ describe('groundwork cases views, metrics, archive-task', () => {
     assert.deepEqual(JSON.parse(json.stdout), { written: [], skipped: [] });
   });
 
-  test('metrics --json has the seed’s fields; without --json, readable lines', async () => {
+  test('metrics --json has every metric; without --json, readable lines', async () => {
     const h = harness();
     await add(h, 'global', 'Auth tokens expire after one hour', '--task', 'build-1', '--impact', 'critical');
     await add(h, 'local', 'Tests use vitest, not jest', '--agent', 'developer', '--task', 'build-1', '--impact', 'low');

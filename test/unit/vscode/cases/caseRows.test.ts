@@ -239,7 +239,7 @@ describe('the Discoveries rows', () => {
     );
   });
 
-  test("the group's tooltip gives the seed's metrics", () => {
+  test("the group's tooltip gives the discovery metrics", () => {
     const cases = [
       aCase(1, { metadata: { validated: true, impact: 'critical' } }),
       aCase(2, { status: 'outdated', metadata: { scope: 'local', sourceTaskId: 'run-7' } }),
