@@ -39,8 +39,8 @@ export type AuditInput = Omit<AuditEntry, 'timestamp'>;
 const KIND = /^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*$/;
 
 /**
- * `[DISCOVERY:<session>] <text>`: the session tag the seed's audit entries carry, then the start of
- * the text on one line (newlines and invisible characters made visible, cut with '…').
+ * `[DISCOVERY:<session>] <text>`: the session's tag (docs/discovery.md, "Audit entries"), then the
+ * start of the text on one line (newlines and invisible characters made visible, cut with '…').
  */
 export function auditInput(tag: string, session: string, text = ''): string {
   const head = `[${tag}:${visibleText(session)}]`;

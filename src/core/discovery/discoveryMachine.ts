@@ -99,7 +99,7 @@ export function stateOf(data: RoundFileData | undefined): DiscoveryState {
     : { kind: 'awaiting-answers', session: data };
 }
 
-/** Expired when older than the TTL: at exactly the TTL it still lives (the seed's `>`). */
+/** Expired when strictly older than the TTL: at exactly the TTL it still lives (docs/discovery.md). */
 export function isExpired(createdSec: number, now: number, ttlMs: number): boolean {
   return now - createdSec * 1000 > ttlMs;
 }

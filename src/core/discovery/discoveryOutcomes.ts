@@ -8,7 +8,7 @@ import { displayPath } from '../storage/workspaceStore';
 import { roundFileRel } from './roundFile';
 import type { RoundFileData, RoundRecord } from './roundFile';
 
-/** How much of the brief the complete message shows (the seed's preview length). */
+/** How much of the brief the complete message shows (docs/discovery.md, "Messages"). */
 export const BRIEF_PREVIEW_CHARS = 300;
 
 export function toView(session: string, data: RoundFileData, ttlMs: number): DiscoveryView {

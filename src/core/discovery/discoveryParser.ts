@@ -12,12 +12,12 @@ export const BRIEF_MARKER = 'IDEA_BRIEF:';
 export type DiscoveryOutput = { kind: 'questions'; text: string } | { kind: 'complete'; brief: string };
 
 /**
- * The seed's parser, case by case: DISCOVERY_COMPLETE wins over DISCOVERY_QUESTIONS; the brief is
- * what follows the `IDEA_BRIEF:` line (or, without one, what follows the COMPLETE line); the
- * questions are what follows the QUESTIONS line, prose before it dropped; a reply with neither
- * marker is the brief, whole; an empty reply is an empty brief.
+ * The protocol's reading (docs/discovery.md, "Protocol markers"): DISCOVERY_COMPLETE wins over
+ * DISCOVERY_QUESTIONS; the brief is what follows the `IDEA_BRIEF:` line (or, without one, what
+ * follows the COMPLETE line); the questions are what follows the QUESTIONS line, prose before it
+ * dropped; a reply with neither marker is the brief, whole; an empty reply is an empty brief.
  *
- * Beyond the seed, nothing the model wrote is lost to a marker in the wrong place: a marker with
+ * Beyond that, nothing the model wrote is lost to a marker in the wrong place: a marker with
  * nothing after it (written last, or with the text on its own line) gives the rest of the reply
  * without the marker, and an `IDEA_BRIEF:` line without DISCOVERY_COMPLETE is still not part of
  * the brief. Every reply, garbage included, is one of the two kinds; none throws.

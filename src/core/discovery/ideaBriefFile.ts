@@ -1,7 +1,7 @@
 // The saved brief `.groundwork/plans/<slug>/idea-brief.md`: the eight fields as sections, the
-// original request verbatim, and the questions and answers that led to it (beyond the seed: users
-// want the request kept beside the plan). The request sits in a fence longer than any run of
-// backticks in it, so no content can close the fence early.
+// original request verbatim (users want it kept beside the plan), and the questions and answers
+// that led to it (docs/discovery.md, "The Idea Brief"). The request sits in a fence longer than any
+// run of backticks in it, so no content can close the fence early.
 import { neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { BRIEF_FIELDS, BRIEF_LABELS } from './discoveryTypes';
 import type { BriefToSave, IdeaBrief } from './discoveryTypes';

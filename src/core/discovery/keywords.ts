@@ -1,6 +1,6 @@
 // Which messages start discovery (build keywords) and which end it (cancel words), in the eight
-// languages. The seed's lists (English, Spanish, Portuguese) are kept and extended to French,
-// German, Italian, Dutch and Russian.
+// languages: English, Spanish, Portuguese, French, German, Italian, Dutch and Russian
+// (docs/discovery.md, "Build keywords and cancel words").
 
 /**
  * Lower-case, without diacritics (Russian ё→е), punctuation turned into spaces, spaces collapsed:
@@ -118,9 +118,9 @@ export function isCancelWord(text: string): boolean {
   return norm !== '' && CANCEL_SET.has(norm);
 }
 
-// Build requests (the seed's BUILDS_KW for English, Spanish and Portuguese, extended). Matched on
-// word boundaries anywhere in the message, after normalizeForMatch, so "Build me a CRM!" and
-// "¿Puedes construir una app?" both start discovery, while "rebuild the index" does not.
+// Build requests, phrases in the eight languages. Matched on word boundaries anywhere in the
+// message, after normalizeForMatch, so "Build me a CRM!" and "¿Puedes construir una app?" both
+// start discovery, while "rebuild the index" does not.
 const BUILD_PHRASES: readonly string[] = [
   // English
   'build me',

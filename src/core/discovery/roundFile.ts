@@ -1,4 +1,5 @@
-// The round file `.groundwork/discovery/<session>.md`, one per open session, in this layout:
+// The round file `.groundwork/discovery/<session>.md`, one per open session, in this layout
+// (docs/discovery.md, "The round file"):
 //
 //   # Discovery Session
 //
@@ -23,8 +24,8 @@
 // removes exactly that backslash, so every text comes back as it went in.
 //
 // Session names that are not plain lower-case file names get a file name with a hash of the name
-// (see roundFileRel), and such a file adds `SESSION: "<name>"` (a JSON string) to the seed's
-// header: a reader sees whose conversation it is, and every read checks it.
+// (see roundFileRel), and such a file adds `SESSION: "<name>"` (a JSON string) to the header: a
+// reader sees whose conversation it is, and every read checks it.
 import { NAME_MAX_CHARS, countChars } from '../inputChecks';
 import { utf8Length } from '../prompt/cap';
 import { isBlankText, stripHiddenCharacters } from '../prompt/untrustedText';

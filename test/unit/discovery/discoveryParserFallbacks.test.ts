@@ -13,7 +13,7 @@ const questions = (text: string): DiscoveryOutput => ({ kind: 'questions', text 
 describe('parseDiscoveryOutput: a reply that ignores the protocol', () => {
   const rows: [string, string, DiscoveryOutput][] = [
     [
-      'no marker: the reply is the brief, whole (the seed)',
+      'no marker: the reply is the brief, whole (the protocol)',
       'A CRM for realtors.\nContacts and deals.',
       complete('A CRM for realtors.\nContacts and deals.'),
     ],
@@ -22,7 +22,7 @@ describe('parseDiscoveryOutput: a reply that ignores the protocol', () => {
       '\u0000\u001b[2J}{][ \ud800 ```',
       complete('\u0000\u001b[2J}{][ \ud800 ```'),
     ],
-    ['empty: an empty brief (the seed)', '', complete('')],
+    ['empty: an empty brief (the protocol)', '', complete('')],
     ['only whitespace and line ends', ' \r\n\t\u00a0\n\r ', complete('')],
     ['half a marker is no marker', 'DISCOVERY_QUEST\n1. Who?', complete('DISCOVERY_QUEST\n1. Who?')],
     ['a marker cut at its underscore', 'DISCOVERY_', complete('DISCOVERY_')],
@@ -91,7 +91,7 @@ describe('parseDiscoveryOutput: a reply that ignores the protocol', () => {
     }
   });
 
-  test('text after the marker still wins over text before it (the seed)', () => {
+  test('text after the marker still wins over text before it (the protocol)', () => {
     assert.deepEqual(parseDiscoveryOutput('Let me think.\nDISCOVERY_QUESTIONS\n1. Who?'), questions('1. Who?'));
     assert.deepEqual(parseDiscoveryOutput('Enough.\nDISCOVERY_COMPLETE\nProblem: P'), complete('Problem: P'));
   });

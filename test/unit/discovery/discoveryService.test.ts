@@ -646,7 +646,7 @@ describe('DiscoveryService.saveBrief', () => {
 });
 
 describe('audit entries', () => {
-  test('each carries [DISCOVERY:<session>] and the seed statuses', async () => {
+  test('each carries [DISCOVERY:<session>] and its status (docs/discovery.md, "Audit entries")', async () => {
     const { service, opts, audit } = setup([{ reply: Q1 }]);
     await service.handle('chat 42', 'build me a CRM', opts());
     await service.handle('chat 42', 'cancel', opts());

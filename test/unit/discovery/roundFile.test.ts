@@ -41,7 +41,7 @@ const ROUND_2 = `${ROUND_1_ANSWERED.replace('ROUND: 1', 'ROUND: 2')}
 `;
 
 describe('round file layout', () => {
-  test('after round 1: the seed header and the first questions', () => {
+  test('after round 1: the header and the first questions', () => {
     const data: RoundFileData = {
       createdSec: 1735689600,
       round: 1,
@@ -237,7 +237,7 @@ describe('roundFileRel: session ids made filesystem-safe, one file per id', () =
     assert.equal(new Set(files.map((f) => f.toLowerCase())).size, names.length, files.join(', '));
   });
 
-  test('a hashed name is recorded in the file and read back; a plain one keeps the seed header', () => {
+  test('a hashed name is recorded in the file and read back; a plain one adds no SESSION line', () => {
     const data = { createdSec: 1, round: 1, originalRequest: 'x', rounds: [{ questions: 'q' }] };
     const text = serializeRoundFile({ ...data, session: 'a/b "x"' });
     assert.match(text, /^SESSION: "a\/b \\"x\\""$/m);
