@@ -21,7 +21,7 @@ import { projectNameFrom } from './projectName';
 import { absoluteIn } from './projectFiles';
 import { markPhaseSpecs } from './specMarks';
 
-/** Tries of one phase before a transient failure stops the build (the seed's "3 attempts"). */
+/** Tries of one phase before a transient failure stops the build (docs/build-phases.md, "Retries"). */
 export const PHASE_TRIES = 3;
 
 /** A build under way: its record (saved on every change), its brief, and what the person allowed. */
@@ -134,7 +134,7 @@ export class BuildCarry {
       last = result;
       if (going.signal.aborted) return { kind: 'stopped' };
     }
-    // The seed's fallback: an analyst that answered but never with a PROJECT_NAME does not stop the build.
+    // The fallback name: an analyst that answered but never with a PROJECT_NAME does not stop the build.
     if (phase.check === 'brief' && last.checked && going.build.projectName === undefined)
       return this.namedFromBrief(going, phase, last.reason);
     return { kind: 'failed', reason: `${last.reason} (after ${PHASE_TRIES} tries)` };
@@ -274,7 +274,10 @@ export class BuildCarry {
     return { kind: 'failed', reason, ...(outcome.sendBack ? { sendBack: outcome.sendBack.feedback } : {}) };
   }
 
-  /** The analyst gave no PROJECT_NAME in its tries: the seed's fallback, a safe name from the brief, and the brief itself as specs/brief.md. */
+  /**
+   * The analyst gave no PROJECT_NAME in its tries: the fallback name (docs/build-phases.md), a safe
+   * name from the brief, and the brief itself as specs/brief.md.
+   */
   private async namedFromBrief(going: Going, phase: PhaseState, why: string): Promise<PhaseEnd> {
     const name = projectNameFrom(going.input);
     try {

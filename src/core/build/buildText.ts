@@ -1,6 +1,6 @@
 // What a build's record adds up to, in numbers and in words: its total tokens and cost, each
-// phase's duration, and the sentence a failed or stopped build ends with (the seed's "fail
-// gracefully": which phase, what finished, what failed, where the partial results are).
+// phase's duration, and the sentence a failed or stopped build ends with (docs/build-phases.md,
+// "Failing gracefully": which phase, what finished, what failed, where the partial results are).
 import { addUsage } from '../llm/usage';
 import type { LlmUsage } from '../llm/llmClient';
 import type { BuildRecord, PhaseState } from './buildTypes';
@@ -43,7 +43,7 @@ export function stoppedPhase(build: BuildRecord): PhaseState | undefined {
   );
 }
 
-/** The seed's graceful message: which phase, what failed, what finished, where the partial results are. */
+/** A failed build's last sentence: which phase, what failed, what finished, where the partial results are. */
 export function failedBuildReason(build: BuildRecord, why: string): string {
   const phase = stoppedPhase(build);
   const finished = passedNames(build);

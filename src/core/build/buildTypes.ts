@@ -69,7 +69,7 @@ export interface WorkflowProblem {
   message: string;
 }
 
-/** What the analyst's reply gives (the seed's format). */
+/** What the analyst's reply gives (docs/build-phases.md, "Markers"). */
 export interface AnalystBrief {
   /** kebab-case, 1 to 3 words of [a-z0-9], at most 64 characters: it becomes a folder name. */
   projectName: string;
@@ -106,7 +106,7 @@ export interface ReviewVerdict {
   reasons?: string;
 }
 
-/** Delivery's `BUILD_COMPLETE` summary (the seed's fields). */
+/** Delivery's `BUILD_COMPLETE` summary (docs/build-phases.md, "Markers"). */
 export interface DeliverySummary {
   project: string;
   location: string;

@@ -1,6 +1,6 @@
 // The project's name is a folder name in the person's workspace. The analyst gives it
-// (PROJECT_NAME, markers.ts); when the analyst fails three times, one is made from the brief
-// itself (the seed's fallback), and a folder already holding something gets a number.
+// (PROJECT_NAME, markers.ts); when the analyst fails three times, one is made from the brief itself
+// (docs/build-phases.md, "The fallback name"); a folder already holding something gets a number.
 import { describeValue } from '../inputChecks';
 import { slugify } from '../storage/safeNames';
 import { visibleText } from '../visibleText';

@@ -1,7 +1,8 @@
-// What the build's confirmation gate says before anything starts (seed REQ-BDP-011): the brief's
-// first lines, each phase with its role and concrete model, where the project will be written, and
-// an estimate of tokens and cost, said to be one. Pure (no vscode): the words come in localized,
-// buildFeature.ts shows the text in a modal, test/unit/vscode/build/buildGate.test.ts checks it.
+// What the build's confirmation gate says before anything starts (docs/build-phases.md,
+// REQ-BDP-011): the brief's first lines, each phase with its role and concrete model, where the
+// project will be written, and an estimate of tokens and cost, said to be one. Pure (no vscode):
+// the words come in localized, buildFeature.ts shows the text in a modal,
+// test/unit/vscode/build/buildGate.test.ts checks it.
 import type { BuildEstimate } from '../../core/build/buildEstimate';
 import { visibleText } from '../../core/visibleText';
 

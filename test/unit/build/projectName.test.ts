@@ -1,5 +1,5 @@
-// The project folder's name when the analyst gives none (the seed's fallback after three tries),
-// and the numbered folder when the name is taken.
+// The project folder's name when the analyst gives none (the fallback name after three tries,
+// docs/build-phases.md), and the numbered folder when the name is taken.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';

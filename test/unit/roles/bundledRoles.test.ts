@@ -1,5 +1,6 @@
 // The roles Groundwork ships: every file loads, and each prompt carries the protocol its session
-// parses (the markers of its seed), the data-block rule, and examples that obey their own format.
+// parses (docs/discovery.md, docs/build-phases.md, roles/README.md), the data-block rule, and
+// examples that obey their own format.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ const BRIEF_FIELDS = [
   'Constraints:',
 ];
 
-/** What each role's output protocol requires its prompt to spell out (from the seeds). */
+/** What each role's output protocol requires its prompt to spell out (see roles/README.md). */
 const MARKERS: Record<RoleName, string[]> = {
   'build-discovery': [
     'DISCOVERY_QUESTIONS',
