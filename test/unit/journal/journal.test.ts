@@ -22,7 +22,7 @@ function setup(lines?: string[]) {
   return { ws, clock, journal, lines: () => ws.lines(JOURNAL_FILE) };
 }
 
-describe('Journal (seed behaviour)', () => {
+describe('Journal (append and load)', () => {
   test('append then load round trips', async () => {
     const { journal } = setup();
     const stored = await journal.append({ title: 'Cache is per window', description: 'Two windows do not share it.' });

@@ -27,7 +27,7 @@ function err(parsed: ParsedSleep): string {
   return parsed.error;
 }
 
-describe('SleepState (seed behaviour)', () => {
+describe('SleepState (start, remaining time, expiry, arguments)', () => {
   test('a new sleep is active with no wake reason', () => {
     const s = startSleep('builder', { kind: 'manual' }, T0, 60_000);
     assert.equal(s.active, true);
