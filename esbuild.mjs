@@ -1,19 +1,19 @@
 // Builds the bundles Groundwork ships: the extension host bundle, the feature bundles it loads on
-// first use, the webview bundle and the headless CLI. `--production` minifies and drops source
-// maps; `--watch` rebuilds. Prints every bundle's size.
+// first use, the webview bundle, the headless CLI, and the chunks that hold what several of them
+// need, once. `--production` minifies and drops source maps; `--watch` rebuilds. Prints every
+// bundle's size, what activation loads, and what the bundles share.
 import * as esbuild from 'esbuild';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { featureBundles, mainModules } from './scripts/featureBundles.mjs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ACTIVATION_CHUNK, duplicates, featureBundles, handedOver, planBundles } from './scripts/featureBundles.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const production = process.argv.includes('--production');
-const watch = process.argv.includes('--watch');
 
-/** @type {esbuild.BuildOptions} */
-const common = {
+/** A path relative to the repository, as esbuild's metafile writes it. */
+const repoPath = (path) => relative(root, path).split(sep).join('/');
+
+const options = (production) => ({
   bundle: true,
   minify: production,
   sourcemap: production ? false : 'linked',
@@ -22,18 +22,30 @@ const common = {
   metafile: true,
   absWorkingDir: root,
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-};
+});
+const NODE = { platform: 'node', format: 'cjs', target: 'node20' };
 
 /**
  * Heavy libraries are bundles of their own, required by the extension and the CLI when first
  * used (the SDK on the first model call, yaml when roles are loaded): activation neither
  * evaluates nor even parses them.
  */
-const LAZY_BUNDLES = { '@anthropic-ai/sdk': 'anthropicSdk.js', yaml: 'yaml.js' };
-const sdkAsSeparateBundle = {
+const LAZY_LIBRARIES = {
+  '@anthropic-ai/sdk': {
+    file: 'anthropicSdk.js',
+    note: 'loaded on the first model call',
+    contents: `module.exports = require('@anthropic-ai/sdk');`,
+  },
+  yaml: {
+    file: 'yaml.js',
+    note: 'loaded when roles, workflows or build records are read',
+    contents: `module.exports = require('yaml');`,
+  },
+};
+const lazyLibraries = {
   name: 'lazy-libraries-as-separate-bundles',
   setup(build) {
-    for (const [pkg, file] of Object.entries(LAZY_BUNDLES)) {
+    for (const [pkg, { file }] of Object.entries(LAZY_LIBRARIES)) {
       const filter = new RegExp(`^${pkg.replace(/[/.]/g, '\\$&')}$`);
       build.onResolve({ filter }, () => ({ path: `./${file}`, external: true }));
     }
@@ -44,185 +56,348 @@ const sdkAsSeparateBundle = {
  * Features whose code the extension loads the first time they are used (the panel shows them or a
  * command needs them), each a bundle of its own, found from the `src/vscode/<feature>/<name>Feature.ts`
  * files themselves and checked against src/vscode/bundles.ts (scripts/featureBundles.mjs):
- * `import('./discoveryFeature')` in the extension's sources becomes `require('./discovery.js')`, so
+ * `require('./discoveryFeature')` in the extension's sources becomes `require('./discovery.js')`, so
  * activation neither evaluates nor parses them.
  */
 const LAZY_FEATURES = Object.fromEntries(featureBundles(root).map(({ entry, file }) => [entry, file]));
-
-/**
- * The modules a feature bundle takes from the extension's bundle instead of a copy of its own (a
- * class told apart with `instanceof` must be one class): MAIN_MODULES in src/vscode/bundles.ts.
- */
-const MAIN_MODULES = mainModules(root);
-
-/** The file a relative import names, as the TypeScript sources write it (no extension). */
-function sourceFile(dir, path) {
-  const base = resolve(dir, path);
-  for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate).split('\\').join('/');
-  }
-  return undefined;
-}
-
-const featuresAsSeparateBundles = {
+const lazyFeatures = {
   name: 'lazy-features-as-separate-bundles',
   setup(build) {
     build.onResolve({ filter: /^\./ }, (args) => {
-      const file = LAZY_FEATURES[sourceFile(args.resolveDir, args.path)];
-      return file ? { path: `./${file}`, external: true } : undefined;
+      if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
+      for (const ext of ['', '.ts', '/index.ts']) {
+        const file = LAZY_FEATURES[repoPath(join(args.resolveDir, args.path + ext))];
+        if (file) return { path: `./${file}`, external: true };
+      }
+      return undefined;
     });
   },
 };
 
-const modulesFromTheExtensionBundle = {
-  name: 'modules-from-the-extension-bundle',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/extension\.js$/, namespace: 'extension-module' }, () => ({
-      path: './extension.js',
-      external: true,
-    }));
-    build.onResolve({ filter: /^\./ }, (args) => {
-      const file = sourceFile(args.resolveDir, args.path);
-      return file && MAIN_MODULES.includes(file) ? { path: file, namespace: 'extension-module' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'extension-module' }, (args) => ({
-      contents: [
-        `const extension = require('./extension.js');`,
-        `if (!extension.__mainModules) throw new Error('Groundwork: a feature bundle was loaded without dist/extension.js, which it takes ${args.path} from');`,
-        `module.exports = extension.__mainModules[${JSON.stringify(args.path)}];`,
-      ].join('\n'),
-      loader: 'js',
-      resolveDir: join(root, 'dist'),
-    }));
-  },
+/** The entries, each a bundle (dist/<name>.js) that keeps the modules only it needs. */
+const MAIN = 'extension';
+const CLI = 'cli';
+const ENTRIES = {
+  [MAIN]: 'src/vscode/extension.ts',
+  ...Object.fromEntries(Object.entries(LAZY_FEATURES).map(([entry, file]) => [file.replace(/\.js$/, ''), entry])),
+  [CLI]: 'src/cli/main.ts',
 };
+/**
+ * What the extension imports with `import()` (the SDK's client, the role loader): not loaded at
+ * activation, so not in chunk-activation; it has no bundle of its own and sits in the chunks.
+ */
+const MAIN_LATER = 'extensionLater';
 
-const bundles = [
-  {
-    name: 'extension',
-    entryPoints: [join(root, 'src/vscode/extension.ts')],
-    outfile: join(root, 'dist/extension.js'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+/** Each entry built on its own, not written: what each needs, and which module imports which. */
+function analysis(production) {
+  return {
+    ...options(production),
+    ...NODE,
     external: ['vscode'],
-    plugins: [sdkAsSeparateBundle, featuresAsSeparateBundles],
-  },
-  ...Object.entries(LAZY_FEATURES).map(([entry, file]) => ({
-    name: file.replace(/\.js$/, ''),
-    lazyFeature: true,
-    entryPoints: [join(root, entry)],
-    outfile: join(root, 'dist', file),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [sdkAsSeparateBundle, modulesFromTheExtensionBundle],
-  })),
-  {
-    name: 'webview',
-    entryPoints: [join(root, 'webview/main.ts')],
-    outfile: join(root, 'dist/webview.js'),
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-  },
-  {
-    name: 'cli',
-    entryPoints: [join(root, 'src/cli/main.ts')],
-    outfile: join(root, 'dist/cli.js'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    plugins: [sdkAsSeparateBundle],
-  },
-  ...Object.entries(LAZY_BUNDLES).map(([pkg, file]) => ({
-    name: file.replace(/\.js$/, ''),
-    stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
-    outfile: join(root, 'dist', file),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  })),
-];
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, entry]) => [name, join(root, entry)])),
+    outdir: join(root, 'dist'),
+    write: false,
+    plugins: [lazyLibraries, lazyFeatures],
+  };
+}
+
+/**
+ * Which bundle holds each module (planBundles), what each hands to the others, and what each entry
+ * would hold on its own. A module needs all it imports, whatever its entry uses of it: the bundle
+ * that holds it holds all of it, since another bundle may use the rest.
+ */
+function plan(metafile) {
+  const imports = new Map(Object.entries(metafile.inputs).map(([m, i]) => [m, i.imports.filter((x) => !x.external)]));
+  const reach = new Map();
+  for (const [name, entry] of Object.entries(ENTRIES)) {
+    const atOnce = name === MAIN ? closure(entry, imports, (x) => x.kind !== 'dynamic-import') : undefined;
+    for (const module of closure(entry, imports, () => true)) {
+      const by = atOnce && !atOnce.has(module) ? MAIN_LATER : name;
+      reach.set(module, [...new Set([...(reach.get(module) ?? []), by])]);
+    }
+  }
+  const alone = {};
+  for (const output of Object.values(metafile.outputs)) {
+    const entry = Object.keys(ENTRIES).find((name) => ENTRIES[name] === output.entryPoint);
+    if (entry) alone[entry] = Object.fromEntries(Object.entries(output.inputs).map(([m, i]) => [m, i.bytesInOutput]));
+  }
+  const owner = planBundles(reach, { main: MAIN, lazyMain: MAIN_LATER, cli: CLI });
+  const edges = new Map([...imports].map(([m, xs]) => [m, xs.map((x) => x.path)]));
+  return { owner, handed: handedOver(owner, edges), alone };
+}
+
+/** The module and those it imports, and those they import…, through the imports `follow` takes. */
+function closure(from, imports, follow) {
+  const seen = new Set();
+  const next = [from];
+  while (next.length) {
+    const module = next.pop();
+    if (seen.has(module)) continue;
+    seen.add(module);
+    for (const x of imports.get(module) ?? []) if (follow(x)) next.push(x.path);
+  }
+  return seen;
+}
+
+/**
+ * A module another bundle holds is taken from it: `import { StorageError } from '../storage/storageError'`
+ * becomes a read of `require('./chunk-activation.js').__modules['src/core/storage/storageError.ts']`,
+ * the one StorageError. Each bundle requires each bundle it takes from once.
+ */
+function takeFromHolders(bundle, owner, taken) {
+  return {
+    name: 'modules-from-the-bundle-that-holds-them',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.namespace !== 'file' || args.pluginData?.resolving) return undefined;
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { resolving: true },
+        });
+        if (found.errors.length || found.external || found.namespace !== 'file') return undefined;
+        const module = repoPath(found.path);
+        const holder = owner.get(module);
+        if (!holder || holder === bundle) return undefined;
+        taken.push({ bundle, holder, module });
+        // Free of side effects: a module that imports it but uses none of it (a constant its own
+        // code does not reach) does not load the bundle that holds it.
+        return { path: module, namespace: 'held', pluginData: { holder }, sideEffects: false };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'held' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`holder:${args.pluginData.holder}`)}).__modules[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+      build.onResolve({ filter: /^holder:/, namespace: 'held' }, (args) => ({
+        path: args.path.slice('holder:'.length),
+        namespace: 'holder',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'holder' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${args.path}.js`)});`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+      build.onResolve({ filter: /^\.\//, namespace: 'holder' }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/**
+ * A bundle's entry when it hands modules to others: its own entry module, if it has one, and
+ * `__modules`, each module it hands over by its path, as a CommonJS module that was an ES module
+ * (`__esModule`). A module asked for that is not there means dist/ mixes two builds: that is said,
+ * rather than "undefined is not a constructor".
+ */
+function entryOf(bundle, handed) {
+  const modules = [...(handed.get(bundle) ?? [])].sort();
+  if (!modules.length) return undefined;
+  const path = (m) => JSON.stringify(join(root, m));
+  return [
+    ...(ENTRIES[bundle] ? [`export * from ${path(ENTRIES[bundle])};`] : []),
+    ...modules.map((m, i) => `import * as m${i} from ${path(m)};`),
+    `const modules = { ${modules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
+    `for (const m of Object.values(modules)) Object.defineProperty(m, '__esModule', { value: true });`,
+    `export const __modules = new Proxy(modules, {`,
+    `  get(held, module) {`,
+    `    if (typeof module !== 'string' || module in held) return held[module];`,
+    `    throw new Error('Groundwork: dist/${bundle}.js does not hold ' + module + ': dist/ mixes two builds; build again');`,
+    `  },`,
+    `});`,
+  ].join('\n');
+}
+
+/** Every bundle of the extension and the CLI; the chunks' names say which bundles load them. */
+function nodeBundles({ owner, handed }, production, outdir, taken) {
+  return [...new Set([...Object.keys(ENTRIES), ...owner.values()])].map((bundle) => {
+    const contents = entryOf(bundle, handed);
+    if (!contents && !ENTRIES[bundle]) throw new Error(`dist/${bundle}.js would hold modules no bundle takes`);
+    return {
+      name: bundle,
+      note:
+        bundle === MAIN
+          ? 'loaded at activation'
+          : bundle === ACTIVATION_CHUNK
+            ? 'loaded at activation, by extension.js'
+            : bundle === CLI
+              ? 'the groundwork command'
+              : ENTRIES[bundle]
+                ? 'loaded on first use'
+                : '',
+      ...options(production),
+      ...NODE,
+      external: ['vscode'],
+      ...(contents
+        ? { stdin: { contents, resolveDir: root, sourcefile: `${bundle}.entry.js`, loader: 'js' } }
+        : { entryPoints: [join(root, ENTRIES[bundle])] }),
+      outfile: join(outdir, `${bundle}.js`),
+      ...(bundle === CLI ? { banner: { js: '#!/usr/bin/env node' } } : {}),
+      plugins: [lazyLibraries, lazyFeatures, takeFromHolders(bundle, owner, taken)],
+    };
+  });
+}
+
+function otherBundles(production, outdir) {
+  return [
+    {
+      name: 'webview',
+      note: "the panel's page",
+      ...options(production),
+      entryPoints: [join(root, 'webview/main.ts')],
+      outfile: join(outdir, 'webview.js'),
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    },
+    ...Object.values(LAZY_LIBRARIES).map(({ file, note, contents }) => ({
+      name: file.replace(/\.js$/, ''),
+      note,
+      ...options(production),
+      ...NODE,
+      stdin: { contents, resolveDir: root, loader: 'js' },
+      outfile: join(outdir, file),
+    })),
+  ];
+}
 
 /** The codicon font the webview's controls draw their icons with, served from dist/. */
-async function copyCodicons() {
+async function copyCodicons(outdir) {
   const from = join(root, 'node_modules/@vscode/codicons/dist');
-  const to = join(root, 'dist/codicons');
+  const to = join(outdir, 'codicons');
   await mkdir(to, { recursive: true });
   await Promise.all(['codicon.css', 'codicon.ttf'].map((f) => copyFile(join(from, f), join(to, f))));
 }
 
-function kb(bytes) {
-  return `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-/** Every bundle's size; the extension's is what activation loads and parses. */
-async function report() {
-  const rows = [];
-  for (const b of bundles) {
-    rows.push([
-      b.name,
-      b.outfile.slice(root.length + 1),
-      (await stat(b.outfile)).size,
-      b.lazyFeature ? 'loaded on first use' : b.name === 'extension' ? 'loaded at activation' : '',
-    ]);
-  }
-  const width = Math.max(...rows.map((r) => r[1].length));
-  console.log(`bundles (${production ? 'production' : 'development'}):`);
-  for (const [name, file, size, note] of rows) {
-    console.log(`  ${name.padEnd(13)} ${file.padEnd(width)}  ${kb(size).padStart(9)}  ${note}`.trimEnd());
-  }
+/** The modules a built bundle holds, with their bytes (not the lines that take a module from another bundle). */
+function holdings(result) {
+  const [output] = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'));
+  return Object.fromEntries(
+    Object.entries(output[1].inputs)
+      .filter(
+        ([m]) => !m.startsWith('held:') && !m.startsWith('holder:') && !m.endsWith('.entry.js') && m !== '<stdin>',
+      )
+      .map(([m, i]) => [m, i.bytesInOutput]),
+  );
 }
 
 /**
- * A module bundled both in the extension and in a feature bundle is two modules at run time: an
- * error class it declares is then two classes, and `instanceof` fails across them (a StorageError
- * of the window's store would not be one to the core in a feature bundle). Such a module must be
- * taken from the extension's bundle (src/vscode/bundles.ts's MAIN_MODULES); the build stops when it is not.
+ * What keeps the bundles honest: no module in two of them (two copies are two classes, and
+ * `instanceof` fails across them: a StorageError of the window's store would not be one to the core
+ * in a feature bundle), no feature in the extension's bundle, nothing that needs `vscode` in a
+ * bundle the CLI loads, and every module a bundle takes from another handed over there. `built`:
+ * `[{ name, metafile }]`. Returns what each bundle holds, or throws saying what is wrong.
  */
-function checkFeatureBundles(results) {
-  const inputs = (i) => new Set(Object.keys(results[i].metafile.inputs));
-  const main = inputs(bundles.findIndex((b) => b.name === 'extension'));
-  const problems = [];
+export function checkBundles(built, { handed = new Map(), taken = [] } = {}) {
+  const holds = Object.fromEntries(built.map((b) => [b.name, holdings(b)]));
+  const node = Object.fromEntries(Object.entries(holds).filter(([name]) => name !== 'webview'));
+  const problems = duplicates(node).map(
+    (d) => `${d.module} is in ${d.bundles.map((b) => `dist/${b}.js`).join(' and ')}: a module must be in one bundle`,
+  );
   for (const entry of Object.keys(LAZY_FEATURES))
-    if (main.has(entry)) problems.push(`${entry} is in dist/extension.js: it must be loaded lazily`);
-  bundles.forEach((b, i) => {
-    if (!b.lazyFeature) return;
-    for (const file of inputs(i)) {
-      if (!main.has(file) || !file.startsWith('src/')) continue;
-      if (/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(readFileSync(join(root, file), 'utf8'))) {
-        problems.push(
-          `${file} declares an error class and is bundled in both dist/extension.js and dist/${basenameOf(b.outfile)}: list it in MAIN_MODULES of src/vscode/bundles.ts`,
-        );
-      }
-    }
-  });
-  if (problems.length) throw new Error(`the feature bundles would break instanceof:\n  ${problems.join('\n  ')}`);
-}
-
-function basenameOf(path) {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-async function main() {
-  if (!watch) await rm(join(root, 'dist'), { recursive: true, force: true });
-  await copyCodicons();
-  const options = bundles.map(({ name, lazyFeature, ...o }) => ({ ...common, ...o }));
-  if (watch) {
-    const contexts = await Promise.all(options.map((o) => esbuild.context(o)));
-    await Promise.all(contexts.map((c) => c.watch()));
-    console.log('watching for changes…');
-    return;
+    if (holds[MAIN]?.[entry] !== undefined) problems.push(`${entry} is in dist/${MAIN}.js: it must be loaded lazily`);
+  for (const b of built) {
+    const loadedByCli = b.name === CLI || b.name === ACTIVATION_CHUNK || b.name.endsWith(`-${CLI}`);
+    const needsVscode = Object.values(b.metafile.outputs).some((o) => o.imports.some((x) => x.path === 'vscode'));
+    if (loadedByCli && needsVscode) problems.push(`dist/${b.name}.js needs vscode, but the CLI loads it`);
   }
-  const results = await Promise.all(options.map((o) => esbuild.build(o)));
-  checkFeatureBundles(results);
-  await report();
+  for (const { bundle, holder, module } of taken)
+    if (!handed.get(holder)?.has(module))
+      problems.push(`dist/${bundle}.js takes ${module} from dist/${holder}.js, which does not hand it over`);
+  if (problems.length) throw new Error(`the bundles are wrong:\n  ${problems.join('\n  ')}`);
+  return holds;
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Every bundle's size; what activation loads; what the bundles share, and what they would repeat without the chunks. */
+async function report({ bundles, holds, alone, production }) {
+  const rows = [];
+  for (const b of bundles) rows.push({ ...b, file: `${b.name}.js`, size: (await stat(b.outfile)).size });
+  const chunks = rows.filter((r) => r.name.startsWith('chunk-') && r.name !== ACTIVATION_CHUNK);
+  const width = Math.max(...rows.map((r) => r.file.length));
+  const line = (r) => `  ${r.file.padEnd(width)}  ${kb(r.size).padStart(9)}  ${r.note ?? ''}`.trimEnd();
+  console.log(`bundles (${production ? 'production' : 'development'}), in dist/:`);
+  const first = (r) => (r.name === MAIN ? 0 : r.name === ACTIVATION_CHUNK ? 1 : 2);
+  for (const r of rows.filter((r) => !chunks.includes(r)).sort((a, b) => first(a) - first(b))) console.log(line(r));
+  console.log(
+    `  and ${chunks.length} chunks, ${kb(chunks.reduce((n, r) => n + r.size, 0))}, each loaded by the bundles its name lists:`,
+  );
+  for (const r of chunks.sort((a, b) => b.size - a.size)) console.log(line(r));
+  const atActivation = rows.filter((r) => r.name === MAIN || r.name === ACTIVATION_CHUNK);
+  console.log(
+    `at activation: ${atActivation.map((r) => r.file).join(' + ')} = ${kb(atActivation.reduce((n, r) => n + r.size, 0))}`,
+  );
+  const shared = duplicates(alone);
+  const repeated = shared.reduce((n, d) => n + d.bytes * (d.bundles.length - 1), 0);
+  const inNode = new Set(Object.entries(holds).flatMap(([name, h]) => (name === 'webview' ? [] : Object.keys(h))));
+  const inWebview = Object.entries(holds.webview).filter(([m]) => inNode.has(m));
+  console.log(
+    `shared: ${shared.length} modules that several entries need are each in one bundle ` +
+      `(each entry built on its own would repeat ${kb(repeated)}); in two bundles: none. ` +
+      `dist/webview.js, a browser bundle, has its own copy of ${inWebview.length} (${kb(inWebview.reduce((n, [, b]) => n + b, 0))}).`,
+  );
+}
+
+/** Builds the bundles (`which`: all, or only those of the extension and the CLI) and checks them. */
+async function buildAll(production, outdir, planned, which = 'all') {
+  const taken = [];
+  const bundles = [
+    ...nodeBundles(planned, production, outdir, taken),
+    ...otherBundles(production, outdir).filter((b) => which === 'all' || b.name !== 'webview'),
+  ];
+  const results = await Promise.all(bundles.map(({ name, note, ...o }) => esbuild.build(o)));
+  const holds = checkBundles(
+    bundles.map((b, i) => ({ name: b.name, metafile: results[i].metafile })),
+    { handed: planned.handed, taken },
+  );
+  return { bundles, holds };
+}
+
+/** Builds every bundle into `outdir` (dist/ by default); returns the bundles and what each holds. */
+export async function build({ production = false, outdir = join(root, 'dist'), quiet = false } = {}) {
+  await rm(outdir, { recursive: true, force: true });
+  await copyCodicons(outdir);
+  const planned = plan((await esbuild.build(analysis(production))).metafile);
+  const { bundles, holds } = await buildAll(production, outdir, planned);
+  if (!quiet) await report({ bundles, holds, alone: planned.alone, production });
+  return { bundles, holds };
+}
+
+/**
+ * Rebuilds when a source changes: the webview on its own, the rest after the analysis that plans
+ * them (an import may have come or gone). A chunk no longer planned stays in dist/ until the next
+ * full build.
+ */
+async function watch() {
+  const outdir = join(root, 'dist');
+  await copyCodicons(outdir);
+  let queue = Promise.resolve();
+  const rebuild = (metafile) => {
+    queue = queue
+      .then(() => buildAll(false, outdir, plan(metafile), 'node'))
+      .then(({ bundles }) => console.log(`built ${bundles.length} bundles`))
+      .catch((err) => console.error(err instanceof Error ? err.message : err));
+  };
+  const analysing = analysis(false);
+  const rebuilding = {
+    name: 'rebuild',
+    setup: (b) => b.onEnd((r) => (r.errors.length ? undefined : rebuild(r.metafile))),
+  };
+  const { name, note, ...webview } = otherBundles(false, outdir).find((b) => b.name === 'webview');
+  const contexts = await Promise.all([
+    esbuild.context({ ...analysing, plugins: [...analysing.plugins, rebuilding] }),
+    esbuild.context(webview),
+  ]);
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('watching for changes…');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  (process.argv.includes('--watch') ? watch() : build({ production: process.argv.includes('--production') })).catch(
+    (err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,8 +1,9 @@
-// The lazily loaded feature bundles, found from the files themselves: every
-// `src/vscode/<feature>/<name>Feature.ts` becomes `dist/<name>.js`. The list in src/vscode/bundles.ts
-// must name exactly these files: one left out, or one listed that is not there, throws (and so fails
-// the build) saying which and what to do. Also the modules the feature bundles take from the
-// extension's bundle (MAIN_MODULES). Used by esbuild.mjs; tested by test/unit/packaging/bundles.test.ts.
+// The bundles esbuild.mjs makes and which of them holds each module. The lazily loaded feature
+// bundles are found from the files themselves: every `src/vscode/<feature>/<name>Feature.ts` becomes
+// `dist/<name>.js`, and the list in src/vscode/bundles.ts must name exactly these files (one left out,
+// or one listed that is not there, throws, and so fails the build, saying which and what to do).
+// A module that several bundles need is in one of them only: planBundles says which, duplicates
+// finds a module that is in two anyway. Tested by test/unit/packaging/bundles.test.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -53,7 +54,65 @@ export function featureBundles(root) {
   }));
 }
 
-/** The source files (repo-relative) the feature bundles take from dist/extension.js. */
-export function mainModules(root) {
-  return listed(readFileSync(join(root, LIST), 'utf8'), 'MAIN_MODULES');
+/** The chunk that dist/extension.js loads at activation, holding what the CLI and features also use. */
+export const ACTIVATION_CHUNK = 'chunk-activation';
+
+/**
+ * Which bundle holds each module. `reach` maps a module to the entries whose bundle would hold it if
+ * each were built on its own: `main` (what activation loads), `lazyMain` (what the extension imports
+ * later, with `import()`: no bundle of its own), `cli`, and the features. A module one entry needs
+ * stays in its bundle; one that several need is in one bundle only, so that activation loads what
+ * it did and the CLI nothing that needs `vscode`:
+ * - activation's and the CLI's (and maybe features'): chunk-activation, which dist/extension.js loads;
+ * - activation's and some features', not the CLI's: `main`, which hands them to the features;
+ * - the others: one chunk for each set of entries that needs them, named after the set
+ *   (`chunk-brainstorm-discovery-cli`), so that an entry loads the modules it needs and no other,
+ *   as when it had its own copies (esbuild's rule for splitting).
+ * Every module is then in one bundle: one class, so `instanceof` holds across bundles.
+ */
+export function planBundles(reach, { main, lazyMain, cli }) {
+  const owner = new Map();
+  for (const [module, entries] of reach) {
+    const by = new Set(entries);
+    if (by.size === 0) throw new Error(`${module} is needed by no entry`);
+    if (by.has(main)) owner.set(module, by.has(cli) ? ACTIVATION_CHUNK : main);
+    else if (by.size === 1 && !by.has(lazyMain)) owner.set(module, [...by][0]);
+    else
+      owner.set(module, ['chunk', ...[...by].filter((e) => e !== cli).sort(), ...(by.has(cli) ? [cli] : [])].join('-'));
+  }
+  return owner;
+}
+
+/**
+ * What each bundle hands to others: the modules it holds that a module of another bundle imports
+ * (`imports`: module → the modules it imports).
+ */
+export function handedOver(owner, imports) {
+  const out = new Map();
+  for (const [from, targets] of imports) {
+    for (const to of targets) {
+      const holder = owner.get(to);
+      if (!holder || holder === owner.get(from)) continue;
+      if (!out.has(holder)) out.set(holder, new Set());
+      out.get(holder).add(to);
+    }
+  }
+  return out;
+}
+
+/**
+ * The modules more than one bundle holds (`bundles`: bundle → the modules it holds, with their
+ * bytes), the most bytes first: `[{ module, bytes, bundles }]`.
+ */
+export function duplicates(bundles) {
+  const seen = new Map();
+  for (const [bundle, modules] of Object.entries(bundles)) {
+    for (const [module, bytes] of Object.entries(modules)) {
+      const at = seen.get(module) ?? { module, bytes: 0, bundles: [] };
+      at.bytes = Math.max(at.bytes, bytes);
+      at.bundles.push(bundle);
+      seen.set(module, at);
+    }
+  }
+  return [...seen.values()].filter((m) => m.bundles.length > 1).sort((a, b) => b.bytes - a.bytes);
 }

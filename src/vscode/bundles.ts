@@ -6,15 +6,13 @@
 //   `require('./discovery.js')`): activation neither evaluates nor parses it. A `*Feature.ts` file
 //   missing here, or listed here and missing, fails the build; a file that is no lazy bundle must
 //   not be named `*Feature.ts`.
-// - MAIN_MODULES: the modules the feature bundles take from the extension's bundle instead of
-//   carrying copies of their own: the ones whose classes are told apart with `instanceof` on both
-//   sides. A StorageError thrown by the window's store (made in extension.js) must be a
-//   StorageError to the core code in a feature bundle, and an LlmError of the model client an
-//   LlmError to the brainstorm service. The build fails when a module that declares an error class
-//   is bundled twice without being listed.
-import * as llmClient from '../core/llm/llmClient';
-import * as watchdog from '../core/llm/watchdog';
-import * as storageError from '../core/storage/storageError';
+//
+// A module that several bundles need (the extension, the features, the CLI) is in one of them only,
+// and the others take it from there (scripts/featureBundles.mjs's planBundles): a class told apart
+// with `instanceof` on both sides of a bundle's edge is one class. A StorageError thrown by the
+// window's store (made in extension.js) is a StorageError to the core code in a feature bundle, and
+// an LlmError of the model client an LlmError to the brainstorm service. The build fails when a
+// module is in two bundles.
 
 export const FEATURE_BUNDLES: readonly string[] = [
   'src/vscode/agentRun/agentRunFeature.ts',
@@ -26,9 +24,3 @@ export const FEATURE_BUNDLES: readonly string[] = [
   'src/vscode/discovery/discoveryFeature.ts',
   'src/vscode/explorer/explorerFeature.ts',
 ];
-
-export const MAIN_MODULES: Readonly<Record<string, unknown>> = {
-  'src/core/llm/llmClient.ts': llmClient,
-  'src/core/storage/storageError.ts': storageError,
-  'src/core/llm/watchdog.ts': watchdog,
-};

@@ -1,6 +1,7 @@
 // The lazily loaded feature bundles are found from the `*Feature.ts` files themselves, and the list
 // in src/vscode/bundles.ts must name exactly those: a feature file left out (or a listed one that is
-// gone) fails the build with a sentence that says which file and what to do.
+// gone) fails the build with a sentence that says which file and what to do. A module several
+// bundles need is in one of them (planBundles), and one in two is found (duplicates).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +9,14 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
 const root = join(__dirname, '..', '..', '..');
-const { featureBundles, mainModules } = require(join(root, 'scripts/featureBundles.mjs')) as {
+const { featureBundles, planBundles, handedOver, duplicates } = require(join(root, 'scripts/featureBundles.mjs')) as {
   featureBundles(root: string): { entry: string; file: string }[];
-  mainModules(root: string): string[];
+  planBundles(
+    reach: Map<string, string[]>,
+    entries: { main: string; lazyMain: string; cli: string },
+  ): Map<string, string>;
+  handedOver(owner: Map<string, string>, imports: Map<string, string[]>): Map<string, Set<string>>;
+  duplicates(bundles: Record<string, Record<string, number>>): { module: string; bytes: number; bundles: string[] }[];
 };
 
 const made: string[] = [];
@@ -57,8 +63,77 @@ describe('the feature bundles', () => {
       /lists src\/vscode\/chat\/chatFeature\.ts in FEATURE_BUNDLES, but there is no such file/,
     );
   });
+});
 
-  test('the modules the feature bundles take from the extension bundle are read from the same file', () => {
-    assert.ok(mainModules(root).includes('src/core/storage/storageError.ts'));
+describe('which bundle holds a module several entries need', () => {
+  const entries = { main: 'extension', lazyMain: 'extensionLater', cli: 'cli' };
+  const plan = (reach: Record<string, string[]>) =>
+    Object.fromEntries(planBundles(new Map(Object.entries(reach)), entries));
+
+  test('a module one entry needs stays in its bundle', () => {
+    assert.deepEqual(plan({ 'a.ts': ['cli'], 'b.ts': ['discovery'], 'c.ts': ['extension'] }), {
+      'a.ts': 'cli',
+      'b.ts': 'discovery',
+      'c.ts': 'extension',
+    });
+  });
+
+  test("activation's modules stay with it: with the CLI in chunk-activation, with features only in extension.js", () => {
+    assert.deepEqual(plan({ 'store.ts': ['extension', 'cli', 'discovery'], 'rows.ts': ['extension', 'cases'] }), {
+      'store.ts': 'chunk-activation',
+      'rows.ts': 'extension',
+    });
+  });
+
+  test('the others go to one chunk per set of entries, named after it, the CLI last', () => {
+    assert.deepEqual(
+      plan({
+        'service.ts': ['discovery', 'cli'],
+        'view.ts': ['cli', 'discovery'],
+        'tools.ts': ['build', 'agentRun', 'cli'],
+        'runtime.ts': ['build', 'agentRun'],
+        'client.ts': ['extensionLater', 'cli'],
+        'later.ts': ['extensionLater'],
+      }),
+      {
+        'service.ts': 'chunk-discovery-cli',
+        'view.ts': 'chunk-discovery-cli',
+        'tools.ts': 'chunk-agentRun-build-cli',
+        'runtime.ts': 'chunk-agentRun-build',
+        'client.ts': 'chunk-extensionLater-cli',
+        'later.ts': 'chunk-extensionLater',
+      },
+    );
+  });
+
+  test('a bundle hands over the modules that a module of another bundle imports, and no others', () => {
+    const owner = new Map([
+      ['feature.ts', 'discovery'],
+      ['service.ts', 'chunk-discovery-cli'],
+      ['helper.ts', 'chunk-discovery-cli'],
+      ['store.ts', 'chunk-activation'],
+    ]);
+    const imports = new Map([
+      ['feature.ts', ['service.ts', 'store.ts']],
+      ['service.ts', ['helper.ts', 'store.ts']],
+    ]);
+    const handed = handedOver(owner, imports);
+    assert.deepEqual([...handed.keys()].sort(), ['chunk-activation', 'chunk-discovery-cli']);
+    assert.deepEqual([...handed.get('chunk-discovery-cli')!], ['service.ts']);
+    assert.deepEqual([...handed.get('chunk-activation')!], ['store.ts']);
+  });
+
+  test('a module in two bundles is found, with both bundles, the heaviest first', () => {
+    const found = duplicates({
+      extension: { 'src/core/storage/storageError.ts': 300, 'src/vscode/extension.ts': 900 },
+      cli: { 'src/core/storage/storageError.ts': 280, 'src/cli/main.ts': 500 },
+      discovery: { 'src/core/discovery/discoveryService.ts': 4000 },
+      chunk: { 'src/core/discovery/discoveryService.ts': 4100 },
+    });
+    assert.deepEqual(found, [
+      { module: 'src/core/discovery/discoveryService.ts', bytes: 4100, bundles: ['discovery', 'chunk'] },
+      { module: 'src/core/storage/storageError.ts', bytes: 300, bundles: ['extension', 'cli'] },
+    ]);
+    assert.deepEqual(duplicates({ a: { 'x.ts': 1 }, b: { 'y.ts': 1 } }), []);
   });
 });

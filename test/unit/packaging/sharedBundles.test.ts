@@ -1,0 +1,138 @@
+// The bundles share the core instead of each carrying a copy: the real build (esbuild.mjs, production,
+// into a folder of its own) holds each module in one bundle, activation still loads only
+// dist/extension.js and the chunk it takes its shared modules from, and the CLI runs from the built
+// files without vscode. The check the build ends with refuses a module in two bundles.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = join(__dirname, '..', '..', '..');
+const run = promisify(execFile);
+
+type Holds = Record<string, Record<string, number>>;
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }>; imports: { path: string }[] }>;
+}
+interface Esbuild {
+  build(options: { production: boolean; outdir: string; quiet: boolean }): Promise<{ holds: Holds }>;
+  checkBundles(
+    built: { name: string; metafile: Metafile }[],
+    links?: { handed?: Map<string, Set<string>>; taken?: { bundle: string; holder: string; module: string }[] },
+  ): Holds;
+}
+const esbuildScript = (): Promise<Esbuild> => import(pathToFileURL(join(root, 'esbuild.mjs')).href);
+
+/** A built bundle as the check sees it: the modules it holds and the modules it requires from outside. */
+const bundle = (name: string, modules: string[], imports: string[] = []) => ({
+  name,
+  metafile: {
+    outputs: {
+      [`dist/${name}.js`]: {
+        inputs: Object.fromEntries(modules.map((m) => [m, { bytesInOutput: 100 }])),
+        imports: imports.map((path) => ({ path })),
+      },
+    },
+  },
+});
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('the shared bundles, built', () => {
+  let dist = '';
+  let holds: Holds = {};
+  before(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'gw-dist-'));
+    dirs.push(dist);
+    ({ holds } = await (await esbuildScript()).build({ production: true, outdir: dist, quiet: true }));
+  });
+
+  const node = () => Object.entries(holds).filter(([name]) => name !== 'webview');
+  const holders = (module: string) =>
+    node()
+      .filter(([, h]) => h[module] !== undefined)
+      .map(([name]) => name);
+
+  test('every module is in one bundle: the CLI and the feature bundles carry no copy of the core', () => {
+    const seen = new Map<string, string[]>();
+    for (const [name, h] of node()) for (const m of Object.keys(h)) seen.set(m, [...(seen.get(m) ?? []), name]);
+    const twice = [...seen].filter(([, names]) => names.length > 1).map(([m, names]) => `${m}: ${names.join(', ')}`);
+    assert.deepEqual(twice, []);
+    assert.ok(seen.size > 200, `the bundles hold ${seen.size} modules`);
+    const coreInCli = Object.keys(holds['cli'] ?? {}).filter((m) => m.startsWith('src/core/'));
+    const coreElsewhere = coreInCli.filter((m) => holders(m).length > 1);
+    assert.deepEqual(coreElsewhere, []);
+  });
+
+  test('the error classes told apart with instanceof are one class each, loaded at activation', () => {
+    for (const module of ['src/core/storage/storageError.ts', 'src/core/llm/llmClient.ts', 'src/core/llm/watchdog.ts'])
+      assert.deepEqual(holders(module), ['chunk-activation'], module);
+  });
+
+  test('activation loads dist/extension.js and chunk-activation.js, no feature, chunk or library', async () => {
+    const { stdout } = await run(process.execPath, [
+      join(root, 'scripts/bench/activate.mjs'),
+      '--once',
+      '--dist',
+      dist,
+    ]);
+    const { files } = JSON.parse(stdout) as { files: string[] };
+    assert.deepEqual(files.map((f) => f.slice(dist.length + 1)).sort(), ['chunk-activation.js', 'extension.js']);
+  });
+
+  test('the CLI runs from the built files alone, without vscode', async () => {
+    const help = await run(process.execPath, [join(dist, 'cli.js'), '--help']);
+    assert.match(help.stdout, /^Usage: groundwork/m);
+    const workspace = mkdtempSync(join(tmpdir(), 'gw-cli-'));
+    dirs.push(workspace);
+    const journal = await run(process.execPath, [join(dist, 'cli.js'), '--workspace', workspace, 'journal', 'list']);
+    assert.match(journal.stdout, /The journal is empty/);
+  });
+});
+
+describe('the check the build ends with', () => {
+  test('refuses a module in two bundles, naming it and both bundles', async () => {
+    const { checkBundles } = await esbuildScript();
+    assert.throws(
+      () =>
+        checkBundles([
+          bundle('extension', ['src/vscode/extension.ts', 'src/core/storage/storageError.ts']),
+          bundle('cli', ['src/cli/main.ts', 'src/core/storage/storageError.ts']),
+        ]),
+      /src\/core\/storage\/storageError\.ts is in dist\/extension\.js and dist\/cli\.js: a module must be in one bundle/,
+    );
+    assert.doesNotThrow(() =>
+      checkBundles([
+        bundle('extension', ['src/vscode/extension.ts']),
+        bundle('cli', ['src/cli/main.ts']),
+        bundle('webview', ['src/shared/protocol/discovery.ts']),
+        bundle('discovery', ['src/shared/protocol/discovery.ts']),
+      ]),
+    );
+  });
+
+  test('refuses a feature in the extension bundle, vscode in a bundle the CLI loads, a module taken but not handed over', async () => {
+    const { checkBundles } = await esbuildScript();
+    assert.throws(
+      () => checkBundles([bundle('extension', ['src/vscode/extension.ts', 'src/vscode/chat/chatFeature.ts'])]),
+      /src\/vscode\/chat\/chatFeature\.ts is in dist\/extension\.js: it must be loaded lazily/,
+    );
+    assert.throws(
+      () => checkBundles([bundle('chunk-discovery-cli', ['src/core/discovery/roundFile.ts'], ['vscode'])]),
+      /dist\/chunk-discovery-cli\.js needs vscode, but the CLI loads it/,
+    );
+    assert.throws(
+      () =>
+        checkBundles([bundle('cli', ['src/cli/main.ts'])], {
+          handed: new Map(),
+          taken: [{ bundle: 'cli', holder: 'chunk-activation', module: 'src/core/clock.ts' }],
+        }),
+      /dist\/cli\.js takes src\/core\/clock\.ts from dist\/chunk-activation\.js, which does not hand it over/,
+    );
+  });
+});
