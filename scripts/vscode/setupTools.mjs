@@ -1,14 +1,16 @@
-// Installs the tools the in-VS Code tests need, into a git-ignored tools folder, and reuses
-// them when they are already there (see /work/shared/VSCODE-TESTING.md for why these tools):
+// Installs the tools the in-VS Code tests need into a tools folder outside the clone, and reuses
+// them when they are already there (docs/vscode-testing.md says why these tools):
 //
 //   apt   build-essential pkg-config python3 libkrb5-dev chromium fonts-dejavu-core (when missing)
 //   <tools>/node24/        node@24.21.0 from npm        -> N24 (Node 24 binary and headers)
 //   <tools>/code-server/   code-server@4.139.1 from npm, installed with N24 first on PATH and
 //                          npm_config_nodedir=N24, its postinstall compiling native modules
 //
-// <tools> is `<repo>/.tools/` unless GROUNDWORK_TOOLS_DIR names another folder (CI points it at
-// a cache outside the clone). Each part writes a `.complete-<versions>` marker as its very last
-// step; a part without its marker (a half-finished install) is wiped and installed again.
+// <tools> is `${XDG_CACHE_HOME:-~/.cache}/groundwork/vscode-test-tools/`, shared by every clone on
+// the machine (a fresh clone reuses what an earlier one installed), unless GROUNDWORK_TOOLS_DIR
+// names another folder. Each part writes a `.complete-<versions>` marker as its very last step; a
+// part without its marker (a half-finished install) is wiped and installed again. One setup at a
+// time per folder (`.setup.lock`): a second one waits, then finds the tools there.
 //
 // CLI:  node scripts/vscode/setupTools.mjs            everything; prints the paths as JSON
 //       node scripts/vscode/setupTools.mjs --node24   only Node 24 (e.g. for `@vscode/vsce`)
@@ -16,7 +18,8 @@
 //       ensureNode24() -> path of a Node 24 binary; nodeForVsce() -> a Node >= 22 binary.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const NODE_VERSION = '24.21.0';
@@ -31,10 +34,14 @@ export const APT_PACKAGES = [
 ];
 export const CHROMIUM = '/usr/bin/chromium';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The machine's cache for the tools: outside any clone, so that every clone shares one install. */
+export function defaultToolsDir() {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cache, 'groundwork', 'vscode-test-tools');
+}
 
 export function toolsDir() {
-  return resolve(process.env.GROUNDWORK_TOOLS_DIR || join(repoRoot, '.tools'));
+  return resolve(process.env.GROUNDWORK_TOOLS_DIR || defaultToolsDir());
 }
 
 /** Where everything lives (whether or not it is installed yet). */
