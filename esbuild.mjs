@@ -29,12 +29,29 @@ const NODE = { platform: 'node', format: 'cjs', target: 'node20' };
  * Heavy libraries are bundles of their own, required by the extension and the CLI when first
  * used (the SDK on the first model call, yaml when roles are loaded): activation neither
  * evaluates nor even parses them.
+ *
+ * Of the Anthropic SDK only the client and its messages resource ship: the other resources
+ * (models, files, skills, the beta API…) are four fifths of its code, and Groundwork calls none of
+ * them (AnthropicClient makes `client.messages.create` calls and tells the SDK's errors apart;
+ * test/unit/packaging/sharedBundles.test.ts fails if the sources use more). The bundle's exports
+ * have the shape of the SDK's own CommonJS entry: the client class, with `default` and the error
+ * classes on it.
  */
+const ANTHROPIC_CLIENT = [
+  `import { BaseAnthropic } from '@anthropic-ai/sdk/client';`,
+  `import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';`,
+  `export class Anthropic extends BaseAnthropic {`,
+  `  messages = new Messages(this);`,
+  `}`,
+  `Anthropic.default = Anthropic;`,
+  `Anthropic.Anthropic = Anthropic;`,
+].join('\n');
 const LAZY_LIBRARIES = {
   '@anthropic-ai/sdk': {
     file: 'anthropicSdk.js',
     note: 'loaded on the first model call',
-    contents: `module.exports = require('@anthropic-ai/sdk');`,
+    contents: `module.exports = require('lazy-library:anthropic-client').Anthropic;`,
+    modules: { 'anthropic-client': ANTHROPIC_CLIENT },
   },
   yaml: {
     file: 'yaml.js',
@@ -49,6 +66,21 @@ const lazyLibraries = {
       const filter = new RegExp(`^${pkg.replace(/[/.]/g, '\\$&')}$`);
       build.onResolve({ filter }, () => ({ path: `./${file}`, external: true }));
     }
+  },
+};
+/** The modules a lazy library's bundle is made of when it is not the package as it is. */
+const lazyLibraryModules = {
+  name: 'lazy-library-modules',
+  setup(build) {
+    build.onResolve({ filter: /^lazy-library:/ }, (args) => ({
+      path: args.path.slice('lazy-library:'.length),
+      namespace: 'lazy-library',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-library' }, (args) => ({
+      contents: Object.values(LAZY_LIBRARIES).find((l) => l.modules?.[args.path]).modules[args.path],
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -257,6 +289,7 @@ function otherBundles(production, outdir) {
       ...NODE,
       stdin: { contents, resolveDir: root, loader: 'js' },
       outfile: join(outdir, file),
+      plugins: [lazyLibraryModules],
     })),
   ];
 }

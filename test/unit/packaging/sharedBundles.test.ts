@@ -1,15 +1,17 @@
 // The bundles share the core instead of each carrying a copy: the real build (esbuild.mjs, production,
 // into a folder of its own) holds each module in one bundle, activation still loads only
 // dist/extension.js and the chunk it takes its shared modules from, and the CLI runs from the built
-// files without vscode. The check the build ends with refuses a module in two bundles.
+// files without vscode. The check the build ends with refuses a module in two bundles. The SDK's
+// bundle, which ships the client and its messages resource only, has all the sources use of it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 
 const root = join(__dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -92,6 +94,71 @@ describe('the shared bundles, built', () => {
     dirs.push(workspace);
     const journal = await run(process.execPath, [join(dist, 'cli.js'), '--workspace', workspace, 'journal', 'list']);
     assert.match(journal.stdout, /The journal is empty/);
+  });
+  /** What the sources read off the SDK's module (`sdk.X`) and off its client (`client.X`, `client.messages.X`). */
+  function sdkUses(): { sdk: Set<string>; client: Set<string>; messages: Set<string> } {
+    const uses = { sdk: new Set<string>(), client: new Set<string>(), messages: new Set<string>() };
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+      );
+    for (const file of walk(join(root, 'src'))) {
+      const source = readFileSync(file, 'utf8');
+      if (!source.includes('@anthropic-ai/sdk')) continue;
+      const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      for (const m of text.matchAll(/(?<![\w.#])sdk\.(\w+)/g)) uses.sdk.add(m[1]!);
+      for (const m of text.matchAll(/(?<![\w.#])client\.(\w+)(?:\.(\w+))?/g)) {
+        uses.client.add(m[1]!);
+        if (m[1] === 'messages' && m[2]) uses.messages.add(m[2]);
+      }
+    }
+    return uses;
+  }
+
+  test("the SDK's bundle has what the sources use of the SDK, required or imported", async () => {
+    const uses = sdkUses();
+    assert.ok(uses.sdk.has('default') && uses.sdk.has('APIError'), [...uses.sdk].join(', '));
+    assert.deepEqual([...uses.client], ['messages'], 'AnthropicClient uses a client resource the bundle does not ship');
+    const file = join(dist, 'anthropicSdk.js');
+    // AnthropicClient's namedExports: the module's exports, or all of them under `default`.
+    const named = (loaded: Record<string, unknown>) =>
+      (typeof loaded['APIError'] === 'function' ? loaded : loaded['default']) as Record<string, unknown>;
+    for (const sdk of [named(require(file)), named(await import(pathToFileURL(file).href))]) {
+      for (const name of uses.sdk) assert.equal(typeof sdk[name], 'function', `sdk.${name}`);
+      const Client = sdk['default'] as new (options: object) => { messages: Record<string, unknown> };
+      const client = new Client({ apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+      for (const method of uses.messages)
+        assert.equal(typeof client.messages[method], 'function', `messages.${method}`);
+    }
+  });
+
+  test("the SDK's bundle streams a reply and throws the SDK's own errors", async () => {
+    const sdk = require(join(dist, 'anthropicSdk.js')) as {
+      default: new (options: object) => {
+        messages: { create(params: object): Promise<AsyncIterable<{ type: string; delta?: { text?: string } }>> };
+      };
+      APIError: new (...args: never[]) => Error & { status?: number };
+      APIConnectionError: new (...args: never[]) => Error;
+    };
+    const server = await startScriptedModelServer([{ reply: reply.text(['Hel', 'lo']) }, { reply: reply.error(529) }]);
+    try {
+      const client = new sdk.default({ apiKey: 'sk-ant-test', baseURL: server.baseURL, maxRetries: 0 });
+      const params = { model: 'claude-haiku-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+      let text = '';
+      for await (const event of await client.messages.create({ ...params, stream: true }))
+        if (event.type === 'content_block_delta') text += event.delta?.text ?? '';
+      assert.equal(text, 'Hello');
+      const overloaded = await client.messages.create({ ...params, stream: true }).catch((err: unknown) => err);
+      assert.ok(overloaded instanceof sdk.APIError, String(overloaded));
+      assert.equal(overloaded.status, 529);
+    } finally {
+      await server.close();
+    }
+    const refused = new sdk.default({ apiKey: 'sk-ant-test', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+    const error = await refused.messages
+      .create({ model: 'm', max_tokens: 1, messages: [] })
+      .catch((err: unknown) => err);
+    assert.ok(error instanceof sdk.APIConnectionError, String(error));
   });
 });
 
