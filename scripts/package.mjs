@@ -1,5 +1,6 @@
 // Builds the production bundles and packs groundwork-<version>.vsix with @vscode/vsce, then
-// checks that the VSIX ships only what runs. `--install` also installs it into VS Code.
+// checks that the VSIX ships only what runs and weighs at most 1 MB, and prints what weighs what
+// (compressed, as it downloads). `--install` also installs it into VS Code.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,17 +25,46 @@ async function nodeForVsce() {
   return ensureNode24();
 }
 
+/** The most the VSIX may weigh: past it, packaging fails. */
+const LIMIT_KB = 1024;
+
+/** Every file in the VSIX, with its size and its size compressed (`unzip -v`). */
+function entriesOf(file) {
+  const listing = execFileSync('unzip', ['-v', file], { encoding: 'utf8' });
+  return [...listing.matchAll(/^\s*(\d+)\s+\S+\s+(\d+)\s+\S+\s+\S+\s+\S+\s+[0-9a-f]{8}\s+(.+)$/gm)].map((m) => ({
+    name: m[3],
+    size: Number(m[1]),
+    compressed: Number(m[2]),
+  }));
+}
+
 /** What must never be in the VSIX: sources, tests, dependencies, source maps. */
-function checkContents(file) {
-  const listing = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  const bad = listing.filter(
-    (p) => /^extension\/(src|test|webview|node_modules|scripts|\.tools)\//.test(p) || p.endsWith('.map'),
-  );
+function checkContents(entries) {
+  const bad = entries
+    .map((e) => e.name)
+    .filter((p) => /^extension\/(src|test|webview|node_modules|scripts|\.tools)\//.test(p) || p.endsWith('.map'));
   if (bad.length) {
     console.error(`The VSIX ships files it must not:\n  ${bad.join('\n  ')}\nFix .vscodeignore.`);
     process.exit(1);
   }
-  return listing.length;
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** Each folder's weight compressed, then the heaviest files. */
+function report(entries) {
+  const folders = new Map();
+  for (const e of entries) {
+    const folder = e.name.match(/^extension\/([^/]+)\//)?.[1] ?? '(the manifest, the readme, package.json…)';
+    const f = folders.get(folder) ?? { files: 0, compressed: 0 };
+    folders.set(folder, { files: f.files + 1, compressed: f.compressed + e.compressed });
+  }
+  console.log('compressed, by folder:');
+  for (const [folder, f] of [...folders].sort((a, b) => b[1].compressed - a[1].compressed))
+    console.log(`  ${kb(f.compressed).padStart(9)}  ${folder} (${f.files} files)`);
+  console.log('the heaviest files, compressed (and as they unpack):');
+  for (const e of [...entries].sort((a, b) => b.compressed - a.compressed).slice(0, 12))
+    console.log(`  ${kb(e.compressed).padStart(9)}  ${e.name.replace(/^extension\//, '')} (${kb(e.size)})`);
 }
 
 run(process.execPath, ['esbuild.mjs', '--production']);
@@ -47,8 +77,16 @@ run(node, [
   '--out',
   vsix,
 ]);
-const files = checkContents(join(root, vsix));
-console.log(`\n${vsix}: ${(statSync(join(root, vsix)).size / 1024).toFixed(1)} KB, ${files} files`);
+const entries = entriesOf(join(root, vsix));
+checkContents(entries);
+console.log('');
+report(entries);
+const size = statSync(join(root, vsix)).size;
+console.log(`\n${vsix}: ${kb(size)}, ${entries.length} files (at most ${LIMIT_KB} KB)`);
+if (size > LIMIT_KB * 1024) {
+  console.error(`${vsix} weighs more than ${LIMIT_KB} KB: see what weighs most above.`);
+  process.exit(1);
+}
 
 if (install) {
   const code = spawnSync('code', ['--version'], { encoding: 'utf8' });
