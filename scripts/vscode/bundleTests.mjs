@@ -2,8 +2,8 @@
 //   test/integration/index.ts + test/integration/**/*.test.ts -> <outDir>/integration/*.cjs
 //     loaded by the extension host (`vscode` external; mocha required from node_modules)
 //   test/e2e/**/*.e2e.ts                                       -> <outDir>/e2e/*.cjs
-//     loaded by the runner's own mocha (playwright-core external); those under
-//     test/e2e/restricted/ run in a second, untrusted window (Restricted Mode)
+//     loaded by the runner's own mocha (playwright-core external), in the order of E2E_ORDER;
+//     those under test/e2e/restricted/ run in a second, untrusted window (Restricted Mode)
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,12 +41,47 @@ function entryPoints(files, base) {
   return Object.fromEntries(files.map((f) => [relative(base, f).replace(/\.ts$/, ''), f]));
 }
 
+/**
+ * The order the UI files run in, in one window that each leaves as it found it, except for what
+ * is written here. A file not listed runs after these, in name order.
+ *
+ * - groundwork-container first: a fresh window, an empty workspace (the Plans welcome), no key.
+ * - agentRun and build expect no model at first; each stores a key and clears it at the end.
+ * - model stores the key the panel's files after it use (and the in-host suite checks is never sent).
+ * - panelDiscovery leaves the panel idle for panelHostileFiles and panelStreams.
+ * - chat uses the stored key, turns VS Code's chat on and off again, and leaves the key.
+ * - explorer works in a window of its own (another workspace), which it closes.
+ */
+export const E2E_ORDER = [
+  'groundwork-container',
+  'agentRun',
+  'build',
+  'journal',
+  'model',
+  'panelBrainstorm',
+  'panelDiscovery',
+  'panelHostileFiles',
+  'panelStreams',
+  'annotations',
+  'cases',
+  'chat',
+  'explorer',
+];
+
+function byOrder(files, base) {
+  const rank = (f) => {
+    const i = E2E_ORDER.indexOf(relative(base, f).replace(/\.(e2e|bench)\.ts$/, ''));
+    return i < 0 ? E2E_ORDER.length : i;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /** `suffix` picks the UI files: '.e2e.ts' for the tests, '.bench.ts' for the benchmarks. */
 export async function bundleTests({ outDir, suffix = '.e2e.ts' }) {
   const intDir = join(repoRoot, 'test/integration');
   const e2eDir = join(repoRoot, 'test/e2e');
   const testFiles = find(intDir, '.test.ts').sort();
-  const allE2e = find(e2eDir, suffix).sort();
+  const allE2e = byOrder(find(e2eDir, suffix), e2eDir);
   const restrictedDir = join(e2eDir, 'restricted');
   const isRestricted = (f) => f.startsWith(restrictedDir + '/');
   const e2eFiles = allE2e.filter((f) => !isRestricted(f));

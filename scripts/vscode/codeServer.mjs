@@ -1,6 +1,6 @@
 // Starts code-server (a real VS Code: server + web workbench) under Node 24 in its own process
 // group, with everything it writes kept in a temporary folder, and stops the whole group.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -40,39 +40,36 @@ function profileDirs(tmp) {
 }
 
 /**
- * Installs a VSIX into the profile a later startCodeServer({ tmp }) uses, as a user would
- * with `code --install-extension`.
+ * Installs VSIX files into the profile a later startCodeServer({ tmp }) uses, as a user would with
+ * `code --install-extension` (one code-server call for all of them). Resolves when done.
  */
-export function installExtension({ node24, codeServerEntry, tmp, vsix, onOutput }) {
+export function installExtensions({ node24, codeServerEntry, tmp, vsix, onOutput }) {
   const dirs = profileDirs(tmp);
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  const r = spawnSync(
-    node24,
-    [
-      codeServerEntry,
-      '--user-data-dir',
-      dirs.userData,
-      '--extensions-dir',
-      dirs.extensions,
-      '--install-extension',
-      vsix,
-    ],
-    {
-      encoding: 'utf8',
+  const files = Array.isArray(vsix) ? vsix : [vsix];
+  const args = [codeServerEntry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  for (const f of files) args.push('--install-extension', f);
+  return new Promise((resolve, reject) => {
+    const child = spawn(node24, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
         XDG_CONFIG_HOME: dirs.xdgConfig,
         XDG_DATA_HOME: dirs.xdgData,
         XDG_CACHE_HOME: dirs.xdgCache,
       },
-    },
-  );
-  onOutput?.(`${r.stdout ?? ''}${r.stderr ?? ''}`);
-  if (r.status !== 0 || !/successfully installed/i.test(r.stdout ?? '')) {
-    throw new Error(
-      `installing ${vsix} into code-server failed (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`,
-    );
-  }
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      onOutput?.(out);
+      const installed = (out.match(/successfully installed/gi) ?? []).length;
+      if (code === 0 && installed >= files.length) resolve();
+      else reject(new Error(`installing ${files.join(', ')} into code-server failed (exit ${code}): ${out.trim()}`));
+    });
+  });
 }
 
 export function freePort() {
@@ -97,8 +94,9 @@ const UNTRUSTED_SETTINGS = {
 /**
  * @param {{ node24: string, codeServerEntry: string, tmp: string, workspace: string,
  *           onOutput: (chunk: string) => void, env?: Record<string,string>,
- *           restricted?: boolean, settings?: Record<string, unknown> }} o
- *   restricted: open the workspace untrusted (Restricted Mode); settings: more user settings
+ *           restricted?: boolean, settings?: Record<string, unknown>, keybindings?: string }} o
+ *   restricted: open the workspace untrusted (Restricted Mode); settings: more user settings;
+ *   keybindings: the text of the profile's keybindings.json
  */
 export async function startCodeServer(o) {
   const dirs = profileDirs(o.tmp);
@@ -108,6 +106,8 @@ export async function startCodeServer(o) {
     join(dirs.userData, 'User/settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...(o.restricted ? UNTRUSTED_SETTINGS : {}), ...o.settings }, null, 2),
   );
+  // The window reads its keybindings when it loads (a change made later is taken by a reload only).
+  writeFileSync(join(dirs.userData, 'User/keybindings.json'), o.keybindings ?? '[]\n');
   const config = join(o.tmp, 'config.yaml');
   writeFileSync(config, 'auth: none\ncert: false\n');
 

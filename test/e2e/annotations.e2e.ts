@@ -7,12 +7,14 @@
 // that Undo takes out again. Screenshots in test-artifacts/vscode/annotations-*.png. It removes
 // every file it made.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
 import { until } from '../support/until';
-import { commandTitle, runCommand, screenshot, sideBar, workbench } from './support/workbench';
+import { lastCaseLine } from '../support/e2e/files';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, keepWorkspaceAsFound, screenshot, sideBar, workbench } from '../support/e2e/workbench';
 
 const ACTIVE = 'Safari requires SameSite=None for the session cookie';
 const OUTDATED = 'Passwords were hashed with bcrypt cost 10';
@@ -45,43 +47,15 @@ async function paintedColours(page: Page): Promise<string[]> {
   });
 }
 
-/** The status of the last line cases.jsonl holds for `id`. */
-function lastStatus(id: string): string | undefined {
-  const lines = readFileSync(join(workbench().workspace, '.groundwork', 'cases.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean);
-  return lines
-    .map((l) => JSON.parse(l) as { id: string; status: string })
-    .filter((c) => c.id === id)
-    .at(-1)?.status;
-}
-
-/** The editor's visible text, as the person reads it. */
-const editorText = (page: Page) => page.locator('.editor-instance .view-lines').first().innerText();
-
-/** The preview's frame once it shows the spec. */
-async function previewFrame(page: Page): Promise<Frame | undefined> {
-  for (const frame of page.frames()) {
-    if (
-      (await frame
-        .locator('h1', { hasText: 'Requirements' })
-        .count()
-        .catch(() => 0)) > 0
-    )
-      return frame;
-  }
-  return undefined;
-}
-
 describe('Spec annotations (UI)', function () {
   this.timeout(120_000);
   const root = () => workbench().workspace;
   const state = () => join(root(), '.groundwork');
   const specDir = () => join(root(), 'specs');
-  let hadState = false;
+  let restoreWorkspace = () => undefined as void;
 
   before(() => {
-    hadState = existsSync(state());
+    restoreWorkspace = keepWorkspaceAsFound();
     assert.ok(!existsSync(join(state(), 'cases.jsonl')), 'another suite left cases.jsonl behind');
     mkdirSync(state(), { recursive: true });
     const at = new Date().toISOString();
@@ -113,40 +87,33 @@ describe('Spec annotations (UI)', function () {
   });
 
   after(async () => {
-    const page = workbench().page;
-    await runCommand(page, 'View: Revert and Close Editor').catch(() => undefined);
-    await runCommand(page, 'View: Close All Editors').catch(() => undefined);
-    rmSync(specDir(), { recursive: true, force: true });
-    if (!hadState) rmSync(state(), { recursive: true, force: true });
-    else
-      for (const made of ['cases.jsonl', 'discoveries.md', 'agents', 'metrics'])
-        rmSync(join(state(), made), { recursive: true, force: true });
+    const { palette } = ui();
+    await palette.run('View: Revert and Close Editor').catch(() => undefined);
+    await palette.run('View: Close All Editors').catch(() => undefined);
+    restoreWorkspace();
   });
 
   it('highlights the notes yellow and the regions green and blue, with a hover that shows the case', async () => {
-    const page = workbench().page;
-    await runCommand(page, 'Go to File...');
-    await page.keyboard.type('specs/requirements.md');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'requirements.md' })
-      .first()
-      .waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
-    await page.locator('.editor-instance .view-line', { hasText: 'Users log in' }).waitFor({ state: 'visible' });
+    const { page, editors } = ui();
+    await editors.open('specs/requirements.md', 'Users log in');
     let last: string[] = [];
-    const colours = await until('the yellow, green and blue highlights', async () => {
-      last = await paintedColours(page);
-      // Yellow, green and blue, in the dark or the light theme's defaults (package.json's colors).
-      const wanted = [['255,214,0'], ['63,185,80', '45,164,78'], ['56,139,253', '9,105,218']];
-      return wanted.every((either) => either.some((c) => last.includes(c))) && last;
-    }).catch((err: Error) => {
+    const colours = await until(
+      'the yellow, green and blue highlights',
+      async () => {
+        last = await paintedColours(page);
+        // Yellow, green and blue, in the dark or the light theme's defaults (package.json's colors).
+        const wanted = [['255,214,0'], ['63,185,80', '45,164,78'], ['56,139,253', '9,105,218']];
+        return wanted.every((either) => either.some((c) => last.includes(c))) && last;
+      },
+      PATIENCE.work,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; painted: ${last.join(' | ')}`);
     });
     workbench().log(`painted: ${colours.join(' | ')}`);
     await screenshot(page, 'annotations-editor.png');
     await page.locator('.editor-instance .view-line span', { hasText: 'SameSite' }).first().hover();
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    await hover.waitFor({ state: 'visible', timeout: PATIENCE.soon });
     let text = '';
     await until('the hover with the case and its links', async () =>
       (text = await hover.innerText()).includes('Open in Discoveries'),
@@ -156,16 +123,16 @@ describe('Spec annotations (UI)', function () {
     const read = text.replace(/\s+/g, ' '); // the hover's spaces may be no-break ones
     for (const part of [ACTIVE, 'Mark Outdated', 'Open in Discoveries', 'build-developer'])
       assert.ok(read.includes(part), `the hover shows ${part}: ${read}`);
-    await page.screenshot({ path: join(workbench().artifactsDir, 'annotations-hover.png') });
+    await screenshot(page, 'annotations-hover.png', { keepHover: true });
     // Open in Discoveries: the case's row in the plan explorer, selected.
     await hover.locator('a', { hasText: 'Open in Discoveries' }).click();
     const row = sideBar(page).locator('.monaco-list-row.selected', { hasText: ACTIVE.slice(0, 30) });
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await row.waitFor({ state: 'visible', timeout: PATIENCE.work });
     await screenshot(page, 'annotations-revealed.png');
   });
 
   it('Mark Outdated from the hover: cases.jsonl records it and the note is drawn struck through', async () => {
-    const page = workbench().page;
+    const { page } = ui();
     const struck = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('.editor-instance .view-lines span'))
@@ -175,52 +142,52 @@ describe('Spec annotations (UI)', function () {
     assert.equal(await struck(), false, 'an active note is not struck through');
     await page.locator('.editor-instance .view-line span', { hasText: 'SameSite' }).first().hover();
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
-    await hover.locator('a', { hasText: 'Mark Outdated' }).click({ timeout: 15_000 });
-    await until('cases.jsonl records disc-001 outdated', () => lastStatus('disc-001') === 'outdated');
-    await until('the note struck through', struck);
+    await hover.locator('a', { hasText: 'Mark Outdated' }).click({ timeout: PATIENCE.soon });
+    await until(
+      'cases.jsonl records disc-001 outdated',
+      () => lastCaseLine('disc-001')?.['status'] === 'outdated',
+      PATIENCE.work,
+    );
+    await until('the note struck through', struck, PATIENCE.work);
     await page.keyboard.press('Escape'); // the hover still shows the case as it was
     await page
       .locator('.codelens-decoration', { hasText: '(2 not active)' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     await screenshot(page, 'annotations-outdated.png');
   });
 
   it('the markdown preview shows the same highlights', async () => {
-    const page = workbench().page;
-    await runCommand(page, 'View: Show Explorer');
-    await page.locator('.editor-instance .view-line', { hasText: 'Users log in' }).click();
-    await runCommand(page, 'Markdown: Open Preview to the Side');
-    const frame = await until('the preview', () => previewFrame(page), 30_000);
+    const { page, palette, editors } = ui();
+    await palette.run('View: Show Explorer');
+    await editors.line('Users log in').click();
+    await palette.run('Markdown: Open Preview to the Side');
+    const frame = await editors.webviewShowing('h1', 'Requirements');
     // disc-001 was marked outdated from the hover; disc-002 was outdated already.
     await frame
       .locator('span.groundwork-discovery.groundwork-status-outdated')
       .nth(1)
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.equal(await frame.locator('span.groundwork-discovery.groundwork-status-active').count(), 0);
     assert.equal(await frame.locator('span.groundwork-region.groundwork-color-green').count(), 1);
     assert.ok(!(await frame.locator('body').innerText()).includes('@ax'), 'no marker shows as text');
     await screenshot(page, 'annotations-preview.png');
-    await runCommand(page, 'View: Close Editor');
+    await palette.run('View: Close Editor');
   });
 
   it('Annotate with Discovery… inserts a note after the region, and Undo takes it out', async () => {
-    const page = workbench().page;
+    const { page, palette, editors } = ui();
     await page.locator('.editor-instance .view-line span', { hasText: 'forgotten password' }).first().click();
-    await runCommand(page, commandTitle('groundwork.annotations.annotate'));
-    const widget = page.locator('.quick-input-widget');
-    await widget
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'disc-001' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+    await palette.runGroundwork('groundwork.annotations.annotate');
+    await palette.row('disc-001').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await page.keyboard.type('disc-001');
-    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'disc-001' }).first().click();
-    await until('the note in the editor', async () => (await editorText(page)).includes('task-002:disc-001'));
+    await palette.pick('disc-001');
+    await until('the note in the editor', async () => (await editors.text()).includes('task-002:disc-001'));
     // Drawn after the pause: the count above the region says so.
     await page
       .locator('.codelens-decoration', { hasText: '1 discovery for task-002' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     await screenshot(page, 'annotations-annotated.png');
     await page.keyboard.press('Control+Z');
-    await until('the note undone', async () => !(await editorText(page)).includes('task-002:disc-001'));
+    await until('the note undone', async () => !(await editors.text()).includes('task-002:disc-001'));
   });
 });

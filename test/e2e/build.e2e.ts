@@ -1,4 +1,5 @@
-// A build as a person meets it in VS Code: Build This on the Idea Brief card of a saved brief, the
+// A build as a person meets it in VS Code: Build This on the Idea Brief card of a brief a discovery
+// in the panel has just written and saved (a specific request gets its brief at once), the
 // confirmation gate (a native modal: the brief, each phase with its role and model, where the
 // project goes, the estimate), Start; the scripted model plays all seven roles (test/support/
 // buildScript.ts): the first QA fails, the developer is sent back and fixes the bug, the second QA
@@ -7,34 +8,48 @@
 // panel shows the phases as they go, the Builds group of the plan explorer lists the build, its
 // phases and their tries, the plan the brief belongs to lists the build too, and report.md opens in
 // the markdown preview. A second build is stopped by closing its developer's terminal while its model
-// call hangs (the call is hung up, the locks let go), the window is reloaded, and Resume from the
-// Builds group finishes it from the developer on.
+// call hangs (the call is hung up, the locks let go), the window is reloaded (one of the two real
+// reloads of the run: a stopped build read back by a fresh window), and Resume from the Builds group
+// finishes it from the developer on.
 //
-// Like agentRun.e2e.ts it works in a second workbench window (support/dialogWindow.ts): modal
-// dialogs are refused in the window that runs the in-host tests. It stores an API key for the
+// It starts with no model (E2E_ORDER in scripts/vscode/bundleTests.mjs), stores an API key for the
 // scripted server and removes it afterwards, and removes every file it made.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import type { Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { BRIEF_MD, FIXED, PROJECT, VERIFY, buildRules } from '../support/buildScript';
+import { FIXED, PROJECT, VERIFY, buildRules } from '../support/buildScript';
+import { match, reply, type ScriptRule } from '../support/scriptedModelServer';
 import { until } from '../support/until';
+import { ui } from '../support/e2e/ui';
 import {
-  dialog,
-  notifications,
-  reloadWindowWithDialogs,
-  runCommandPatiently,
-  untilTerminalShows,
-  windowWithDialogs,
-} from './support/dialogWindow';
-import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
+  PATIENCE,
+  activityBarItem,
+  commandTitle,
+  keepWorkspaceAsFound,
+  screenshot,
+  workbench,
+} from '../support/e2e/workbench';
 
 const KEY = 'sk-ant-build-e2e-0123456789abcdef';
-const PLAN = 'adder';
-const BRIEF_PATH = `.groundwork/plans/${PLAN}/idea-brief.md`;
+const REQUEST = 'Build me a tool that adds two numbers';
+/** The discovery's answer to a request this specific: the brief at once. */
+const BRIEF = [
+  'DISCOVERY_COMPLETE',
+  'IDEA_BRIEF:',
+  'One-line summary: a tool that adds two numbers',
+  'Problem: People learning Node need a tiny example.',
+  'Users: Learners',
+  'MVP scope: sum(a, b) with tests',
+  'Technology: Node 20',
+  'Out of scope: A user interface',
+  "Key decisions: Node's built-in test runner",
+  'Constraints: None',
+].join('\n');
+/** The plan the brief was saved as (its slug), and the brief's path, once saved. */
+let PLAN = '';
+let BRIEF_PATH = '';
 const PHASES = ['analyst', 'architect', 'test-writer', 'developer', 'qa', 'reviewer', 'delivery'];
-let fixtureNames: string[] = [];
 
 function buildIds(): string[] {
   const dir = join(workbench().workspace, '.groundwork', 'builds');
@@ -83,142 +98,102 @@ function processesIn(dir: string): string[] {
   return found;
 }
 
-/** The saved brief, and the panel's card pointing at it (as discovery leaves it after Save as Plan). */
-function writeSavedBrief(workspace: string): void {
-  mkdirSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true });
-  mkdirSync(join(workspace, '.groundwork', 'panel'), { recursive: true });
-  writeFileSync(join(workspace, BRIEF_PATH), BRIEF_MD);
-  const fields = {
-    summary: 'A tool that adds two numbers',
-    problem: 'People learning Node need a tiny example.',
-    users: 'Learners',
-    mvpScope: 'sum(a, b) with tests',
-  };
-  const brief = {
-    ...fields,
-    technology: 'Node 20',
-    outOfScope: 'A user interface',
-    keyDecisions: "Node's built-in test runner",
-    constraints: 'None',
-  };
-  writeFileSync(
-    join(workspace, '.groundwork', 'panel', 'brief.json'),
-    JSON.stringify({
-      request: 'Build me a tool that adds two numbers',
-      brief,
-      transcript: [],
-      message: 'Here is the brief.',
-      savedAt: BRIEF_PATH,
-    }),
+/**
+ * The build's script with its test-writer's first reply held after its first piece until `release`
+ * resolves: the panel shows the build mid-way (the analyst and architect passed, a phase running
+ * with its stream) for as long as a test looks at it.
+ */
+function heldAtTestWriter(release: Promise<unknown>): ScriptRule[] {
+  return buildRules().map((rule) =>
+    rule.name === 'test-writer 1' && typeof rule.reply === 'object' && 'blocks' in rule.reply
+      ? { ...rule, reply: { ...rule.reply, chunkDelayMs: 20, hold: { afterDeltas: 1, until: release } } }
+      : rule,
   );
 }
 
-/** Shows the terminal named `name` from the terminals' list beside the terminal, as a person picks it; its text once it shows `until`. */
-async function showTerminal(page: Page, name: string, shows: RegExp): Promise<string> {
-  await page.locator('.terminal-tabs-entry', { hasText: name }).first().click();
-  return untilTerminalShows(page, shows, 10_000);
-}
-
-/** A row at the top level of a group (a plan, a build of the Builds group), by the start of what a screen reader says of it. */
-function groupRow(page: Page, ariaLabel: string) {
-  return sideBar(page).locator(`.monaco-list-row[aria-level="2"][aria-label^="${ariaLabel}"]`).first();
-}
-
-/** A phase's row of the Builds group, by what a screen reader says of it ("qa, passed · 2 tries · …"). */
-function phaseRow(page: Page, phase: string) {
-  return page.locator(`.part.sidebar .monaco-list-row[aria-label^="${phase}, "]`).first();
-}
-
 /** The modal asking for Groundwork's own re-run of the verification command: what it says, then Allow Once. */
-async function allowCheck(page: Page): Promise<string> {
-  const modal = dialog(page);
-  await modal.waitFor({ state: 'visible', timeout: 60_000 });
-  const text = await modal.innerText();
-  await modal.getByRole('button', { name: 'Allow Once' }).click();
-  await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+async function allowCheck(): Promise<string> {
+  const { modal } = ui();
+  const text = await modal.shown(/Run this command\?/);
+  await modal.choose('Allow Once');
   return text;
 }
 
 describe('Builds (UI)', function () {
-  this.timeout(180_000);
-  let page: Page;
+  this.timeout(240_000);
   let failures = 0;
+  let release!: () => void;
+  let restoreWorkspace = () => undefined as void;
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) {
+    if (this.currentTest?.state === 'failed') {
+      const { page, notifications } = ui();
+      release?.();
       await screenshot(page, `build-failure-${++failures}.png`).catch(() => undefined);
-      workbench().log(`build e2e: notifications after the failure:\n${await notifications(page).catch(() => '')}`);
+      workbench().log(`build e2e: notifications after the failure:\n${await notifications.text().catch(() => '')}`);
     }
   });
 
   before(async () => {
-    const { workspace, modelServer } = workbench();
-    fixtureNames = readdirSync(workspace);
-    writeSavedBrief(workspace);
-    modelServer.add(...buildRules({ delayMs: 500 }));
-    page = await windowWithDialogs(workbench().page, 'build');
-    await runCommandPatiently(page, commandTitle('groundwork.setApiKey'));
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: 15_000 });
+    const { modelServer } = workbench();
+    restoreWorkspace = keepWorkspaceAsFound();
+    modelServer.add(
+      { name: 'build brief', match: match.system('DISCOVERY_QUESTIONS'), reply: reply.text(BRIEF) },
+      ...heldAtTestWriter(new Promise<void>((resolve) => (release = resolve))),
+    );
+    await ui().palette.setApiKey(KEY);
   });
 
   after(async () => {
-    const { workspace } = workbench();
-    if (!page) return;
+    const { log } = workbench();
+    const { page, palette, panel, editors, explorer } = ui();
+    release?.();
+    // The brief's card put away: the next files find an idle panel.
+    await panel
+      .open()
+      .then(() => panel.idleDiscovery())
+      .catch((err: Error) => log(`cleanup: the panel: ${err.message}`));
     // The report's preview (a webview) takes the keyboard back when it likes, seconds after it
     // opened, closing the palette under the keys: closed first, with the mouse.
-    const preview = page.locator('.tabs-container .tab', { hasText: 'Preview report.md' }).first();
+    const preview = editors.tab('Preview report.md');
     if (await preview.isVisible()) {
       await preview.hover();
       await preview
         .locator('.tab-actions .action-label[aria-label^="Close"]')
         .click({ timeout: 5_000 })
-        .catch((err: Error) => workbench().log(`cleanup: closing the report's preview: ${err.message}`));
+        .catch((err: Error) => log(`cleanup: closing the report's preview: ${err.message}`));
     }
     for (const title of [
       'Terminal: Kill All Terminals',
       'View: Close All Editors',
       commandTitle('groundwork.clearApiKey'),
     ]) {
-      for (let attempt = 1; ; attempt++) {
-        // The keyboard back to the workbench from a webview (the panel's) that may hold it.
-        await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Escape');
-        const failed = await runCommand(page, title).then(
-          () => undefined,
-          (err: Error) => err,
-        );
-        if (!failed) break;
-        workbench().log(`cleanup: ${title} (try ${attempt}): ${failed.message}`);
-        if (attempt === 2) {
-          await screenshot(page, 'build-cleanup-failure.png').catch(() => undefined);
-          break;
-        }
-      }
+      await palette.run(title).catch(async (err: Error) => {
+        log(`cleanup: ${title}: ${err.message}`);
+        await screenshot(page, 'build-cleanup-failure.png').catch(() => undefined);
+      });
     }
-    for (const name of readdirSync(workspace))
-      if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
-    await treeRow(page, /^\s*Builds/)
-      .waitFor({ state: 'detached', timeout: 15_000 })
-      .catch(() => workbench().log('cleanup: the Builds group is still shown'));
-    await runCommand(page, 'View: Show Explorer').catch((err: Error) =>
-      workbench().log(`cleanup: View: Show Explorer: ${err.message}`),
-    );
+    restoreWorkspace();
+    await explorer.gone(/^\s*Builds/).catch(() => log('cleanup: the Builds group is still shown'));
   });
 
   it('Build This on a saved brief shows the gate: the brief, the phases with their models, the folder and an estimate', async () => {
     const { workspace, modelServer } = workbench();
-    const panel = await openGroundwork(page);
+    const { page, panel, modal } = ui();
+    await panel.open();
+    await panel.idle();
+    await panel.send(REQUEST);
+    await panel.locator('#brief-card').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await panel.locator('#brief-save').click();
+    const saved = panel.locator('#brief-saved');
+    await saved.waitFor({ state: 'visible', timeout: PATIENCE.work });
+    BRIEF_PATH = /\.groundwork\/plans\/[a-z0-9-]+\/idea-brief\.md/.exec(await saved.innerText())?.[0] ?? '';
+    assert.ok(BRIEF_PATH, 'the card says where the plan was saved');
+    PLAN = BRIEF_PATH.split('/')[2]!;
     const button = panel.locator('#brief-build');
-    await button.waitFor({ state: 'visible', timeout: 30_000 });
+    await button.waitFor({ state: 'visible', timeout: PATIENCE.work });
     await button.click();
-    const modal = dialog(page);
-    await modal.waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await modal.innerText();
+    const text = await modal.shown();
     assert.ok(text.includes(`Build a project from ${BRIEF_PATH}?`), text);
     assert.match(text, /Idea Brief: a tool that adds two numbers/, "the brief's first lines");
     for (const phase of PHASES)
@@ -230,35 +205,33 @@ describe('Builds (UI)', function () {
     assert.match(text, /Project folder: a new folder in the workspace, named by the analyst's PROJECT_NAME/);
     assert.match(text, /Estimate: \d+k–[\d.]+[kM] tokens, \$\d+\.\d\d–\$\d+\.\d\d\. This is an estimate/);
     assert.match(text, /No cost ceiling/);
-    assert.ok(await modal.getByRole('button', { name: 'Start Build' }).isVisible());
-    assert.ok(await modal.getByRole('button', { name: 'Cancel' }).isVisible());
+    assert.ok(await modal.button('Start Build').isVisible());
+    assert.ok(await modal.button('Cancel').isVisible());
     await screenshot(page, 'groundwork-build-gate.png');
     assert.deepEqual(buildIds(), [], 'nothing is written before Start');
-    assert.equal(modelServer.requests.filter((r) => r.rule === 'analyst').length, 0, 'no model call before Start');
+    assert.equal(modelServer.requests.filter((r) => r.rule === 'analyst').length, 0, 'no build call before Start');
     assert.equal(existsSync(join(workspace, PROJECT)), false);
   });
 
   it('Start runs the phases, each in its own terminal, with the panel showing them; the check of QA asks in the modal', async () => {
     const { workspace } = workbench();
-    await dialog(page).getByRole('button', { name: 'Start Build' }).click();
-    const panel = await openGroundwork(page);
-    // Mid-build: the panel lists the phases, the current one running with its output.
-    await panel.locator('#build-phase-architect.passed').waitFor({ state: 'visible', timeout: 60_000 });
-    await panel.locator('.build-phase.running').waitFor({ state: 'visible', timeout: 10_000 });
-    await panel.locator('#build-stream').waitFor({ state: 'visible', timeout: 10_000 });
+    const { page, panel, modal, terminals } = ui();
+    await modal.choose('Start Build');
+    await panel.open();
+    // Mid-build (the test-writer's reply is held): the panel lists the phases, the current one running with its output.
+    await panel.locator('#build-phase-architect.passed').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await panel.locator('.build-phase.running').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await panel.locator('#build-stream').waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#build-phase-analyst').innerText(), /passed/);
     assert.ok(await panel.locator('#build-stop').isVisible(), 'Stop is offered while it runs');
     // As a person watching the build would: the Plans view folded, so the Agent view has the side bar's height.
-    const plans = sideBar(page)
-      .locator('.pane-header', { hasText: /^\s*Plans/ })
-      .first();
-    // On its twistie: the header's middle holds the view's actions (Discover Idea…).
-    await plans.click({ position: { x: 12, y: 10 } });
+    await panel.setViewExpanded('Plans', false);
     await panel.locator('#build').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'groundwork-build-panel.png');
-    await plans.click({ position: { x: 12, y: 10 } });
+    await panel.setViewExpanded('Plans', true);
+    release();
 
-    const asked = await allowCheck(page);
+    const asked = await allowCheck();
     assert.match(asked, /Run this command\?/);
     assert.match(asked, new RegExp(`^${VERIFY}$`, 'm'), 'the exact command, on a line of its own');
     assert.match(asked, /Agent: Groundwork \(build check\)/);
@@ -270,15 +243,15 @@ describe('Builds (UI)', function () {
         const [only] = buildIds();
         return only && topStatus(buildYaml(only)) === 'completed' ? only : undefined;
       },
-      90_000,
+      PATIENCE.work,
     );
-    const last = await untilTerminalShows(page, /Press any key to close this terminal\./);
+    const last = await terminals.untilShows(/Press any key to close this terminal\./);
     assert.match(last, /── Groundwork build phase: delivery · try 1 ──/);
     assert.match(last, /✓ Groundwork checked delivery/);
     assert.match(last, new RegExp(`Build ${id}: completed`));
     assert.doesNotMatch(last, /\\x1b|\u001b/, 'no raw or escaped control sequence is visible');
 
-    const qa = await showTerminal(page, 'qa (try 2) · Groundwork build', /Groundwork build phase: qa · try 2/);
+    const qa = await terminals.pick('qa (try 2) · Groundwork build', /Groundwork build phase: qa · try 2/);
     assert.match(qa, /── Groundwork build phase: qa · try 2 ──/);
     assert.match(qa, /VERIFICATION: PASS/);
     assert.match(
@@ -287,11 +260,10 @@ describe('Builds (UI)', function () {
       "Groundwork's own run of the command, its output, its exit code",
     );
     assert.match(qa, /✓ Groundwork checked qa/);
-    const firstQa = await showTerminal(page, 'qa · Groundwork build', /Groundwork build phase: qa · try 1/);
+    const firstQa = await terminals.pick('qa · Groundwork build', /Groundwork build phase: qa · try 1/);
     assert.match(firstQa, /── Groundwork build phase: qa · try 1 ──/);
     assert.match(firstQa, /✗ Groundwork checked qa: /);
-    const developer = await showTerminal(
-      page,
+    const developer = await terminals.pick(
       'developer (try 2) · Groundwork build',
       /Groundwork build phase: developer · try 2/,
     );
@@ -313,103 +285,98 @@ describe('Builds (UI)', function () {
 
   it('opens report.md in the markdown preview, and lists the build, its phases and their tries in the Builds group and under its plan', async () => {
     const [id] = buildIds();
-    const preview = page.locator('.tabs-container .tab', { hasText: 'Preview report.md' });
-    await preview.waitFor({ state: 'visible', timeout: 30_000 });
+    const { page, panel, explorer, editors } = ui();
+    await editors.tab('Preview report.md').waitFor({ state: 'visible', timeout: PATIENCE.work });
     const report = readFileSync(join(workbench().workspace, '.groundwork', 'builds', id!, 'report.md'), 'utf8');
     assert.match(report, /node --test/);
-    // The preview draws in a webview of its own: give it a moment before the picture.
-    await page.waitForTimeout(2_000);
+    // The preview draws in a webview of its own: the picture once it shows the report.
+    await editors.webviewShowing('h1', /Build report/);
     await screenshot(page, 'groundwork-build-report.png');
-    // Only the panel's webview left: openGroundwork waits on the first one.
-    await runCommand(page, 'View: Close All Editors');
+    // Only the panel's webview left: the panel object works on the first one.
+    await editors.closeAll();
 
-    await openGroundwork(page);
-    await treeRow(page, /^\s*Builds/).waitFor({ state: 'visible', timeout: 30_000 });
-    const row = treeRow(page, PROJECT);
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    await row.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.open();
+    await explorer.shown(/^\s*Builds/);
+    const row = await explorer.shown(PROJECT);
+    await row.locator('.codicon-pass').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     assert.match(await row.innerText(), /completed/);
     await row.click(); // expands it
-    for (const phase of PHASES) await phaseRow(page, phase).waitFor({ state: 'visible', timeout: 15_000 });
-    const qa = phaseRow(page, 'qa');
+    for (const phase of PHASES)
+      await explorer.labelled(`${phase}, `).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    const qa = explorer.labelled('qa, ');
     assert.match(await qa.innerText(), /passed · 2 tries/);
     await qa.click();
-    await treeRow(page, /^\s*try 2/).waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.shown(/^\s*try 2/);
     await screenshot(page, 'groundwork-builds-tree.png');
     await row.click(); // folds it again: the plan's rows get the room
 
     // A plan shows its builds: the plan of the brief expands to the build made from it.
-    const plan = groupRow(page, PLAN);
-    await plan.waitFor({ state: 'visible', timeout: 15_000 });
+    const plan = explorer.labelled(PLAN, 2);
+    await plan.waitFor({ state: 'visible', timeout: PATIENCE.soon });
     assert.equal(await plan.getAttribute('aria-expanded'), 'false', 'a plan with a build can be expanded');
-    await plan.locator('.monaco-tl-twistie').click();
-    const underPlan = sideBar(page)
-      .locator(`.monaco-list-row[aria-level="3"][aria-label^="${PROJECT}, completed"]`)
-      .first();
-    await underPlan.waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.toggle(plan);
+    const underPlan = explorer.labelled(`${PROJECT}, completed`, 3);
+    await underPlan.waitFor({ state: 'visible', timeout: PATIENCE.soon });
     // Its documents come first (the Idea Brief), then its build.
     const planIndex = Number(await plan.getAttribute('data-index'));
-    const brief = sideBar(page).locator(`.monaco-list-row[aria-level="3"][data-index="${planIndex + 1}"]`);
+    const brief = page.locator(`.part.sidebar .monaco-list-row[aria-level="3"][data-index="${planIndex + 1}"]`);
     assert.match(await brief.innerText(), /^\s*Idea Brief/, 'the plan’s first child is its Idea Brief');
     assert.equal(
       Number(await underPlan.getAttribute('data-index')),
       planIndex + 2,
       'the build follows the plan’s documents',
     );
-    await underPlan.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 5_000 });
+    await underPlan.locator('.codicon-pass').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await underPlan.click(); // expands it to its phases, as in the Builds group
     for (const phase of PHASES)
-      await sideBar(page)
-        .locator(`.monaco-list-row[aria-level="4"][aria-label^="${phase}, passed"]`)
-        .first()
-        .waitFor({ state: 'visible', timeout: 15_000 });
+      await explorer.labelled(`${phase}, passed`, 4).waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await screenshot(page, 'groundwork-plan-builds.png');
-    await plan.locator('.monaco-tl-twistie').click();
-    await underPlan.waitFor({ state: 'detached', timeout: 10_000 });
+    await explorer.toggle(plan);
+    await underPlan.waitFor({ state: 'detached', timeout: PATIENCE.soon });
   });
 
   it('closing the current phase’s terminal stops the build, hanging up its model call; after a reload of the window, Resume in the Builds group finishes it from that phase', async () => {
     const { workspace, modelServer } = workbench();
+    const { page, palette, panel, modal, terminals, explorer, editors, notifications } = ui();
     const firstSeq = modelServer.requests.length + 1;
     modelServer.add(...buildRules({ stallDeveloper: true }));
-    await runCommand(page, commandTitle('groundwork.buildFromBrief'));
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Idea Brief' }).first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await palette.runGroundwork('groundwork.buildFromBrief');
+    const row = palette.row('Idea Brief');
+    await row.waitFor({ state: 'visible', timeout: PATIENCE.soon });
     assert.match(await row.innerText(), new RegExp(PLAN));
     await row.click();
-    await dialog(page).waitFor({ state: 'visible', timeout: 30_000 });
-    await dialog(page).getByRole('button', { name: 'Start Build' }).click();
+    await modal.shown(/Build a project from/);
+    await modal.choose('Start Build');
     // The analyst names the project sum-tool again, whose folder the first build filled: asked, the person takes the free name.
-    const place = dialog(page).filter({ hasText: `The folder ${PROJECT} already exists and holds files.` });
-    await place.waitFor({ state: 'visible', timeout: 60_000 });
+    await modal.shown(`The folder ${PROJECT} already exists and holds files.`);
     await screenshot(page, 'groundwork-build-place.png');
-    await place.getByRole('button', { name: `Use ${PROJECT}-2` }).click();
-    await untilTerminalShows(page, /── Groundwork build phase: developer · try 1 ──/, 60_000);
+    await modal.choose(`Use ${PROJECT}-2`);
+    await terminals.untilShows(/── Groundwork build phase: developer · try 1 ──/);
     const id = buildIds().at(-1)!;
     // the person closes the developer's terminal while its model call hangs
-    await page.locator('.terminal-wrapper.active').first().click();
-    await runCommand(page, 'Terminal: Kill the Active Terminal Instance');
-    await until('the build to be recorded as stopped', () => topStatus(buildYaml(id)) === 'stopped', 15_000);
+    await terminals.killShown();
+    await until('the build to be recorded as stopped', () => topStatus(buildYaml(id)) === 'stopped', PATIENCE.soon);
     assert.ok(buildYaml(id).replace(/\s+/g, ' ').includes('Phase developer was stopped'), buildYaml(id));
 
     // Nothing is left behind: the hanging model call was hung up, the build and its developer's run let go of their locks.
     const stalled = modelServer.requests.filter((r) => r.seq >= firstSeq && r.rule === 'developer stalls');
     assert.equal(stalled.length, 1, 'one stalled developer call');
-    await until('the stalled model call to be hung up', () => stalled[0]!.clientClosed, 10_000);
+    await until('the stalled model call to be hung up', () => stalled[0]!.clientClosed, PATIENCE.soon);
     const [stopped] = attempts(id, 'developer');
     assert.equal(stopped?.status, 'stopped');
     assert.ok(stopped?.runId, 'the stopped try names its agent run');
     await until(
       'the build and its run to let go of their locks',
       () => !lockHeld(`build-${id}`) && !lockHeld(`run-${stopped.runId}`),
-      10_000,
+      PATIENCE.soon,
     );
     const run = JSON.parse(readFileSync(join(workspace, '.groundwork', 'runs', stopped.runId, 'run.json'), 'utf8')) as {
       status: string;
     };
     assert.equal(run.status, 'stopped', "the developer's run is recorded as stopped");
 
-    await reloadWindowWithDialogs(page);
+    await workbench().reload();
+    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: PATIENCE.work });
     const beforeResume = modelServer.requests.length;
     assert.deepEqual(
       modelServer.requests.filter((r) => r.seq >= firstSeq && r.finishedAt === undefined).map((r) => r.rule),
@@ -417,27 +384,24 @@ describe('Builds (UI)', function () {
       'no model call of this build is still open',
     );
 
-    await openGroundwork(page);
-    const build = groupRow(page, `${PROJECT}-2, `);
-    await build.waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.open();
+    const build = explorer.labelled(`${PROJECT}-2, `, 2);
+    await build.waitFor({ state: 'visible', timeout: PATIENCE.work });
     // still "stopped" after the reload (as recorded), not "interrupted": nobody was holding it
-    await build.locator('.codicon-debug-stop').waitFor({ state: 'visible', timeout: 15_000 });
+    await build.locator('.codicon-debug-stop').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     for (let attempt = 1; ; attempt++) {
-      await build.hover();
-      await build.locator('.actions .action-label[aria-label="Resume Build"]').click();
-      const started = await untilTerminalShows(
-        page,
-        /── Groundwork build phase: developer · try 2 \(resumed\) ──/,
-        10_000,
-      ).then(
-        () => true,
-        () => false,
-      );
+      await explorer.inlineAction(build, 'Resume Build');
+      const started = await terminals
+        .untilShows(/── Groundwork build phase: developer · try 2 \(resumed\) ──/, 10_000)
+        .then(
+          () => true,
+          () => false,
+        );
       if (started) break;
-      if (attempt === 3) throw new Error(`Resume Build started nothing\nnotifications: ${await notifications(page)}`);
+      if (attempt === 3) throw new Error(`Resume Build started nothing\nnotifications: ${await notifications.text()}`);
     }
-    await allowCheck(page);
-    await until('the resumed build to complete', () => topStatus(buildYaml(id)) === 'completed', 90_000);
+    await allowCheck();
+    await until('the resumed build to complete', () => topStatus(buildYaml(id)) === 'completed', PATIENCE.work);
     assert.equal(readFileSync(join(workspace, `${PROJECT}-2`, 'src', 'sum.js'), 'utf8'), FIXED);
     // It went on from the developer: no earlier phase asked the model again, and the developer's tries say so.
     const resumedPhases = new Set(modelServer.requests.slice(beforeResume).map((r) => r.rule?.replace(/ \d+$/, '')));
@@ -457,7 +421,7 @@ describe('Builds (UI)', function () {
         ['passed', 'resume'],
       ],
     );
-    await until('the build to let go of its lock', () => !lockHeld(`build-${id}`), 10_000);
+    await until('the build to let go of its lock', () => !lockHeld(`build-${id}`), PATIENCE.soon);
     assert.deepEqual(
       processesIn(join(workspace, `${PROJECT}-2`)),
       [],
@@ -469,9 +433,7 @@ describe('Builds (UI)', function () {
       [],
       'every scripted turn was asked for',
     );
-    await build.locator('.codicon-pass').waitFor({ state: 'visible', timeout: 15_000 });
-    await page
-      .locator('.tabs-container .tab', { hasText: 'Preview report.md' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+    await build.locator('.codicon-pass').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    await editors.tab('Preview report.md').waitFor({ state: 'visible', timeout: PATIENCE.work });
   });
 });

@@ -7,106 +7,63 @@
 // `Groundwork: Add Discovery…` from the palette (scope, content checked as it is typed, impact) adds
 // a case, and adding it again says it is already known. `Check Discoveries for Staleness` says what
 // it found, and a commit that changes a file a case names makes it outdated by itself (the folder's
-// git is watched). It works in the window that runs the in-host suite (no modal is needed) and
-// removes every file it made, the git repository too (groundwork-container.e2e.ts expects no plans).
+// git is watched). It removes every file it made, the git repository too, and puts the side bar
+// back as it found it.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { newCase, serializeCase } from '../../src/core/cases/caseRecord';
 import { until } from '../support/until';
-import { contextMenu, notifications } from './support/dialogWindow';
-import { commandTitle, openGroundwork, runCommand, screenshot, sideBar, treeRow, workbench } from './support/workbench';
+import { lastCaseLine } from '../support/e2e/files';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, keepWorkspaceAsFound, screenshot, widenSideBar, workbench } from '../support/e2e/workbench';
 
 const KNOWN = 'Tests run with node --test; jest is not installed here';
 const HOSTILE = 'Pasted note [x](command:evil) and <img src=x onerror=alert(1)> with **bold** markup';
 const ADDED = 'Release builds need scripts/release.sh to stamp the VERSION file first';
-let fixtureNames: string[] = [];
 /** How far this file widened the side bar (put back at the end). */
 let widened = 0;
+let restoreWorkspace = () => undefined as void;
 
 const casesFile = () => join(workbench().workspace, '.groundwork', 'cases.jsonl');
 const viewFile = () => join(workbench().workspace, '.groundwork', 'discoveries.md');
-
-/** The last line cases.jsonl holds for `id` (the store's: last line wins). */
-function lastLine(id: string): Record<string, unknown> | undefined {
-  if (!existsSync(casesFile())) return undefined;
-  const lines = readFileSync(casesFile(), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return lines.filter((l) => l['id'] === id).at(-1);
-}
 
 const metadataOf = (line: Record<string, unknown> | undefined) =>
   line?.['metadata'] as Record<string, unknown> | undefined;
 const view = () => (existsSync(viewFile()) ? readFileSync(viewFile(), 'utf8') : '');
 
 /** The Discoveries group's row (not the journal's, "Discoveries journal"). */
-const group = (page: Page) =>
-  sideBar(page)
-    .locator('.monaco-list-row', { hasText: /^\s*Discoveries(?! journal)/ })
-    .first();
-
-/** The hover a tree row shows, as a person reads it. */
-function hover(page: Page) {
-  return page.locator('.workbench-hover-container, .monaco-hover:not(.hidden)').first();
-}
+const group = () => ui().explorer.row(/^\s*Discoveries(?! journal)/);
 
 /**
  * A context-menu action on the case row showing `text`, tried again (up to 3 times) while `done` does
  * not hold within a few seconds: a refresh of the tree while the menu is open closes it.
  */
-async function onCase<T>(page: Page, text: string, item: string, what: string, done: () => T | undefined): Promise<T> {
+async function onCase<T>(text: string, item: string, what: string, done: () => T | undefined): Promise<T> {
+  const { explorer, notifications } = ui();
   for (let attempt = 1; ; attempt++) {
-    await contextMenu(page, treeRow(page, text), item);
+    await explorer.contextMenu(explorer.row(text), item);
     const result = await until(what, done, 5_000).catch(() => undefined);
     if (result !== undefined) return result;
-    if (attempt === 3) throw new Error(`${what}: not after 3 tries\nnotifications: ${await notifications(page)}`);
+    if (attempt === 3) throw new Error(`${what}: not after 3 tries\nnotifications: ${await notifications.text()}`);
   }
 }
 
-/** Drags the side bar's edge to the right, as a person does to read long rows. */
-async function widenSideBar(page: Page, by: number): Promise<void> {
-  const box = await sideBar(page).boundingBox();
-  if (!box) return;
-  const [x, y] = [box.x + box.width + 1, box.y + box.height / 2];
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x + by, y, { steps: 8 });
-  await page.mouse.up();
-}
-
 /** `Add Discovery…` from the palette: Global, the content (after checking an empty one is refused), high. */
-async function addDiscovery(page: Page, content: string): Promise<void> {
-  await runCommand(page, commandTitle('groundwork.cases.add'));
-  const widget = page.locator('.quick-input-widget');
-  await widget
-    .locator('.quick-input-title', { hasText: 'Add Discovery (1/3)' })
-    .waitFor({ state: 'visible', timeout: 30_000 });
-  await widget
-    .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Global/ })
-    .first()
-    .click();
-  await widget
-    .locator('.quick-input-title', { hasText: 'Add Discovery (2/3)' })
-    .waitFor({ state: 'visible', timeout: 15_000 });
-  const input = widget.locator('input');
-  await input.fill('   ');
-  await widget
-    .locator('.quick-input-message', { hasText: 'Say what was learned.' })
-    .waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(content);
+async function addDiscovery(content: string): Promise<void> {
+  const { page, palette } = ui();
+  await palette.runGroundwork('groundwork.cases.add');
+  await palette.title('Add Discovery (1/3)').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  await palette.pick(/^\s*Global/);
+  await palette.title('Add Discovery (2/3)').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  await palette.input.fill('   ');
+  await palette.message('Say what was learned.').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  await palette.input.fill(content);
   await page.keyboard.press('Enter');
-  await widget
-    .locator('.quick-input-title', { hasText: 'Add Discovery (3/3)' })
-    .waitFor({ state: 'visible', timeout: 15_000 });
-  await widget
-    .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*high/ })
-    .first()
-    .click();
-  await widget.waitFor({ state: 'hidden', timeout: 15_000 });
+  await palette.title('Add Discovery (3/3)').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  await palette.pick(/^\s*high/);
+  await palette.closed();
 }
 
 describe('Discovery cases (UI)', function () {
@@ -115,7 +72,7 @@ describe('Discovery cases (UI)', function () {
 
   before(() => {
     const { workspace } = workbench();
-    fixtureNames = readdirSync(workspace);
+    restoreWorkspace = keepWorkspaceAsFound();
     mkdirSync(join(workspace, '.groundwork'), { recursive: true });
     const at = new Date(Date.now() - 60_000).toISOString();
     const known = newCase(
@@ -144,43 +101,36 @@ describe('Discovery cases (UI)', function () {
   });
 
   after(async () => {
-    const { page, workspace } = workbench();
+    const { log } = workbench();
+    const { page, notifications } = ui();
     await page.keyboard.press('Escape');
-    for (const name of readdirSync(workspace))
-      if (!fixtureNames.includes(name)) rmSync(join(workspace, name), { recursive: true, force: true });
-    await group(page)
-      .waitFor({ state: 'detached', timeout: 15_000 })
-      .catch(() => workbench().log('cleanup: the Discoveries group is still shown'));
-    await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
-    // The window as the next file expects it: the side bar at its width, on the Explorer (a click on
-    // Groundwork's activity-bar entry then opens the container rather than closing it).
+    restoreWorkspace();
+    await group()
+      .waitFor({ state: 'detached', timeout: PATIENCE.soon })
+      .catch(() => log('cleanup: the Discoveries group is still shown'));
+    await notifications.hide().catch(() => undefined);
+    await notifications.clear().catch(() => undefined);
+    // The side bar at its width again, for the next file's pictures.
     if (widened) await widenSideBar(page, -widened);
-    await runCommand(page, 'View: Show Explorer').catch((err: Error) =>
-      workbench().log(`cleanup: View: Show Explorer: ${err.message}`),
-    );
   });
 
   it('shows the cases by status, scope and impact; a hostile case is text in its row and its tooltip', async () => {
-    const { page } = workbench();
-    await openGroundwork(page);
-    await group(page).waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await group(page).innerText(), /Discoveries\s*2/, 'the group counts its cases');
-    await treeRow(page, /^\s*Active\s*2/).waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, /^\s*Global · high\s*1/).waitFor({ state: 'visible', timeout: 15_000 });
-    const known = treeRow(page, KNOWN);
-    await known.waitFor({ state: 'visible', timeout: 15_000 });
+    const { page, panel, explorer } = ui();
+    await panel.open();
+    await group().waitFor({ state: 'visible', timeout: PATIENCE.work });
+    assert.match(await group().innerText(), /Discoveries\s*2/, 'the group counts its cases');
+    await explorer.shown(/^\s*Active\s*2/);
+    await explorer.shown(/^\s*Global · high\s*1/);
+    const known = await explorer.shown(KNOWN);
     assert.match(await known.innerText(), /disc-001/, 'the id beside the content');
     assert.equal(await known.locator('.codicon-lightbulb').count(), 1, 'an active case shows the lightbulb');
-    const hostile = treeRow(page, 'Pasted note');
-    await hostile.waitFor({ state: 'visible', timeout: 15_000 });
+    const hostile = await explorer.shown('Pasted note');
     assert.ok(
       (await hostile.innerText()).includes('[x](command:evil) and <img src=x onerror=alert(1)> with **bold**'),
       'the row shows the content as it is',
     );
 
-    await hostile.hover();
-    const tip = hover(page);
-    await tip.waitFor({ state: 'visible', timeout: 15_000 });
+    const tip = await explorer.tooltip(hostile);
     await until('the tooltip to show the case', async () =>
       (await tip.innerText()).includes('disc-002') ? true : undefined,
     );
@@ -192,110 +142,113 @@ describe('Discovery cases (UI)', function () {
     assert.match(text, /Added by a person/);
     assert.equal(await tip.locator('img').count(), 0, 'no image in the tooltip');
     assert.equal(await tip.locator('a').count(), 0, 'no link in the tooltip');
-    await page.screenshot({ path: join(workbench().artifactsDir, 'groundwork-discoveries-tooltip.png') });
+    await screenshot(page, 'groundwork-discoveries-tooltip.png', { keepHover: true });
     await page.mouse.move(10, 10);
   });
 
   it('Mark Validated and Mark Outdated from the context menu are recorded in cases.jsonl and discoveries.md', async () => {
-    const { page } = workbench();
-    const validated = await onCase(page, KNOWN, 'Mark Validated', 'cases.jsonl to record the validation', () =>
-      metadataOf(lastLine('disc-001'))?.['validated'] === true ? lastLine('disc-001') : undefined,
+    const { page, explorer } = ui();
+    const validated = await onCase(KNOWN, 'Mark Validated', 'cases.jsonl to record the validation', () =>
+      metadataOf(lastCaseLine('disc-001'))?.['validated'] === true ? lastCaseLine('disc-001') : undefined,
     );
     assert.equal(validated['status'], 'active');
     assert.equal(typeof validated['validatedAt'], 'string');
-    await treeRow(page, KNOWN).locator('.codicon-verified-filled').waitFor({ state: 'visible', timeout: 15_000 });
-    await until('discoveries.md to list the case', () => (view().includes(`[disc-001] ${KNOWN}`) ? true : undefined));
+    await explorer.row(KNOWN).locator('.codicon-verified-filled').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await until(
+      'discoveries.md to list the case',
+      () => (view().includes(`[disc-001] ${KNOWN}`) ? true : undefined),
+      PATIENCE.work,
+    );
 
-    const outdated = await onCase(page, KNOWN, 'Mark Outdated', 'cases.jsonl to record it outdated', () =>
-      lastLine('disc-001')?.['status'] === 'outdated' ? lastLine('disc-001') : undefined,
+    const outdated = await onCase(KNOWN, 'Mark Outdated', 'cases.jsonl to record it outdated', () =>
+      lastCaseLine('disc-001')?.['status'] === 'outdated' ? lastCaseLine('disc-001') : undefined,
     );
     assert.equal(metadataOf(outdated)?.['outdatedReason'], 'marked by user');
-    await until('discoveries.md to mark it outdated', () =>
-      view().includes(`[disc-001] (outdated: marked outdated) ${KNOWN}`) ? true : undefined,
+    await until(
+      'discoveries.md to mark it outdated',
+      () => (view().includes(`[disc-001] (outdated: marked outdated) ${KNOWN}`) ? true : undefined),
+      PATIENCE.work,
     );
 
     // It moved from Active to Outdated (closed, as the statuses other than Active are).
-    const outdatedGroup = treeRow(page, /^\s*Outdated\s*1/);
-    await outdatedGroup.waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, /^\s*Active\s*1/).waitFor({ state: 'visible', timeout: 15_000 });
+    const outdatedGroup = await explorer.shown(/^\s*Outdated\s*1/);
+    await explorer.shown(/^\s*Active\s*1/);
     await outdatedGroup.click();
-    await treeRow(page, /^\s*Global · high\s*1/).click();
-    const moved = treeRow(page, KNOWN);
-    await moved.locator('.codicon-warning').waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.row(/^\s*Global · high\s*1/).click();
+    const moved = explorer.row(KNOWN);
+    await moved.locator('.codicon-warning').waitFor({ state: 'visible', timeout: PATIENCE.work });
     await widenSideBar(page, 260);
     widened = 260;
-    // Away from the sash, and long enough for its highlight to fade.
-    await page.mouse.move(900, 400);
-    await page.waitForTimeout(800);
     await screenshot(page, 'groundwork-discoveries.png');
   });
 
   it('Add Discovery… adds a case from the palette, checked as it is typed, and says when it is already known', async () => {
-    const { page } = workbench();
-    await addDiscovery(page, ADDED);
-    const added = await until('cases.jsonl to hold the new case', () => lastLine('disc-003'));
+    const { explorer, notifications } = ui();
+    await addDiscovery(ADDED);
+    const added = await until('cases.jsonl to hold the new case', () => lastCaseLine('disc-003'), PATIENCE.work);
     assert.deepEqual(
       [added['content'], added['status'], metadataOf(added)?.['scope'], metadataOf(added)?.['impact']],
       [ADDED, 'active', 'global', 'high'],
     );
-    await treeRow(page, ADDED).waitFor({ state: 'visible', timeout: 15_000 });
-    await until('discoveries.md to list the new case', () =>
-      view().includes(`[disc-003] ${ADDED}`) ? true : undefined,
+    await explorer.shown(ADDED);
+    await until(
+      'discoveries.md to list the new case',
+      () => (view().includes(`[disc-003] ${ADDED}`) ? true : undefined),
+      PATIENCE.work,
     );
 
-    await addDiscovery(page, ADDED);
-    await until(
-      'the duplicate to be reported',
-      async () => ((await notifications(page)).includes('Already known as disc-003') ? true : undefined),
-      20_000,
-    );
-    assert.equal(lastLine('disc-004'), undefined, 'nothing new was stored');
+    await addDiscovery(ADDED);
+    await notifications.waitFor('Already known as disc-003');
+    await notifications.hide();
+    assert.equal(lastCaseLine('disc-004'), undefined, 'nothing new was stored');
   });
 
   it('Check Discoveries for Staleness says what it found', async () => {
-    const { page } = workbench();
-    await runCommand(page, 'Notifications: Clear All Notifications');
-    await runCommand(page, commandTitle('groundwork.cases.checkStaleness'));
-    const shown = await until('the check to report', async () => {
-      const text = await notifications(page);
-      return text.includes('Discoveries checked') ? text : undefined;
-    });
+    const { palette, notifications } = ui();
+    await notifications.clear();
+    await palette.runGroundwork('groundwork.cases.checkStaleness');
+    await notifications.waitFor('Discoveries checked');
+    await notifications.waitFor('Not checked against commits');
+    const shown = await notifications.center.innerText();
+    await notifications.hide();
     assert.match(shown, /Discoveries checked: every active one still holds\./);
     assert.match(shown, /Not checked against commits: .*not a git repository/);
-    assert.equal(lastLine('disc-002')?.['status'], 'active', 'the hostile case still holds');
+    assert.equal(lastCaseLine('disc-002')?.['status'], 'active', 'the hostile case still holds');
   });
 
   it('a commit that changes a file a case names marks the case outdated, with no command run', async () => {
     const { workspace } = workbench();
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.invalid', ...args], {
+    // Git dates are whole seconds: the first commit ten seconds ago, the case five, the next one now.
+    const now = Date.now();
+    const git = (at: number, ...args: string[]) => {
+      const date = `${Math.floor(at / 1000)} +0000`;
+      return execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.invalid', ...args], {
         cwd: workspace,
         encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
       }).trim();
-    git('init', '-q');
+    };
+    git(now, 'init', '-q');
     mkdirSync(join(workspace, 'src'), { recursive: true });
     writeFileSync(join(workspace, 'src', 'config.ts'), 'export const retries = 3;\n');
-    git('add', 'src/config.ts');
-    git('commit', '-q', '-m', 'config');
-    // A case about that file, made after that commit and before the next (git dates are in whole seconds).
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const at = new Date();
+    git(now, 'add', 'src/config.ts');
+    git(now - 10_000, 'commit', '-q', '-m', 'config');
+    // A case about that file, made after that commit and before the next.
     const about = newCase(
       'disc-010',
       { content: 'Retries are set in src/config.ts', scope: 'global', impact: 'medium', category: 'Architecture' },
-      at.toISOString(),
+      new Date(now - 5_000).toISOString(),
     );
     appendFileSync(casesFile(), serializeCase(about));
-    await treeRow(workbench().page, 'Retries are set in src/config.ts').waitFor({ state: 'visible', timeout: 15_000 });
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() + 1_100 - Date.now())));
+    await ui().explorer.shown('Retries are set in src/config.ts');
     writeFileSync(join(workspace, 'src', 'config.ts'), 'export const retries = 5;\n');
-    git('commit', '-q', '-am', 'more retries');
-    const head = git('rev-parse', 'HEAD');
+    git(now, 'commit', '-q', '-am', 'more retries');
+    const head = git(now, 'rev-parse', 'HEAD');
     // .git/logs/HEAD changed: the check runs after its debounce.
     const outdated = await until(
       'the commit to mark the case outdated',
-      () => (lastLine('disc-010')?.['status'] === 'outdated' ? lastLine('disc-010') : undefined),
-      30_000,
+      () => (lastCaseLine('disc-010')?.['status'] === 'outdated' ? lastCaseLine('disc-010') : undefined),
+      PATIENCE.work,
     );
     assert.deepEqual(
       [metadataOf(outdated)?.['outdatedReason'], metadataOf(outdated)?.['outdatedCommit']],

@@ -2,19 +2,20 @@
 // a CRM` asks the round's questions in chat, an answer typed in chat continues the same session
 // (the round file in the workspace has it, and the Groundwork panel shows the same conversation), a
 // follow-up button answers the next round, and `/build` on a saved brief opens the build's
-// confirmation gate (a modal: in a second window, support/dialogWindow.ts). The runner's profile
-// turns VS Code's chat off; the scripted chat model's extension turns it on for this suite. The
-// scripted model server plays the build-discovery role (an Anthropic key is set, so Groundwork's
-// own model service serves the participant).
+// confirmation gate (a modal). The runner's profile turns VS Code's chat off; the scripted chat
+// model's extension turns it on for this suite, and off again after. The scripted model server plays
+// the build-discovery role (an Anthropic key is set, so Groundwork's own model service serves the
+// participant): the key model.e2e.ts left, or one this file stores and clears.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { BRIEF_MD } from '../support/buildScript';
 import { match, reply } from '../support/scriptedModelServer';
 import { until } from '../support/until';
-import { dialog, notifications, runCommandPatiently, windowWithDialogs } from './support/dialogWindow';
-import { commandTitle, openGroundwork, runCommand, screenshot, workbench } from './support/workbench';
+import { Palette } from '../support/e2e/palette';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, commandTitle, keepWorkspaceAsFound, screenshot, workbench } from '../support/e2e/workbench';
 
 const KEY = 'sk-ant-chat-e2e-0123456789abcdef';
 const PLAN = 'chat-adder';
@@ -55,8 +56,11 @@ function roundFileText(): string {
 /** Opens the chat view in Ask mode (a third-party participant is addressed there with @). */
 async function openChat(page: Page): Promise<void> {
   // Patiently: the chat's commands appear once VS Code has taken the setting that turns chat on.
-  await runCommandPatiently(page, 'Chat: Open Chat (Ask)');
-  await page.locator('.interactive-input-part .monaco-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await new Palette(page).run('Chat: Open Chat (Ask)');
+  await page
+    .locator('.interactive-input-part .monaco-editor')
+    .first()
+    .waitFor({ state: 'visible', timeout: PATIENCE.soon });
 }
 
 /** Types a message into the chat input (replacing what is there) and sends it. */
@@ -84,13 +88,12 @@ async function ask(page: Page, text: string): Promise<void> {
  */
 async function readyChat(page: Page): Promise<void> {
   await openChat(page);
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + PATIENCE.work;
   for (;;) {
     await ask(page, '@groundwork /status');
-    const shown = await responseShowing(page, /Sessions|Language model unavailable/, 20_000);
+    const shown = await responseShowing(page, /Sessions|Language model unavailable/, PATIENCE.soon);
     if (!/Language model unavailable/.test(shown)) return;
     if (Date.now() > deadline) throw new Error(`@groundwork never got a request: ${shown}`);
-    await page.waitForTimeout(1_000);
   }
 }
 
@@ -99,7 +102,7 @@ function responses(page: Page): Locator {
 }
 
 /** The newest response once it shows `text`. */
-async function responseShowing(page: Page, text: string | RegExp, ms = 45_000): Promise<string> {
+async function responseShowing(page: Page, text: string | RegExp, ms: number = PATIENCE.work): Promise<string> {
   const last = responses(page).last();
   return until(
     `a chat response showing ${text}`,
@@ -114,17 +117,24 @@ async function responseShowing(page: Page, text: string | RegExp, ms = 45_000): 
 }
 
 describe('Chat participant @groundwork (UI)', function () {
-  this.timeout(150_000);
+  this.timeout(180_000);
+  /** Whether this file stored the key (and so clears it). */
+  let storedKey = false;
+  let restoreWorkspace = () => undefined as void;
 
   afterEach(async function () {
     if (this.currentTest?.state === 'failed')
       workbench().log(
-        `chat e2e: notifications after the failure:\n${await notifications(workbench().page).catch(() => '')}`,
+        `chat e2e: notifications after the failure:\n${await ui()
+          .notifications.text()
+          .catch(() => '')}`,
       );
   });
 
   before(async () => {
-    const { page, modelServer, workspace } = workbench();
+    const { modelServer, workspace } = workbench();
+    const { palette, panel } = ui();
+    restoreWorkspace = keepWorkspaceAsFound();
     modelServer.add(
       {
         name: 'chat round 1',
@@ -144,49 +154,34 @@ describe('Chat participant @groundwork (UI)', function () {
     );
     mkdirSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true });
     writeFileSync(join(workspace, '.groundwork', 'plans', PLAN, 'idea-brief.md'), BRIEF_MD);
-    await runCommandPatiently(page, commandTitle('groundwork.setApiKey'));
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(KEY);
-    await page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: 15_000 });
-    await runCommand(page, "Turn VS Code's chat on for the tests");
-    await runCommand(page, 'Enable the scripted chat model');
+    storedKey = await panel.ensureKey(KEY);
+    await palette.run("Turn VS Code's chat on for the tests");
+    await palette.run('Enable the scripted chat model');
   });
 
   after(async () => {
-    const { page, workspace } = workbench();
-    // The next suites expect what they found before this one: no discovery, no card, no key, no
-    // chat model, and a quiet window with VS Code's chat off.
-    await page.bringToFront();
+    const { log } = workbench();
+    const { page, palette, panel } = ui();
+    // What the next suites expect: no discovery, no card, the key as it was, no chat model, and a
+    // quiet window with VS Code's chat off.
     await page.keyboard.press('Escape');
-    await runCommand(page, commandTitle('groundwork.discovery.cancel')).catch((err: Error) =>
-      workbench().log(`chat cleanup: cancel: ${err.message}`),
-    );
-    const panel = await openGroundwork(page).catch(() => undefined);
-    const discard = panel?.locator('#brief-discard');
-    if (discard && (await discard.isVisible().catch(() => false))) await discard.click();
+    await palette
+      .runGroundwork('groundwork.discovery.cancel')
+      .catch((err: Error) => log(`chat cleanup: cancel: ${err.message}`));
+    await panel.open().catch(() => undefined);
+    const discard = panel.locator('#brief-discard');
+    if (await discard.isVisible().catch(() => false)) await discard.click();
     const titles = [
-      commandTitle('groundwork.clearApiKey'),
+      ...(storedKey ? [commandTitle('groundwork.clearApiKey')] : []),
       'Disable the scripted chat model',
       'View: Close Secondary Side Bar',
       "Turn VS Code's chat off for the tests",
     ];
     for (const title of titles) {
       await page.keyboard.press('Escape');
-      await runCommand(page, title).catch((err: Error) => workbench().log(`chat cleanup: ${title}: ${err.message}`));
+      await palette.run(title).catch((err: Error) => log(`chat cleanup: ${title}: ${err.message}`));
     }
-    rmSync(join(workspace, '.groundwork', 'plans', PLAN), { recursive: true, force: true });
-    rmSync(join(workspace, '.groundwork', 'panel', 'brief.json'), { force: true });
-    rmSync(discoveryDir(), { recursive: true, force: true });
-    // Turning chat on started VS Code's built-in chat extension, whose models stay in this window
-    // ("Auto") until it reloads: a fresh extension host, as the next suites expect, with the
-    // Explorer in the side bar (a click on Groundwork's entry then opens it rather than closing it).
-    await page.waitForTimeout(2_000); // the settings written before the reload
-    await workbench().reload();
-    await runCommandPatiently(page, 'View: Show Explorer').catch((err: Error) =>
-      workbench().log(`chat cleanup: View: Show Explorer: ${err.message}`),
-    );
+    restoreWorkspace();
   });
 
   it('asks the round\'s questions of "/discover build me a CRM" in chat, from the same round file as the panel', async () => {
@@ -199,7 +194,7 @@ describe('Chat participant @groundwork (UI)', function () {
     assert.match(shown, /Who will use the CRM day to day\?/);
     await page
       .locator('.interactive-session-followups', { hasText: 'No preference' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.soon });
     const round = roundFileText();
     assert.match(round, /build me a CRM/, 'the round file holds the request');
     assert.match(round, /Who will use the CRM day to day\?/, 'and the questions');
@@ -207,13 +202,17 @@ describe('Chat participant @groundwork (UI)', function () {
   });
 
   it('continues the same session with an answer typed in chat; the panel shows the same conversation', async () => {
-    const { page } = workbench();
+    const { page, panel } = ui();
     await ask(page, '@groundwork The owner and two counter staff');
     const shown = await responseShowing(page, 'How many customers do you have?');
     assert.match(shown, /round 2\/3/);
-    await until('the answer in the round file', () => /The owner and two counter staff/.test(roundFileText()));
-    const panel = await openGroundwork(page);
-    await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await until(
+      'the answer in the round file',
+      () => /The owner and two counter staff/.test(roundFileText()),
+      PATIENCE.work,
+    );
+    await panel.open();
+    await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: PATIENCE.work });
     const questions = await panel.locator('#discovery-questions .question-text').allInnerTexts();
     assert.deepEqual(questions, ['How many customers do you have?', 'Should customers see their own orders?']);
     assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
@@ -227,45 +226,34 @@ describe('Chat participant @groundwork (UI)', function () {
     assert.match(shown, /Idea Brief/);
     await page
       .locator('.interactive-session-followups', { hasText: 'Build This' })
-      .waitFor({ state: 'visible', timeout: 10_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.soon });
     assert.equal(roundFileText(), '', 'the round file is gone once the brief is written');
     await screenshot(page, 'chat-brief.png');
   });
 
   it('opens the confirmation gate of a build with "/build" on a saved brief', async () => {
-    const { page } = workbench();
-    const gateWindow = await windowWithDialogs(page, 'chat');
-    await runCommandPatiently(gateWindow, commandTitle('groundwork.setApiKey'));
-    const input = gateWindow.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(KEY);
-    await gateWindow.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: 15_000 });
-    await runCommandPatiently(gateWindow, 'Enable the scripted chat model');
-    await readyChat(gateWindow);
-    await ask(gateWindow, `@groundwork /build ${PLAN}`);
-    await responseShowing(gateWindow, /confirmation gate is open/);
-    const modal = dialog(gateWindow);
-    await modal.waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await modal.innerText();
+    const { page, modal } = ui();
+    await readyChat(page);
+    await ask(page, `@groundwork /build ${PLAN}`);
+    await responseShowing(page, /confirmation gate is open/);
+    const text = await modal.shown();
     assert.ok(text.includes(`Build a project from .groundwork/plans/${PLAN}/idea-brief.md?`), text);
-    await screenshot(gateWindow, 'chat-build-gate.png');
-    await modal.getByRole('button', { name: 'Cancel' }).click();
-    await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+    await screenshot(page, 'chat-build-gate.png');
+    await modal.choose('Cancel');
   });
 
   it('uses the model picked in the chat view when groundwork.provider is vscode-lm', async () => {
-    const { page, modelServer } = workbench();
-    await page.bringToFront();
+    const { modelServer } = workbench();
+    const { page, palette, panel } = ui();
     await readyChat(page);
     const calls = modelServer.requests.length;
-    await runCommand(page, "Set Groundwork's provider to vscode-lm for the tests");
+    await palette.run("Set Groundwork's provider to vscode-lm for the tests");
     try {
       // Once the panel's model section says so, Groundwork has the setting.
-      const panel = await openGroundwork(page);
+      await panel.open();
       await panel
         .locator('#model', { hasText: 'VS Code language model' })
-        .waitFor({ state: 'visible', timeout: 15_000 });
+        .waitFor({ state: 'visible', timeout: PATIENCE.work });
       await ask(page, '@groundwork /discover CHAT_MODEL_DISCOVERY a to-do list');
       const shown = await responseShowing(page, 'Which chat model asked this?');
       assert.match(shown, /round 1\/3/);
@@ -273,9 +261,9 @@ describe('Chat participant @groundwork (UI)', function () {
       assert.match(roundFileText(), /Which chat model asked this\?/);
       await screenshot(page, 'chat-model.png');
     } finally {
-      await runCommand(page, "Reset Groundwork's provider for the tests").catch((err: Error) =>
-        workbench().log(`chat: reset provider: ${err.message}`),
-      );
+      await palette
+        .run("Reset Groundwork's provider for the tests")
+        .catch((err: Error) => workbench().log(`chat: reset provider: ${err.message}`));
     }
   });
 });

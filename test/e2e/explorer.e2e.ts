@@ -3,8 +3,9 @@
 // build reported; a discovery waiting for answers shows in Active sessions with its round and time
 // left, and the activity bar's badge counts it; a damaged build.yaml is an error node; the specs of
 // Spec Kit and Kiro show under Other specs; discarding a plan asks first and moves it to a trash.
-// It runs in a window of its own on a `.code-workspace` file (VS Code shows modal dialogs there:
-// support/dialogWindow.ts says why the main window cannot).
+// The workspace also holds a hostile panel/brief.json, as a cloned repository can plant it: the
+// panel, read when the window opens, says what is wrong with it and offers Discard, and the rest
+// keeps working. It runs in a window of its own on a `.code-workspace` file, which it closes.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,8 +15,8 @@ import { serializeRoundFile } from '../../src/core/discovery/roundFile';
 import { sampleBuild } from '../unit/build/buildFixtures';
 import { caseJson } from '../unit/cases/casesHarness';
 import { until } from '../support/until';
-import { contextMenu, dialog } from './support/dialogWindow';
-import { activityBarItem, screenshot, sideBar, treeRow, workbench } from './support/workbench';
+import { ui, type Ui } from '../support/e2e/ui';
+import { PATIENCE, activityBarItem, screenshot, workbench } from '../support/e2e/workbench';
 
 const BUILD = '20250102-030405-crm-0a1f';
 const BROKEN = '20250102-030406-broken-0b2e';
@@ -25,7 +26,28 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-/** Two folders: `app` (plans, a build, a case, a waiting discovery, a damaged build, a Kiro spec) and `docs` (a plan, a Spec Kit feature). */
+/** What a cloned repository can plant as the panel's brief: a list that is not one, a savedAt that climbs out. */
+const HOSTILE_BRIEF = {
+  request: 'build me a CRM',
+  brief: {
+    summary: 'A CRM',
+    problem: 'p',
+    users: 'u',
+    mvpScope: 'm',
+    technology: 't',
+    outOfScope: 'o',
+    keyDecisions: 'k',
+    constraints: 'c',
+  },
+  transcript: [{ round: 1, questions: 'not-an-array' }],
+  message: '',
+  savedAt: '.groundwork/../../../../etc/passwd',
+};
+
+/**
+ * Two folders: `app` (plans, a build, a case, a discovery the CLI left waiting, a damaged build, a
+ * Kiro spec, a hostile panel/brief.json) and `docs` (a plan, a Spec Kit feature).
+ */
 function plant(base: string): string {
   const app = join(base, 'app', '.groundwork');
   write(join(app, 'plans/crm/idea-brief.md'), '# Idea Brief\n\nA CRM for a bakery.\n');
@@ -49,8 +71,9 @@ function plant(base: string): string {
     `${JSON.stringify(caseJson('disc-001', { content: 'Safari needs SameSite=None for the login cookie', parentId: BUILD, metadata: { sourceTaskId: BUILD } }))}\n`,
   );
   const created = Math.floor(Date.now() / 1000);
+  write(join(app, 'panel/brief.json'), JSON.stringify(HOSTILE_BRIEF));
   write(
-    join(app, 'discovery/panel.md'),
+    join(app, 'discovery/cli.md'),
     serializeRoundFile({
       createdSec: created,
       round: 1,
@@ -66,34 +89,23 @@ function plant(base: string): string {
   return file;
 }
 
-/** A window of the workbench on a `.code-workspace` file, with the extension under development and no in-host tests. */
-async function windowOnWorkspace(main: Page, file: string): Promise<Page> {
-  const url = new URL(main.url());
-  const payload = (JSON.parse(url.searchParams.get('payload') ?? '[]') as [string, string][]).filter(
-    ([name]) => name !== 'extensionTestsPath',
-  );
-  url.searchParams.delete('folder');
-  url.searchParams.set('workspace', file);
-  url.searchParams.set('payload', JSON.stringify(payload));
-  const page = await main.context().newPage();
-  page.on('console', (msg) => {
-    if (/groundwork/i.test(msg.text())) workbench().log(`[two-folder window] ${msg.text()}`);
-  });
-  await page.goto(url.toString(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
-  await page.locator('.monaco-workbench .statusbar').waitFor({ state: 'visible', timeout: 90_000 });
-  await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: 60_000 });
-  return page;
-}
-
 describe('Plan explorer in a two-folder workspace (UI)', function () {
   this.timeout(240_000);
   let page: Page;
   let base: string;
+  /** The page objects of the two-folder window. */
+  let w: Ui;
 
   before(async () => {
     base = join(dirname(workbench().workspace), `explorer-e2e-${process.pid}`);
-    page = await windowOnWorkspace(workbench().page, plant(base));
+    page = await workbench().openWindow({ workspace: plant(base), label: 'two-folder' });
+    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: PATIENCE.work });
     await page.setViewportSize({ width: 1400, height: 1000 });
+    w = ui(page);
+  });
+
+  after(async () => {
+    if (page) await workbench().closeWindow(page);
   });
 
   afterEach(async function () {
@@ -101,57 +113,53 @@ describe('Plan explorer in a two-folder workspace (UI)', function () {
   });
 
   it('shows both roots; a plan expands to its documents, its build and the case it reported; a waiting discovery shows its time left and the badge counts it; a damaged build.yaml is an error node', async () => {
-    const badge = activityBarItem(page, 'Groundwork').locator('.badge .badge-content');
+    const { explorer, panel, editors } = w;
     await until(
       'the badge to count the waiting discovery',
-      async () => ((await badge.textContent().catch(() => ''))?.trim() === '1' ? true : undefined),
-      30_000,
+      async () => ((await explorer.badge()) === '1' ? true : undefined),
+      PATIENCE.work,
     );
     await activityBarItem(page, 'Groundwork').click();
-    await treeRow(page, /^\s*app/).waitFor({ state: 'visible', timeout: 30_000 });
+    await explorer.shown(/^\s*app/);
     // The Agent view folded, so that the tree has the side bar's height.
-    const agent = sideBar(page).locator('.pane-header[aria-expanded="true"]', { hasText: 'Agent' });
-    if (await agent.isVisible()) await agent.click();
-    await treeRow(page, /^\s*docs/).waitFor({ state: 'visible', timeout: 30_000 });
-    const session = treeRow(page, 'build me a CRM');
-    await session.waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.setViewExpanded('Agent', false);
+    await explorer.shown(/^\s*docs/);
+    const session = await explorer.shown('build me a CRM');
     assert.match(await session.innerText(), /round 1\/3 · (29|30) min left/);
 
     // A click on a plan opens its document; its twistie expands it.
-    await treeRow(page, /^\s*crm\s*$/)
-      .locator('.monaco-tl-twistie')
-      .click();
-    for (const row of ['Idea Brief', 'Brainstorm result', 'Round 1', 'Discoveries'])
-      await treeRow(page, row).waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.toggle(explorer.row(/^\s*crm\s*$/));
+    for (const row of ['Idea Brief', 'Brainstorm result', 'Round 1', 'Discoveries']) await explorer.shown(row);
     // The build row under the plan (the label is its project's name), and the case under Discoveries.
-    const discoveries = sideBar(page).locator('.monaco-list-row[aria-level="4"]', { hasText: 'Discoveries' }).first();
-    await discoveries.locator('.monaco-tl-twistie').click();
-    await treeRow(page, 'Safari needs SameSite=None').waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, `Build ${BROKEN} cannot be read`).waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, 'invoices').waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, '001-todo').waitFor({ state: 'visible', timeout: 15_000 });
-    await treeRow(page, 'handbook').waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.toggle(explorer.rowAt(4, 'Discoveries'));
+    for (const row of [
+      'Safari needs SameSite=None',
+      `Build ${BROKEN} cannot be read`,
+      'invoices',
+      '001-todo',
+      'handbook',
+    ])
+      await explorer.shown(row);
     await screenshot(page, 'explorer-two-folders.png');
 
     // A click on the error node opens the damaged file.
-    await treeRow(page, `Build ${BROKEN} cannot be read`).click();
-    await page
-      .locator('.tabs-container .tab', { hasText: 'build.yaml' })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.row(`Build ${BROKEN} cannot be read`).click();
+    await editors.tab('build.yaml').waitFor({ state: 'visible', timeout: PATIENCE.soon });
   });
 
   it('discarding a plan asks first, and moves it out of plans/ into a trash', async () => {
+    const { explorer, modal } = w;
     const plan = join(base, 'app', '.groundwork/plans/old-idea');
-    await contextMenu(page, treeRow(page, /^\s*old-idea\s*$/), 'Discard Plan…');
-    await dialog(page).waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await dialog(page).innerText(), /Discard the plan "old-idea"\?/);
+    await explorer.contextMenu(explorer.row(/^\s*old-idea\s*$/), 'Discard Plan…');
+    assert.match(await modal.shown(), /Discard the plan "old-idea"\?/);
     await screenshot(page, 'explorer-discard.png');
-    await dialog(page).locator('.monaco-button', { hasText: 'Cancel' }).click();
+    await modal.choose('Cancel');
     assert.ok(existsSync(plan), 'Cancel keeps the plan');
 
-    await contextMenu(page, treeRow(page, /^\s*old-idea\s*$/), 'Discard Plan…');
-    await dialog(page).locator('.monaco-button', { hasText: 'Move to Trash' }).click();
-    await until('the plan folder to leave plans/', () => (existsSync(plan) ? undefined : true), 15_000);
+    await explorer.contextMenu(explorer.row(/^\s*old-idea\s*$/), 'Discard Plan…');
+    await modal.shown();
+    await modal.choose('Move to Trash');
+    await until('the plan folder to leave plans/', () => (existsSync(plan) ? undefined : true), PATIENCE.work);
     // code-server's disk has no system trash: Groundwork keeps it in .groundwork/.trash/ (a desktop window uses the system's).
     const trash = join(base, 'app', '.groundwork/.trash');
     const kept = existsSync(trash) ? readdirSync(trash) : [];
@@ -159,6 +167,34 @@ describe('Plan explorer in a two-folder workspace (UI)', function () {
       kept.some((name) => name.startsWith('old-idea-')),
       `kept in .groundwork/.trash: ${kept.join(', ')}`,
     );
-    await treeRow(page, /^\s*old-idea\s*$/).waitFor({ state: 'detached', timeout: 15_000 });
+    await explorer.gone(/^\s*old-idea\s*$/);
+  });
+
+  it('shows what is wrong with a hostile brief.json, keeps the rest working, and discards it', async () => {
+    const { panel } = w;
+    const file = join(base, 'app', '.groundwork', 'panel', 'brief.json');
+    await panel.setViewExpanded('Agent', true);
+    await panel.open();
+    const notice = panel.locator('#brief-damaged');
+    await notice.waitFor({ state: 'visible', timeout: PATIENCE.work });
+    const text = await notice.innerText();
+    assert.match(text, /\.groundwork\/panel\/brief\.json cannot be shown: transcript\[0\]\.questions must be a list/);
+    assert.equal(await panel.locator('#brief-card').count(), 0, 'nothing of the file is shown as a brief');
+    assert.equal(await panel.locator('#brief-open').count(), 0, 'no Open Plan to follow its savedAt');
+    await notice.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await screenshot(page, 'groundwork-damaged-brief.png');
+
+    // The rest of the panel works: the composer is there, and the journal takes an entry.
+    await panel.locator('#composer').waitFor({ state: 'visible' });
+    await panel.locator('#journal-title input').fill('Planted files are read with care');
+    await panel.locator('#journal-description textarea').fill('A damaged brief.json is a notice, not a blank panel.');
+    await panel.locator('#journal-add').click();
+    await panel
+      .locator('#journal-entries .entry', { hasText: 'Planted files are read with care' })
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
+
+    await panel.locator('#brief-discard').click();
+    await notice.waitFor({ state: 'detached', timeout: PATIENCE.soon });
+    await until('the file to be removed', () => (existsSync(file) ? undefined : true), PATIENCE.work);
   });
 });

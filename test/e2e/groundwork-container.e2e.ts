@@ -1,49 +1,54 @@
 // What a person sees: the Groundwork container in the activity bar, its Plans welcome text (and
-// the walkthrough it opens: test-artifacts/vscode/groundwork-walkthrough.png) and its Agent webview. Runs in the runner against the live workbench, before the in-host suite.
+// the walkthrough it opens: test-artifacts/vscode/groundwork-walkthrough.png) and its Agent webview.
+// The first UI file (E2E_ORDER in scripts/vscode/bundleTests.mjs): a fresh window on an empty
+// workspace, with no model.
 import * as assert from 'node:assert/strict';
+import { ui } from '../support/e2e/ui';
 import {
+  PATIENCE,
   activityBarItem,
   commandTitle,
-  runCommand,
   screenshot,
   sideBar,
-  webviewContent,
+  sideBarTitle,
   workbench,
-} from './support/workbench';
+} from '../support/e2e/workbench';
 
 describe('Groundwork container (UI)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
 
   it('has a Groundwork entry in the activity bar', async () => {
     const { page } = workbench();
-    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: 30_000 });
+    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: PATIENCE.soon });
   });
 
   it('opens the Groundwork container with its Agent and Plans views', async () => {
     const { page } = workbench();
     await activityBarItem(page, 'Groundwork').click();
-    const bar = sideBar(page);
-    await bar.locator('.composite.title', { hasText: /groundwork/i }).waitFor({ state: 'visible', timeout: 30_000 });
+    await sideBarTitle(page, /groundwork/i).waitFor({ state: 'visible', timeout: PATIENCE.soon });
     for (const name of ['Agent', 'Plans']) {
-      await bar
+      await sideBar(page)
         .locator('.pane-header', { hasText: new RegExp(`^\\s*${name}`, 'i') })
         .first()
-        .waitFor({ state: 'visible', timeout: 15_000 });
+        .waitFor({ state: 'visible', timeout: PATIENCE.soon });
     }
   });
 
   it('shows the Plans welcome text while there are no plans', async () => {
     const { page } = workbench();
     const welcome = sideBar(page).locator('.welcome-view-content', { hasText: 'No plans yet' });
-    await welcome.waitFor({ state: 'visible', timeout: 30_000 });
+    await welcome.waitFor({ state: 'visible', timeout: PATIENCE.soon });
   });
 
   it('opens the walkthrough from the Plans welcome; its steps show, and one completes when the person does it', async () => {
-    const { page } = workbench();
+    const { page, editors } = ui();
     const link = sideBar(page).locator('.welcome-view-content a', { hasText: 'Get Started with Groundwork' });
     await link.click();
     const walkthrough = page.locator('.gettingStartedContainer');
-    await walkthrough.getByText('Get Started with Groundwork').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await walkthrough
+      .getByText('Get Started with Groundwork')
+      .first()
+      .waitFor({ state: 'visible', timeout: PATIENCE.soon });
     const steps = walkthrough.locator('.getting-started-step');
     await steps.first().waitFor({ state: 'visible' });
     const titles = (await steps.locator('.step-title').allInnerTexts()).map((t) => t.trim());
@@ -62,33 +67,31 @@ describe('Groundwork container (UI)', function () {
     );
     // The step's own button, as a person does it (the palette can lose the focus to the walkthrough's page).
     await connect.getByText('Check Model Connection', { exact: true }).first().click();
-    await connect.locator('.codicon-getting-started-step-checked').waitFor({ state: 'attached', timeout: 30_000 });
+    await connect
+      .locator('.codicon-getting-started-step-checked')
+      .waitFor({ state: 'attached', timeout: PATIENCE.work });
     await screenshot(page, 'groundwork-walkthrough.png');
     // Its tab first: the walkthrough's page may otherwise take back the focus the palette needs.
-    await page.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
-    await runCommand(page, 'View: Close All Editors');
+    await editors.tab('Welcome').click();
+    await editors.closeAll();
   });
 
   it('renders the Agent webview', async () => {
-    const { page } = workbench();
+    const { page, panel } = ui();
     // the panel's page has loaded and drawn text a person can read (two frames deep)
-    const body = webviewContent(page).locator('body').filter({ hasText: /\S/ });
-    await body.waitFor({ state: 'visible', timeout: 30_000 });
+    const body = panel.locator('body').filter({ hasText: /\S/ });
+    await body.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.ok((await body.innerText()).trim().length > 0, 'the Agent webview is empty');
     await screenshot(page, 'groundwork-container.png');
   });
 
   it('opens the Agent panel from the command palette', async () => {
-    const { page } = workbench();
+    const { page, palette, panel } = ui();
     // leave the container first, as a person who was in the Explorer would be
     await activityBarItem(page, 'Explorer').click();
-    await sideBar(page)
-      .locator('.composite.title', { hasText: /explorer/i })
-      .waitFor({ state: 'visible', timeout: 15_000 });
-    await runCommand(page, commandTitle('groundwork.openPanel'));
-    await sideBar(page)
-      .locator('.composite.title', { hasText: /groundwork/i })
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    await webviewContent(page).locator('body').filter({ hasText: /\S/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    await sideBarTitle(page, /explorer/i).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    await palette.run(commandTitle('groundwork.openPanel'));
+    await sideBarTitle(page, /groundwork/i).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    await panel.locator('body').filter({ hasText: /\S/ }).waitFor({ state: 'visible', timeout: PATIENCE.work });
   });
 });

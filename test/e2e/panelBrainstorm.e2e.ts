@@ -1,15 +1,18 @@
 // A brainstorm as a person runs it: "Groundwork: Brainstorm…" from the command palette, the topic
 // and the minimum rounds in VS Code's own inputs, the three inquisitors' merged questions answered
-// in the panel (one skipped), a window reload in the middle, a follow-up round, the summary, and
-// the artifacts in the plan folder. The scripted model server plays the four roles. Runs after
-// model.e2e.ts (files run in name order), which stored an API key, and closes the brainstorm at
-// the end so that the discovery tests find an idle panel.
+// in the panel (one skipped), the panel's page loaded anew in the middle (a window reload reads the
+// brainstorm back from its files: test/unit/vscode/brainstorm/brainstormRestore.test.ts, and the
+// discovery's e2e reloads the window for real), a follow-up round, the summary, and the artifacts in
+// the plan folder. The scripted model server plays the four roles. Runs after model.e2e.ts
+// (E2E_ORDER in scripts/vscode/bundleTests.mjs), which stored an API key, and closes the brainstorm
+// at the end so that the discovery tests find an idle panel.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { match, reply, type MessagesBody } from '../support/scriptedModelServer';
 import { until } from '../support/until';
-import { commandTitle, openGroundwork, runCommand, screenshot, treeRow, workbench } from './support/workbench';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, keepWorkspaceAsFound, screenshot, workbench } from '../support/e2e/workbench';
 
 const TOPIC = 'Let customers export their invoices';
 const SLUG = 'let-customers-export-their-invoices';
@@ -29,7 +32,11 @@ const SUMMARY = JSON.stringify({
 describe('Brainstorm in the panel (UI)', function () {
   this.timeout(120_000);
 
+  let restoreWorkspace = () => undefined as void;
+  after(() => restoreWorkspace());
+
   before(() => {
+    restoreWorkspace = keepWorkspaceAsFound();
     const { modelServer } = workbench();
     // each inquisitor waits 300 ms, so the three calls visibly overlap
     modelServer.add(
@@ -75,23 +82,18 @@ describe('Brainstorm in the panel (UI)', function () {
   });
 
   it('asks for a topic and the minimum rounds, then shows the merged questions grouped by angle', async () => {
-    const { page, modelServer } = workbench();
-    await openGroundwork(page);
-    await runCommand(page, commandTitle('groundwork.brainstorm'));
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(TOPIC);
-    await page.keyboard.press('Enter');
+    const { modelServer } = workbench();
+    const { page, palette, panel } = ui();
+    await panel.open();
+    await palette.runGroundwork('groundwork.brainstorm');
+    await palette.submit(TOPIC);
     // the minimum rounds: the default (1) is offered first
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' })
-      .first()
-      .waitFor({ state: 'visible' });
+    await palette.row('At least 1 round').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await page.keyboard.press('Enter');
 
-    const panel = await openGroundwork(page);
+    await panel.open();
     const form = panel.locator('#brainstorm-form');
-    await form.waitFor({ state: 'visible', timeout: 30_000 });
+    await form.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#brainstorm-topic').innerText(), /Let customers export their invoices/);
     assert.match(await panel.locator('#brainstorm-round').innerText(), /1\/5/);
     const text = await form.innerText();
@@ -112,20 +114,21 @@ describe('Brainstorm in the panel (UI)', function () {
     await screenshot(page, 'groundwork-brainstorm.png');
   });
 
-  it('keeps the question form and the typed answers through a window reload', async () => {
-    const { page } = workbench();
-    let panel = await openGroundwork(page);
+  it('keeps the question form when the panel is shown again, its page loaded anew', async () => {
+    const { panel } = ui();
+    await panel.open();
     const first = panel.locator('#brainstorm-form .question-text', { hasText: 'Who exports invoices' });
     await first.waitFor({ state: 'visible' });
-    await workbench().reload();
-    panel = await openGroundwork(page);
-    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.reopen();
+    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await first.waitFor({ state: 'visible' });
     assert.match(await panel.locator('#brainstorm-round').innerText(), /1\/5/);
   });
 
   it('sends the answers with one question skipped, asks a follow-up round, and writes the artifacts on Summarize Now', async () => {
-    const { page, workspace, modelServer } = workbench();
-    const panel = await openGroundwork(page);
+    const { workspace, modelServer } = workbench();
+    const { page, panel, explorer, editors } = ui();
+    await panel.open();
     const ids = await panel.locator('#brainstorm-form vscode-textarea').evaluateAll((els) => els.map((e) => e.id));
     assert.equal(ids.length, 4);
     // the merged order: priority 1 of each angle (ux, technical, edge-cases), then ux's priority 2
@@ -136,7 +139,7 @@ describe('Brainstorm in the panel (UI)', function () {
     await panel.locator('#bq-3-skip').click();
     await panel.locator('#brainstorm-more').click();
 
-    await panel.locator('#brainstorm-round', { hasText: '2/5' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#brainstorm-round', { hasText: '2/5' }).waitFor({ state: 'visible', timeout: PATIENCE.work });
     await panel
       .locator('#brainstorm-form .question-text', { hasText: 'login of their own' })
       .waitFor({ state: 'visible' });
@@ -149,7 +152,7 @@ describe('Brainstorm in the panel (UI)', function () {
     await panel.locator('#bq-0 textarea').fill('Yes, read-only');
     await panel.locator('#brainstorm-summarize').click();
     const card = panel.locator('#brainstorm-complete');
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await card.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#brainstorm-decisions').innerText(), /CSV first/);
 
     const dir = join(workspace, '.groundwork', 'plans', SLUG);
@@ -166,15 +169,13 @@ describe('Brainstorm in the panel (UI)', function () {
     assert.match(context, /^---\nschema_version: 1\n/);
     assert.match(context, /skipped: true/);
     assert.match(readFileSync(join(dir, '00-brainstorming.md'), 'utf8'), /Accountants, not owners, do most exports/);
-    await treeRow(page, SLUG).waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.shown(SLUG);
     await screenshot(page, 'groundwork-brainstorm-complete.png');
 
     await panel.locator('#brainstorm-open-doc').click();
-    await page
-      .locator('.tab', { hasText: '00-brainstorming.md' })
-      .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+    await editors.tab('00-brainstorming.md').waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    await editors.closeAll();
     await panel.locator('#brainstorm-close').click();
-    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
+    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: PATIENCE.soon });
   });
 });

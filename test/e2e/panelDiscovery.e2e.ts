@@ -1,13 +1,15 @@
 // Discovery as a person meets it: "build me a CRM" typed in the panel, questions answered in the
-// form, the window reloaded in the middle, the conversation continued, the Idea Brief card, the
-// plan saved. The scripted model server plays the build-discovery role. Runs after model.e2e.ts
-// (files run in name order), which stored an API key.
+// form, the window reloaded in the middle (one of the run's two real reloads: the panel and the
+// session read back by a fresh window), the conversation continued, the Idea Brief card, the plan
+// saved. The scripted model server plays the build-discovery role. Runs after model.e2e.ts (E2E_ORDER
+// in scripts/vscode/bundleTests.mjs), which stored an API key.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { match, reply } from '../support/scriptedModelServer';
 import { until } from '../support/until';
-import { openGroundwork, screenshot, treeRow, workbench } from './support/workbench';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, activityBarItem, keepWorkspaceAsFound, screenshot, workbench } from '../support/e2e/workbench';
 
 const REQUEST = 'build me a CRM';
 const QUESTIONS = [
@@ -38,9 +40,13 @@ const BRIEF = [
 const isDiscovery = match.system('DISCOVERY_QUESTIONS');
 
 describe('Discovery in the panel (UI)', function () {
-  this.timeout(90_000);
+  this.timeout(150_000);
+
+  let restoreWorkspace = () => undefined as void;
+  after(() => restoreWorkspace());
 
   before(() => {
+    restoreWorkspace = keepWorkspaceAsFound();
     const { modelServer } = workbench();
     // chunks with small delays, so the reply visibly streams
     modelServer.add(
@@ -59,23 +65,20 @@ describe('Discovery in the panel (UI)', function () {
   });
 
   it('asks questions about "build me a CRM", each with its own answer box, in round 1/3', async () => {
-    const { page, modelServer } = workbench();
-    const panel = await openGroundwork(page);
+    const { modelServer } = workbench();
+    const { panel } = ui();
+    await panel.open();
     // text that is not a build request gets a short answer about what Groundwork does, and a way in
     const before = modelServer.requests.length;
-    await panel.locator('#composer textarea').fill('hello, what is this?');
-    await panel.locator('#composer-send').click();
+    await panel.send('hello, what is this?');
     const hint = panel.locator('#discovery-hint');
-    await hint.waitFor({ state: 'visible', timeout: 15_000 });
+    await hint.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await hint.innerText(), /Idea Brief/);
     await panel.locator('#discover-this').waitFor({ state: 'visible' });
     assert.equal(modelServer.requests.length, before, 'no model call for a greeting');
-    await panel.locator('#composer textarea').fill(REQUEST);
-    await panel.locator('#composer-send').click();
-    const form = panel.locator('#discovery-questions');
-    await form.waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.send(REQUEST);
+    const questions = await panel.questions();
     assert.match(await panel.locator('#discovery-round').innerText(), /1\/3/);
-    const questions = await panel.locator('#discovery-questions .question-text').allInnerTexts();
     assert.deepEqual(questions, [
       'Who will use the CRM day to day?',
       'What do you keep about each customer today?',
@@ -87,34 +90,36 @@ describe('Discovery in the panel (UI)', function () {
   });
 
   it('keeps the conversation through a window reload and continues it', async () => {
-    const { page } = workbench();
-    let panel = await openGroundwork(page);
+    const { page, panel } = ui();
+    await panel.open();
     await panel.locator('#answer-0 textarea').fill('The owner and two counter staff');
     await panel.locator('#answer-1 textarea').fill('Names, phone numbers and allergies, on paper');
     // question 3 left empty: skipped
     await panel.locator('#answers-send').click();
-    await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#discovery-round', { hasText: '2/3' }).waitFor({ state: 'visible', timeout: PATIENCE.work });
     await panel
       .locator('#discovery-questions .question-text', { hasText: 'How many customers' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
 
     await workbench().reload();
-    panel = await openGroundwork(page);
+    await activityBarItem(page, 'Groundwork').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await panel.open();
     await panel
       .locator('#discovery-questions .question-text', { hasText: 'How many customers' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#discovery-round').innerText(), /2\/3/);
     assert.match(await panel.locator('#discovery-request').innerText(), /build me a CRM/);
   });
 
   it('writes the Idea Brief card from the answers, and saves it as a plan with the request verbatim', async () => {
-    const { page, workspace, modelServer } = workbench();
-    const panel = await openGroundwork(page);
+    const { workspace, modelServer } = workbench();
+    const { page, panel, explorer } = ui();
+    await panel.open();
     await panel.locator('#answer-0 textarea').fill('About 150');
     await panel.locator('#answer-1 textarea').fill('No, staff only');
     await panel.locator('#answers-send').click();
     const card = panel.locator('#brief-card');
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await card.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.equal(await panel.locator('#brief-summary').innerText(), 'A customer and order book for a small bakery');
     assert.equal(await panel.locator('#brief-outOfScope').innerText(), 'Payments and a customer portal.');
     assert.equal(
@@ -130,7 +135,7 @@ describe('Discovery in the panel (UI)', function () {
     assert.match(JSON.stringify(body.messages), /untrusted-data/, 'answers are wrapped as data');
 
     await panel.locator('#brief-save').click();
-    await panel.locator('#brief-saved').waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.locator('#brief-saved').waitFor({ state: 'visible', timeout: PATIENCE.work });
     const saved = (await panel.locator('#brief-saved').innerText()).match(
       /\.groundwork\/plans\/[a-z0-9-]+\/idea-brief\.md/,
     )?.[0];
@@ -144,13 +149,14 @@ describe('Discovery in the panel (UI)', function () {
     assert.match(text, /About 150/, 'the answers are kept');
 
     const slug = saved.split('/')[2]!;
-    await treeRow(page, slug).waitFor({ state: 'visible', timeout: 15_000 });
+    await explorer.shown(slug);
     await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'groundwork-brief.png');
   });
 
   it('brainstorms the saved brief deeper: a new plan seeded from it, each folder pointing at the other', async () => {
-    const { page, workspace, modelServer } = workbench();
+    const { workspace, modelServer } = workbench();
+    const { panel } = ui();
     const questions = (angle: string, text: string) =>
       reply.text(JSON.stringify({ questions: [{ text, angle, priority: 1 }] }));
     modelServer.add(
@@ -170,12 +176,12 @@ describe('Discovery in the panel (UI)', function () {
         reply: questions('edge-cases', 'What happens to an order taken offline that conflicts?'),
       },
     );
-    const panel = await openGroundwork(page);
+    await panel.open();
     const saved = (await panel.locator('#brief-saved').innerText()).match(
       /\.groundwork\/plans\/([a-z0-9-]+)\/idea-brief\.md/,
     )!;
     await panel.locator('#brief-brainstorm').click();
-    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#brainstorm-topic').innerText(), /A customer and order book for a small bakery/);
     const sent = JSON.stringify(modelServer.requests.find((r) => r.rule === 'deeper ux')!.body);
     assert.match(sent, new RegExp(`plan ${saved[1]}/idea-brief.md`), 'the brief reaches the inquisitors as data');
@@ -189,15 +195,16 @@ describe('Discovery in the panel (UI)', function () {
     );
     assert.ok(!existsSync(join(plans, deeper, 'idea-brief.md')), 'nothing is copied between the plans');
     await panel.locator('#brainstorm-close').click();
-    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
+    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: PATIENCE.soon });
     await panel.locator('#brief-card').waitFor({ state: 'visible' });
   });
 
   it('caps a 100 KB paste with a notice, keeps it whole, survives a model error with Retry, and takes a reply without markers as the brief', async () => {
-    const { page, workspace, modelServer } = workbench();
-    const panel = await openGroundwork(page);
+    const { workspace, modelServer } = workbench();
+    const { panel } = ui();
+    await panel.open();
     await panel.locator('#brief-discard').click();
-    await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.locator('#composer').waitFor({ state: 'visible', timeout: PATIENCE.soon });
 
     const paste = `build me an inventory tool for the bakery. ${'flour sugar butter eggs '.repeat(4300)}END-OF-PASTE`;
     assert.ok(paste.length > 100_000);
@@ -214,9 +221,8 @@ describe('Discovery in the panel (UI)', function () {
         reply: reply.text(['A stock list for the bakery with low-stock warnings,', ' kept by the owner.']),
       },
     );
-    await panel.locator('#composer textarea').fill(paste);
-    await panel.locator('#composer-send').click();
-    await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.send(paste);
+    await panel.questions();
     const notice = panel.locator('#discovery .notice');
     await notice.waitFor({ state: 'visible' });
     assert.match(await notice.innerText(), /KB|kB|truncat|cap/i, 'the person is told their text was cut for the model');
@@ -230,14 +236,14 @@ describe('Discovery in the panel (UI)', function () {
     await panel.locator('#answer-0 textarea').fill('Flour, every week');
     await panel.locator('#answers-send').click();
     const retry = panel.locator('#discovery vscode-button', { hasText: 'Retry' });
-    await retry.waitFor({ state: 'visible', timeout: 30_000 });
+    await retry.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#discovery .notice.error').innerText(), /scripted refusal/);
     const kept = readFileSync(join(workspace, '.groundwork', 'discovery', roundFiles[0]!), 'utf8');
     assert.ok(kept.includes('Flour, every week'), 'the answer is kept after the model error');
 
     await retry.click();
     const raw = panel.locator('#brief-raw');
-    await raw.waitFor({ state: 'visible', timeout: 30_000 });
+    await raw.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.equal(await raw.innerText(), 'A stock list for the bakery with low-stock warnings, kept by the owner.');
     const retried = modelServer.requests.filter((r) => r.rule === 'no markers')[0]!;
     assert.equal(

@@ -1,12 +1,16 @@
 // What crosses from the host to the panel while sessions run, seen in the panel itself: how many
 // state messages one discovery turn costs, and two sessions streaming at once (a brainstorm's
 // coordinator and a discovery turn), each to its own part of the panel. Runs after
-// panelHostileFiles.e2e.ts (files run in name order), which leaves the discovery idle; sets an API
-// key itself when none is stored (a --grep run of this file alone).
+// panelHostileFiles.e2e.ts (E2E_ORDER in scripts/vscode/bundleTests.mjs), which leaves the discovery
+// idle; sets an API key itself when none is stored (a --grep run of this file alone).
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { match, reply, type MessagesBody } from '../support/scriptedModelServer';
-import { commandTitle, openGroundwork, runCommand, screenshot, workbench } from './support/workbench';
+import { until } from '../support/until';
+import { ui } from '../support/e2e/ui';
+import { PATIENCE, keepWorkspaceAsFound, screenshot, workbench } from '../support/e2e/workbench';
+
+const KEY = 'sk-ant-streams-test-key';
 
 interface Seen {
   type: string;
@@ -47,58 +51,53 @@ function count(seen: Seen[]): Record<string, number> {
   return out;
 }
 
-async function ensureKey(panel: FrameLocator): Promise<void> {
-  const { page } = workbench();
-  await panel.locator('#model-ready, #model-onboarding').first().waitFor({ state: 'visible', timeout: 15_000 });
-  if (await panel.locator('#model-ready').count()) return;
-  await runCommand(page, commandTitle('groundwork.setApiKey'));
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('sk-ant-streams-test-key');
-  await page.keyboard.press('Enter');
-  await panel.locator('#model-ready').waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** An idle discovery: a brief or a conversation left by an earlier file is put away. */
-async function idleDiscovery(panel: FrameLocator): Promise<void> {
-  const discard = panel.locator('#brief-discard');
-  if (await discard.count()) await discard.click();
-  const cancel = panel.locator('#discovery-cancel');
-  if (await cancel.count()) await cancel.click();
-  await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
-}
-
-/** An idle panel: besides the discovery, a brainstorm an earlier (failed) test left running is closed. */
-async function idlePanel(panel: FrameLocator): Promise<void> {
-  await panel.locator('#discovery').waitFor({ state: 'visible', timeout: 30_000 });
-  const close = panel.locator('#brainstorm-close');
-  if (await close.count()) await close.click();
-  await idleDiscovery(panel);
+/**
+ * Resolves once no message has reached the panel for `ms` (what the host sends after a step, the
+ * file watcher's echo of what it wrote and the model's usage, has come), `ms` after the last one.
+ */
+async function quiet(panel: FrameLocator, ms = 1_500): Promise<void> {
+  await until(
+    `the panel's messages to stop for ${ms} ms`,
+    async () => {
+      const seen = await recorded(panel);
+      const last = seen.at(-1)?.at ?? 0;
+      return Date.now() - last >= ms ? true : undefined;
+    },
+    PATIENCE.work,
+  );
 }
 
 const isDiscovery = match.system('DISCOVERY_QUESTIONS');
 
 describe('Messages to the panel (UI)', function () {
   this.timeout(120_000);
+  let restoreWorkspace = () => undefined as void;
+  before(() => (restoreWorkspace = keepWorkspaceAsFound()));
+  after(() => restoreWorkspace());
 
   it('one discovery turn costs a state message per change of what is shown, not a whole snapshot per step', async () => {
-    const { page, modelServer } = workbench();
-    const panel = await openGroundwork(page);
-    await ensureKey(panel);
-    await idleDiscovery(panel);
+    const { modelServer } = workbench();
+    const { panel: gw } = ui();
+    await gw.ensureKey(KEY);
+    const panel = await gw.open();
+    await gw.idleDiscovery();
     const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who counts the stock?\n2. How often is it counted?';
     modelServer.add({
       name: 'count turn',
       match: isDiscovery,
       reply: reply.text(QUESTIONS.match(/[\s\S]{1,12}/g)!, { chunkDelayMs: 10 }),
     });
-    await page.waitForTimeout(1_500);
+    // What putting the discovery away sent is over before the count starts.
     await record(panel);
-    await panel.locator('#composer textarea').fill('build me a stock counter');
-    await panel.locator('#composer-send').click();
-    await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
-    // the file watcher's debounce and the usage update settle within this
-    await page.waitForTimeout(2_000);
+    await quiet(panel);
+    await record(panel);
+    await gw.send('build me a stock counter');
+    await gw.questions();
+    // The model's usage comes after the questions; then the file watcher's echo would, if it sent anything.
+    await until('the usage after the turn', async () =>
+      (await recorded(panel)).some((s) => s.type === 'state:model') ? true : undefined,
+    );
+    await quiet(panel);
     const seen = await recorded(panel);
     const states = seen.filter((s) => s.type === 'snapshot' || s.type.startsWith('state')).length;
     const chars = seen.reduce((n, s) => n + s.size, 0);
@@ -113,15 +112,14 @@ describe('Messages to the panel (UI)', function () {
     );
     assert.ok(states <= 3, `running, the questions, and the model's usage at most: ${JSON.stringify(count(seen))}`);
     assert.ok(seen.filter((s) => s.type === 'state:discovery').length <= 2);
-    await panel.locator('#discovery-cancel').click();
-    await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
+    await gw.cancelDiscovery();
   });
 
   it('a discovery whose model reads README.md first: the read shows in the panel, and the file reaches the model as a fenced tool_result', async () => {
-    const { page, modelServer } = workbench();
-    const panel = await openGroundwork(page);
-    await ensureKey(panel);
-    await idleDiscovery(panel);
+    const { modelServer } = workbench();
+    const { page, panel } = ui();
+    await panel.ensureKey(KEY);
+    await panel.idleDiscovery();
     const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Which tests matter most?\n2. Who runs them?';
     const toolResult = match.toolResult('toolu_e2e_readme');
     modelServer.add(
@@ -137,16 +135,15 @@ describe('Messages to the panel (UI)', function () {
         reply: reply.text(QUESTIONS.match(/[\s\S]{1,4}/g)!, { chunkDelayMs: 150 }),
       },
     );
-    await panel.locator('#composer textarea').fill('build a test dashboard for this project');
-    await panel.locator('#composer-send').click();
+    await panel.send('build a test dashboard for this project');
     const line = panel.locator('#discovery-tools .tool-text', { hasText: 'README.md' });
-    await line.waitFor({ state: 'visible', timeout: 30_000 });
+    await line.waitFor({ state: 'visible', timeout: PATIENCE.work });
     // "Reading README.md" while the read runs (longer on a loaded machine), then this:
     await panel
       .locator('#discovery-tools .tool-text', { hasText: /^Read README\.md$/ })
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     await screenshot(page, 'groundwork-tool-read-discovery.png');
-    await panel.locator('#discovery-questions').waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.questions();
     const second = modelServer.requests
       .map((r) => r.body as MessagesBody)
       .find((b) => isDiscovery(b) && toolResult(b))!;
@@ -158,15 +155,14 @@ describe('Messages to the panel (UI)', function () {
       String(result['content']),
       /<untrusted-data boundary="[0-9a-f]+" source="[^"]*README\.md[^"]*">[\s\S]*Groundwork test workspace/,
     );
-    await panel.locator('#discovery-cancel').click();
-    await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.cancelDiscovery();
   });
 
   it('streams a brainstorm’s coordinator and a discovery turn at once, each into its own part', async () => {
-    const { page, modelServer } = workbench();
-    const panel = await openGroundwork(page);
-    await ensureKey(panel);
-    await idleDiscovery(panel);
+    const { modelServer } = workbench();
+    const { page, palette, panel } = ui();
+    await panel.ensureKey(KEY);
+    await panel.idleDiscovery();
     const questions = (angle: string, text: string) => JSON.stringify({ questions: [{ text, angle, priority: 1 }] });
     const isCoordinator = (task: string) => (body: MessagesBody) =>
       match.system('# Brainstorm coordinator')(body) && match.lastUserText(`TASK: ${task}`)(body);
@@ -187,17 +183,11 @@ describe('Messages to the panel (UI)', function () {
         reply: reply.text(questions('edge-cases', 'What if a count is missed?')),
       },
     );
-    await runCommand(page, commandTitle('groundwork.brainstorm'));
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('Count the bakery stock every night');
+    await palette.runGroundwork('groundwork.brainstorm');
+    await palette.submit('Count the bakery stock every night');
+    await palette.row('At least 1 round').waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await page.keyboard.press('Enter');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'At least 1 round' })
-      .first()
-      .waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
-    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: 30_000 });
+    await panel.locator('#brainstorm-form').waitFor({ state: 'visible', timeout: PATIENCE.work });
 
     // Both replies trickle in for a few seconds; the coordinator's waits after a few pieces until the
     // discovery's request has come, so the two overlap however slow the machine is.
@@ -205,14 +195,14 @@ describe('Messages to the panel (UI)', function () {
     const discoveryText =
       'DISCOVERY_QUESTIONS\nA few questions first:\n1. DISCOVERY-MARK: which items are counted?\n2. Who reads the counts?';
     let discoveryAsked!: () => void;
-    const until = new Promise<void>((resolve) => (discoveryAsked = resolve));
+    const asked = new Promise<void>((resolve) => (discoveryAsked = resolve));
     modelServer.add(
       {
         name: 'streams follow-up',
         match: isCoordinator('follow-up'),
         reply: reply.text(coordinatorText.match(/[\s\S]{1,3}/g)!, {
           chunkDelayMs: 200,
-          hold: { afterDeltas: 6, until },
+          hold: { afterDeltas: 6, until: asked },
         }),
       },
       {
@@ -226,32 +216,31 @@ describe('Messages to the panel (UI)', function () {
     );
     await panel.locator('#bq-0 textarea').fill('The closing baker');
     await panel.locator('#brainstorm-more').click();
-    await panel.locator('#brainstorm-stream').waitFor({ state: 'visible', timeout: 30_000 });
-    await panel.locator('#composer textarea').fill('build me a stock counter for the night shift');
-    await panel.locator('#composer-send').click();
+    await panel.locator('#brainstorm-stream').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await panel.send('build me a stock counter for the night shift');
 
     const brainstormStream = panel.locator('#brainstorm-stream');
     const discoveryStream = panel.locator('#discovery-stream');
     // Both running and streaming at the same moment.
-    const deadline = Date.now() + 30_000;
-    let both = false;
-    while (!both && Date.now() < deadline) {
-      const [b, d, bRunning, dRunning] = await Promise.all([
-        brainstormStream.innerText().catch(() => ''),
-        discoveryStream.innerText().catch(() => ''),
-        panel.locator('#brainstorm-progress').count(),
-        panel.locator('#discovery-progress').count(),
-      ]);
-      both = b.length > 10 && d.length > 10 && bRunning > 0 && dRunning > 0;
-      if (!both) await page.waitForTimeout(100);
-    }
-    assert.ok(both, 'the two sessions streamed at the same time');
+    await until(
+      'the two sessions to stream at the same time',
+      async () => {
+        const [b, d, bRunning, dRunning] = await Promise.all([
+          brainstormStream.innerText().catch(() => ''),
+          discoveryStream.innerText().catch(() => ''),
+          panel.locator('#brainstorm-progress').count(),
+          panel.locator('#discovery-progress').count(),
+        ]);
+        return b.length > 10 && d.length > 10 && bRunning > 0 && dRunning > 0 ? true : undefined;
+      },
+      PATIENCE.work,
+    );
     await panel.locator('#discovery').evaluate((el) => el.scrollIntoView({ block: 'end' }));
     await screenshot(page, 'groundwork-two-streams.png');
 
     await panel
       .locator('#discovery-stream', { hasText: 'DISCOVERY-MARK' })
-      .waitFor({ state: 'visible', timeout: 30_000 })
+      .waitFor({ state: 'visible', timeout: PATIENCE.work })
       .catch(() => undefined);
     const midBrainstorm = await panel.locator('#brainstorm').innerText();
     const midDiscovery = await panel.locator('#discovery').innerText();
@@ -260,26 +249,27 @@ describe('Messages to the panel (UI)', function () {
 
     await panel
       .locator('#discovery-questions .question-text', { hasText: 'DISCOVERY-MARK' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     await panel
       .locator('#brainstorm-form .question-text', { hasText: 'COORDINATOR-MARK' })
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.match(await panel.locator('#brainstorm-round').innerText(), /2\/5/);
     assert.ok(!(await panel.locator('#discovery').innerText()).includes('COORDINATOR-MARK'));
     assert.ok(!(await panel.locator('#brainstorm').innerText()).includes('DISCOVERY-MARK'));
 
     await panel.locator('#discovery-cancel').click();
     await panel.locator('#brainstorm-close').click();
-    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: 15_000 });
-    await panel.locator('#composer').waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.locator('#brainstorm').waitFor({ state: 'detached', timeout: PATIENCE.soon });
+    await panel.locator('#composer').waitFor({ state: 'visible', timeout: PATIENCE.soon });
   });
 
   // The core reports tool calls before any engine makes them: until one does, the lines are drawn
   // from slices posted into the panel here, to see them in a real webview with the theme's colours
-  // and the codicon font. A numbered message from far ahead keeps the host's out; a reload mends it.
+  // and the codicon font. A numbered message from far ahead keeps the host's out; the panel's page
+  // loaded anew (hidden and shown again) mends it.
   it('draws tool calls as small codicon lines, each in its agent’s part (a look at the real webview)', async () => {
-    const { page } = workbench();
-    const panel = await openGroundwork(page);
+    const { page, panel: gw } = ui();
+    const panel = await gw.open();
     const line = (id: string, kind: string, tool: string, target: string, status: string, error?: string) => ({
       id,
       kind,
@@ -335,7 +325,7 @@ describe('Messages to the panel (UI)', function () {
       },
       { discovery, brainstorm },
     );
-    await panel.locator('#discovery-tools .tool-line').nth(4).waitFor({ state: 'visible', timeout: 15_000 });
+    await panel.locator('#discovery-tools .tool-line').nth(4).waitFor({ state: 'visible', timeout: PATIENCE.soon });
     assert.deepEqual(await panel.locator('#discovery-tools .tool-text').allInnerTexts(), [
       'Read README.md',
       'Listed src',
@@ -348,7 +338,7 @@ describe('Messages to the panel (UI)', function () {
     await screenshot(page, 'groundwork-tool-calls-brainstorm.png');
     await panel.locator('#discovery-tools').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'groundwork-tool-calls-discovery.png');
-    await workbench().reload();
-    await idlePanel(await openGroundwork(page));
+    await gw.reopen();
+    await gw.idle();
   });
 });

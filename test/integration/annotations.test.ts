@@ -180,7 +180,10 @@ describe('Spec annotations', () => {
     assert.equal(readFileSync(spec, 'utf8'), onDisk, 'a spec with unsaved edits is not saved behind the person');
     await vscode.commands.executeCommand('undo');
     assert.doesNotMatch(editor.document.getText(), /task-002:disc-903/);
+    // The spec's editor active again (the command reverts the active one), then its unsaved edits dropped.
+    await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.equal(editor.document.isDirty, false, 'the spec is as on disk again');
     assert.ok(await writer.edit(spec, (text) => ({ text: text.replace('Prose after', 'Prose, marked, after') })));
     assert.match(readFileSync(spec, 'utf8'), /Prose, marked, after/, 'a clean spec is saved');
     await assert.rejects(

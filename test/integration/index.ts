@@ -1,11 +1,8 @@
-// The in-VS Code test entry: VS Code loads this bundle as `extensionTestsPath` and calls `run()`
-// inside the extension host once the workbench is up. scripts/vscode/runTests.mjs bundles it
-// (out/vscode-tests/run-<pid>/integration/index.cjs) next to the bundled *.test.ts files and a
-// `run-config.json` written by the runner; `@vscode/test-electron` uses it too
-// (scripts/runElectronTests.mjs).
-//
-// When the config names a gate file, the suite waits for it first: the runner drives the
-// workbench UI with Playwright (test/e2e) before it lets the in-host suite change that UI.
+// The in-VS Code test entry: `run()` runs the in-host mocha suite inside the extension host.
+// scripts/vscode/runTests.mjs bundles it (out/vscode-tests/run-<pid>/integration/index.cjs) next to
+// the bundled *.test.ts files and a `run-config.json`, and has the test host extension
+// (fixtures/testHost) call `run()` once the UI tests are done; `@vscode/test-electron` loads it as
+// `extensionTestsPath` (scripts/runElectronTests.mjs).
 import Mocha from 'mocha';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +10,6 @@ import { join } from 'node:path';
 interface RunConfig {
   /** test files, relative to this bundle's folder */
   files?: string[];
-  gateFile?: string;
-  gateTimeoutMs?: number;
   resultsFile?: string;
   grep?: string;
   testTimeoutMs?: number;
@@ -33,21 +28,9 @@ function readConfig(dir: string): RunConfig {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunConfig) : {};
 }
 
-async function waitForGate(file: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!existsSync(file)) {
-    if (Date.now() > deadline) {
-      console.warn(`[groundwork-tests] gate ${file} did not open in ${timeoutMs} ms; running anyway`);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 export async function run(): Promise<void> {
   const dir = __dirname;
   const config = readConfig(dir);
-  if (config.gateFile) await waitForGate(config.gateFile, config.gateTimeoutMs ?? 8 * 60_000);
 
   // color off: the output travels through the browser console to the runner's stdout
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: config.testTimeoutMs ?? 60_000 });

@@ -2,7 +2,8 @@
 // reply on screen, with the scripted model server answering at once. `npm run bench:panel`
 // (needs `npm run build`); prints median and p90 of 20 runs after 3 warm-ups. Not a test.
 import { reply, match } from '../../support/scriptedModelServer';
-import { openGroundwork, workbench } from '../support/workbench';
+import { ui } from '../../support/e2e/ui';
+import { workbench } from '../../support/e2e/workbench';
 
 const RUNS = 20;
 const WARMUP = 3;
@@ -11,12 +12,9 @@ describe('panel latency (benchmark)', function () {
   this.timeout(300_000);
 
   it('Send → first streamed character', async () => {
-    const { page, modelServer, log } = workbench();
-    let panel = await openGroundwork(page);
-    await panel.locator('#model vscode-button', { hasText: 'Set Anthropic API Key…' }).click();
-    await page.locator('.quick-input-widget input').fill('sk-ant-bench-0000');
-    await page.keyboard.press('Enter');
-    await panel.locator('#model-ready').waitFor({ state: 'visible', timeout: 15_000 });
+    const { modelServer, log } = workbench();
+    const { panel } = ui();
+    await panel.ensureKey('sk-ant-bench-0000');
     // the first characters at once, the rest after a pause so the stream is on screen to be seen
     modelServer.add({
       name: 'bench',
@@ -28,7 +26,7 @@ describe('panel latency (benchmark)', function () {
     });
     const times: number[] = [];
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      panel = await openGroundwork(page);
+      await panel.open();
       await panel.locator('#composer textarea').fill(`build me a tool number ${i}`);
       const started = performance.now();
       await panel.locator('#composer-send').click();

@@ -8,17 +8,9 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Page } from 'playwright-core';
 import { until } from '../../support/until';
-import {
-  commandTitle,
-  openGroundwork,
-  runCommand,
-  screenshot,
-  sideBar,
-  treeRow,
-  workbench,
-} from '../support/workbench';
+import { ui } from '../../support/e2e/ui';
+import { PATIENCE, screenshot, workbench } from '../../support/e2e/workbench';
 
 const BRIEF = {
   request: 'build me a CRM for the bakery',
@@ -55,45 +47,10 @@ function fingerprint(dir: string): string[] {
   return out;
 }
 
-/**
- * Posts `message` to the extension host as the panel's page would: what a stale panel (one still
- * showing a button), or a compromised one, can send whatever the panel now draws.
- */
-async function postFromPanel(page: Page, message: unknown): Promise<void> {
-  const frame = await (await page.locator('iframe.webview').first().elementHandle())?.contentFrame();
-  if (!frame) throw new Error('the panel frame is not there');
-  await frame.evaluate(
-    (m) =>
-      (window as unknown as { __vscode_post_message__(c: string, d: unknown): void }).__vscode_post_message__(
-        'onmessage',
-        { message: m },
-      ),
-    message,
-  );
-}
-
-/** Waits for a notification (a toast, or once hidden, an entry of the notification center). */
-async function notified(page: Page, text: string): Promise<void> {
-  const shown = page.locator('.notifications-toasts, .notifications-center').getByText(text).first();
-  if (
-    await shown.waitFor({ state: 'visible', timeout: 5_000 }).then(
-      () => true,
-      () => false,
-    )
-  )
-    return;
-  await runCommand(page, 'Notifications: Show Notifications');
-  await shown.waitFor({ state: 'visible', timeout: 10_000 });
-}
-
-async function clearNotifications(page: Page): Promise<void> {
-  await runCommand(page, 'Notifications: Clear All Notifications');
-}
-
 describe('Restricted Mode writes nothing (UI)', function () {
   this.timeout(180_000);
-  before(async () => {
-    const { workspace, userDataDir } = workbench();
+  before(() => {
+    const { workspace } = workbench();
     const gw = join(workspace, '.groundwork');
     mkdirSync(join(gw, 'discovery'), { recursive: true });
     mkdirSync(join(gw, 'panel'), { recursive: true });
@@ -111,17 +68,11 @@ describe('Restricted Mode writes nothing (UI)', function () {
       maxDurationMs: 3_600_000,
     };
     writeFileSync(join(gw, 'sleep.jsonl'), JSON.stringify(sleeping) + '\n');
-    // A keybinding is one more way to start a command that no menu offers here.
-    writeFileSync(
-      join(userDataDir, 'User', 'keybindings.json'),
-      JSON.stringify([{ key: 'ctrl+alt+shift+k', command: 'groundwork.discovery.cancel' }]),
-    );
-    // The window reads a keybindings file it did not have at start-up only when reloaded.
-    await workbench().reload();
   });
 
   it('tries every writing action and finds the workspace byte for byte unchanged', async () => {
-    const { page, workspace, modelServer } = workbench();
+    const { workspace, modelServer } = workbench();
+    const { page, palette, panel: gw, explorer, notifications } = ui();
     const before = fingerprint(workspace);
     assert.ok(
       before.some((l) => l.startsWith('.groundwork/discovery/panel.md ')),
@@ -130,10 +81,10 @@ describe('Restricted Mode writes nothing (UI)', function () {
     const modelCalls = modelServer.requests.length;
 
     // Opening the panel: no sweep of the expired session; the brief is shown read-only.
-    const panel = await openGroundwork(page);
-    await panel.locator('#restricted-banner').waitFor({ state: 'visible', timeout: 15_000 });
+    const panel = await gw.open();
+    await panel.locator('#restricted-banner').waitFor({ state: 'visible', timeout: PATIENCE.work });
     const card = panel.locator('#brief-card');
-    await card.waitFor({ state: 'visible', timeout: 15_000 });
+    await card.waitFor({ state: 'visible', timeout: PATIENCE.work });
     assert.equal(await panel.locator('#brief-summary').innerText(), BRIEF.brief.summary);
     assert.match(await panel.locator('#brief-restricted').innerText(), /once this folder is trusted/);
     for (const id of ['brief-save', 'brief-brainstorm', 'brief-discard']) {
@@ -169,54 +120,49 @@ describe('Restricted Mode writes nothing (UI)', function () {
       [{ type: 'brainstorm.close' }, 'cannot close the brainstorm in Restricted Mode'],
       [{ type: 'discovery.send', text: 'build me a CRM' }, 'cannot start a discovery in Restricted Mode'],
     ];
+    // The notification center stays open while the messages are posted: each refusal is listed there.
+    await notifications.clear();
+    await notifications.show();
     for (const [message, refusal] of attempts) {
-      await clearNotifications(page);
-      await postFromPanel(page, message);
-      await notified(page, refusal);
+      await gw.post(message);
+      await notifications.waitFor(refusal);
     }
+    await notifications.clear();
 
     // The command palette.
-    await clearNotifications(page);
-    await runCommand(page, commandTitle('groundwork.journal.add'));
-    await notified(page, 'cannot add to the journal in Restricted Mode');
-    assert.equal(
-      await page.locator('.quick-input-widget', { hasText: 'Add Discovery (1/2)' }).count(),
-      0,
-      'no title box',
-    );
-    await clearNotifications(page);
-    await runCommand(page, commandTitle('groundwork.discover'));
-    await notified(page, 'cannot start a discovery in Restricted Mode');
-    await page.keyboard.press('Escape');
+    await palette.runGroundwork('groundwork.journal.add');
+    await notifications.waitFor('cannot add to the journal in Restricted Mode');
+    assert.equal(await palette.title('Add Discovery (1/2)').count(), 0, 'no title box');
+    await palette.runGroundwork('groundwork.discover');
+    await notifications.waitFor('cannot start a discovery in Restricted Mode');
+    await notifications.clear();
+    await notifications.hide();
 
-    // A keybinding (from before()): Cancel Discovery, which no menu offers here.
-    await clearNotifications(page);
-    const row = treeRow(page, 'build-qa');
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    const refusal = page
-      .locator('.notifications-toasts, .notifications-center')
-      .getByText('cannot cancel the discovery in Restricted Mode')
-      .first();
+    // A keybinding is one more way to start a command that no menu offers here: Cancel Discovery,
+    // bound in test/e2e/restricted/keybindings.json (the profile has it from the start: a window
+    // reads its keybindings when it loads).
+    const row = await explorer.shown('build-qa');
+    const refusal = notifications.center.getByText('cannot cancel the discovery in Restricted Mode').first();
     await until(
       'the keybinding to run Cancel Discovery',
       async () => {
         await row.click();
         await page.keyboard.press('Control+Alt+Shift+K');
-        await runCommand(page, 'Notifications: Show Notifications');
+        await notifications.show();
         if (
-          await refusal.waitFor({ state: 'visible', timeout: 1_000 }).then(
+          await refusal.waitFor({ state: 'visible', timeout: 2_000 }).then(
             () => true,
             () => false,
           )
         )
           return true;
-        await page.keyboard.press('Escape');
+        await notifications.hide();
         return undefined;
       },
-      30_000,
+      PATIENCE.work,
     );
     await screenshot(page, 'groundwork-restricted-refusal.png');
-    await page.keyboard.press('Escape');
+    await notifications.hide();
 
     // The plan explorer offers no Wake on the sleeping agent here (its menu is for trusted folders);
     // the command behind it refuses too, as the panel's wake message above showed.
@@ -233,15 +179,17 @@ describe('Restricted Mode writes nothing (UI)', function () {
     );
 
     // Opening the panel again (a fresh snapshot) still sweeps nothing.
-    await runCommand(page, commandTitle('groundwork.refreshExplorer'));
-    await openGroundwork(page);
-    await panel.locator('#brief-card').waitFor({ state: 'visible' });
-    await until('the tree to list the sleeper again', async () =>
-      (await sideBar(page).locator('.monaco-list-row', { hasText: 'build-qa' }).count()) > 0 ? true : undefined,
+    await palette.runGroundwork('groundwork.refreshExplorer');
+    await gw.reopen();
+    await panel.locator('#brief-card').waitFor({ state: 'visible', timeout: PATIENCE.work });
+    await until(
+      'the tree to list the sleeper again',
+      async () => ((await explorer.row('build-qa').count()) > 0 ? true : undefined),
+      PATIENCE.work,
     );
 
     assert.deepEqual(fingerprint(workspace), before, 'the workspace is byte for byte unchanged');
     assert.equal(modelServer.requests.length, modelCalls, 'no model call');
-    await clearNotifications(page);
+    await notifications.clear();
   });
 });

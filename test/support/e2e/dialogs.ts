@@ -1,0 +1,76 @@
+// VS Code's modal dialogs (Groundwork's approvals, gates and confirmations) and its notifications.
+// The smoke-test driver (which the runner turns on) hides notification toasts: a person reads them
+// in the notification center, which these open and keep open while a test waits on them.
+import type { Locator, Page } from 'playwright-core';
+import { Palette } from './palette';
+import { PATIENCE } from './workbench';
+
+export class Modal {
+  constructor(readonly page: Page) {}
+
+  get box(): Locator {
+    return this.page.locator('.monaco-dialog-box');
+  }
+
+  /** The modal's text once it shows (what `filter` says, when given). */
+  async shown(filter?: string | RegExp, timeout: number = PATIENCE.work): Promise<string> {
+    const box = filter === undefined ? this.box : this.box.filter({ hasText: filter });
+    await box.waitFor({ state: 'visible', timeout });
+    return box.innerText();
+  }
+
+  button(name: string): Locator {
+    return this.box.getByRole('button', { name, exact: true });
+  }
+
+  /** Clicks the modal's button `name`; resolves once the modal is gone. */
+  async choose(name: string): Promise<void> {
+    await this.button(name).click();
+    await this.box.waitFor({ state: 'hidden', timeout: PATIENCE.soon });
+  }
+}
+
+export class Notifications {
+  constructor(readonly page: Page) {}
+
+  get center(): Locator {
+    return this.page.locator('.notifications-center');
+  }
+
+  /** Opens the notification center (it stays open until Escape or hide()). */
+  async show(): Promise<void> {
+    if (await this.center.isVisible()) return;
+    await new Palette(this.page).run('Notifications: Show Notifications');
+    await this.center.waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  }
+
+  async hide(): Promise<void> {
+    if (!(await this.center.isVisible())) return;
+    await new Palette(this.page).run('Notifications: Hide Notifications');
+    await this.center.waitFor({ state: 'hidden', timeout: PATIENCE.soon });
+  }
+
+  /** Waits until a notification saying `text` is listed; the center is left open. */
+  async waitFor(text: string | RegExp, timeout: number = PATIENCE.work): Promise<void> {
+    await this.show();
+    await this.center.getByText(text).first().waitFor({ state: 'visible', timeout });
+  }
+
+  /** Every notification's text (what went wrong, when a step fails); the center is closed again. */
+  async text(): Promise<string> {
+    await this.show().catch(() => undefined);
+    const text = await this.center.innerText().catch(() => '');
+    await this.hide().catch(() => undefined);
+    return text;
+  }
+
+  /** Clears every notification (the center stays as it was). */
+  async clear(): Promise<void> {
+    await new Palette(this.page).run('Notifications: Clear All Notifications');
+    await this.center
+      .locator('.notification-list-item')
+      .first()
+      .waitFor({ state: 'detached', timeout: PATIENCE.soon })
+      .catch(() => undefined);
+  }
+}

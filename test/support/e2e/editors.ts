@@ -1,0 +1,60 @@
+// The editor area as a person uses it: a file opened with Go to File, the tabs, the text shown, the
+// markdown preview (a webview of its own).
+import type { Frame, Locator, Page } from 'playwright-core';
+import { until } from '../until';
+import { Palette } from './palette';
+import { PATIENCE } from './workbench';
+
+export class Editors {
+  constructor(readonly page: Page) {}
+
+  tab(text: string | RegExp): Locator {
+    return this.page.locator('.tabs-container .tab', { hasText: text }).first();
+  }
+
+  /** The active editor's visible text, as the person reads it (no-break spaces as spaces). */
+  async text(): Promise<string> {
+    return (await this.page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  /** A line of the editor, by its text. */
+  line(text: string | RegExp): Locator {
+    return this.page.locator('.editor-instance .view-line', { hasText: text }).first();
+  }
+
+  /** Opens a workspace file with Go to File (Ctrl+P), as a person does; resolves once its line `showing` is drawn. */
+  async open(path: string, showing: string | RegExp): Promise<void> {
+    const palette = new Palette(this.page);
+    await palette.run('Go to File...');
+    await this.page.keyboard.type(path);
+    await palette.row(path.split('/').pop()!).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    await this.page.keyboard.press('Enter');
+    await this.line(showing).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  }
+
+  async closeAll(): Promise<void> {
+    await new Palette(this.page).run('View: Close All Editors');
+    await this.page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: PATIENCE.soon });
+  }
+
+  /**
+   * The frame of a webview editor (the markdown preview) once its document shows `selector`
+   * (with `text`): drawn, and so ready for a picture.
+   */
+  async webviewShowing(selector: string, text?: string | RegExp): Promise<Frame> {
+    return until(
+      `a webview showing ${selector}${text ? ` with ${text}` : ''}`,
+      async () => {
+        for (const frame of this.page.frames()) {
+          const found = await frame
+            .locator(selector, text === undefined ? undefined : { hasText: text })
+            .count()
+            .catch(() => 0);
+          if (found > 0) return frame;
+        }
+        return undefined;
+      },
+      PATIENCE.work,
+    );
+  }
+}
