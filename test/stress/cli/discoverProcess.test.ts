@@ -11,7 +11,16 @@ import { parseRoundFile } from '../../../src/core/discovery/roundFile';
 import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { filesUnder, runCliProcess, type CliRun } from '../../unit/cli/cliHarness';
-import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from '../../unit/cli/discoverScript';
+import {
+  and,
+  assertKeyNotPrinted,
+  BRIEF,
+  CANARY,
+  QUESTIONS_1,
+  ROLE,
+  round,
+  tempWorkspace,
+} from '../../unit/cli/discoverScript';
 
 describe('groundwork discover as a child process', () => {
   async function groundwork(
@@ -23,7 +32,7 @@ describe('groundwork discover as a child process', () => {
       env: { PATH: process.env['PATH'] ?? '', ...env },
       ...(onSpawn ? { onSpawn } : {}),
     });
-    printed.push(run.stdout, run.stderr);
+    assertKeyNotPrinted(run.stdout, run.stderr);
     return run;
   }
 

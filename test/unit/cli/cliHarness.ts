@@ -1,12 +1,10 @@
 // Runs the CLI in-process with captured output. The store is the real one over an in-memory
 // file system (`ws`, where tests plant damage); pass `openStore` to use another.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../../src/cli/runCli';
 import type { CliDeps } from '../../../src/cli/cliTypes';
@@ -14,6 +12,7 @@ import { createNodeDeps } from '../../../src/cli/nodeDeps';
 import type { CliTerminal } from '../../../src/cli/terminal';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { tempFolder as tempFolderOf } from '../../support/tempDirs';
 
 export const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
 
@@ -71,15 +70,8 @@ export const repo = join(import.meta.dirname, '../../..');
 // Resolved from the repository, since the child may run with a workspace as its current folder.
 export const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
 
-const temps: string[] = [];
-after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
-
-/** A temporary folder, removed when the test file ends. */
-export async function tempFolder(prefix = 'groundwork-cli-'): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+/** A temporary folder, removed when the process ends. */
+export const tempFolder = (prefix = 'groundwork-cli-'): Promise<string> => tempFolderOf(prefix);
 
 /** Every file under `dir`, as [relative path, text]. */
 export async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {

@@ -20,7 +20,7 @@ import {
 } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { filesUnder, repo, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
-import { and, BRIEF, CANARY, printed, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
+import { and, assertKeyNotPrinted, BRIEF, CANARY, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
 
 const QUESTIONS_2 = 'DISCOVERY_QUESTIONS\n1. Which mail provider do you use?\n2. How many contacts?\n3. Any deadline?';
 const SPECIFIC_BRIEF = BRIEF.replace(
@@ -61,8 +61,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
       cwd: ws,
     };
     const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(options), [discoverCommand]);
-    printed.push(stdout, stderr);
-    assert.ok(!stdout.includes(CANARY) && !stderr.includes(CANARY), 'the key is never printed');
+    assertKeyNotPrinted(stdout, stderr);
     return { code, stdout, stderr };
   }
 

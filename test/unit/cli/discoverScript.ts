@@ -2,7 +2,6 @@
 // (test/stress/cli/discoverProcess.test.ts): the canary key, the scripted discovery replies, the
 // request matchers and a check that nothing printed ever shows the key.
 import assert from 'node:assert/strict';
-import { after } from 'node:test';
 import { lastUserText, match, type MessagesBody } from '../../support/scriptedModelServer';
 import { tempFolder } from './cliHarness';
 
@@ -33,8 +32,7 @@ export const and =
 
 export const tempWorkspace = () => tempFolder('groundwork-discover-');
 
-/** Everything printed by every run of the test file, to check the canary never shows. */
-export const printed: string[] = [];
-after(() => {
+/** Fails if anything a run printed shows the key. */
+export function assertKeyNotPrinted(...printed: string[]): void {
   for (const text of printed) assert.ok(!text.includes(CANARY), 'the key was printed');
-});
+}

@@ -4,9 +4,10 @@
 // Terminal; an ended build's reason, Resume, Open Report and Open Folder; Restricted Mode shows the
 // build but offers nothing that writes; a malformed slice is an error in its part alone.
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { BuildPanelView } from '../../../src/shared/protocol/build';
 import { BUILD_STREAM_CHARS } from '../../../webview/parts/build/buildPart';
+import { removeFakeDocument } from './fakeDom';
 import { Harness, S, slices } from './harness';
 
 const STREAM = 'build:20250102-030405-adder-0a1f:qa:2';
@@ -36,6 +37,7 @@ let h: Harness;
 beforeEach(() => {
   h = new Harness();
 });
+afterEach(removeFakeDocument);
 
 describe('the build part', () => {
   test('no build: the part is empty', () => {

@@ -143,7 +143,13 @@ export class FakeElement extends FakeNode {
   }
 }
 
-/** Installs a fake `document` on globalThis (what webview/dom.ts calls) and returns it. */
+/** What globalThis.document was before the fake replaced it (in Node: nothing), while it is replaced. */
+let replaced: { had: boolean; value: unknown } | undefined;
+
+/**
+ * Installs a fake `document` on globalThis (what webview/dom.ts calls) and returns it; a test file
+ * that installs one calls removeFakeDocument after each test (the process may run other files).
+ */
 export function installFakeDocument(): {
   createElement(tag: string): FakeElement;
   createTextNode(text: string): FakeText;
@@ -154,8 +160,19 @@ export function installFakeDocument(): {
     createTextNode: (text: string) => new FakeText(text),
     activeElement: null,
   };
-  (globalThis as { document?: unknown }).document = doc;
+  const g = globalThis as { document?: unknown };
+  replaced ??= { had: 'document' in g, value: g.document };
+  g.document = doc;
   return doc;
+}
+
+/** Puts back what globalThis.document was before installFakeDocument. */
+export function removeFakeDocument(): void {
+  if (!replaced) return;
+  const g = globalThis as { document?: unknown };
+  if (replaced.had) g.document = replaced.value;
+  else delete g.document;
+  replaced = undefined;
 }
 
 /** The sections as one root, for selecting in them. */

@@ -3,11 +3,11 @@
 // part while the rest works; Restricted Mode offers nothing that writes, saying why where the action
 // would be.
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { BrainstormPanelView } from '../../../src/shared/protocol/brainstorm';
 import type { DiscoveryPanelView } from '../../../src/shared/protocol/discovery';
 import type { WebviewMessage } from '../../../src/shared/protocol/panel';
-import type { FakeElement } from './fakeDom';
+import { removeFakeDocument, type FakeElement } from './fakeDom';
 import { BRIEF, Harness, S, slices } from './harness';
 
 let h: Harness;
@@ -18,6 +18,7 @@ beforeEach(() => {
   h = new Harness();
   posted = h.posted;
 });
+afterEach(removeFakeDocument);
 
 /** The journal form works: a title and a description typed, Add clicked, the host is asked. */
 function addToJournal(root: FakeElement): void {

@@ -3,9 +3,10 @@
 // redraws only the parts a state message concerns; requests and their answers; countdowns that tick
 // without the host.
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { BrainstormPanelView } from '../../../src/shared/protocol/brainstorm';
 import type { DiscoveryPanelView, ToolLine } from '../../../src/shared/protocol/discovery';
+import { removeFakeDocument } from './fakeDom';
 import { Harness, S, T0, slices } from './harness';
 
 const discoveryRunning = (
@@ -53,6 +54,7 @@ let h: Harness;
 beforeEach(() => {
   h = new Harness();
 });
+afterEach(removeFakeDocument);
 
 describe('two streams at once', () => {
   test('discovery text goes to the discovery card, the coordinator’s to the brainstorm: no cross-talk', () => {

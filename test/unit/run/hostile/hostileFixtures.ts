@@ -3,10 +3,8 @@
 // the agent runtime over that disk with a scripted model, the CLI in-process over it, and a
 // snapshot of every entry under a folder so a test can say "nothing else was written".
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after } from 'node:test';
 import { runCli } from '../../../../src/cli/runCli';
 import type { CliDeps } from '../../../../src/cli/cliTypes';
 import { systemClock } from '../../../../src/core/clock';
@@ -25,21 +23,15 @@ import type { WorkspaceFs } from '../../../../src/core/storage/workspaceFs';
 import { WorkspaceStore } from '../../../../src/core/storage/workspaceStore';
 import { FakeCommands } from '../../agent/agentHarness';
 import { scriptedDeps } from '../../cli/cliHarness';
+import { tempFolder } from '../../../support/tempDirs';
 import { ToolScript } from '../../session/toolScript';
 import type { Turn } from '../../session/toolScript';
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-const temps: string[] = [];
-after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
-
-/** A fresh folder under the system's temp folder, removed when the test file ends. */
-export async function tempDir(prefix = 'gw-hostile-'): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+/** A fresh folder under the system's temp folder, removed when the process ends. */
+export const tempDir = (prefix = 'gw-hostile-'): Promise<string> => tempFolder(prefix);
 
 /** A run id of `role` (the folder name a run gets). */
 export function runId(n: number, role = 'build-developer'): string {
