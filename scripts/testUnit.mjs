@@ -3,20 +3,50 @@
 // instead; files run as given; the rest is passed through, e.g.
 // `npm run test:unit -- --test-name-pattern=journal`.
 //
-// Each file is a process of its own. Node runs one file fewer at a time than there are cores: on a
-// 2-core CI machine, one at a time, the second core idle while a file waits on its scripted server,
-// child processes or timers. So at least two at a time (`--test-concurrency=N` overrides), and the
-// files that take seconds start first, so that none of them is left running alone at the end.
+// All the files run in ONE process, one after another, each inside a suite named by its path (so
+// its top-level before/after hooks are its own, as they would be in a process of its own). Node 20
+// has no `--test-isolation=none` (22.8 has); this does by hand what it does. Loading tsx, the
+// sources and their packages once instead of once a file saves most of what the files cost apart.
+// The price: a test file must put back what it changes in the process (environment, current folder,
+// globals, umask, module hooks), close what it opens, and not count on a module's state being
+// fresh; `--shuffle[=SEED]` runs the files in a random order (printing the seed) to find one that
+// passes only after another.
+//
+// That process is the one test file of Node's own runner (`node --test scripts/testUnit.mjs`, the
+// file list in GROUNDWORK_TEST_FILES), which formats what it reports: Node 20's spec reporter,
+// formatting a failure (a todo test's too), marks a RegExp of its own in a way that makes V8 drop
+// its fast path for `split(regexp)` for the rest of the process (70 times slower on 5 MB), which
+// would slow every later file and fail their time limits. What makes a run end and say why,
+// whatever a test leaves behind:
+// - a file that takes longer than `--test-timeout` (default 5 minutes) fails, its hung test is
+//   cancelled, and the next file runs (Node ignores --test-timeout in the process that runs the
+//   tests, so each file's suite gets it, and its tests inherit it);
+// - when the last file is done, anything still keeping the process alive (a server, a socket, a
+//   child process, a timer) fails the run, named with the files after which it was first seen, and
+//   the process ends anyway (`--test-force-exit`);
+// - a process that is still running after 30 minutes (a test spinning in a loop) is killed, and
+//   the run reported as timed out.
+//
+// `--isolate` runs each file in a process of its own instead (what `npm run test:stress` does: its
+// tests spawn, signal and kill child processes and fill disks), two files at a time on a 2-core
+// machine (Node's default would be one), the slowest first.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
+/** The files for the one process to run (JSON), set by the runner for it. */
+const FILES_ENV = 'GROUNDWORK_TEST_FILES';
+const FILE_TIMEOUT_ENV = 'GROUNDWORK_TEST_FILE_TIMEOUT';
+/** How long one file may take (`--test-timeout=MS` sets it), and the whole run. */
+const FILE_TIMEOUT_MS = 5 * 60_000;
+const RUN_TIMEOUT_MS = 30 * 60_000;
 
 /**
- * The files that take longest (3 s to 30 s on a 2-core machine), longest first: they start first.
- * Only an order: a file missing here runs all the same, after these, in name order.
+ * The files that take longest (3 s to 30 s on a 2-core machine), longest first: with `--isolate`
+ * they start first. Only an order: a file missing here runs all the same, after these, in name order.
  */
 const SLOW_FIRST = [
   'test/stress/storage/faults.test.ts',
@@ -51,34 +81,131 @@ function find(dir) {
   });
 }
 
-const args = process.argv.slice(2);
-const explicit = args.filter((a) => !a.startsWith('--'));
-const flags = args.filter((a) => a.startsWith('--'));
 const rank = (f) => {
   const i = SLOW_FIRST.indexOf(f.split('\\').join('/'));
   return i < 0 ? SLOW_FIRST.length : i;
 };
-const testsIn = (dir) =>
-  find(join(root, dir))
-    .map((f) => relative(root, f))
-    .sort()
-    .sort((a, b) => rank(a) - rank(b));
-const files = (explicit.length ? explicit : ['test/unit']).flatMap((a) =>
-  statSync(resolve(root, a), { throwIfNoEntry: false })?.isDirectory() ? testsIn(a) : [a],
-);
-if (files.length === 0) {
-  console.error(`no test files found under ${explicit.join(', ') || 'test/unit'}`);
-  process.exit(1);
+
+/** A random order from `seed` (a 32-bit integer), the same for the same seed. */
+function shuffled(files, seed) {
+  let s = seed >>> 0;
+  const next = () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
+  const out = [...files];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }
-const concurrency = flags.some((f) => f.startsWith('--test-concurrency'))
-  ? []
-  : [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`];
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...flags, ...files],
-  {
-    cwd: root,
-    stdio: 'inherit',
-  },
-);
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+const filesForThisProcess = process.env[FILES_ENV];
+if (filesForThisProcess !== undefined) runHere(JSON.parse(filesForThisProcess));
+else runner(process.argv.slice(2));
+
+function runner(args) {
+  const explicit = args.filter((a) => !a.startsWith('--'));
+  const isolate = args.includes('--isolate');
+  const shuffle = args.find((a) => a === '--shuffle' || a.startsWith('--shuffle='));
+  const timeout = args.find((a) => a.startsWith('--test-timeout='));
+  const flags = args.filter(
+    (a) => a.startsWith('--') && a !== '--isolate' && a !== shuffle && (isolate || a !== timeout),
+  );
+  const testsIn = (dir) =>
+    find(join(root, dir))
+      .map((f) => relative(root, f))
+      .sort()
+      .sort((a, b) => (isolate ? rank(a) - rank(b) : 0));
+  let files = (explicit.length ? explicit : ['test/unit']).flatMap((a) =>
+    statSync(resolve(root, a), { throwIfNoEntry: false })?.isDirectory() ? testsIn(a) : [a],
+  );
+  if (files.length === 0) {
+    console.error(`no test files found under ${explicit.join(', ') || 'test/unit'}`);
+    process.exit(1);
+  }
+  if (shuffle) {
+    const seed = shuffle.includes('=') ? Number(shuffle.slice(shuffle.indexOf('=') + 1)) : Date.now() % 2 ** 31;
+    console.log(`files in a random order: --shuffle=${seed}`);
+    files = shuffled(files, seed);
+  }
+  const node = (argv, env = process.env) => {
+    const child = spawn(process.execPath, argv, { cwd: root, env, stdio: 'inherit' });
+    child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+    // Ctrl-C reaches the child too (same process group); this process waits for its report.
+    process.on('SIGINT', () => undefined);
+  };
+  const reporter = flags.some((f) => f.startsWith('--test-reporter')) ? [] : ['--test-reporter=spec'];
+  if (isolate) {
+    const concurrency = flags.some((f) => f.startsWith('--test-concurrency'))
+      ? []
+      : [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`];
+    node(['--import', 'tsx', '--test', ...reporter, ...concurrency, ...flags, ...files]);
+  } else {
+    // Node's runner with this file as its one test file: it starts one process for it (where
+    // runHere runs every file), gives that process RUN_TIMEOUT_MS, and reports what it sends back.
+    const env = {
+      ...process.env,
+      [FILES_ENV]: JSON.stringify(files),
+      [FILE_TIMEOUT_ENV]: timeout ? timeout.slice(timeout.indexOf('=') + 1) : String(FILE_TIMEOUT_MS),
+    };
+    const argv = ['--import', 'tsx', '--test', ...reporter, '--test-force-exit', `--test-timeout=${RUN_TIMEOUT_MS}`];
+    node([...argv, ...flags, import.meta.filename], env);
+  }
+}
+
+/**
+ * In the one process (started by `runner`, with tsx loaded and Node's test flags): each file
+ * required inside a suite of its own, then the check that nothing is left running.
+ */
+async function runHere(files) {
+  const { after, before, describe } = await import('node:test');
+  const require = createRequire(import.meta.url);
+  const timeout = Number(process.env[FILE_TIMEOUT_ENV] ?? FILE_TIMEOUT_MS);
+  // Not for the processes the tests start.
+  delete process.env[FILES_ENV];
+  delete process.env[FILE_TIMEOUT_ENV];
+
+  // What keeps a process alive, counted by kind. Requests (a file read, a write to a socket) end by
+  // themselves; handles and timers are what a test can leave open.
+  const open = () => {
+    const count = new Map();
+    for (const kind of process.getActiveResourcesInfo()) {
+      if (/Req|WriteWrap|ShutdownWrap|QueryWrap/.test(kind)) continue;
+      count.set(kind, (count.get(kind) ?? 0) + 1);
+    }
+    return count;
+  };
+  const more = (now, then) =>
+    [...now].filter(([kind, n]) => n > (then.get(kind) ?? 0)).map(([kind, n]) => [kind, n - (then.get(kind) ?? 0)]);
+  const atStart = open();
+  /** Kind → the files after which one more of that kind was open than before them. */
+  const seenAfter = new Map();
+
+  for (const file of files) {
+    describe(file, { timeout }, () => {
+      let opened;
+      before(() => void (opened = open()));
+      require(resolve(root, file));
+      after(() => {
+        for (const [kind] of more(open(), opened)) seenAfter.set(kind, [...(seenAfter.get(kind) ?? []), file]);
+      });
+    });
+  }
+
+  after(async () => {
+    // What is closing as the last test ends (a child's exit, a socket's close) gets a moment to go.
+    const until = Date.now() + 5_000;
+    let left = more(open(), atStart);
+    while (left.length > 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+      left = more(open(), atStart);
+    }
+    if (left.length === 0) return;
+    const lines = left.map(([kind, n]) => {
+      const files = seenAfter.get(kind);
+      return `  ${n} × ${kind}${files ? ` (first open after ${files.join(', ')})` : ''}`;
+    });
+    throw new Error(
+      `the tests left these open when the last one ended (the run was ended anyway):\n${lines.join('\n')}`,
+    );
+  });
+}
