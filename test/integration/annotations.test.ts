@@ -48,6 +48,14 @@ describe('Spec annotations', () => {
   let hadState = false;
   let editor: vscode.TextEditor;
   const drawn = () => api.annotationsDrawn(editor);
+  /**
+   * Runs a command that acts on the focused editor (undo, revert) with the spec's editor focused: in
+   * the window the UI tests drove, the keyboard may be anywhere (a webview, the panel).
+   */
+  const inSpec = async (command: string) => {
+    editor = await vscode.window.showTextDocument(editor.document, { preserveFocus: false });
+    await vscode.commands.executeCommand(command);
+  };
   const lastLine = (id: string) =>
     readFileSync(casesFile, 'utf8')
       .split('\n')
@@ -159,7 +167,7 @@ describe('Spec annotations', () => {
     const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
     assert.ok(await editor.edit((e) => e.insert(end, '<!--@ax-discovery:task-002:disc-901-->again<!--/@ax-->\n')));
     await until('the new note drawn', () => drawn()?.notes.outdated === 3);
-    await vscode.commands.executeCommand('undo');
+    await inSpec('undo');
     await until('the undone note no longer drawn', () => drawn()?.notes.outdated === 2);
   });
 
@@ -178,11 +186,9 @@ describe('Spec annotations', () => {
     assert.match(editor.document.getText(), /task-002:disc-903/);
     assert.match(editor.document.getText(), / typed/, "the person's unsaved edit is still there");
     assert.equal(readFileSync(spec, 'utf8'), onDisk, 'a spec with unsaved edits is not saved behind the person');
-    await vscode.commands.executeCommand('undo');
+    await inSpec('undo');
     assert.doesNotMatch(editor.document.getText(), /task-002:disc-903/);
-    // The spec's editor active again (the command reverts the active one), then its unsaved edits dropped.
-    await vscode.window.showTextDocument(editor.document);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await inSpec('workbench.action.files.revert');
     assert.equal(editor.document.isDirty, false, 'the spec is as on disk again');
     assert.ok(await writer.edit(spec, (text) => ({ text: text.replace('Prose after', 'Prose, marked, after') })));
     assert.match(readFileSync(spec, 'utf8'), /Prose, marked, after/, 'a clean spec is saved');

@@ -70,7 +70,7 @@ export class Notifications {
     await this.center
       .locator('.notification-list-item')
       .first()
-      .waitFor({ state: 'detached', timeout: PATIENCE.soon })
+      .waitFor({ state: 'hidden', timeout: PATIENCE.soon })
       .catch(() => undefined);
   }
 }

@@ -33,6 +33,7 @@ export class Editors {
   }
 
   async closeAll(): Promise<void> {
+    if ((await this.page.locator('.tabs-container .tab').count()) === 0) return;
     await new Palette(this.page).run('View: Close All Editors');
     await this.page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: PATIENCE.soon });
   }

@@ -50,7 +50,15 @@ export class Palette {
           () => true,
           () => false,
         );
-        if (listed) return row.click();
+        // A row that something covers (a hover, a toast) is tried again rather than waited on.
+        if (
+          listed &&
+          (await row.click({ timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return;
       }
       if (Date.now() > deadline) {
         await screenshot(this.page, 'palette-not-ready.png');
