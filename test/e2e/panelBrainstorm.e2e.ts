@@ -38,34 +38,44 @@ describe('Brainstorm in the panel (UI)', function () {
   before(() => {
     restoreWorkspace = keepWorkspaceAsFound();
     const { modelServer } = workbench();
-    // each inquisitor waits 300 ms, so the three calls visibly overlap
+    // Each inquisitor's reply waits until all three have been asked (15 s at most): the three calls
+    // overlap however slow the machine is, if Groundwork makes them at once.
+    let asked = 0;
+    let allAsked!: () => void;
+    const together = Promise.race([
+      new Promise<void>((resolve) => (allAsked = resolve)),
+      new Promise<void>((resolve) => setTimeout(resolve, 15_000).unref()),
+    ]);
+    const inquisitor = (chunks: string | string[]) => () => {
+      if (++asked === 3) allAsked();
+      return reply.text(chunks, { hold: { afterDeltas: 0, until: together } });
+    };
     modelServer.add(
       {
         name: 'inquisitor ux',
         match: match.system('# UX inquisitor'),
-        reply: reply.text(
+        reply: inquisitor(
           questions(
             'ux',
             'Who exports invoices: the owner, the accountant, or both?',
             'Where would someone look for the export first?',
           ),
-          { headerDelayMs: 300 },
         ),
       },
       {
         name: 'inquisitor technical',
         match: match.system('# Technical inquisitor'),
-        reply: reply.text(
-          ['```json\n', questions('technical', 'Which file formats must the export produce?'), '\n```'],
-          { headerDelayMs: 300 },
-        ),
+        reply: inquisitor([
+          '```json\n',
+          questions('technical', 'Which file formats must the export produce?'),
+          '\n```',
+        ]),
       },
       {
         name: 'inquisitor edge-cases',
         match: match.system('# Edge-cases inquisitor'),
-        reply: reply.text(
+        reply: inquisitor(
           questions('edge-cases', 'What should happen when an export of 50,000 invoices fails halfway?'),
-          { headerDelayMs: 300 },
         ),
       },
       {
