@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-/** Settings that keep a fresh profile quiet: no update checks, tips, welcome page or chat. */
+/** Settings that keep a fresh profile quiet (no update checks, tips, welcome page or chat) and like the desktop's. */
 export const QUIET_SETTINGS = {
   'update.mode': 'none',
   'update.showReleaseNotes': false,
@@ -27,6 +27,9 @@ export const QUIET_SETTINGS = {
   'typescript.tsserver.experimental.enableProjectDiagnostics': false,
   'window.restoreWindows': 'none',
   'files.hotExit': 'off',
+  // As on the desktop: a web window saves edited files after a second by default, which would save
+  // under a test an edit it means to keep unsaved (a window running extension tests does not).
+  'files.autoSave': 'off',
 };
 
 function profileDirs(tmp) {
