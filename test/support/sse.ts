@@ -2,6 +2,7 @@
 // streamed reply, the JSON of a whole reply, and the error body. Kept apart from the server so
 // the format can be checked on its own and reused by anything that fakes the API.
 import type { ServerResponse } from 'node:http';
+import { estimateTokens } from './promptCache';
 
 /** The `usage` object of a message, as the API spells it. */
 export interface WireUsage {
@@ -40,6 +41,11 @@ export interface StreamTiming {
   chunkDelayMs?: number;
   /** After this many content deltas, the stream waits for `until` (to make two streams overlap). */
   hold?: { afterDeltas: number; until: Promise<unknown> };
+  /**
+   * After its last content delta the reply sends nothing more (no block stop, no message stop) and
+   * stays open until the client gives up: a model that hangs mid-reply.
+   */
+  openEnded?: boolean;
 }
 
 interface WireEvent {
@@ -125,6 +131,15 @@ export function streamEvents(message: WireMessage): WireEvent[] {
   return events;
 }
 
+/** The output tokens of a reply, estimated from its text and tool inputs (at least 1). */
+export function outputTokens(blocks: ReplyBlock[]): number {
+  const chars = blocks.reduce(
+    (n, b) => n + (b.type === 'text' ? b.chunks.join('').length : JSON.stringify(b.input).length),
+    0,
+  );
+  return Math.max(1, estimateTokens(chars));
+}
+
 /** The whole reply as a non-streaming request gets it. */
 export function messageJson(message: WireMessage): Record<string, unknown> {
   return {
@@ -194,7 +209,14 @@ export async function writeStream(
   onDrop?: () => void,
 ): Promise<void> {
   let deltas = 0;
-  for (const { event, data, delta } of streamEvents(message)) {
+  const events = streamEvents(message);
+  const lastDelta = events.reduce((last, e, i) => (e.delta ? i : last), -1);
+  for (const [i, { event, data, delta }] of events.entries()) {
+    if (timing.openEnded && i > lastDelta) {
+      // Hangs here: nothing more until the client goes away.
+      await new Promise<void>((resolve) => (gone(res) ? resolve() : res.once('close', () => resolve())));
+      return;
+    }
     // The failure takes the place of the event after the Nth delta (of the first delta for 0).
     const failNow = failure !== undefined && deltas === failure.afterDeltas && (delta || deltas > 0);
     if (delta || failNow) await pause(deltas === 0 ? (timing.firstChunkDelayMs ?? 0) : (timing.chunkDelayMs ?? 0), res);

@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
+import { inOrder, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { repo, tempFolder } from '../../unit/cli/cliHarness';
-import { KEY, alive, cli, rules, runIdOf } from './agentCliHarness';
+import { KEY, alive, cli, runIdOf } from './agentCliHarness';
 
 const SUM = 'function sum(a, b) {\n  return a + b;\n}\nmodule.exports = { sum };\n';
 const TEST =
@@ -32,7 +32,7 @@ describe('groundwork agent: the built CLI', () => {
   test('build-developer lists, writes, runs node --test (approved), sleeps, reports and sums up', async () => {
     assert.ok(existsSync(join(repo, 'dist/cli.js')), 'dist/cli.js is missing: run npm run build');
     const server = await startScriptedModelServer(
-      rules(
+      inOrder(
         reply.toolUse('list_files', { path: '.' }, { text: ['Let me look first.'] }),
         reply.toolUse('write_file', { path: 'src/sum.js', content: SUM }),
         reply.toolUse('write_file', { path: 'test/sum.test.js', content: TEST }),
@@ -96,7 +96,7 @@ describe('groundwork agent: the built CLI', () => {
       `${'node x && '.repeat(51)}node x`,
     ];
     const server = await startScriptedModelServer(
-      rules(...corpus.map((command) => reply.toolUse('run_command', { command })), reply.text('Nothing ran.')),
+      inOrder(...corpus.map((command) => reply.toolUse('run_command', { command })), reply.text('Nothing ran.')),
     );
     try {
       const ws = await tempFolder('groundwork-agent-');
@@ -126,7 +126,7 @@ describe('groundwork agent: the built CLI', () => {
       const hang =
         "const { spawn } = require('node:child_process');\nconst fs = require('node:fs');\nconst c = spawn('sleep', ['60'], { stdio: 'ignore' });\nfs.writeFileSync('pids.txt', process.pid + ' ' + c.pid);\nsetInterval(() => {}, 1000);\n";
       const server = await startScriptedModelServer(
-        rules(
+        inOrder(
           reply.toolUse('write_file', { path: 'hang.js', content: hang }),
           reply.toolUse('run_command', { command: 'node hang.js' }),
           reply.text('Resumed: the rest is done.'),
@@ -174,7 +174,7 @@ describe('groundwork agent: the built CLI', () => {
 
   test('runs revert restores the workspace byte for byte, and refuses a file changed outside the run', async () => {
     const server = await startScriptedModelServer(
-      rules(
+      inOrder(
         reply.toolUse('write_file', { path: 'notes.md', content: 'replaced\n' }),
         reply.toolUse('edit_file', { path: 'data.bin.txt', old_text: 'two', new_text: 'TWO' }),
         reply.toolUse('write_file', { path: 'new/deep/file.txt', content: 'created\n' }),

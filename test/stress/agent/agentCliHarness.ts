@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScriptRule, ScriptedModelServer, reply } from '../../support/scriptedModelServer';
+import type { ScriptedModelServer } from '../../support/scriptedModelServer';
 import { repo } from '../../unit/cli/cliHarness';
 
 /** The API key the CLI is given: it must never appear in anything it prints or a command sees. */
@@ -59,11 +59,6 @@ export function cli(
       (s) => child.kill(s),
     );
   });
-}
-
-/** One scripted reply per model call, in order. */
-export function rules(...replies: ReturnType<typeof reply.text>[]): ScriptRule[] {
-  return replies.map((r, i) => ({ name: `turn ${i + 1}`, reply: r }));
 }
 
 /** Alive and not a zombie (a zombie still answers kill(pid, 0)). */

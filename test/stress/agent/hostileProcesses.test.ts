@@ -7,11 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
+import { inOrder, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import type { MessagesBody, ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { tempFolder } from '../../unit/cli/cliHarness';
-import { alive, cli, rules, runIdOf } from './agentCliHarness';
+import { alive, cli, runIdOf } from './agentCliHarness';
 import type { Ran } from './agentCliHarness';
 
 function killQuietly(pid: number | undefined): void {
@@ -38,7 +38,7 @@ const AUTO = { GROUNDWORK_AUTO_APPROVE: '["node *"]' };
 describe('commands that misbehave', () => {
   test('a command that reads stdin gets end-of-file at once: nothing hangs', async () => {
     const server = await startScriptedModelServer(
-      rules(
+      inOrder(
         // As files: '=>' and ';' in a `node -e` text are never pre-approved.
         reply.toolUse('write_file', {
           path: 'drain.js',
@@ -69,7 +69,7 @@ describe('commands that misbehave', () => {
 
   test('a command that prints 200 MB: the run goes on, the log keeps head and tail, the model gets about 8 KB', async () => {
     const server = await startScriptedModelServer(
-      rules(
+      inOrder(
         reply.toolUse('write_file', {
           path: 'loud.js',
           content:
@@ -107,7 +107,7 @@ describe('commands that misbehave', () => {
     const stubborn =
       "require('fs').writeFileSync('pid.txt', String(process.pid)); process.on('SIGINT', () => console.log('ignoring SIGINT')); setInterval(() => {}, 1000);";
     const server = await startScriptedModelServer(
-      rules(
+      inOrder(
         reply.toolUse('write_file', { path: 'stubborn.js', content: stubborn }),
         reply.toolUse('run_command', { command: 'node stubborn.js' }),
       ),
@@ -282,7 +282,7 @@ describe('found by review', () => {
   ] as const) {
     test(`no detached grandchild outlives a command stopped by ${how}`, async () => {
       const server = await startScriptedModelServer(
-        rules(
+        inOrder(
           reply.toolUse('write_file', { path: 'spawner.js', content: spawner(stay) }),
           reply.toolUse('run_command', { command: 'node spawner.js', ...args }),
           reply.text('done'),

@@ -8,11 +8,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRoundFile } from '../../../src/core/discovery/roundFile';
-import { reply, startScriptedModelServer } from '../../support/scriptedModelServer';
+import { match, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { filesUnder, runCliProcess, type CliRun } from '../../unit/cli/cliHarness';
 import {
-  and,
   assertKeyNotPrinted,
   BRIEF,
   CANARY,
@@ -38,11 +37,11 @@ describe('groundwork discover as a child process', () => {
 
   test('the whole conversation: questions, answers, brief; then Ctrl-C mid-call exits 130 and keeps the session', async () => {
     const server = await startScriptedModelServer([
-      { match: and(ROLE, round('Discovery round 1/3')), times: 2, reply: reply.text(QUESTIONS_1) },
-      { name: 'brief', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF) },
+      { match: match.all(ROLE, round('Discovery round 1/3')), times: 2, reply: reply.text(QUESTIONS_1) },
+      { name: 'brief', match: match.all(ROLE, round('Discovery round 2/3')), reply: reply.text(BRIEF) },
       {
         name: 'slow',
-        match: and(ROLE, round('Discovery round 2/3')),
+        match: match.all(ROLE, round('Discovery round 2/3')),
         reply: reply.text(BRIEF, { firstChunkDelayMs: 20_000 }),
       },
     ]);

@@ -15,8 +15,8 @@ import type { RunEvent } from '../../../src/core/run/runTypes';
 import { SleepLog } from '../../../src/core/sleep/sleepLog';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { ToolScript } from '../session/toolScript';
-import type { Turn } from '../session/toolScript';
+import type { ScriptedModel } from '../../support/scriptedModel';
+import { toolScript, type Turn } from '../session/toolScript';
 
 export const DEVELOPER: Role = {
   name: 'build-developer',
@@ -49,7 +49,7 @@ export class FakeCommands implements CommandRunner {
 export interface Harness {
   ws: MemoryWorkspace;
   clock: FakeClock;
-  script: ToolScript;
+  script: ScriptedModel;
   commands: FakeCommands;
   runs: RunStore;
   runner: AgentRunner;
@@ -68,7 +68,7 @@ export function agentHarness(
   ws.fs.mkdir(ws.root);
   for (const [path, text] of Object.entries(options.files ?? {})) ws.fs.writeRaw(`${ws.root}/${path}`, text);
   const clock = new FakeClock(Date.parse('2026-11-24T10:00:00Z'));
-  const script = new ToolScript(turns);
+  const script = toolScript(turns);
   const commands = new FakeCommands();
   const runs = new RunStore(ws.store);
   const events: RunEvent[] = [];
@@ -124,7 +124,7 @@ export function agentHarness(
 }
 
 /** The tool_result blocks the model was sent in its last request, in order. */
-export function lastResults(script: ToolScript): { content: string; isError?: boolean }[] {
+export function lastResults(script: ScriptedModel): { content: string; isError?: boolean }[] {
   const last = script.requests[script.requests.length - 1];
   const message = last?.messages[last.messages.length - 1];
   if (!message || typeof message.content === 'string') return [];

@@ -214,7 +214,7 @@ describe('agent run', () => {
       h.onEvent,
     );
     assert.equal(run.status, 'failed');
-    assert.match(run.reason ?? '', /no turn left/);
+    assert.match(run.reason ?? '', /scripted model: no rule matches/);
     assert.match(h.printed(), /■ Failed: /);
   });
 

@@ -1,46 +1,40 @@
-// The brainstorm service's test bench: an in-memory workspace and a model fake that answers each
+// The brainstorm service's test bench: an in-memory workspace and the scripted model answering each
 // call by the role in its system prompt, shared by the service's test files.
 import { BrainstormService } from '../../../src/core/brainstorm/brainstormService';
 import { INQUISITOR_ROLES } from '../../../src/core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormProgress } from '../../../src/core/brainstorm/brainstormTypes';
-import type { LlmClient, LlmEvent, LlmRequest } from '../../../src/core/llm/llmClient';
+import type { LlmRequest } from '../../../src/core/llm/llmClient';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { reply, systemText } from '../../support/modelScript';
+import { ScriptedModel } from '../../support/scriptedModel';
 
 export type Script = (request: LlmRequest, signal: AbortSignal) => Promise<string> | string;
 
-/** Answers each call by the role in its system prompt; counts how many calls are in flight. */
-export class RoleLlm implements LlmClient {
-  readonly requests: LlmRequest[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  constructor(private readonly scripts: Record<string, Script>) {}
-
-  async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
-    this.requests.push(structuredClone(request));
-    const name = request.system.replace(/^ROLE /, '').split('\n')[0]!;
-    const script = this.scripts[name];
-    if (!script) throw new Error(`no script for ${name}`);
-    this.inFlight++;
-    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    try {
-      const text = await script(request, signal);
-      if (signal.aborted) {
-        yield { type: 'stop', reason: 'cancelled' };
-        return;
-      }
-      yield { type: 'text', text };
-      yield {
-        type: 'usage',
-        model: 'claude-haiku-4-5',
-        usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheCreationTokens: 0 },
-      };
-      yield { type: 'stop', reason: 'end_turn' };
-    } finally {
-      this.inFlight--;
-    }
-  }
+/**
+ * The scripted model (test/support/scriptedModel.ts) answering each call with the script of the
+ * role its system prompt names (`ROLE <name>`, as `role` writes it), looked up at each call.
+ */
+export function roleModel(scripts: Record<string, Script>): ScriptedModel {
+  const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheCreationTokens: 0 };
+  return new ScriptedModel(
+    [
+      {
+        name: 'by role',
+        times: Infinity,
+        reply: async (body, { request, signal }) => {
+          const name = systemText(body)
+            .replace(/^ROLE /, '')
+            .split('\n')[0]!;
+          const script = scripts[name];
+          if (!script) throw new Error(`no script for ${name}`);
+          return reply.text(await script(request!, signal));
+        },
+      },
+    ],
+    { model: 'claude-haiku-4-5', usage },
+  );
 }
 
 export const role = async (name: string): Promise<Role> => ({
@@ -97,7 +91,7 @@ export function setup(
   options: { concurrency?: number; timeoutMs?: number; ws?: MemoryWorkspace } = {},
 ) {
   const ws = options.ws ?? new MemoryWorkspace();
-  const llm = new RoleLlm(scripts);
+  const llm = roleModel(scripts);
   const service = new BrainstormService({
     store: ws.store,
     llm,

@@ -1,6 +1,6 @@
 // A build over the in-memory workspace: the real BuildRunner, AgentRunner, tools, run and build
-// stores, the bundled workflow and role files, with a model scripted per phase (by the system
-// prompt's first line `Groundwork build phase: <name>`), a fake command runner for the agents'
+// stores, the bundled workflow and role files, with the scripted model answering per phase (by the
+// system prompt's first line `Groundwork build phase: <name>`), a fake command runner for the agents'
 // commands and Groundwork's own BUILD:/VERIFY: re-runs, and a fake clock.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,8 +13,7 @@ import { parseWorkflow } from '../../../src/core/build/workflow';
 import type { CommandRequest, CommandResult } from '../../../src/core/commands/commandRunner';
 import { Journal } from '../../../src/core/journal/journal';
 import { parseJournalEntry } from '../../../src/core/journal/journalEntry';
-import { LlmError } from '../../../src/core/llm/llmClient';
-import type { LlmClient, LlmEvent, LlmRequest, LlmUsage } from '../../../src/core/llm/llmClient';
+import type { LlmRequest, LlmUsage } from '../../../src/core/llm/llmClient';
 import type { PriceTable } from '../../../src/core/llm/usage';
 import { JOURNAL_FILE, SLEEP_FILE } from '../../../src/core/plan/layout';
 import { parseRoleFile } from '../../../src/core/roles/roleFile';
@@ -26,11 +25,12 @@ import { SleepLog } from '../../../src/core/sleep/sleepLog';
 import { FakeCommands } from '../agent/agentHarness';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
+import { systemText } from '../../support/modelScript';
+import { ScriptedModel, turnReply, type Turn } from '../../support/scriptedModel';
 import { ROOT } from './buildFixtures';
 
 /** One model call: text and tool calls, a model error, or a hang until the run is stopped. */
-export type PhaseTurn =
-  { text?: string; tools?: { name: string; input: unknown }[] } | { error: string } | { hang: string };
+export type PhaseTurn = Turn;
 export type PhaseTurns = Record<string, PhaseTurn[]>;
 
 export const MODEL = 'claude-test';
@@ -70,36 +70,36 @@ export function happyTurns(): PhaseTurns {
   };
 }
 
-/** The model, scripted per phase; every request is kept with the phase it was for. */
-export class PhaseScript implements LlmClient {
-  readonly requests: { phase: string; request: LlmRequest }[] = [];
-  private ids = 0;
-  constructor(readonly turns: PhaseTurns) {}
+/** The build phase a call is for: its system prompt's first line, `Groundwork build phase: <name>`. */
+export const phaseOf = (system: string): string => /^Groundwork build phase: ([a-z0-9-]+)\n/.exec(system)?.[1] ?? '?';
 
-  async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
-    const phase = /^Groundwork build phase: ([a-z0-9-]+)\n/.exec(request.system)?.[1] ?? '?';
-    this.requests.push({ phase, request: structuredClone(request) });
-    const turn = this.turns[phase]?.shift();
-    if (turn === undefined) throw new Error(`PhaseScript: no turn left for phase ${phase}`);
-    if ('error' in turn) throw new LlmError('overloaded', turn.error, 529);
-    if ('hang' in turn) {
-      yield { type: 'text', text: turn.hang };
-      await new Promise<void>((resolve) =>
-        signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
-      );
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
-    if (turn.text) yield { type: 'text', text: turn.text };
-    for (const t of turn.tools ?? [])
-      yield { type: 'tool_use', id: `toolu_${++this.ids}`, name: t.name, input: t.input };
-    yield { type: 'usage', model: MODEL, usage: TURN_USAGE };
-    yield { type: 'stop', reason: turn.tools?.length ? 'tool_use' : 'end_turn' };
+/**
+ * The scripted model (test/support/scriptedModel.ts) answering each call with the next turn of its
+ * phase, from `turns` (which a test may change as the build goes).
+ */
+export class PhaseScript extends ScriptedModel {
+  constructor(readonly turns: PhaseTurns) {
+    super(
+      [
+        {
+          name: 'by phase',
+          times: Infinity,
+          reply: (body, call) => {
+            const phase = phaseOf(systemText(body));
+            const turn = turns[phase]?.shift();
+            if (turn === undefined) throw new Error(`no turn left for phase ${phase}`);
+            const r = turnReply(turn);
+            return typeof r === 'function' ? r(body, call) : r;
+          },
+        },
+      ],
+      { model: MODEL, usage: TURN_USAGE },
+    );
   }
 
   /** The model calls made for `phase`. */
   callsOf(phase: string): LlmRequest[] {
-    return this.requests.filter((r) => r.phase === phase).map((r) => r.request);
+    return this.requests.filter((r) => phaseOf(r.system) === phase);
   }
 
   /** The task text (the first user message) of each call of `phase` that began a run. */

@@ -12,6 +12,7 @@ import {
   bundledRole,
   causesOf,
   happyTurns,
+  phaseOf,
   PROJECT,
   QA_FAIL,
   QA_PASS,
@@ -58,7 +59,7 @@ describe('BuildRunner: a build from start to end', () => {
     assert.match(report, /- `test\/sum\.test\.js`/);
     assert.match(h.ws.fs.text(`/ws/.groundwork/builds/${build.id}/input.md`) ?? '', /Idea Brief: a tool that adds/);
     // Each phase's model was told which phase it is; the analyst got the brief's text.
-    assert.deepEqual([...new Set(h.script.requests.map((r) => r.phase))], Object.keys(ALL_PASSED));
+    assert.deepEqual([...new Set(h.script.requests.map((r) => phaseOf(r.system)))], Object.keys(ALL_PASSED));
     assert.match(h.script.tasksOf('analyst')[0] ?? '', /A tiny Node module, sum\(a, b\)/);
     assert.doesNotMatch(
       h.script.tasksOf('architect')[0] ?? '',

@@ -14,7 +14,6 @@ import {
   match,
   reply,
   startScriptedModelServer,
-  type MessagesBody,
   type Reply,
   type ScriptRule,
   type ScriptedModelServer,
@@ -34,11 +33,6 @@ const SYSTEM: Record<Angle | 'coordinator', string> = {
   'edge-cases': 'Edge-cases inquisitor',
   coordinator: 'Brainstorm coordinator',
 };
-
-const and =
-  (...ms: ((b: MessagesBody) => boolean)[]) =>
-  (b: MessagesBody) =>
-    ms.every((m) => m(b));
 
 type Q = [text: string, priority: number];
 
@@ -98,7 +92,7 @@ export function followUp(
 ): ScriptRule {
   return {
     name: 'follow-up',
-    match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: follow-up')),
+    match: match.all(match.system(SYSTEM.coordinator), match.lastUserText('TASK: follow-up')),
     reply: replyWith,
     ...extra,
   };
@@ -110,7 +104,7 @@ export function summarize(
 ): ScriptRule {
   return {
     name: 'summarize',
-    match: and(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')),
+    match: match.all(match.system(SYSTEM.coordinator), match.lastUserText('TASK: summarize')),
     reply: replyWith,
     ...extra,
   };

@@ -20,7 +20,7 @@ import {
 } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
 import { filesUnder, repo, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
-import { and, assertKeyNotPrinted, BRIEF, CANARY, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
+import { assertKeyNotPrinted, BRIEF, CANARY, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
 
 const QUESTIONS_2 = 'DISCOVERY_QUESTIONS\n1. Which mail provider do you use?\n2. How many contacts?\n3. Any deadline?';
 const SPECIFIC_BRIEF = BRIEF.replace(
@@ -114,15 +114,15 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     server.add(
       {
         name: 'round 1',
-        match: and(ROLE, round('Discovery round 1/3')),
+        match: match.all(ROLE, round('Discovery round 1/3')),
         reply: reply.text([
           'DISCOVERY_QUEST',
           'IONS\n1. Who will use',
           ' the CRM?\n2. Which data must it keep?\n3. Web or desktop?',
         ]),
       },
-      { name: 'round 2', match: and(ROLE, round('Discovery round 2/3')), reply: reply.text(QUESTIONS_2) },
-      { name: 'brief', match: and(ROLE, round('Discovery round 3/3')), reply: reply.text(BRIEF) },
+      { name: 'round 2', match: match.all(ROLE, round('Discovery round 2/3')), reply: reply.text(QUESTIONS_2) },
+      { name: 'brief', match: match.all(ROLE, round('Discovery round 3/3')), reply: reply.text(BRIEF) },
     );
     const request = 'Build me a CRM — for my "sales" team; `quotes` & *stars*\n  and a second line';
 
@@ -190,7 +190,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   });
 
   test('no build keyword: discovery starts anyway; GROUNDWORK_MODEL_COMPLEX picks the model', async () => {
-    server.add({ match: and(ROLE, match.model('claude-opus-4-1')), reply: reply.text(QUESTIONS_1) });
+    server.add({ match: match.all(ROLE, match.model('claude-opus-4-1')), reply: reply.text(QUESTIONS_1) });
     const r = await discover(['a CRM'], { env: { ...env, GROUNDWORK_MODEL_COMPLEX: 'claude-opus-4-1' } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Who will use the CRM/);
@@ -231,7 +231,7 @@ describe('groundwork discover (in-process, scripted model server)', () => {
   });
 
   test('an expired session is cleaned up and reported on stderr, and the message handled fresh', async () => {
-    server.add({ match: and(ROLE, round('Discovery round 1/3')), reply: reply.text(QUESTIONS_1) });
+    server.add({ match: match.all(ROLE, round('Discovery round 1/3')), reply: reply.text(QUESTIONS_1) });
     const old = Math.floor(Date.now() / 1000) - 31 * 60;
     await mkdir(join(ws, '.groundwork/discovery'), { recursive: true });
     await writeFile(

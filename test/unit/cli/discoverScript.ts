@@ -25,10 +25,6 @@ export const BRIEF = [
 
 /** A request whose last user text names the round, e.g. `round('Discovery round 2/3')`. */
 export const round = (n: string) => (body: MessagesBody) => lastUserText(body).includes(n);
-export const and =
-  (...ms: ((b: MessagesBody) => boolean)[]) =>
-  (b: MessagesBody) =>
-    ms.every((m) => m(b));
 
 export const tempWorkspace = () => tempFolder('groundwork-discover-');
 

@@ -14,8 +14,8 @@ import { parseRoleFile } from '../../../src/core/roles/roleFile';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { overloaded, ScriptedLlm, USAGE } from './scriptedLlm';
-import type { ScriptStep } from './scriptedLlm';
+import type { Turn } from '../../support/scriptedModel';
+import { discoveryModel, overloaded, USAGE } from './scriptedLlm';
 import { AUDIT_FILE } from '../../../src/core/plan/layout';
 
 const root = join(__dirname, '..', '..', '..');
@@ -48,10 +48,10 @@ const BRIEF = [
 ].join('\n');
 const SPECIFIC = 'build a Rust CLI that tracks Bitcoin prices via CoinGecko and stores them in SQLite';
 
-function setup(script: ScriptStep[], ttlMinutes = 30) {
+function setup(script: Turn[], ttlMinutes = 30) {
   const clock = new FakeClock(T0);
   const ws = new MemoryWorkspace();
-  const llm = new ScriptedLlm(script);
+  const llm = discoveryModel(script);
   const service = new DiscoveryService({ store: ws.store, llm, clock, role: async () => ROLE, ttlMinutes });
   const audit = AuditLog.of(ws.store, clock);
   const opts = (extra: Partial<TurnOptions> = {}): TurnOptions => ({
@@ -84,9 +84,9 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 describe('DiscoveryService: a vague request', () => {
   test('questions → answers → round 2 → answers → brief, saved with the original request verbatim', async () => {
     const { service, opts, roundFile, clock, llm, ws, auditKinds } = setup([
-      { reply: Q1 },
-      { reply: Q2 },
-      { reply: BRIEF },
+      { text: Q1 },
+      { text: Q2 },
+      { text: BRIEF },
     ]);
 
     const first = await service.handle('s1', 'build me a CRM', opts());
@@ -184,7 +184,7 @@ Contacts and deals.
 
   test('three rounds of questions, then the FINAL call: its questions are taken as the brief', async () => {
     const stubborn = 'DISCOVERY_QUESTIONS\nOne-line summary: A CRM\n1. Anything else?';
-    const { service, opts, roundFile, llm } = setup([{ reply: Q1 }, { reply: Q2 }, { reply: Q3 }, { reply: stubborn }]);
+    const { service, opts, roundFile, llm } = setup([{ text: Q1 }, { text: Q2 }, { text: Q3 }, { text: stubborn }]);
     expectKind((await service.handle('s1', 'build me a CRM', opts())).outcome, 'questions');
     expectKind((await service.handle('s1', 'agents', opts())).outcome, 'questions');
     const r3 = expectKind((await service.handle('s1', 'stages', opts())).outcome, 'questions');
@@ -202,7 +202,7 @@ Contacts and deals.
   });
 
   test('onText streams the reply without the marker lines', async () => {
-    const { service, opts } = setup([{ reply: Q1, chunks: 7 }]);
+    const { service, opts } = setup([{ text: Q1, chunks: 7 }]);
     let streamed = '';
     await service.handle('s1', 'build me a CRM', opts({ onText: (t) => (streamed += t) }));
     assert.equal(
@@ -212,7 +212,7 @@ Contacts and deals.
   });
 
   test('usage, model and cost come back with each turn, and go into the audit log', async () => {
-    const { service, opts, audit } = setup([{ reply: Q1, usage: { ...USAGE, cacheReadTokens: 2000 } }]);
+    const { service, opts, audit } = setup([{ text: Q1, usage: { ...USAGE, cacheReadTokens: 2000 } }]);
     const result = await service.handle('s1', 'build me a CRM', opts());
     assert.deepEqual(result.usage, { ...USAGE, cacheReadTokens: 2000 });
     assert.equal(result.model, 'claude-sonnet-4-6');
@@ -224,7 +224,7 @@ Contacts and deals.
   });
 
   test('a reloaded window (a new service) continues from the round file', async () => {
-    const { service, opts, ws, clock, llm } = setup([{ reply: Q1 }, { reply: BRIEF }]);
+    const { service, opts, ws, clock, llm } = setup([{ text: Q1 }, { text: BRIEF }]);
     await service.handle('s1', 'build me a CRM', opts());
     const again = new DiscoveryService({ store: ws.store, llm, clock, role: async () => ROLE, ttlMinutes: 30 });
     const view = await again.view('s1');
@@ -237,7 +237,7 @@ Contacts and deals.
   test('the lazy model factory is called once, on the first model call', async () => {
     const clock = new FakeClock(T0);
     const ws = new MemoryWorkspace();
-    const llm = new ScriptedLlm([{ reply: Q1 }, { reply: BRIEF }]);
+    const llm = discoveryModel([{ text: Q1 }, { text: BRIEF }]);
     let made = 0;
     const service = new DiscoveryService({
       store: ws.store,
@@ -262,7 +262,7 @@ Contacts and deals.
 
 describe('DiscoveryService: a specific request', () => {
   test('the brief in one turn, and no round file left behind', async () => {
-    const { service, opts, ws, auditKinds } = setup([{ reply: BRIEF }]);
+    const { service, opts, ws, auditKinds } = setup([{ text: BRIEF }]);
     const result = await service.handle('s1', SPECIFIC, opts());
     const done = expectKind(result.outcome, 'complete');
     assert.equal(done.originalRequest, SPECIFIC);
@@ -276,14 +276,14 @@ describe('DiscoveryService: a specific request', () => {
   });
 
   test('a reply with no markers becomes the brief', async () => {
-    const { service, opts } = setup([{ reply: 'A Bitcoin price tracker in Rust.\nProblem: missed moves.' }]);
+    const { service, opts } = setup([{ text: 'A Bitcoin price tracker in Rust.\nProblem: missed moves.' }]);
     const done = expectKind((await service.handle('s1', SPECIFIC, opts())).outcome, 'complete');
     assert.equal(done.brief.text, 'A Bitcoin price tracker in Rust.\nProblem: missed moves.');
     assert.equal(done.brief.problem, 'missed moves.');
   });
 
   test('text that is not a build request gets no model call, unless forced', async () => {
-    const { service, opts, llm } = setup([{ reply: Q1 }]);
+    const { service, opts, llm } = setup([{ text: Q1 }]);
     const not = expectKind((await service.handle('s1', 'what can you do?', opts())).outcome, 'not-a-build');
     assert.match(not.message, /Idea Brief/);
     assert.equal(llm.requests.length, 0);
@@ -292,7 +292,7 @@ describe('DiscoveryService: a specific request', () => {
   });
 
   test('messages are localized', async () => {
-    const { service, opts } = setup([{ reply: Q1 }]);
+    const { service, opts } = setup([{ text: Q1 }]);
     const q = expectKind((await service.handle('s1', 'construye un CRM', opts({ lang: 'es' }))).outcome, 'questions');
     assert.match(q.message, /^Antes de empezar a construir/);
     assert.match(q.message, /\(1\/3\)/);
@@ -301,7 +301,7 @@ describe('DiscoveryService: a specific request', () => {
 
 describe('DiscoveryService: cancel', () => {
   test('a cancel word removes the session', async () => {
-    const { service, opts, roundFile, llm, auditKinds } = setup([{ reply: Q1 }]);
+    const { service, opts, roundFile, llm, auditKinds } = setup([{ text: Q1 }]);
     await service.handle('s1', 'build me a CRM', opts());
     const result = await service.handle('s1', 'Nein!', opts({ lang: 'de' }));
     const c = expectKind(result.outcome, 'cancelled');
@@ -312,7 +312,7 @@ describe('DiscoveryService: cancel', () => {
   });
 
   test('the Cancel button: cancel() removes the session; none → undefined', async () => {
-    const { service, opts, roundFile } = setup([{ reply: Q1 }]);
+    const { service, opts, roundFile } = setup([{ text: Q1 }]);
     await service.handle('s1', 'build me a CRM', opts());
     assert.deepEqual(await service.cancel('s1', 'fr'), { message: 'Découverte annulée.' });
     assert.equal(roundFile(), undefined);
@@ -321,7 +321,7 @@ describe('DiscoveryService: cancel', () => {
   });
 
   test('"no idea…" is an answer, not a cancel', async () => {
-    const { service, opts } = setup([{ reply: Q1 }, { reply: Q2 }]);
+    const { service, opts } = setup([{ text: Q1 }, { text: Q2 }]);
     await service.handle('s1', 'build me a CRM', opts());
     expectKind((await service.handle('s1', 'no idea what a CRM needs', opts())).outcome, 'questions');
   });
@@ -339,7 +339,7 @@ describe('DiscoveryService: cancel', () => {
 
 describe('DiscoveryService: TTL (30 minutes by default)', () => {
   /** A session created at T0, with round 1 asked, planted as another window would have left it. */
-  function planted(minutesLater: number, script: ScriptStep[]) {
+  function planted(minutesLater: number, script: Turn[]) {
     const s = setup(script);
     s.ws.fs.writeRaw(
       s.ws.path('discovery/s1.md'),
@@ -350,7 +350,7 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
   }
 
   test('at 29 minutes the session continues', async () => {
-    const { service, opts, roundFile } = planted(29, [{ reply: Q2 }]);
+    const { service, opts, roundFile } = planted(29, [{ text: Q2 }]);
     const result = await service.handle('s1', 'my team', opts());
     expectKind(result.outcome, 'questions');
     assert.equal(result.expiredMessage, undefined);
@@ -371,7 +371,7 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
   });
 
   test('at 31 minutes a new build request starts a new session', async () => {
-    const { service, opts, roundFile } = planted(31, [{ reply: Q1 }]);
+    const { service, opts, roundFile } = planted(31, [{ text: Q1 }]);
     const result = await service.handle('s1', 'build me a shop', opts({ lang: 'it' }));
     assert.equal(
       result.expiredMessage,
@@ -395,7 +395,7 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
     let minutes = 30;
     const service = new DiscoveryService({
       store: ws.store,
-      llm: new ScriptedLlm([]),
+      llm: discoveryModel([]),
       clock,
       role: async () => ROLE,
       ttlMinutes: () => minutes,
@@ -439,9 +439,9 @@ describe('DiscoveryService: TTL (30 minutes by default)', () => {
 describe('DiscoveryService: model failures, stop and retry', () => {
   test('a model error propagates, keeps the saved answer, and retry completes without a duplicate answer', async () => {
     const { service, opts, roundFile, llm, auditKinds } = setup([
-      { reply: Q1 },
-      { fail: overloaded() },
-      { reply: BRIEF },
+      { text: Q1 },
+      { error: overloaded() },
+      { text: BRIEF },
     ]);
     await service.handle('s1', 'build me a CRM', opts());
     const err = await rejection(service.handle('s1', 'my team', opts()));
@@ -467,7 +467,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
   });
 
   test('a failure on the first message: nothing on disk, retry re-sends it', async () => {
-    const { service, opts, roundFile, auditKinds } = setup([{ fail: overloaded() }, { reply: Q1 }]);
+    const { service, opts, roundFile, auditKinds } = setup([{ error: overloaded() }, { text: Q1 }]);
     const err = await rejection(service.handle('s1', 'build me a CRM', opts()));
     assert.ok(err instanceof LlmError);
     assert.equal(roundFile(), undefined);
@@ -478,7 +478,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
   });
 
   test('retry with nothing to retry is a DiscoveryError', async () => {
-    const { service, opts } = setup([{ reply: Q1 }]);
+    const { service, opts } = setup([{ text: Q1 }]);
     const none = await rejection(service.retry('s1', opts()));
     assert.ok(none instanceof DiscoveryError && none.kind === 'nothing-to-retry');
     await service.handle('s1', 'build me a CRM', opts());
@@ -487,7 +487,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
   });
 
   test('stopping through the signal keeps the answer (answer-pending); retry continues', async () => {
-    const { service, opts, roundFile } = setup([{ reply: Q1 }, { hang: 'Thinking' }, { reply: Q2 }]);
+    const { service, opts, roundFile } = setup([{ text: Q1 }, { hang: 'Thinking' }, { text: Q2 }]);
     await service.handle('s1', 'build me a CRM', opts());
     const controller = new AbortController();
     let streamed = '';
@@ -515,7 +515,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
   test('another window changing the round file during the model call is detected', async () => {
     const clock = new FakeClock(T0);
     const ws = new MemoryWorkspace();
-    const scripted = new ScriptedLlm([{ reply: Q1 }, { reply: Q2 }]);
+    const scripted = discoveryModel([{ text: Q1 }, { text: Q2 }]);
     let calls = 0;
     // The second call rewrites the file while the model "thinks", as another window would.
     const llm: LlmClient = {
@@ -539,7 +539,7 @@ describe('DiscoveryService: model failures, stop and retry', () => {
 
 describe('DiscoveryService: bad input and long texts', () => {
   test('a 100 KB answer: capped in the prompt with the marker, kept whole in the round file, with a notice', async () => {
-    const { service, opts, roundFile, llm } = setup([{ reply: Q1 }, { reply: Q2 }]);
+    const { service, opts, roundFile, llm } = setup([{ text: Q1 }, { text: Q2 }]);
     await service.handle('s1', 'build me a CRM', opts());
     const big = `${'Lorem ipsum dolor sit amet. '.repeat(3700)}THE END`;
     assert.ok(big.length > 100_000);
@@ -559,7 +559,7 @@ describe('DiscoveryService: bad input and long texts', () => {
   });
 
   test('a 100 KB first message that completes at once: the whole text is in originalRequest', async () => {
-    const { service, opts, llm } = setup([{ reply: BRIEF }]);
+    const { service, opts, llm } = setup([{ text: BRIEF }]);
     const big = `build me a CRM. ${'details '.repeat(13_000)}`.trim();
     const result = await service.handle('s1', big, opts());
     const done = expectKind(result.outcome, 'complete');
@@ -584,7 +584,7 @@ describe('DiscoveryService: bad input and long texts', () => {
   });
 
   test('an unsafe session id is made safe for the file name', async () => {
-    const { service, opts, ws } = setup([{ reply: Q1 }]);
+    const { service, opts, ws } = setup([{ text: Q1 }]);
     const q = expectKind((await service.handle('../../evil/id', 'build me a CRM', opts())).outcome, 'questions');
     assert.equal(q.view.session, '../../evil/id');
     assert.equal(q.view.file, '.groundwork/discovery/-.-..-evil-id-b76c0946c9daf1e3.md');
@@ -593,7 +593,7 @@ describe('DiscoveryService: bad input and long texts', () => {
   });
 
   test('an answer that imitates the round file layout does not break the session', async () => {
-    const { service, opts } = setup([{ reply: Q1 }, { reply: Q2 }]);
+    const { service, opts } = setup([{ text: Q1 }, { text: Q2 }]);
     await service.handle('s1', 'build me a CRM', opts());
     await service.handle('s1', '## Round 7\n### User Response\nROUND: 9', opts());
     const view = await service.view('s1');
@@ -647,7 +647,7 @@ describe('DiscoveryService.saveBrief', () => {
 
 describe('audit entries', () => {
   test('each carries [DISCOVERY:<session>] and its status (docs/discovery.md, "Audit entries")', async () => {
-    const { service, opts, audit } = setup([{ reply: Q1 }]);
+    const { service, opts, audit } = setup([{ text: Q1 }]);
     await service.handle('chat 42', 'build me a CRM', opts());
     await service.handle('chat 42', 'cancel', opts());
     const records = (await audit.read()).records;

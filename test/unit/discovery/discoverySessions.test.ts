@@ -12,8 +12,8 @@ import { parseRoleFile } from '../../../src/core/roles/roleFile';
 import { until } from '../../support/until';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { ScriptedLlm } from './scriptedLlm';
-import type { ScriptStep } from './scriptedLlm';
+import type { Turn } from '../../support/scriptedModel';
+import { discoveryModel } from './scriptedLlm';
 
 const ROLE = parseRoleFile(
   'roles/build-discovery.md',
@@ -22,8 +22,8 @@ const ROLE = parseRoleFile(
 const Q = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. What must it do first?';
 const opts = (): TurnOptions => ({ lang: 'en', signal: new AbortController().signal });
 
-function service(ws: MemoryWorkspace, script: ScriptStep[]) {
-  const llm = new ScriptedLlm(script);
+function service(ws: MemoryWorkspace, script: Turn[]) {
+  const llm = discoveryModel(script);
   return {
     llm,
     service: new DiscoveryService({
@@ -39,7 +39,7 @@ function service(ws: MemoryWorkspace, script: ScriptStep[]) {
 describe('discovery: one conversation per session name', () => {
   test("--session 'a/b' then --session 'a-b': two conversations, the second's request is not round 1's answer", async () => {
     const ws = new MemoryWorkspace();
-    const { llm, service: s } = service(ws, [{ reply: Q }, { reply: Q }]);
+    const { llm, service: s } = service(ws, [{ text: Q }, { text: Q }]);
     await s.handle('a/b', 'build me a CRM', opts());
     const second = await s.handle('a-b', 'build me a bakery shop', opts());
     assert.equal(second.outcome.kind, 'questions');
@@ -50,7 +50,7 @@ describe('discovery: one conversation per session name', () => {
 
   test('names that differ only in case are two conversations too', async () => {
     const ws = new MemoryWorkspace();
-    const { service: s } = service(ws, [{ reply: Q }, { reply: Q }]);
+    const { service: s } = service(ws, [{ text: Q }, { text: Q }]);
     await s.handle('cli', 'build me a CRM', opts());
     await s.handle('CLI', 'build me a bakery shop', opts());
     assert.equal((await s.view('cli'))?.originalRequest, 'build me a CRM');
@@ -59,7 +59,7 @@ describe('discovery: one conversation per session name', () => {
 
   test('a file that records another session name is refused, not continued', async () => {
     const ws = new MemoryWorkspace();
-    const { service: s } = service(ws, [{ reply: Q }]);
+    const { service: s } = service(ws, [{ text: Q }]);
     await s.handle('a/b', 'build me a CRM', opts());
     const file = ws.fs.paths().find((p) => p.includes('/discovery/a-b-'))!;
     ws.fs.writeRaw(file, ws.fs.text(file)!.replace('SESSION: "a/b"', 'SESSION: "someone else"'));
@@ -98,7 +98,7 @@ describe('discovery: input of invisible characters', () => {
 describe('discovery: one turn at a time, across windows', () => {
   test('a second answer while the first one waits for the model is refused before anything is sent', async () => {
     const ws = new MemoryWorkspace();
-    const first = service(ws, [{ reply: Q }, { hang: '' }]);
+    const first = service(ws, [{ text: Q }, { hang: '' }]);
     await first.service.handle('s1', 'build me a CRM', opts());
     const abort = new AbortController();
     const waiting = first.service.handle('s1', '1. Me\n2. Contacts', { lang: 'en', signal: abort.signal });
@@ -108,7 +108,7 @@ describe('discovery: one turn at a time, across windows', () => {
       5_000,
     );
     // Another window: its own service (and busy set) over the same workspace.
-    const other = service(ws, [{ reply: Q }]);
+    const other = service(ws, [{ text: Q }]);
     await assert.rejects(
       other.service.handle('s1', '1. My team\n2. Deals', opts()),
       (e: unknown) => e instanceof DiscoveryError && e.kind === 'busy' && /waiting for the model/.test(e.message),

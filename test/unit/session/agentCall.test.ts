@@ -6,7 +6,8 @@ import type { AgentRequest, AgentRole } from '../../../src/core/session/agentCal
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
 import type { ToolContext } from '../../../src/core/tools/toolTypes';
 import { MemoryWorkspaceFs } from '../fakes/memoryWorkspaceFs';
-import { fakeToolBox, ToolScript, TURN_USAGE } from './toolScript';
+import type { ScriptedModel } from '../../support/scriptedModel';
+import { fakeToolBox, toolScript, TURN_USAGE } from './toolScript';
 import type { Turn } from './toolScript';
 
 const role = (over: Partial<AgentRole> = {}): AgentRole => ({
@@ -34,7 +35,7 @@ function request(
 }
 
 async function run(turns: Turn[], over: Partial<AgentRole> = {}, withTools = true) {
-  const llm = new ToolScript(turns);
+  const llm = toolScript(turns);
   const activities: ToolActivity[] = [];
   const texts: string[] = [];
   const calls: { name: string; input: unknown; context: ToolContext }[] = [];
@@ -45,7 +46,7 @@ async function run(turns: Turn[], over: Partial<AgentRole> = {}, withTools = tru
   return { reply, llm, activities, texts, calls };
 }
 
-const lastResults = (llm: ToolScript, call: number) => llm.requests[call]!.messages.at(-1)!.content as LlmContent[];
+const lastResults = (llm: ScriptedModel, call: number) => llm.requests[call]!.messages.at(-1)!.content as LlmContent[];
 
 describe('callAgent: tool turns', () => {
   it('a tool call runs, its result goes back as a tool_result, and the answer is the last turn', async () => {
@@ -206,7 +207,7 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
 
   it('past the reading budget, calls are not run and the next turn is the last', async () => {
     const big = 'x'.repeat(MAX_RESULT_BYTES);
-    const llm = new ToolScript([
+    const llm = toolScript([
       {
         tools: [
           { name: 'read_file', input: { path: 'big' } },
@@ -234,7 +235,7 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
   });
 
   it('cancel mid-stream: stopped, no tool runs, no further call', async () => {
-    const llm = new ToolScript([{ hang: 'thinking' }, { text: 'never' }]);
+    const llm = toolScript([{ hang: 'thinking' }, { text: 'never' }]);
     const abort = new AbortController();
     const pending = callAgent(llm, request(), abort.signal);
     setTimeout(() => abort.abort(), 5);
@@ -244,7 +245,7 @@ describe('callAgent: what goes wrong is an outcome or an error result, never a c
   });
 
   it('cancel between tool calls: the rest are not run', async () => {
-    const llm = new ToolScript([
+    const llm = toolScript([
       {
         tools: [
           { name: 'read_file', input: { path: 'a' } },

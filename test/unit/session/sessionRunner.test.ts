@@ -6,7 +6,7 @@ import { SessionRunner } from '../../../src/core/session/sessionRunner';
 import type { Machine } from '../../../src/core/session/sessionRunner';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { fakeToolBox, ToolScript } from './toolScript';
+import { fakeToolBox, toolScript } from './toolScript';
 
 /** A counter machine: 'add' emits a log effect and, below 3, a 'tick' whose reply adds again. */
 type Ev = { type: 'add' } | { type: 'bad' };
@@ -22,7 +22,7 @@ const counter: Machine<number, Ev, Ef> = {
   },
 };
 
-function runner(ws = new MemoryWorkspace(), llm = new ToolScript([])) {
+function runner(ws = new MemoryWorkspace(), llm = toolScript([])) {
   return new SessionRunner({
     store: ws.store,
     llm,
@@ -165,7 +165,7 @@ describe('replaceIfUnchanged (the save with a compare)', () => {
 describe('SessionRunner.call', () => {
   it('runs tool turns and records each tool call in the audit log', async () => {
     const ws = new MemoryWorkspace();
-    const llm = new ToolScript([
+    const llm = toolScript([
       {
         tools: [
           { name: 'read_file', input: { path: 'README.md' } },

@@ -1,37 +1,17 @@
-// A model script for agent calls with tools: each turn is text, tool calls, or a hang that waits
-// for the signal. The requests are kept (copied, as a provider serializes them).
-import type { LlmClient, LlmEvent, LlmRequest, LlmUsage } from '../../../src/core/llm/llmClient';
+// The agent tests' model: the scripted model (test/support/scriptedModel.ts) answering each call
+// with the next turn, every call's usage TURN_USAGE; and a fake tool box for the session's tests.
+import type { LlmUsage } from '../../../src/core/llm/llmClient';
 import type { ToolBox } from '../../../src/core/session/agentCall';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../../src/core/tools/toolTypes';
+import { scriptedTurns, type ScriptedModel, type Turn } from '../../support/scriptedModel';
 
-export type Turn =
-  { text?: string; tools?: { name: string; input: unknown }[]; usage?: LlmUsage; refuse?: true } | { hang: string };
+export type { Turn };
 
 export const TURN_USAGE: LlmUsage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 5, cacheCreationTokens: 0 };
 
-export class ToolScript implements LlmClient {
-  readonly requests: LlmRequest[] = [];
-  private ids = 0;
-  constructor(private readonly turns: Turn[]) {}
-
-  async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
-    this.requests.push(structuredClone(request));
-    const turn = this.turns.shift();
-    if (turn === undefined) throw new Error('ToolScript: no turn left');
-    if ('hang' in turn) {
-      yield { type: 'text', text: turn.hang };
-      await new Promise<void>((resolve) =>
-        signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
-      );
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
-    if (turn.text) yield { type: 'text', text: turn.text };
-    for (const t of turn.tools ?? [])
-      yield { type: 'tool_use', id: `toolu_${++this.ids}`, name: t.name, input: t.input };
-    yield { type: 'usage', model: 'claude-test', usage: turn.usage ?? TURN_USAGE };
-    yield { type: 'stop', reason: turn.refuse ? 'refusal' : turn.tools?.length ? 'tool_use' : 'end_turn' };
-  }
+/** A model answering its calls with `turns`, in order (model claude-test, usage TURN_USAGE). */
+export function toolScript(turns: readonly Turn[]): ScriptedModel {
+  return scriptedTurns(turns, { model: 'claude-test', usage: TURN_USAGE });
 }
 
 const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };

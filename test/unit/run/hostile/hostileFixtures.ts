@@ -24,8 +24,8 @@ import { WorkspaceStore } from '../../../../src/core/storage/workspaceStore';
 import { FakeCommands } from '../../agent/agentHarness';
 import { scriptedDeps } from '../../cli/cliHarness';
 import { tempFolder } from '../../../support/tempDirs';
-import { ToolScript } from '../../session/toolScript';
-import type { Turn } from '../../session/toolScript';
+import type { ScriptedModel } from '../../../support/scriptedModel';
+import { toolScript, type Turn } from '../../session/toolScript';
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -121,7 +121,7 @@ export interface DiskRun {
   store: WorkspaceStore;
   runs: RunStore;
   runner: AgentRunner;
-  script: ToolScript;
+  script: ScriptedModel;
   commands: FakeCommands;
   events: RunEvent[];
   asked: string[];
@@ -141,7 +141,7 @@ export function diskRun(
   const fs = new NodeWorkspaceFs();
   const store = new WorkspaceStore(wrapFs ? wrapFs(fs) : fs, ws);
   const runs = new RunStore(store);
-  const script = new ToolScript(turns);
+  const script = toolScript(turns);
   const commands = new FakeCommands();
   const events: RunEvent[] = [];
   const asked: string[] = [];
