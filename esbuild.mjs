@@ -3,10 +3,11 @@
 // need, once. `--production` minifies and drops source maps; `--watch` rebuilds. Prints every
 // bundle's size, what activation loads, and what the bundles share.
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ACTIVATION_CHUNK, duplicates, featureBundles, handedOver, planBundles } from './scripts/featureBundles.mjs';
+import { duplicates, featureBundles, handedOver, mainModules, planBundles } from './scripts/featureBundles.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -116,9 +117,16 @@ const ENTRIES = {
 };
 /**
  * What the extension imports with `import()` (the SDK's client, the role loader): not loaded at
- * activation, so not in chunk-activation; it has no bundle of its own and sits in the chunks.
+ * activation; it has no bundle of its own, and its modules sit in the chunks.
  */
-const MAIN_LATER = 'extensionLater';
+const LATER = 'extensionLater';
+
+/**
+ * The modules whose classes must be one (MAIN_MODULES in src/vscode/bundles.ts), and what they import:
+ * one chunk, loaded with extension.js, that every other bundle takes them from.
+ */
+const MAIN_CHUNK = 'chunk-main';
+const MAIN_MODULES = mainModules(root);
 
 /** Each entry built on its own, not written: what each needs, and which module imports which. */
 function analysis(production) {
@@ -134,34 +142,58 @@ function analysis(production) {
 }
 
 /**
- * Which bundle holds each module (planBundles), what each hands to the others, and what each entry
- * would hold on its own. A module needs all it imports, whatever its entry uses of it: the bundle
- * that holds it holds all of it, since another bundle may use the rest.
+ * Where each bundle takes each module from, and what each bundle hands to the others:
+ * - MAIN_MODULES and what they import: chunk-main, for every bundle;
+ * - extension.js: what activation loads (all it imports, but not through `import()`), its own copy,
+ *   tree-shaken to what it uses, so that activation parses no more than before;
+ * - the bundles loaded later (the features, the CLI, and what the extension imports with `import()`):
+ *   each module they share in one bundle (planBundles). A module needs all it imports, whatever its
+ *   entry uses of it: the bundle that holds it for others holds all of it.
+ * Also what each entry would hold built on its own, for the report.
  */
 function plan(metafile) {
   const imports = new Map(Object.entries(metafile.inputs).map(([m, i]) => [m, i.imports.filter((x) => !x.external)]));
+  const edges = new Map([...imports].map(([m, xs]) => [m, xs.map((x) => x.path)]));
+  const all = () => true;
+  const main = closure(MAIN_MODULES, imports, all);
+  const atActivation = closure([ENTRIES[MAIN]], imports, (x) => x.kind !== 'dynamic-import');
+  const later = [...atActivation].flatMap((m) =>
+    (imports.get(m) ?? []).filter((x) => x.kind === 'dynamic-import' && !atActivation.has(x.path)).map((x) => x.path),
+  );
   const reach = new Map();
-  for (const [name, entry] of Object.entries(ENTRIES)) {
-    const atOnce = name === MAIN ? closure(entry, imports, (x) => x.kind !== 'dynamic-import') : undefined;
-    for (const module of closure(entry, imports, () => true)) {
-      const by = atOnce && !atOnce.has(module) ? MAIN_LATER : name;
-      reach.set(module, [...new Set([...(reach.get(module) ?? []), by])]);
-    }
-  }
+  const reached = (by, modules) => {
+    for (const m of modules) if (!main.has(m)) reach.set(m, [...new Set([...(reach.get(m) ?? []), by])]);
+  };
+  for (const [name, entry] of Object.entries(ENTRIES)) if (name !== MAIN) reached(name, closure([entry], imports, all));
+  reached(LATER, closure(later, imports, all));
+  const owner = planBundles(reach, { later: LATER, cli: CLI });
+  const holderFor = (bundle, module) =>
+    main.has(module)
+      ? MAIN_CHUNK
+      : bundle === MAIN
+        ? atActivation.has(module)
+          ? MAIN
+          : owner.get(module)
+        : bundle === MAIN_CHUNK
+          ? undefined
+          : owner.get(module);
+  const holds = new Map([
+    [MAIN, [...atActivation].filter((m) => !main.has(m))],
+    [MAIN_CHUNK, [...main]],
+  ]);
+  for (const [m, bundle] of owner) holds.set(bundle, [...(holds.get(bundle) ?? []), m]);
   const alone = {};
   for (const output of Object.values(metafile.outputs)) {
     const entry = Object.keys(ENTRIES).find((name) => ENTRIES[name] === output.entryPoint);
     if (entry) alone[entry] = Object.fromEntries(Object.entries(output.inputs).map(([m, i]) => [m, i.bytesInOutput]));
   }
-  const owner = planBundles(reach, { main: MAIN, lazyMain: MAIN_LATER, cli: CLI });
-  const edges = new Map([...imports].map(([m, xs]) => [m, xs.map((x) => x.path)]));
-  return { owner, handed: handedOver(owner, edges), alone };
+  return { bundles: [...holds.keys()], holderFor, handed: handedOver(holds, edges, holderFor), alone };
 }
 
-/** The module and those it imports, and those they import…, through the imports `follow` takes. */
+/** The modules these import, and those they import…, through the imports `follow` takes, and these. */
 function closure(from, imports, follow) {
   const seen = new Set();
-  const next = [from];
+  const next = [...from];
   while (next.length) {
     const module = next.pop();
     if (seen.has(module)) continue;
@@ -173,10 +205,10 @@ function closure(from, imports, follow) {
 
 /**
  * A module another bundle holds is taken from it: `import { StorageError } from '../storage/storageError'`
- * becomes a read of `require('./chunk-activation.js').__modules['src/core/storage/storageError.ts']`,
- * the one StorageError. Each bundle requires each bundle it takes from once.
+ * becomes a read of `require('./chunk-main.js').__modules['src/core/storage/storageError.ts']`, the one
+ * StorageError. Each bundle requires each bundle it takes from once.
  */
-function takeFromHolders(bundle, owner, taken) {
+function takeFromHolders(bundle, holderFor, taken) {
   return {
     name: 'modules-from-the-bundle-that-holds-them',
     setup(build) {
@@ -190,7 +222,7 @@ function takeFromHolders(bundle, owner, taken) {
         });
         if (found.errors.length || found.external || found.namespace !== 'file') return undefined;
         const module = repoPath(found.path);
-        const holder = owner.get(module);
+        const holder = holderFor(bundle, module);
         if (!holder || holder === bundle) return undefined;
         taken.push({ bundle, holder, module });
         // Free of side effects: a module that imports it but uses none of it (a constant its own
@@ -240,23 +272,20 @@ function entryOf(bundle, handed) {
   ].join('\n');
 }
 
+const NOTES = {
+  [MAIN]: 'loaded at activation',
+  [MAIN_CHUNK]: 'loaded at activation, by extension.js',
+  [CLI]: 'the groundwork command',
+};
+
 /** Every bundle of the extension and the CLI; the chunks' names say which bundles load them. */
-function nodeBundles({ owner, handed }, production, outdir, taken) {
-  return [...new Set([...Object.keys(ENTRIES), ...owner.values()])].map((bundle) => {
+function nodeBundles({ bundles, holderFor, handed }, production, outdir, taken) {
+  return bundles.map((bundle) => {
     const contents = entryOf(bundle, handed);
     if (!contents && !ENTRIES[bundle]) throw new Error(`dist/${bundle}.js would hold modules no bundle takes`);
     return {
       name: bundle,
-      note:
-        bundle === MAIN
-          ? 'loaded at activation'
-          : bundle === ACTIVATION_CHUNK
-            ? 'loaded at activation, by extension.js'
-            : bundle === CLI
-              ? 'the groundwork command'
-              : ENTRIES[bundle]
-                ? 'loaded on first use'
-                : '',
+      note: NOTES[bundle] ?? (ENTRIES[bundle] ? 'loaded on first use' : ''),
       ...options(production),
       ...NODE,
       external: ['vscode'],
@@ -265,7 +294,7 @@ function nodeBundles({ owner, handed }, production, outdir, taken) {
         : { entryPoints: [join(root, ENTRIES[bundle])] }),
       outfile: join(outdir, `${bundle}.js`),
       ...(bundle === CLI ? { banner: { js: '#!/usr/bin/env node' } } : {}),
-      plugins: [lazyLibraries, lazyFeatures, takeFromHolders(bundle, owner, taken)],
+      plugins: [lazyLibraries, lazyFeatures, takeFromHolders(bundle, holderFor, taken)],
     };
   });
 }
@@ -315,22 +344,34 @@ function holdings(result) {
 }
 
 /**
- * What keeps the bundles honest: no module in two of them (two copies are two classes, and
- * `instanceof` fails across them: a StorageError of the window's store would not be one to the core
- * in a feature bundle), no feature in the extension's bundle, nothing that needs `vscode` in a
- * bundle the CLI loads, and every module a bundle takes from another handed over there. `built`:
- * `[{ name, metafile }]`. Returns what each bundle holds, or throws saying what is wrong.
+ * What keeps the bundles honest. No module in two bundles, but for extension.js's own copies: two
+ * copies are two classes, and `instanceof` fails across them (a StorageError of the window's store
+ * would not be one to the core in a feature bundle); a module that declares an error class must not
+ * be copied into extension.js and another bundle the extension host loads either, but be listed in
+ * MAIN_MODULES (cli.js runs in a process of its own). No feature in
+ * the extension's bundle, nothing that needs `vscode` in a bundle the CLI loads, and every module a
+ * bundle takes from another handed over there. `built`: `[{ name, metafile }]`; `source(module)`:
+ * its text. Returns what each bundle holds, or throws saying what is wrong.
  */
-export function checkBundles(built, { handed = new Map(), taken = [] } = {}) {
+export function checkBundles(built, { handed = new Map(), taken = [], source = () => '' } = {}) {
   const holds = Object.fromEntries(built.map((b) => [b.name, holdings(b)]));
-  const node = Object.fromEntries(Object.entries(holds).filter(([name]) => name !== 'webview'));
-  const problems = duplicates(node).map(
+  const others = Object.fromEntries(Object.entries(holds).filter(([name]) => name !== 'webview' && name !== MAIN));
+  const problems = duplicates(others).map(
     (d) => `${d.module} is in ${d.bundles.map((b) => `dist/${b}.js`).join(' and ')}: a module must be in one bundle`,
   );
+  // The CLI is a process of its own: its copy is no second class in the extension host.
+  for (const module of Object.keys(holds[MAIN] ?? {})) {
+    const also = Object.keys(others).filter((name) => name !== CLI && others[name][module] !== undefined);
+    if (!also.length) continue;
+    const where = `${module} is in dist/${MAIN}.js and ${also.map((b) => `dist/${b}.js`).join(', ')}`;
+    if (also.includes(MAIN_CHUNK)) problems.push(`${where}: dist/${MAIN}.js must take it from dist/${MAIN_CHUNK}.js`);
+    else if (/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(source(module)))
+      problems.push(`${where} and declares an error class: list it in MAIN_MODULES of src/vscode/bundles.ts`);
+  }
   for (const entry of Object.keys(LAZY_FEATURES))
     if (holds[MAIN]?.[entry] !== undefined) problems.push(`${entry} is in dist/${MAIN}.js: it must be loaded lazily`);
   for (const b of built) {
-    const loadedByCli = b.name === CLI || b.name === ACTIVATION_CHUNK || b.name.endsWith(`-${CLI}`);
+    const loadedByCli = b.name === CLI || b.name === MAIN_CHUNK || b.name.endsWith(`-${CLI}`);
     const needsVscode = Object.values(b.metafile.outputs).some((o) => o.imports.some((x) => x.path === 'vscode'));
     if (loadedByCli && needsVscode) problems.push(`dist/${b.name}.js needs vscode, but the CLI loads it`);
   }
@@ -342,33 +383,40 @@ export function checkBundles(built, { handed = new Map(), taken = [] } = {}) {
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const sum = (bytes) => bytes.reduce((n, b) => n + b, 0);
 
-/** Every bundle's size; what activation loads; what the bundles share, and what they would repeat without the chunks. */
+/**
+ * Every bundle's size; what activation loads; what the bundles share, what extension.js repeats of
+ * it, and what the entries would repeat without the chunks.
+ */
 async function report({ bundles, holds, alone, production }) {
   const rows = [];
   for (const b of bundles) rows.push({ ...b, file: `${b.name}.js`, size: (await stat(b.outfile)).size });
-  const chunks = rows.filter((r) => r.name.startsWith('chunk-') && r.name !== ACTIVATION_CHUNK);
+  const chunks = rows.filter((r) => r.name.startsWith('chunk-') && r.name !== MAIN_CHUNK);
   const width = Math.max(...rows.map((r) => r.file.length));
   const line = (r) => `  ${r.file.padEnd(width)}  ${kb(r.size).padStart(9)}  ${r.note ?? ''}`.trimEnd();
+  const first = (r) => (r.name === MAIN ? 0 : r.name === MAIN_CHUNK ? 1 : 2);
   console.log(`bundles (${production ? 'production' : 'development'}), in dist/:`);
-  const first = (r) => (r.name === MAIN ? 0 : r.name === ACTIVATION_CHUNK ? 1 : 2);
   for (const r of rows.filter((r) => !chunks.includes(r)).sort((a, b) => first(a) - first(b))) console.log(line(r));
   console.log(
-    `  and ${chunks.length} chunks, ${kb(chunks.reduce((n, r) => n + r.size, 0))}, each loaded by the bundles its name lists:`,
+    `  and ${chunks.length} chunks, ${kb(sum(chunks.map((r) => r.size)))}, each loaded by the bundles its name lists:`,
   );
   for (const r of chunks.sort((a, b) => b.size - a.size)) console.log(line(r));
-  const atActivation = rows.filter((r) => r.name === MAIN || r.name === ACTIVATION_CHUNK);
+  const atActivation = rows.filter((r) => r.name === MAIN || r.name === MAIN_CHUNK);
   console.log(
-    `at activation: ${atActivation.map((r) => r.file).join(' + ')} = ${kb(atActivation.reduce((n, r) => n + r.size, 0))}`,
+    `at activation: ${atActivation.map((r) => r.file).join(' + ')} = ${kb(sum(atActivation.map((r) => r.size)))}`,
   );
   const shared = duplicates(alone);
-  const repeated = shared.reduce((n, d) => n + d.bytes * (d.bundles.length - 1), 0);
-  const inNode = new Set(Object.entries(holds).flatMap(([name, h]) => (name === 'webview' ? [] : Object.keys(h))));
-  const inWebview = Object.entries(holds.webview).filter(([m]) => inNode.has(m));
+  const repeated = sum(shared.map((d) => d.bytes * (d.bundles.length - 1)));
+  const node = Object.entries(holds).filter(([name]) => name !== 'webview');
+  const elsewhere = (module, except) => node.some(([name, h]) => name !== except && h[module] !== undefined);
+  const mainCopies = Object.entries(holds[MAIN]).filter(([m]) => elsewhere(m, MAIN));
+  const inWebview = Object.entries(holds.webview).filter(([m]) => elsewhere(m, 'webview'));
   console.log(
-    `shared: ${shared.length} modules that several entries need are each in one bundle ` +
-      `(each entry built on its own would repeat ${kb(repeated)}); in two bundles: none. ` +
-      `dist/webview.js, a browser bundle, has its own copy of ${inWebview.length} (${kb(inWebview.reduce((n, [, b]) => n + b, 0))}).`,
+    `shared: ${shared.length} modules that several entries need, which each built on its own would repeat ` +
+      `(${kb(repeated)}), are in one bundle each; dist/extension.js has its own copy of what activation uses of ` +
+      `${mainCopies.length} of them (${kb(sum(mainCopies.map(([, b]) => b)))}), and dist/webview.js, a browser ` +
+      `bundle, of ${inWebview.length} (${kb(sum(inWebview.map(([, b]) => b)))}).`,
   );
 }
 
@@ -382,7 +430,7 @@ async function buildAll(production, outdir, planned, which = 'all') {
   const results = await Promise.all(bundles.map(({ name, note, ...o }) => esbuild.build(o)));
   const holds = checkBundles(
     bundles.map((b, i) => ({ name: b.name, metafile: results[i].metafile })),
-    { handed: planned.handed, taken },
+    { handed: planned.handed, taken, source: (module) => readFileSync(join(root, module), 'utf8') },
   );
   return { bundles, holds };
 }

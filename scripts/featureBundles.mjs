@@ -2,8 +2,9 @@
 // bundles are found from the files themselves: every `src/vscode/<feature>/<name>Feature.ts` becomes
 // `dist/<name>.js`, and the list in src/vscode/bundles.ts must name exactly these files (one left out,
 // or one listed that is not there, throws, and so fails the build, saying which and what to do).
-// A module that several bundles need is in one of them only: planBundles says which, duplicates
-// finds a module that is in two anyway. Tested by test/unit/packaging/bundles.test.ts.
+// Also the modules every bundle takes from one chunk (MAIN_MODULES), and, for the bundles loaded
+// after activation, which one holds a module several of them need (planBundles); duplicates finds a
+// module that is in two bundles. Tested by test/unit/packaging/bundles.test.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -54,29 +55,26 @@ export function featureBundles(root) {
   }));
 }
 
-/** The chunk that dist/extension.js loads at activation, holding what the CLI and features also use. */
-export const ACTIVATION_CHUNK = 'chunk-activation';
+/** The source files (repo-relative) that every bundle takes from one chunk (MAIN_MODULES). */
+export function mainModules(root) {
+  return listed(readFileSync(join(root, LIST), 'utf8'), 'MAIN_MODULES');
+}
 
 /**
- * Which bundle holds each module. `reach` maps a module to the entries whose bundle would hold it if
- * each were built on its own: `main` (what activation loads), `lazyMain` (what the extension imports
- * later, with `import()`: no bundle of its own), `cli`, and the features. A module one entry needs
- * stays in its bundle; one that several need is in one bundle only, so that activation loads what
- * it did and the CLI nothing that needs `vscode`:
- * - activation's and the CLI's (and maybe features'): chunk-activation, which dist/extension.js loads;
- * - activation's and some features', not the CLI's: `main`, which hands them to the features;
- * - the others: one chunk for each set of entries that needs them, named after the set
- *   (`chunk-brainstorm-discovery-cli`), so that an entry loads the modules it needs and no other,
- *   as when it had its own copies (esbuild's rule for splitting).
- * Every module is then in one bundle: one class, so `instanceof` holds across bundles.
+ * Which of the bundles loaded after activation holds each module they need. `reach` maps a module to
+ * the entries whose bundle would hold it if each were built on its own: the features, `cli`, and
+ * `later` (what the extension imports with `import()`: no bundle of its own). A module one entry
+ * needs stays in its bundle; one that several need is in one chunk for each set of entries,
+ * named after the set (`chunk-brainstorm-discovery-cli`), so that an entry loads the modules it
+ * needs and no other, as when it had its own copies (esbuild's rule for splitting), and the CLI
+ * loads no chunk that a set without it needs (it may need vscode).
  */
-export function planBundles(reach, { main, lazyMain, cli }) {
+export function planBundles(reach, { later, cli }) {
   const owner = new Map();
   for (const [module, entries] of reach) {
     const by = new Set(entries);
     if (by.size === 0) throw new Error(`${module} is needed by no entry`);
-    if (by.has(main)) owner.set(module, by.has(cli) ? ACTIVATION_CHUNK : main);
-    else if (by.size === 1 && !by.has(lazyMain)) owner.set(module, [...by][0]);
+    if (by.size === 1 && !by.has(later)) owner.set(module, [...by][0]);
     else
       owner.set(module, ['chunk', ...[...by].filter((e) => e !== cli).sort(), ...(by.has(cli) ? [cli] : [])].join('-'));
   }
@@ -84,17 +82,20 @@ export function planBundles(reach, { main, lazyMain, cli }) {
 }
 
 /**
- * What each bundle hands to others: the modules it holds that a module of another bundle imports
- * (`imports`: module → the modules it imports).
+ * What each bundle hands to others: `holds` maps a bundle to the modules it holds, `imports` a module
+ * to the modules it imports, and `holderFor(bundle, module)` says which bundle the first takes the
+ * module from. A bundle hands over each module it holds that a module of another bundle imports.
  */
-export function handedOver(owner, imports) {
+export function handedOver(holds, imports, holderFor) {
   const out = new Map();
-  for (const [from, targets] of imports) {
-    for (const to of targets) {
-      const holder = owner.get(to);
-      if (!holder || holder === owner.get(from)) continue;
-      if (!out.has(holder)) out.set(holder, new Set());
-      out.get(holder).add(to);
+  for (const [bundle, modules] of holds) {
+    for (const from of modules) {
+      for (const to of imports.get(from) ?? []) {
+        const holder = holderFor(bundle, to);
+        if (!holder || holder === bundle) continue;
+        if (!out.has(holder)) out.set(holder, new Set());
+        out.get(holder).add(to);
+      }
     }
   }
   return out;

@@ -6,13 +6,17 @@
 //   `require('./discovery.js')`): activation neither evaluates nor parses it. A `*Feature.ts` file
 //   missing here, or listed here and missing, fails the build; a file that is no lazy bundle must
 //   not be named `*Feature.ts`.
+// - MAIN_MODULES: the modules whose classes are told apart with `instanceof` on both sides of a
+//   bundle's edge. They (and what they import) are in one chunk, dist/chunk-main.js, which
+//   extension.js loads at activation and every other bundle, the CLI's too, takes them from. A
+//   StorageError thrown by the window's store (made in extension.js) must be a StorageError to the
+//   core code in a feature bundle, and an LlmError of the model client an LlmError to the brainstorm
+//   service. The build fails when a module that declares an error class is in extension.js and in
+//   another bundle without being listed.
 //
-// A module that several bundles need (the extension, the features, the CLI) is in one of them only,
-// and the others take it from there (scripts/featureBundles.mjs's planBundles): a class told apart
-// with `instanceof` on both sides of a bundle's edge is one class. A StorageError thrown by the
-// window's store (made in extension.js) is a StorageError to the core code in a feature bundle, and
-// an LlmError of the model client an LlmError to the brainstorm service. The build fails when a
-// module is in two bundles.
+// The bundles loaded after activation (the features, the CLI) hold each module they share once, in
+// chunks (scripts/featureBundles.mjs's planBundles); extension.js keeps its own copy of what it uses,
+// so that activation parses no more than it needs.
 
 export const FEATURE_BUNDLES: readonly string[] = [
   'src/vscode/agentRun/agentRunFeature.ts',
@@ -23,4 +27,10 @@ export const FEATURE_BUNDLES: readonly string[] = [
   'src/vscode/chat/chatFeature.ts',
   'src/vscode/discovery/discoveryFeature.ts',
   'src/vscode/explorer/explorerFeature.ts',
+];
+
+export const MAIN_MODULES: readonly string[] = [
+  'src/core/llm/llmClient.ts',
+  'src/core/storage/storageError.ts',
+  'src/core/llm/watchdog.ts',
 ];

@@ -1,7 +1,8 @@
 // The lazily loaded feature bundles are found from the `*Feature.ts` files themselves, and the list
 // in src/vscode/bundles.ts must name exactly those: a feature file left out (or a listed one that is
-// gone) fails the build with a sentence that says which file and what to do. A module several
-// bundles need is in one of them (planBundles), and one in two is found (duplicates).
+// gone) fails the build with a sentence that says which file and what to do. A module that several
+// of the bundles loaded after activation need is in one of them (planBundles), a bundle hands over
+// what others import from it (handedOver), and a module in two bundles is found (duplicates).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +10,17 @@ import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
 const root = join(__dirname, '..', '..', '..');
-const { featureBundles, planBundles, handedOver, duplicates } = require(join(root, 'scripts/featureBundles.mjs')) as {
+const { featureBundles, mainModules, planBundles, handedOver, duplicates } = require(
+  join(root, 'scripts/featureBundles.mjs'),
+) as {
   featureBundles(root: string): { entry: string; file: string }[];
-  planBundles(
-    reach: Map<string, string[]>,
-    entries: { main: string; lazyMain: string; cli: string },
-  ): Map<string, string>;
-  handedOver(owner: Map<string, string>, imports: Map<string, string[]>): Map<string, Set<string>>;
+  mainModules(root: string): string[];
+  planBundles(reach: Map<string, string[]>, entries: { later: string; cli: string }): Map<string, string>;
+  handedOver(
+    holds: Map<string, string[]>,
+    imports: Map<string, string[]>,
+    holderFor: (bundle: string, module: string) => string | undefined,
+  ): Map<string, Set<string>>;
   duplicates(bundles: Record<string, Record<string, number>>): { module: string; bytes: number; bundles: string[] }[];
 };
 
@@ -66,22 +71,19 @@ describe('the feature bundles', () => {
 });
 
 describe('which bundle holds a module several entries need', () => {
-  const entries = { main: 'extension', lazyMain: 'extensionLater', cli: 'cli' };
+  const entries = { later: 'extensionLater', cli: 'cli' };
   const plan = (reach: Record<string, string[]>) =>
     Object.fromEntries(planBundles(new Map(Object.entries(reach)), entries));
 
-  test('a module one entry needs stays in its bundle', () => {
-    assert.deepEqual(plan({ 'a.ts': ['cli'], 'b.ts': ['discovery'], 'c.ts': ['extension'] }), {
-      'a.ts': 'cli',
-      'b.ts': 'discovery',
-      'c.ts': 'extension',
-    });
+  test('the modules taken from chunk-main are read from the list file', () => {
+    assert.ok(mainModules(root).includes('src/core/storage/storageError.ts'));
   });
 
-  test("activation's modules stay with it: with the CLI in chunk-activation, with features only in extension.js", () => {
-    assert.deepEqual(plan({ 'store.ts': ['extension', 'cli', 'discovery'], 'rows.ts': ['extension', 'cases'] }), {
-      'store.ts': 'chunk-activation',
-      'rows.ts': 'extension',
+  test('a module one entry needs stays in its bundle, but what the extension imports later goes to a chunk', () => {
+    assert.deepEqual(plan({ 'a.ts': ['cli'], 'b.ts': ['discovery'], 'c.ts': ['extensionLater'] }), {
+      'a.ts': 'cli',
+      'b.ts': 'discovery',
+      'c.ts': 'chunk-extensionLater',
     });
   });
 
@@ -93,7 +95,6 @@ describe('which bundle holds a module several entries need', () => {
         'tools.ts': ['build', 'agentRun', 'cli'],
         'runtime.ts': ['build', 'agentRun'],
         'client.ts': ['extensionLater', 'cli'],
-        'later.ts': ['extensionLater'],
       }),
       {
         'service.ts': 'chunk-discovery-cli',
@@ -101,26 +102,25 @@ describe('which bundle holds a module several entries need', () => {
         'tools.ts': 'chunk-agentRun-build-cli',
         'runtime.ts': 'chunk-agentRun-build',
         'client.ts': 'chunk-extensionLater-cli',
-        'later.ts': 'chunk-extensionLater',
       },
     );
   });
 
   test('a bundle hands over the modules that a module of another bundle imports, and no others', () => {
-    const owner = new Map([
-      ['feature.ts', 'discovery'],
-      ['service.ts', 'chunk-discovery-cli'],
-      ['helper.ts', 'chunk-discovery-cli'],
-      ['store.ts', 'chunk-activation'],
+    const holds = new Map([
+      ['discovery', ['feature.ts']],
+      ['chunk-discovery-cli', ['service.ts', 'helper.ts']],
+      ['chunk-main', ['storageError.ts']],
     ]);
     const imports = new Map([
-      ['feature.ts', ['service.ts', 'store.ts']],
-      ['service.ts', ['helper.ts', 'store.ts']],
+      ['feature.ts', ['service.ts', 'storageError.ts']],
+      ['service.ts', ['helper.ts', 'storageError.ts']],
     ]);
-    const handed = handedOver(owner, imports);
-    assert.deepEqual([...handed.keys()].sort(), ['chunk-activation', 'chunk-discovery-cli']);
+    const holder = new Map([...holds].flatMap(([bundle, modules]) => modules.map((m) => [m, bundle] as const)));
+    const handed = handedOver(holds, imports, (_bundle, module) => holder.get(module));
+    assert.deepEqual([...handed.keys()].sort(), ['chunk-discovery-cli', 'chunk-main']);
     assert.deepEqual([...handed.get('chunk-discovery-cli')!], ['service.ts']);
-    assert.deepEqual([...handed.get('chunk-activation')!], ['store.ts']);
+    assert.deepEqual([...handed.get('chunk-main')!], ['storageError.ts']);
   });
 
   test('a module in two bundles is found, with both bundles, the heaviest first', () => {

@@ -1,8 +1,10 @@
-// The bundles share the core instead of each carrying a copy: the real build (esbuild.mjs, production,
-// into a folder of its own) holds each module in one bundle, activation still loads only
-// dist/extension.js and the chunk it takes its shared modules from, and the CLI runs from the built
-// files without vscode. The check the build ends with refuses a module in two bundles. The SDK's
-// bundle, which ships the client and its messages resource only, has all the sources use of it.
+// The bundles share the core instead of each carrying a copy. The real build (esbuild.mjs, production,
+// into a folder of its own): the bundles loaded after activation (the features, the CLI) hold each
+// module once, extension.js only its own copy of what activation uses, the MAIN_MODULES are in
+// chunk-main alone; activation loads extension.js and chunk-main.js and nothing else; the CLI runs
+// from the built files without vscode. The check the build ends with refuses a module in two
+// bundles and an error class copied into extension.js. The SDK's bundle, which ships the client and
+// its messages resource only, has all the sources use of it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +26,11 @@ interface Esbuild {
   build(options: { production: boolean; outdir: string; quiet: boolean }): Promise<{ holds: Holds }>;
   checkBundles(
     built: { name: string; metafile: Metafile }[],
-    links?: { handed?: Map<string, Set<string>>; taken?: { bundle: string; holder: string; module: string }[] },
+    links?: {
+      handed?: Map<string, Set<string>>;
+      taken?: { bundle: string; holder: string; module: string }[];
+      source?: (module: string) => string;
+    },
   ): Holds;
 }
 const esbuildScript = (): Promise<Esbuild> => import(pathToFileURL(join(root, 'esbuild.mjs')).href);
@@ -60,23 +66,25 @@ describe('the shared bundles, built', () => {
       .filter(([, h]) => h[module] !== undefined)
       .map(([name]) => name);
 
-  test('every module is in one bundle: the CLI and the feature bundles carry no copy of the core', () => {
+  test('every module is in one bundle, but for what extension.js uses: the CLI and the features carry no copy of the core', () => {
     const seen = new Map<string, string[]>();
-    for (const [name, h] of node()) for (const m of Object.keys(h)) seen.set(m, [...(seen.get(m) ?? []), name]);
+    for (const [name, h] of node())
+      if (name !== 'extension') for (const m of Object.keys(h)) seen.set(m, [...(seen.get(m) ?? []), name]);
     const twice = [...seen].filter(([, names]) => names.length > 1).map(([m, names]) => `${m}: ${names.join(', ')}`);
     assert.deepEqual(twice, []);
     assert.ok(seen.size > 200, `the bundles hold ${seen.size} modules`);
-    const coreInCli = Object.keys(holds['cli'] ?? {}).filter((m) => m.startsWith('src/core/'));
-    const coreElsewhere = coreInCli.filter((m) => holders(m).length > 1);
-    assert.deepEqual(coreElsewhere, []);
+    // What the CLI and the features share is in the chunks, not in cli.js.
+    const core = Object.keys(holds['cli'] ?? {}).filter((m) => m.startsWith('src/core/'));
+    assert.ok(core.length < 20, `cli.js holds ${core.length} core modules: ${core.join(', ')}`);
+    assert.deepEqual(holders('src/core/discovery/discoveryService.ts'), ['chunk-discovery-cli']);
   });
 
-  test('the error classes told apart with instanceof are one class each, loaded at activation', () => {
+  test('the error classes told apart with instanceof are one class each, in chunk-main, which extension.js loads', () => {
     for (const module of ['src/core/storage/storageError.ts', 'src/core/llm/llmClient.ts', 'src/core/llm/watchdog.ts'])
-      assert.deepEqual(holders(module), ['chunk-activation'], module);
+      assert.deepEqual(holders(module), ['chunk-main'], module);
   });
 
-  test('activation loads dist/extension.js and chunk-activation.js, no feature, chunk or library', async () => {
+  test('activation loads dist/extension.js and chunk-main.js, no feature, chunk or library', async () => {
     const { stdout } = await run(process.execPath, [
       join(root, 'scripts/bench/activate.mjs'),
       '--once',
@@ -84,7 +92,7 @@ describe('the shared bundles, built', () => {
       dist,
     ]);
     const { files } = JSON.parse(stdout) as { files: string[] };
-    assert.deepEqual(files.map((f) => f.slice(dist.length + 1)).sort(), ['chunk-activation.js', 'extension.js']);
+    assert.deepEqual(files.map((f) => f.slice(dist.length + 1)).sort(), ['chunk-main.js', 'extension.js']);
   });
 
   test('the CLI runs from the built files alone, without vscode', async () => {
@@ -168,18 +176,54 @@ describe('the check the build ends with', () => {
     assert.throws(
       () =>
         checkBundles([
-          bundle('extension', ['src/vscode/extension.ts', 'src/core/storage/storageError.ts']),
-          bundle('cli', ['src/cli/main.ts', 'src/core/storage/storageError.ts']),
+          bundle('cli', ['src/cli/main.ts', 'src/core/plan/layout.ts']),
+          bundle('chunk-discovery-cli', ['src/core/plan/layout.ts']),
         ]),
-      /src\/core\/storage\/storageError\.ts is in dist\/extension\.js and dist\/cli\.js: a module must be in one bundle/,
+      /src\/core\/plan\/layout\.ts is in dist\/cli\.js and dist\/chunk-discovery-cli\.js: a module must be in one bundle/,
     );
     assert.doesNotThrow(() =>
       checkBundles([
-        bundle('extension', ['src/vscode/extension.ts']),
+        bundle('extension', ['src/vscode/extension.ts', 'src/core/plan/layout.ts']),
         bundle('cli', ['src/cli/main.ts']),
+        bundle('chunk-discovery-cli', ['src/core/plan/layout.ts']),
         bundle('webview', ['src/shared/protocol/discovery.ts']),
         bundle('discovery', ['src/shared/protocol/discovery.ts']),
       ]),
+    );
+  });
+
+  test("refuses an error class in extension.js and a bundle the host loads, or a MAIN_MODULE's copy", async () => {
+    const { checkBundles } = await esbuildScript();
+    const source = (module: string) =>
+      module.endsWith('Error.ts') ? 'export class StorageError extends Error {}' : '';
+    assert.throws(
+      () =>
+        checkBundles(
+          [
+            bundle('extension', ['src/vscode/extension.ts', 'src/core/storage/storageError.ts']),
+            bundle('chunk-discovery-cli', ['src/core/storage/storageError.ts']),
+          ],
+          { source },
+        ),
+      /storageError\.ts is in dist\/extension\.js and dist\/chunk-discovery-cli\.js and declares an error class: list it in MAIN_MODULES/,
+    );
+    // cli.js runs in a process of its own: its copy is no second class.
+    assert.doesNotThrow(() =>
+      checkBundles(
+        [
+          bundle('extension', ['src/core/storage/storageError.ts']),
+          bundle('cli', ['src/core/storage/storageError.ts']),
+        ],
+        { source },
+      ),
+    );
+    assert.throws(
+      () =>
+        checkBundles([
+          bundle('extension', ['src/core/llm/watchdog.ts']),
+          bundle('chunk-main', ['src/core/llm/watchdog.ts']),
+        ]),
+      /watchdog\.ts is in dist\/extension\.js and dist\/chunk-main\.js: dist\/extension\.js must take it from dist\/chunk-main\.js/,
     );
   });
 
@@ -197,9 +241,9 @@ describe('the check the build ends with', () => {
       () =>
         checkBundles([bundle('cli', ['src/cli/main.ts'])], {
           handed: new Map(),
-          taken: [{ bundle: 'cli', holder: 'chunk-activation', module: 'src/core/clock.ts' }],
+          taken: [{ bundle: 'cli', holder: 'chunk-main', module: 'src/core/llm/llmClient.ts' }],
         }),
-      /dist\/cli\.js takes src\/core\/clock\.ts from dist\/chunk-activation\.js, which does not hand it over/,
+      /dist\/cli\.js takes src\/core\/llm\/llmClient\.ts from dist\/chunk-main\.js, which does not hand it over/,
     );
   });
 });
