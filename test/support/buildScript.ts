@@ -1,10 +1,14 @@
-// The scripted model playing all seven roles of a build with real tool calls: a brief becomes a
-// small Node project (src/sum.js, test/sum.test.js, specs/architecture.md, docs/USAGE.md). The
-// first developer writes a bug, the first QA reports VERIFICATION: FAIL, the developer sent back
-// fixes it, the second QA says PASS with `VERIFY: node --test`, which Groundwork re-runs itself.
-// Used by the CLI stress test, the VS Code e2e and bench:build. No test-framework imports.
-import { match, reply } from './scriptedModelServer';
-import type { ScriptRule, StreamReply } from './scriptedModelServer';
+// The build, scripted once: what the model says in each of the seven roles of a build, with real
+// tool calls, making a brief into a small Node project (src/sum.js, test/sum.test.js,
+// specs/architecture.md, docs/USAGE.md). Two runs are made of these replies:
+// - `buildRules`, the whole story over HTTP (the CLI stress tests, the VS Code e2e, bench:build):
+//   the first developer writes a bug, the first QA reports VERIFICATION: FAIL, the developer sent
+//   back fixes it, the second QA says PASS with `VERIFY: node --test`, which Groundwork re-runs;
+// - `happyPath`, each phase doing its job in as few turns as it can (the unit tests' build, served
+//   in-process, where a test changes the turns of the phases it is about).
+// No test-framework imports.
+import { match, reply } from './modelScript';
+import type { ScriptRule, StreamReply } from './modelScript';
 
 export const PROJECT = 'sum-tool';
 export const VERIFY = 'node --test';
@@ -14,7 +18,7 @@ export const BRIEF_MD = `# Idea Brief: a tool that adds two numbers
 A tiny Node module, sum(a, b), with its tests, for people learning Node's built-in test runner.
 `;
 
-const ANALYST = `PROJECT_NAME: ${PROJECT}
+export const ANALYST = `PROJECT_NAME: ${PROJECT}
 LANGUAGE: JavaScript (Node 20)
 DATABASE: none
 FRONTEND: no
@@ -26,14 +30,14 @@ REQUIREMENTS:
 - REQ-001: sum(2, 3) returns 5 | Acceptance: node --test passes
 `;
 
-const ARCHITECTURE = `# Architecture of ${PROJECT}
+export const ARCHITECTURE = `# Architecture of ${PROJECT}
 
 One module, src/sum.js, exporting sum(a, b). Tests in test/ run with Node's test runner.
 
 TEST: ${VERIFY}
 `;
 
-const TEST_FILE = `const test = require('node:test');
+export const TEST_FILE = `const test = require('node:test');
 const assert = require('node:assert');
 const { sum } = require('../src/sum.js');
 
@@ -44,11 +48,38 @@ test('REQ-001: sum(2, 3) returns 5', () => {
 
 export const BUGGY = `exports.sum = (a, b) => a - b;\n`;
 export const FIXED = `exports.sum = (a, b) => a + b;\n`;
-const USAGE = `# Using ${PROJECT}\n\n\`\`\`js\nconst { sum } = require('./src/sum.js');\nsum(2, 3); // 5\n\`\`\`\n`;
+export const USAGE = `# Using ${PROJECT}\n\n\`\`\`js\nconst { sum } = require('./src/sum.js');\nsum(2, 3); // 5\n\`\`\`\n`;
 
-const phase = (name: string) => match.system(`Groundwork build phase: ${name}\n`);
-const write = (path: string, content: string, text: string): StreamReply =>
-  reply.toolUse('write_file', { path, content }, { text: [text] });
+export const STUB = 'exports.sum = () => { throw new Error("not implemented"); };\n';
+export const QA_PASS = `The test passes.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`;
+export const QA_FAIL =
+  'The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n';
+export const QA_CLAIMS_PASS = `All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`;
+export const REVIEW = 'Small and clear.\n\nREVIEW: APPROVED\n';
+export const DELIVERY = `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: A module that adds two numbers, with its test.\nUSAGE: node -e "console.log(require('./src/sum.js').sum(2, 3))"\n`;
+
+/** Matches the calls of one phase: their system prompt's first line is `Groundwork build phase: <name>`. */
+export const phase = (name: string) => match.system(`Groundwork build phase: ${name}\n`);
+/** The phase a call is for, from its system prompt (`?` when it names none). */
+export const phaseOf = (system: string): string => /^Groundwork build phase: ([a-z0-9-]+)\n/.exec(system)?.[1] ?? '?';
+/** A reply that is text alone. */
+export const say = (text: string): StreamReply => reply.text(text);
+/** A reply that writes a file (after a line of text, when given). */
+export const write = (path: string, content: string, text?: string): StreamReply =>
+  reply.toolUse('write_file', { path, content }, text === undefined ? {} : { text: [text] });
+
+/** Every phase of the bundled workflow doing its job in as few turns as it can, by phase. */
+export function happyPath(): Record<string, StreamReply[]> {
+  return {
+    analyst: [say(ANALYST)],
+    architect: [write('specs/architecture.md', ARCHITECTURE), say('ARCHITECTURE_COMPLETE')],
+    'test-writer': [write('test/sum.test.js', TEST_FILE), say('TESTS_COMPLETE')],
+    developer: [write('src/sum.js', FIXED), say('IMPLEMENTATION_COMPLETE')],
+    qa: [say(QA_PASS)],
+    reviewer: [say(REVIEW)],
+    delivery: [write('docs/USAGE.md', USAGE), say(DELIVERY)],
+  };
+}
 
 export interface BuildScriptOptions {
   /** The first QA: FAIL (default), or a PASS while the test fails (caught as claimed but not verified). */
@@ -86,13 +117,7 @@ const ANNOTATED_ANALYST = ANALYST.replace(
 
 export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   const d = options.delayMs === undefined ? {} : { headerDelayMs: options.delayMs };
-  const qaFirst =
-    options.qaFirst === 'claim-pass'
-      ? reply.text(`All good.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)
-      : reply.text(
-          `The test fails: sum(2, 3) returned -1.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n`,
-          d,
-        );
+  const qaFirst = reply.text(options.qaFirst === 'claim-pass' ? QA_CLAIMS_PASS : QA_FAIL, d);
   const rules: [string, ReturnType<typeof phase>, StreamReply][] = [
     ...(options.analystReads !== undefined
       ? ([
@@ -109,7 +134,7 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       'architect 2',
       phase('architect'),
       {
-        ...write('src/sum.js', 'exports.sum = () => { throw new Error("not implemented"); };\n', 'And the stub.'),
+        ...write('src/sum.js', STUB, 'And the stub.'),
         ...d,
       },
     ],
@@ -158,17 +183,10 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       { ...write('src/sum.js', FIXED, 'Fixing sum: it subtracted instead of adding.'), ...d },
     ],
     ['developer 4', phase('developer'), reply.text('Fixed.\n\nIMPLEMENTATION_COMPLETE', d)],
-    ['qa 2', phase('qa'), reply.text(`The test passes.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`, d)],
-    ['reviewer', phase('reviewer'), reply.text('Small and clear.\n\nREVIEW: APPROVED\n', d)],
+    ['qa 2', phase('qa'), reply.text(QA_PASS, d)],
+    ['reviewer', phase('reviewer'), reply.text(REVIEW, d)],
     ['delivery 1', phase('delivery'), { ...write('docs/USAGE.md', USAGE, 'Writing the usage document.'), ...d }],
-    [
-      'delivery 2',
-      phase('delivery'),
-      reply.text(
-        `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: A module that adds two numbers, with its test.\nUSAGE: node -e "console.log(require('./src/sum.js').sum(2, 3))"\n`,
-        d,
-      ),
-    ],
+    ['delivery 2', phase('delivery'), reply.text(DELIVERY, d)],
   ];
   const scripted: ScriptRule[] = rules.map(([name, m, r]) => ({ name, match: m, reply: r }));
   const first: ScriptRule[] = [];

@@ -268,6 +268,16 @@ export function turnReply(turn: Turn): ScriptRule['reply'] {
   };
 }
 
+/** A reply written either way: as a Turn, or as a Reply of modelScript.ts. */
+export function replyOf(x: Turn | Reply): ScriptRule['reply'] {
+  const isReply =
+    'blocks' in x ||
+    'stall' in x ||
+    'hangUp' in x ||
+    ('error' in x && typeof x.error === 'object' && !(x.error instanceof Error));
+  return isReply ? (x as Reply) : turnReply(x as Turn);
+}
+
 /** Rules answering one call each with `turns`, in order, whatever the call: `turn 1`, `turn 2`, … */
 export function turns(list: readonly Turn[]): ScriptRule[] {
   return list.map((t, i) => ({ name: `turn ${i + 1}`, reply: turnReply(t) }));

@@ -25,12 +25,13 @@ import { SleepLog } from '../../../src/core/sleep/sleepLog';
 import { FakeCommands } from '../agent/agentHarness';
 import { FakeClock } from '../fakes/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { systemText } from '../../support/modelScript';
-import { ScriptedModel, turnReply, type Turn } from '../../support/scriptedModel';
+import { BRIEF_MD, VERIFY, happyPath, phaseOf } from '../../support/buildScript';
+import { systemText, type Reply } from '../../support/modelScript';
+import { ScriptedModel, replyOf, type Turn } from '../../support/scriptedModel';
 import { ROOT } from './buildFixtures';
 
-/** One model call: text and tool calls, a model error, or a hang until the run is stopped. */
-export type PhaseTurn = Turn;
+/** One model call: a reply of the build script, or a Turn (text and tool calls, a model error, a hang). */
+export type PhaseTurn = Turn | Reply;
 export type PhaseTurns = Record<string, PhaseTurn[]>;
 
 export const MODEL = 'claude-test';
@@ -39,39 +40,25 @@ export const TURN_COST = 0.01;
 export const PRICES: PriceTable = { [MODEL]: { input: 100, output: 0, cacheWrite: 0, cacheRead: 0 } };
 const TURN_USAGE: LlmUsage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheCreationTokens: 0 };
 
-export const PROJECT = 'sum-tool';
-export const VERIFY = 'node --test';
-export const BRIEF = '# Idea Brief: a tool that adds two numbers\n\nA tiny Node module, sum(a, b), with its tests.\n';
-export const ANALYST = `PROJECT_NAME: ${PROJECT}\nLANGUAGE: JavaScript\nDATABASE: none\nFRONTEND: no\nSCOPE: A module exporting sum(a, b).\nCOMPONENTS:\n- src/sum.js\n`;
-export const ARCHITECTURE = `# Architecture\n\nOne module.\n\nTEST: ${VERIFY}\n`;
-export const TEST_FILE = "const test = require('node:test');\ntest('sum', () => {});\n";
-export const SUM = 'exports.sum = (a, b) => a + b;\n';
-export const USAGE = '# Using sum-tool\n\nsum(2, 3)\n';
-export const DELIVERY = `Done.\n\nBUILD_COMPLETE\nPROJECT: ${PROJECT}\nLOCATION: ${PROJECT}/\nLANGUAGE: JavaScript\nSUMMARY: Adds two numbers.\nUSAGE: node -e "require('./src/sum.js')"\n`;
-export const QA_PASS = `The tests pass.\n\nVERIFICATION: PASS\nVERIFY: ${VERIFY}\n`;
-export const QA_FAIL =
-  'The test fails.\n\nVERIFICATION: FAIL\nREASON: sum subtracts instead of adding (src/sum.js:1)\n';
+export {
+  ANALYST,
+  ARCHITECTURE,
+  BRIEF_MD as BRIEF,
+  DELIVERY,
+  FIXED as SUM,
+  PROJECT,
+  QA_FAIL,
+  QA_PASS,
+  TEST_FILE,
+  USAGE,
+  VERIFY,
+  phaseOf,
+  say,
+  write,
+} from '../../support/buildScript';
 
-export const say = (text: string): PhaseTurn => ({ text });
-export const write = (path: string, content: string): PhaseTurn => ({
-  tools: [{ name: 'write_file', input: { path, content } }],
-});
-
-/** Every phase of the bundled workflow doing its job in as few turns as it can. */
-export function happyTurns(): PhaseTurns {
-  return {
-    analyst: [say(ANALYST)],
-    architect: [write('specs/architecture.md', ARCHITECTURE), say('ARCHITECTURE_COMPLETE')],
-    'test-writer': [write('test/sum.test.js', TEST_FILE), say('TESTS_COMPLETE')],
-    developer: [write('src/sum.js', SUM), say('IMPLEMENTATION_COMPLETE')],
-    qa: [say(QA_PASS)],
-    reviewer: [say('Small and clear.\n\nREVIEW: APPROVED\n')],
-    delivery: [write('docs/USAGE.md', USAGE), say(DELIVERY)],
-  };
-}
-
-/** The build phase a call is for: its system prompt's first line, `Groundwork build phase: <name>`. */
-export const phaseOf = (system: string): string => /^Groundwork build phase: ([a-z0-9-]+)\n/.exec(system)?.[1] ?? '?';
+/** Every phase of the bundled workflow doing its job in as few turns as it can (test/support/buildScript.ts). */
+export const happyTurns = (): PhaseTurns => happyPath();
 
 /**
  * The scripted model (test/support/scriptedModel.ts) answering each call with the next turn of its
@@ -88,7 +75,7 @@ export class PhaseScript extends ScriptedModel {
             const phase = phaseOf(systemText(body));
             const turn = turns[phase]?.shift();
             if (turn === undefined) throw new Error(`no turn left for phase ${phase}`);
-            const r = turnReply(turn);
+            const r = replyOf(turn);
             return typeof r === 'function' ? r(body, call) : r;
           },
         },
@@ -149,7 +136,7 @@ export interface HarnessOptions {
 export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessOptions = {}) {
   const ws = new MemoryWorkspace();
   ws.fs.mkdir(ws.root);
-  ws.fs.writeRaw(`${ws.root}/brief.md`, BRIEF);
+  ws.fs.writeRaw(`${ws.root}/brief.md`, BRIEF_MD);
   for (const [path, text] of Object.entries(options.files ?? {})) ws.fs.writeRaw(`${ws.root}/${path}`, text);
   const clock = new FakeClock(Date.parse('2026-11-24T10:00:00Z'));
   const script = new PhaseScript(turns);
@@ -213,7 +200,7 @@ export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessO
   const emit = (event: BuildEvent) => events.push(event);
   const request = (overrides: Partial<BuildRequest> = {}): BuildRequest => ({
     source: { kind: 'brief', path: 'brief.md' },
-    input: BRIEF,
+    input: BRIEF_MD,
     phases: bundledPhases(),
     approve: [VERIFY],
     name: 'brief',
