@@ -3,7 +3,7 @@
 // window opens: explorer.e2e.ts plants one in the workspace its own window opens. Runs after
 // panelDiscovery.e2e.ts (E2E_ORDER in scripts/vscode/bundleTests.mjs), which leaves the panel idle.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { match, reply } from '../support/scriptedModelServer';
 import { ui } from '../support/e2e/ui';
@@ -29,6 +29,17 @@ describe('Files a workspace plants, in the panel (UI)', function () {
     });
     await panel.open();
     await panel.idle();
+    // A journal line written after the override: once the panel shows it, the window has had the
+    // override's file event too (file events arrive in order), and its role cache let go of the
+    // bundled role it read for the discoveries before.
+    const mark = `Planted after the role override ${Date.now()}`;
+    appendFileSync(
+      join(workspace, '.groundwork', 'discoveries.jsonl'),
+      `${JSON.stringify({ timestamp: new Date().toISOString(), title: mark, description: 'a mark' })}\n`,
+    );
+    await panel
+      .locator('#journal-entries .entry', { hasText: mark })
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     await panel.send('build me a time tracker');
     const notice = panel.locator('#notices .notice');
     await notice.waitFor({ state: 'visible', timeout: PATIENCE.work });
