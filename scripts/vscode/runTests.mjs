@@ -448,6 +448,8 @@ async function runE2E(files, on, ctx) {
       await target.goto('about:blank', { timeout: 30_000 }).catch(() => undefined);
       await target.close({ runBeforeUnload: false }).catch(() => undefined);
       windows.closed += 1;
+      // The test window in front again: a page in the background has no focus (nor keyboard).
+      await on.bringToFront();
     },
   };
   const mocha = new Mocha({
@@ -601,6 +603,8 @@ async function main() {
   say('integration (mocha inside the extension host):');
   let results;
   try {
+    // In front, with the focus: some in-host tests run commands on the focused editor (undo).
+    await page.bringToFront();
     await paletteCommand(page, RUN_IN_HOST_SUITE);
     const done = await untilFile(join(bundle.integrationDir, 'done.json'));
     if (!done.ok) summary.notes.push(`the in-host suite ended with an error: ${done.error}`);
