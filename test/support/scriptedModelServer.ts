@@ -118,6 +118,17 @@ function describeRequest(entry: RecordedRequest): string {
   return `request #${entry.seq} (${entry.method} ${entry.path}, ${describeBody(entry.body as Partial<MessagesBody>)})`;
 }
 
+/** The 200 and the headers of a streamed reply, sent at once. */
+function startStream(res: ServerResponse, entry: RecordedRequest): void {
+  entry.status = 200;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'request-id': `req_scripted_${entry.seq}`,
+  });
+  res.flushHeaders();
+}
+
 export async function startScriptedModelServer(rules: ScriptRule[] = []): Promise<ScriptedModelServer> {
   const script = new ModelScript(rules);
   const requests: RecordedRequest[] = [];
@@ -176,15 +187,7 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
     if (res.destroyed) return;
 
     if ('stall' in r) {
-      if (r.stall === 'after-headers') {
-        entry.status = 200;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'request-id': `req_scripted_${entry.seq}`,
-        });
-        res.flushHeaders();
-      }
+      if (r.stall === 'after-headers') startStream(res, entry);
       // Nothing more: the response stays open until the client aborts or close() destroys it.
       return;
     }
@@ -225,12 +228,7 @@ export async function startScriptedModelServer(rules: ScriptRule[] = []): Promis
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_scripted_${entry.seq}` });
       return void res.end(JSON.stringify(messageJson(message)));
     }
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'request-id': `req_scripted_${entry.seq}`,
-    });
-    res.flushHeaders();
+    startStream(res, entry);
     await writeStream(res, message, r, r.fail, () => (entry.dropped = true));
   };
 

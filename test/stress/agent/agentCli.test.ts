@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { inOrder, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
+import { repo } from '../../support/processes';
+import { tempFolder } from '../../support/tempDirs';
 import { KEY, alive, cli, runIdOf } from './agentCliHarness';
 
 const SUM = 'function sum(a, b) {\n  return a + b;\n}\nmodule.exports = { sum };\n';

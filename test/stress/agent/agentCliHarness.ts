@@ -2,62 +2,31 @@
 // scripted model server, its stderr kept (the tail only: a command may print hundreds of MB), and
 // the small checks on processes and run ids they make.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ScriptedModelServer } from '../../support/scriptedModelServer';
-import { repo } from '../../unit/cli/cliHarness';
+import { CLI, runNode, type ProcessRun } from '../../support/processes';
 
 /** The API key the CLI is given: it must never appear in anything it prints or a command sees. */
 export const KEY = 'sk-ant-canary-agent-never-print-me';
 const TAIL_BYTES = 64 * 1024;
 
-export interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  /** The last 64 KB of stderr. */
-  stderr: string;
-  stderrBytes: number;
-  ms: number;
-}
-
-/** dist/cli.js as a child; `during` gets the live stderr tail and a way to signal the CLI. */
+/** dist/cli.js as a child; `during` gets the live stderr tail (its last 64 KB) and a way to signal the CLI. */
 export function cli(
   args: string[],
   server: ScriptedModelServer,
   extraEnv: Record<string, string> = {},
   during?: (stderr: () => string, kill: (s: NodeJS.Signals) => void) => void,
-): Promise<Ran> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repo, 'dist/cli.js'), ...args], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        HOME: process.env['HOME'] ?? '/tmp',
-        NO_COLOR: '1',
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.baseURL,
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let stderrBytes = 0;
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderrBytes += Buffer.byteLength(s);
-      stderr = (stderr + s).slice(-TAIL_BYTES);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, stdout, stderr, stderrBytes, ms: Date.now() - started }),
-    );
-    during?.(
-      () => stderr,
-      (s) => child.kill(s),
-    );
+): Promise<ProcessRun> {
+  return runNode(CLI.built, args, {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '/tmp',
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.baseURL,
+      ...extraEnv,
+    },
+    stderrTail: TAIL_BYTES,
+    ...(during ? { onSpawn: (kill, stderr) => during(stderr, kill) } : {}),
   });
 }
 

@@ -10,9 +10,9 @@ import { describe, test } from 'node:test';
 import { inOrder, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import type { MessagesBody, ScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { tempFolder } from '../../unit/cli/cliHarness';
+import { tempFolder } from '../../support/tempDirs';
 import { alive, cli, runIdOf } from './agentCliHarness';
-import type { Ran } from './agentCliHarness';
+import type { ProcessRun } from '../../support/processes';
 
 function killQuietly(pid: number | undefined): void {
   if (pid === undefined || !Number.isInteger(pid) || pid <= 1) return;
@@ -227,7 +227,7 @@ describe('runs that meet', () => {
     try {
       const ws = await tempFolder('groundwork-hostile-');
       let id = '';
-      const outcome: { resume?: Ran; revert?: Ran; list?: Ran } = {};
+      const outcome: { resume?: ProcessRun; revert?: ProcessRun; list?: ProcessRun } = {};
       const live = await cli(
         ['--workspace', ws, 'agent', 'build-developer', 'hang', '--unattended'],
         server,

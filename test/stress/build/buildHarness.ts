@@ -9,13 +9,14 @@ import { BRIEF_MD, VERIFY, buildRules } from '../../support/buildScript';
 import type { BuildScriptOptions } from '../../support/buildScript';
 import { startScriptedModelServer } from '../../support/scriptedModelServer';
 import type { MessagesBody } from '../../support/scriptedModelServer';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
+import { repo } from '../../support/processes';
+import { tempFolder } from '../../support/tempDirs';
 import { cli } from '../agent/agentCliHarness';
-import type { Ran } from '../agent/agentCliHarness';
+import type { ProcessRun } from '../../support/processes';
 
 export interface ScriptedBuild {
   ws: string;
-  r: Ran;
+  r: ProcessRun;
   /** Every request the model server was sent, in order. */
   bodies: MessagesBody[];
 }

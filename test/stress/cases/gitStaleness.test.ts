@@ -1,27 +1,21 @@
 // The staleness check against a real git repository in a temp folder: a case that names
 // src/auth.ts becomes outdated once a commit changes that file, and names that commit; without a
 // repository, or without git, the check is skipped with a reason a person can read.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '../../support/sha256';
+import { tempFolder } from '../../support/tempDirs';
 import { CaseStore } from '../../../src/core/cases/caseStore';
 import { checkFileStaleness } from '../../../src/core/cases/staleness';
 import { GitLogRunner } from '../../../src/core/node/gitLogRunner';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
-import { FakeClock } from '../../unit/fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 
-const temps: string[] = [];
-after(() => Promise.all(temps.map((d) => rm(d, { recursive: true, force: true }))));
-
-async function folder(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'gw-git-'));
-  temps.push(dir);
-  return dir;
-}
+const folder = () => tempFolder('gw-git-');
 
 /** git in `dir`, committing at `date` as a fixed author, with no user or system config. */
 function git(dir: string, args: string[], date = '2024-01-01T00:00:00Z'): string {

@@ -6,17 +6,13 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startScriptedModelServer } from '../../support/scriptedModelServer';
-import {
-  CANARY,
-  FOLLOW_UP,
-  SLUG,
-  TOPIC,
-  followUp,
-  inquisitors,
-  runBuiltCli,
-  summarize,
-} from '../../unit/cli/brainstormHarness';
-import { repo, tempFolder } from '../../unit/cli/cliHarness';
+import { CANARY, FOLLOW_UP, SLUG, TOPIC, followUp, inquisitors, summarize } from '../../support/brainstormScript';
+import { CLI, repo, runNode } from '../../support/processes';
+import { tempFolder } from '../../support/tempDirs';
+
+/** The built CLI with only PATH and `env` in its environment, answers piped in when given. */
+const builtCli = (args: string[], env: Record<string, string>, stdin?: string) =>
+  runNode(CLI.built, args, { env: { PATH: process.env['PATH'] ?? '', ...env }, ...(stdin ? { stdin } : {}) });
 
 describe('groundwork brainstorm: the built CLI (npm run build) never waits for answers nobody gives', () => {
   test('--unattended exits 2 at once, before the key, any model call or any file', async (t) => {
@@ -24,7 +20,7 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
     const server = await startScriptedModelServer();
     try {
       const ws = await tempFolder('groundwork-brainstorm-');
-      const r = await runBuiltCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], {
+      const r = await builtCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], {
         ANTHROPIC_API_KEY: CANARY,
         ANTHROPIC_BASE_URL: server.baseURL,
       });
@@ -33,12 +29,12 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
       assert.match(r.stderr, /needs someone to answer its questions.*without --unattended.*groundwork discover/);
       assert.ok(r.ms < 1000, `took ${r.ms.toFixed(0)} ms`);
       assert.equal(existsSync(join(ws, '.groundwork')), false, 'nothing written');
-      const noKey = await runBuiltCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], {});
+      const noKey = await builtCli(['--workspace', ws, 'brainstorm', '--unattended', TOPIC], {});
       assert.equal(noKey.code, 2);
       assert.match(noKey.stderr, /--unattended/, 'refused for what it is, not for the missing key');
 
       // stdin from /dev/null: refused the same way, before round 1.
-      const devNull = await runBuiltCli(['--workspace', ws, 'brainstorm', TOPIC], {
+      const devNull = await builtCli(['--workspace', ws, 'brainstorm', TOPIC], {
         ANTHROPIC_API_KEY: CANARY,
         ANTHROPIC_BASE_URL: server.baseURL,
       });
@@ -57,7 +53,7 @@ describe('groundwork brainstorm: the built CLI (npm run build) never waits for a
     const server = await startScriptedModelServer([...inquisitors(), followUp(), summarize()]);
     try {
       const ws = await tempFolder('groundwork-brainstorm-');
-      const r = await runBuiltCli(
+      const r = await builtCli(
         ['--workspace', ws, 'brainstorm', '--rounds', '2', TOPIC],
         { ANTHROPIC_API_KEY: CANARY, ANTHROPIC_BASE_URL: server.baseURL },
         'a\nb\nc\nd\nx\ny\n',

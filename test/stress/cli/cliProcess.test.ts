@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repo, runCliProcess, tempFolder, tsx, type CliRun } from '../../unit/cli/cliHarness';
+import { repo, runCliProcess, tsx, type CliRun } from '../../support/processes';
+import { tempFolder } from '../../support/tempDirs';
 
 async function workspace(): Promise<string> {
   return tempFolder();

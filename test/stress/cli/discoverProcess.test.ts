@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { parseRoundFile } from '../../../src/core/discovery/roundFile';
 import { match, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { filesUnder, runCliProcess, type CliRun } from '../../unit/cli/cliHarness';
+import { filesUnder } from '../../support/tempDirs';
+import { runCliProcess, type CliRun } from '../../support/processes';
 import {
   assertKeyNotPrinted,
   BRIEF,
@@ -19,7 +20,7 @@ import {
   ROLE,
   round,
   tempWorkspace,
-} from '../../unit/cli/discoverScript';
+} from '../../support/discoverScript';
 
 describe('groundwork discover as a child process', () => {
   async function groundwork(

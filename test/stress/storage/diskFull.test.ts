@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleChild, whenDone, type ChildBundle } from '../../unit/storage/helpers/childProcess';
+import { bundleChild, whenDone, type ChildBundle } from '../../support/storage/childProcess';
 
 let bundle: ChildBundle;
 const temps: string[] = [];

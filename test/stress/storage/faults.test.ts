@@ -7,8 +7,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { TORN_LINE_REASON } from '../../../src/core/storage/jsonl';
-import { bundleChild, onLines, runChild, startChild, type ChildBundle } from '../../unit/storage/helpers/childProcess';
-import { makeRecord, parseTestRecord, type TestRecord } from '../../unit/storage/helpers/records';
+import { bundleChild, onLines, runChild, startChild, type ChildBundle } from '../../support/storage/childProcess';
+import { makeRecord, parseTestRecord, type TestRecord } from '../../support/storage/records';
 
 let bundle: ChildBundle;
 const temps: string[] = [];

@@ -10,7 +10,7 @@ import { appendDiscoveryNote, changedText, markSpecs } from '../../../src/core/a
 import type { SpecPorts, SpecRefusal, SpecWriter } from '../../../src/core/annotations/specWriter';
 import { NodeSpecWriter } from '../../../src/core/node/nodeSpecWriter';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
-import { tempFolder } from '../cli/cliHarness';
+import { tempFolder } from '../../support/tempDirs';
 
 const REGION = '- <!--@ax:0-1:green:task-001-->[task-001] login<!--/@ax-->\n';
 const fs = new NodeWorkspaceFs();

@@ -9,7 +9,7 @@ import {
   auditInput,
   parseAuditEntry,
 } from '../../../src/core/audit/auditLog';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { AUDIT_FILE } from '../../../src/core/plan/layout';
 

@@ -5,7 +5,7 @@ import { INQUISITOR_ROLES } from '../../../src/core/brainstorm/brainstormTypes';
 import type { Answer, BrainstormProgress } from '../../../src/core/brainstorm/brainstormTypes';
 import type { LlmRequest } from '../../../src/core/llm/llmClient';
 import type { Role } from '../../../src/core/roles/roleSchema';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { reply, systemText } from '../../support/modelScript';
 import { ScriptedModel } from '../../support/scriptedModel';

@@ -2,7 +2,6 @@
 // stores, the bundled workflow and role files, with the scripted model answering per phase (by the
 // system prompt's first line `Groundwork build phase: <name>`), a fake command runner for the agents'
 // commands and Groundwork's own BUILD:/VERIFY: re-runs, and a fake clock.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BuildRunner } from '../../../src/core/build/buildRunner';
@@ -11,19 +10,14 @@ import { BuildStore } from '../../../src/core/build/buildStore';
 import type { BuildRecord, WorkflowPhase } from '../../../src/core/build/buildTypes';
 import { parseWorkflow } from '../../../src/core/build/workflow';
 import type { CommandRequest, CommandResult } from '../../../src/core/commands/commandRunner';
-import { Journal } from '../../../src/core/journal/journal';
-import { parseJournalEntry } from '../../../src/core/journal/journalEntry';
 import type { LlmRequest, LlmUsage } from '../../../src/core/llm/llmClient';
 import type { PriceTable } from '../../../src/core/llm/usage';
-import { JOURNAL_FILE, SLEEP_FILE } from '../../../src/core/plan/layout';
 import { parseRoleFile } from '../../../src/core/roles/roleFile';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import { AgentRunner } from '../../../src/core/run/agentRun';
-import type { ApprovalAnswer, CommandApprover, GateDeps } from '../../../src/core/run/commandGate';
-import { RunStore } from '../../../src/core/run/runStore';
-import { SleepLog } from '../../../src/core/sleep/sleepLog';
-import { FakeCommands } from '../agent/agentHarness';
-import { FakeClock } from '../fakes/fakeClock';
+import type { ApprovalAnswer } from '../../../src/core/run/commandGate';
+import { FakeCommands, agentDeps } from '../agent/agentHarness';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { BRIEF_MD, VERIFY, happyPath, phaseOf } from '../../support/buildScript';
 import { systemText, type Reply } from '../../support/modelScript';
@@ -142,47 +136,20 @@ export function buildHarness(turns: PhaseTurns = happyTurns(), options: HarnessO
   const script = new PhaseScript(turns);
   const commands = new FakeCommands(options.commandResult);
   const trust = { trusted: true };
-  const asked: string[] = [];
   /** Who each question was asked for (a role, or Groundwork's own check). */
   const askedFor: string[] = [];
-  const answers = options.answers;
-  const approver: CommandApprover | undefined =
-    answers === undefined
-      ? undefined
-      : {
-          async ask(request) {
-            asked.push(request.command);
-            askedFor.push(request.role);
-            options.onAsk?.(request.command);
-            return answers.shift() ?? 'deny';
-          },
-        };
-  let n = 0;
-  const random = (count: number) => Uint8Array.from({ length: count }, () => n++ % 256);
-  const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-  const gate: GateDeps = {
+  const {
+    deps: agentRunDeps,
+    gate,
+    asked,
+  } = agentDeps(ws.store, script, clock, {
     commands,
-    ...(approver ? { approver } : {}),
+    ...(options.answers ? { answers: options.answers } : {}),
+    onAsk: (request) => (askedFor.push(request.role), options.onAsk?.(request.command)),
     isTrusted: () => trust.trusted,
-    autoApprove: () => [],
-  };
-  const runs = new RunStore(ws.store);
-  const agents = new AgentRunner({
-    store: ws.store,
-    runs,
-    llm: script,
-    clock,
-    hash,
-    random,
-    prices: PRICES,
-    ...gate,
-    sleepMaxSeconds: () => 3600,
-    sleepLog: new SleepLog(ws.store.log(SLEEP_FILE, SleepLog.parseRecord), clock),
-    journal: new Journal(ws.store.log(JOURNAL_FILE, parseJournalEntry), clock),
-    wait: async (ms) => clock.advance(ms),
-    eventDone: async () => false,
-    origin: 'cli',
   });
+  const { runs, random, hash } = agentRunDeps;
+  const agents = new AgentRunner({ ...agentRunDeps, prices: PRICES });
   const builds = new BuildStore(ws.store);
   const deps: BuildDeps = {
     store: ws.store,

@@ -7,7 +7,7 @@ import { appendDiscoveryNote, specFiles, SPEC_MAX_BYTES } from '../../../src/cor
 import { markPhaseSpecs, parseImplemented, requirementsDocument } from '../../../src/core/build/specMarks';
 import { NodeSpecWriter } from '../../../src/core/node/nodeSpecWriter';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
-import { tempFolder } from '../cli/cliHarness';
+import { tempFolder } from '../../support/tempDirs';
 
 const REQUIREMENTS = '# Requirements\n\n- [task-001] One.\n- [task-002] Two.\n';
 const colors = (text: string) =>

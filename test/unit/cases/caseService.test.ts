@@ -7,7 +7,7 @@ import { CaseTransitionError } from '../../../src/core/cases/caseActions';
 import { CaseService } from '../../../src/core/cases/caseService';
 import type { GitLogPort } from '../../../src/core/cases/staleness';
 import { sha256 } from '../../support/sha256';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { DAY, T0 } from './casesHarness';
 

@@ -4,7 +4,7 @@ import { CaseStore } from '../../../src/core/cases/caseStore';
 import { parseCase } from '../../../src/core/cases/caseRecord';
 import type { DiscoveryCase } from '../../../src/core/cases/caseRecord';
 import { sha256 } from '../../support/sha256';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 
 export const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);

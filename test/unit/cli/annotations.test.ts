@@ -4,11 +4,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli } from '../../../src/cli/runCli';
 import { ANNOTATIONS_FILE_MAX_BYTES } from '../../../src/cli/commands/annotations';
 import { line } from '../cases/casesHarness';
-import { harness, tempFolder } from './cliHarness';
-import type { CliRun, Harness } from './cliHarness';
+import { cliHere, harness } from './cliHarness';
+import { tempFolder } from '../../support/tempDirs';
+import type { Harness } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const REGION = '<!--@ax:0-45:green:task-001-->Users can log in with email.<!--/@ax-->';
 const NOTE = (id: string, task = 'task-001') =>
@@ -172,19 +173,15 @@ describe('groundwork annotations', () => {
     await mkdir(join(dir, 'docs'));
     await writeFile(join(dir, 'docs', 'spec.md'), SPEC);
     const h = harness();
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: (s: string) => void (stdout += s),
-      stderr: (s: string) => void (stderr += s),
-      env: {},
-      cwd: dir,
-    };
-    const code = await runCli(['--workspace', '/ws', 'annotations', 'docs/spec.md'], io, {
-      ...(await import('../../../src/cli/nodeDeps')).createNodeDeps(),
-      openStore: () => h.ws.store,
-      isDirectory: async (p) => p === '/ws',
-    });
+    const { code, stdout, stderr } = await cliHere(
+      ['--workspace', '/ws', 'annotations', 'docs/spec.md'],
+      {
+        ...(await import('../../../src/cli/nodeDeps')).createNodeDeps(),
+        openStore: () => h.ws.store,
+        isDirectory: async (p) => p === '/ws',
+      },
+      { cwd: dir },
+    );
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^3:1–3:70 {2}region/);
   });

@@ -23,7 +23,7 @@ import {
   type TerminalOptions,
   useScriptedWorkspace,
 } from './brainstormHarness';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 describe('groundwork brainstorm (in-process, scripted model server)', () => {
   let server: ScriptedModelServer;

@@ -17,7 +17,7 @@ import {
   type TerminalOptions,
   useScriptedWorkspace,
 } from './brainstormHarness';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const DAMAGED: [string, string][] = [
   ['garbage', 'garbage {{{'],

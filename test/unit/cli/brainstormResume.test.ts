@@ -29,7 +29,7 @@ import {
   type TerminalOptions,
   useScriptedWorkspace,
 } from './brainstormHarness';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const RESUME_HINT = `run 'groundwork --workspace `;
 

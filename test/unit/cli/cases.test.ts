@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parseCase } from '../../../src/core/cases/caseRecord';
 import { caseJson, line } from '../cases/casesHarness';
 import { harness } from './cliHarness';
-import type { CliRun } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const ESC = '\u001b';
 

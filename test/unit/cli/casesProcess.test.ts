@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCase } from '../../../src/core/cases/caseRecord';
-import { runCliProcess, tempFolder } from './cliHarness';
+import { runCliProcess } from '../../support/processes';
+import { tempFolder } from '../../support/tempDirs';
 
 test('groundwork cases add, then cases list --json, as child processes', async () => {
   const ws = await tempFolder();

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import type { GitCommit, GitLogPort, GitLogResult } from '../../../src/core/cases/staleness';
 import { line } from '../cases/casesHarness';
 import { harness } from './cliHarness';
-import type { CliRun, Harness } from './cliHarness';
+import type { Harness } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const DAY = 24 * 60 * 60 * 1000;
 

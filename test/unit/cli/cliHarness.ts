@@ -1,26 +1,15 @@
 // Runs the CLI in-process with captured output. The store is the real one over an in-memory
 // file system (`ws`, where tests plant damage); pass `openStore` to use another.
-import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import { runCli } from '../../../src/cli/runCli';
-import type { CliDeps } from '../../../src/cli/cliTypes';
+import type { CliCommand, CliDeps, Env } from '../../../src/cli/cliTypes';
 import { createNodeDeps } from '../../../src/cli/nodeDeps';
 import type { CliTerminal } from '../../../src/cli/terminal';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { tempFolder as tempFolderOf } from '../../support/tempDirs';
+import type { CliRun } from '../../support/processes';
 
 export const T0 = Date.UTC(2025, 0, 31, 9, 15, 0);
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 export interface Harness {
   ws: MemoryWorkspace;
@@ -51,63 +40,29 @@ export function harness(overrides: Partial<CliDeps> = {}, ws = new MemoryWorkspa
     clock,
     folders,
     opened,
-    async run(...argv) {
-      let stdout = '';
-      let stderr = '';
-      const io = {
-        stdout: (s: string) => void (stdout += s),
-        stderr: (s: string) => void (stderr += s),
-        env: {},
-        cwd: '/ws',
-      };
-      const code = await runCli(argv, io, deps);
-      return { code, stdout, stderr };
-    },
+    run: (...argv) => cliHere(argv, deps),
   };
 }
 
-export const repo = join(import.meta.dirname, '../../..');
-// Resolved from the repository, since the child may run with a workspace as its current folder.
-export const tsx = pathToFileURL(createRequire(join(repo, 'package.json')).resolve('tsx')).href;
-
-/** A temporary folder, removed when the process ends. */
-export const tempFolder = (prefix = 'groundwork-cli-'): Promise<string> => tempFolderOf(prefix);
-
-/** Every file under `dir`, as [relative path, text]. */
-export async function filesUnder(dir: string, rel = ''): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for (const e of await readdir(join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await filesUnder(dir, path)));
-    else if (e.isFile()) out.push([path, await readFile(join(dir, path), 'utf8')]);
-  }
-  return out;
-}
-
-export interface ProcessOptions {
-  cwd?: string;
-  /** The child's whole environment (default: this process's), NO_COLOR added. */
-  env?: Record<string, string | undefined>;
-  /** Gets a way to signal the child, e.g. to send SIGINT mid-call. */
-  onSpawn?: (kill: (signal: NodeJS.Signals) => void) => void;
-}
-
-/** `groundwork …` as a real child process (`node --import tsx src/cli/main.ts …`). */
-export function runCliProcess(args: string[], options: ProcessOptions = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsx, join(repo, 'src/cli/main.ts'), ...args], {
-      cwd: options.cwd ?? repo,
-      env: { ...(options.env ?? process.env), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr }));
-    options.onSpawn?.((signal) => child.kill(signal));
-  });
+/**
+ * `groundwork <argv>` run in-process (runCli) with `deps`, in `cwd` (default /ws) with `env`
+ * (default none), limited to `commands` when given; what it printed and its exit code.
+ */
+export async function cliHere(
+  argv: readonly string[],
+  deps: CliDeps,
+  options: { env?: Env; cwd?: string; commands?: readonly CliCommand[] } = {},
+): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (s: string) => void (stdout += s),
+    stderr: (s: string) => void (stderr += s),
+    env: options.env ?? {},
+    cwd: options.cwd ?? '/ws',
+  };
+  const code = await runCli(argv, io, deps, ...(options.commands ? [options.commands] : []));
+  return { code, stdout, stderr };
 }
 
 export interface TerminalOptions {

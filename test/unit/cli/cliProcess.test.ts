@@ -6,20 +6,17 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createNodeDeps } from '../../../src/cli/nodeDeps';
-import { runCli } from '../../../src/cli/runCli';
-import { T0, tempFolder, type CliRun } from './cliHarness';
-import { FakeClock } from '../fakes/fakeClock';
+import { T0, cliHere } from './cliHarness';
+import { tempFolder } from '../../support/tempDirs';
+import type { CliRun } from '../../support/processes';
+import { FakeClock } from '../../support/fakeClock';
 
 async function workspace(): Promise<string> {
   return tempFolder();
 }
 
 async function inProcess(argv: string[], cwd: string): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env: {}, cwd };
-  const code = await runCli(argv, io, { ...createNodeDeps(), clock: new FakeClock(T0) });
-  return { code, stdout, stderr };
+  return cliHere(argv, { ...createNodeDeps(), clock: new FakeClock(T0) }, { cwd });
 }
 
 describe('groundwork in-process over the real store', () => {

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discover as discoverCommand } from '../../../src/cli/commands/discover';
 import { findExtensionRoot } from '../../../src/cli/modelDeps';
-import { runCli } from '../../../src/cli/runCli';
 import { parseRoundFile, serializeRoundFile } from '../../../src/core/discovery/roundFile';
 import {
   match,
@@ -19,8 +18,18 @@ import {
   type ScriptedModelServer,
 } from '../../support/scriptedModelServer';
 import { until } from '../../support/until';
-import { filesUnder, repo, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
-import { assertKeyNotPrinted, BRIEF, CANARY, QUESTIONS_1, ROLE, round, tempWorkspace } from './discoverScript';
+import { cliHere, scriptedDeps, type TerminalOptions } from './cliHarness';
+import { filesUnder } from '../../support/tempDirs';
+import { repo, type CliRun } from '../../support/processes';
+import {
+  assertKeyNotPrinted,
+  BRIEF,
+  CANARY,
+  QUESTIONS_1,
+  ROLE,
+  round,
+  tempWorkspace,
+} from '../../support/discoverScript';
 
 const QUESTIONS_2 = 'DISCOVERY_QUESTIONS\n1. Which mail provider do you use?\n2. How many contacts?\n3. Any deadline?';
 const SPECIFIC_BRIEF = BRIEF.replace(
@@ -52,17 +61,13 @@ describe('groundwork discover (in-process, scripted model server)', () => {
     argv: string[],
     options: TerminalOptions & { env?: Record<string, string | undefined> } = {},
   ): Promise<CliRun> {
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: (s: string) => void (stdout += s),
-      stderr: (s: string) => void (stderr += s),
+    const r = await cliHere(['--workspace', ws, 'discover', ...argv], scriptedDeps(options), {
       env: options.env ?? env,
       cwd: ws,
-    };
-    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(options), [discoverCommand]);
-    assertKeyNotPrinted(stdout, stderr);
-    return { code, stdout, stderr };
+      commands: [discoverCommand],
+    });
+    assertKeyNotPrinted(r.stdout, r.stderr);
+    return r;
   }
 
   const roundFile = (session = 'cli') => join(ws, '.groundwork/discovery', `${session}.md`);

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { discover as discoverCommand } from '../../../src/cli/commands/discover';
-import { runCli } from '../../../src/cli/runCli';
 import {
   lastUserText,
   match,
@@ -14,7 +13,9 @@ import {
   type MessagesBody,
   type ScriptedModelServer,
 } from '../../support/scriptedModelServer';
-import { scriptedDeps, tempFolder, type CliRun } from './cliHarness';
+import { cliHere, scriptedDeps } from './cliHarness';
+import { tempFolder } from '../../support/tempDirs';
+import type { CliRun } from '../../support/processes';
 
 const QUESTIONS = 'DISCOVERY_QUESTIONS\n1. Who will use it?\n2. Web or phone?';
 
@@ -30,11 +31,11 @@ describe('groundwork discover --session: one conversation per name', () => {
   afterEach(() => server.close());
 
   async function discover(argv: string[]): Promise<CliRun> {
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
-    const code = await runCli(['--workspace', ws, 'discover', ...argv], io, scriptedDeps(), [discoverCommand]);
-    return { code, stdout, stderr };
+    return cliHere(['--workspace', ws, 'discover', ...argv], scriptedDeps(), {
+      env,
+      cwd: ws,
+      commands: [discoverCommand],
+    });
   }
 
   test("--session 'a/b' then --session 'a-b': the second request starts its own round 1", async () => {

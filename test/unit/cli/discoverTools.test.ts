@@ -5,12 +5,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discover } from '../../../src/cli/commands/discover';
 import type { CliDeps } from '../../../src/cli/cliTypes';
-import { runCli } from '../../../src/cli/runCli';
 import type { DiscoveryApi, DiscoveryView, TurnOptions, TurnResult } from '../../../src/core/discovery/discoveryTypes';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
-import { T0, scriptedDeps, type CliRun, type TerminalOptions } from './cliHarness';
+import { T0, cliHere, scriptedDeps, type TerminalOptions } from './cliHarness';
+import type { CliRun } from '../../support/processes';
 
 const SECRET = 'sk-ant-fake-secret-for-redaction';
 
@@ -69,11 +69,7 @@ async function run(
     loadRole: async () => ({}) as Role,
     discovery: async () => fakeService(script),
   });
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: '/ws' };
-  const code = await runCli(['discover', ...argv], io, deps, [discover]);
-  return { code, stdout, stderr };
+  return cliHere(['discover', ...argv], deps, { env, commands: [discover] });
 }
 
 const read = (target: string, id = 't1'): ToolActivity => ({ id, tool: 'read_file', target, status: 'done' });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createNodeDeps } from '../../../src/cli/nodeDeps';
 import { chooseWorkspaceFolder, stripJsonc, workspaceFolders } from '../../../src/cli/workspaceChoice';
-import { harness, tempFolder } from './cliHarness';
+import { harness } from './cliHarness';
+import { tempFolder } from '../../support/tempDirs';
 
 const FILE = '/w/team.code-workspace';
 

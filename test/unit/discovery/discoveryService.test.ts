@@ -12,7 +12,7 @@ import { LlmError } from '../../../src/core/llm/llmClient';
 import type { LlmClient } from '../../../src/core/llm/llmClient';
 import { parseRoleFile } from '../../../src/core/roles/roleFile';
 import type { Role } from '../../../src/core/roles/roleSchema';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import type { Turn } from '../../support/scriptedModel';
 import { discoveryModel, overloaded, USAGE } from './scriptedLlm';

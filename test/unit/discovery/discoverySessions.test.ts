@@ -10,7 +10,7 @@ import { DiscoveryError } from '../../../src/core/discovery/discoveryTypes';
 import type { TurnOptions } from '../../../src/core/discovery/discoveryTypes';
 import { parseRoleFile } from '../../../src/core/roles/roleFile';
 import { until } from '../../support/until';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import type { Turn } from '../../support/scriptedModel';
 import { discoveryModel } from './scriptedLlm';

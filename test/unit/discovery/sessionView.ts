@@ -1,6 +1,7 @@
 // The discovery session the panel tests start from (round 1 of 3, two questions, awaiting the
 // answers), and the fields of a brief.
 import type { DiscoveryView } from '../../../src/core/discovery/discoveryTypes';
+import { BRIEF_FIELDS } from '../../support/brief';
 
 export function sessionView(over: Partial<DiscoveryView> = {}): DiscoveryView {
   return {
@@ -17,13 +18,5 @@ export function sessionView(over: Partial<DiscoveryView> = {}): DiscoveryView {
   };
 }
 
-export const FIELDS = {
-  summary: 'A CRM for a bakery',
-  problem: 'p',
-  users: 'u',
-  mvpScope: 'm',
-  technology: 't',
-  outOfScope: 'o',
-  keyDecisions: 'k',
-  constraints: 'c',
-};
+/** The fields of a brief (test/support/brief.ts). */
+export const FIELDS = BRIEF_FIELDS;

@@ -1,12 +1,3 @@
-import type { Clock } from '../../../src/core/clock';
-
-/** A clock that moves only when told to. */
-export class FakeClock implements Clock {
-  constructor(public time: number) {}
-  now(): number {
-    return this.time;
-  }
-  advance(ms: number): void {
-    this.time += ms;
-  }
-}
+// The fake clock is test/support/fakeClock.ts (the stress tests use it too). This re-export is for
+// test/unit/vscode/base/writeGuard.test.ts, which still imports it from here.
+export { FakeClock } from '../../support/fakeClock';

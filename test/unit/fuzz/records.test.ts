@@ -21,6 +21,7 @@ import type { RecordParser } from '../../../src/core/storage/recordLog';
 import { countChars } from '../../../src/core/inputChecks';
 import { parsePendingBrief } from '../../../src/vscode/discovery/pendingBrief';
 import { RUNS, anyJson, hostileText, jsonMutation, mutation } from './arbitraries';
+import { BRIEF_FIELDS } from '../../support/brief';
 
 const T = '2026-11-24T10:00:00.000Z';
 const USAGE = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheCreationTokens: 0 };
@@ -204,16 +205,7 @@ describe('fuzz: the panel’s pending brief (.groundwork/panel/brief.json)', () 
   const VALID = {
     request: 'build me a CRM',
     message: 'Here is the brief.',
-    brief: {
-      summary: 's',
-      problem: 'p',
-      users: 'u',
-      mvpScope: 'm',
-      technology: 't',
-      outOfScope: 'o',
-      keyDecisions: 'k',
-      constraints: 'c',
-    },
+    brief: BRIEF_FIELDS,
     transcript: [{ round: 1, questions: ['Who?'], answer: 'Me' }],
     savedAt: '.groundwork/plans/crm/idea-brief.md',
   };

@@ -7,7 +7,7 @@ import {
   checkJournalInput,
   parseJournalEntry,
 } from '../../../src/core/journal/journalEntry';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { JOURNAL_FILE } from '../../../src/core/plan/layout';
 

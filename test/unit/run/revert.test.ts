@@ -4,7 +4,7 @@ import { RUN_FILES, runFile } from '../../../src/core/plan/layout';
 import { ChangeLog } from '../../../src/core/run/changesFile';
 import { revertRun } from '../../../src/core/run/revert';
 import type { RunRecord } from '../../../src/core/run/runTypes';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { runWorkspace, sha256 } from './runFixtures';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 4, 5);

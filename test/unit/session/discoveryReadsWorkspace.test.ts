@@ -13,7 +13,7 @@ import { WorkspaceStore } from '../../../src/core/storage/workspaceStore';
 import type { ToolActivity } from '../../../src/core/tools/toolActivity';
 import { match, reply, startScriptedModelServer } from '../../support/scriptedModelServer';
 import type { MessagesBody, ScriptedModelServer } from '../../support/scriptedModelServer';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { clientFor } from '../llm/llmHarness';
 
 const repo = join(import.meta.dirname, '../../..');

@@ -4,7 +4,7 @@ import { AUDIT_FILE } from '../../../src/core/plan/layout';
 import { replaceIfUnchanged } from '../../../src/core/session/savedState';
 import { SessionRunner } from '../../../src/core/session/sessionRunner';
 import type { Machine } from '../../../src/core/session/sessionRunner';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { fakeToolBox, toolScript } from './toolScript';
 

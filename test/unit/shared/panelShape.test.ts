@@ -4,17 +4,9 @@ import { describe, test } from 'node:test';
 import { panelStringsOf, sliceProblem, toolLineProblem } from '../../../src/shared/panelShape';
 import { PANEL_STRINGS } from '../../../src/shared/panelStrings';
 import type { FeatureId } from '../../../src/shared/protocol/common';
+import { BRIEF_FIELDS } from '../../support/brief';
 
-const brief = {
-  summary: 's',
-  problem: 'p',
-  users: 'u',
-  mvpScope: 'm',
-  technology: 't',
-  outOfScope: 'o',
-  keyDecisions: 'k',
-  constraints: 'c',
-};
+const brief = BRIEF_FIELDS;
 const actions: string[] = [];
 const header = { slug: 's', topic: 't', round: 1, minRounds: 1, maxRounds: 5, rounds: [], actions };
 const tool = { id: 't1', kind: 'read', tool: 'read_file', target: 'README.md', status: 'done' };

@@ -18,6 +18,7 @@ import { MODEL_INBOUND } from '../../../src/shared/protocol/model';
 import { PANEL_INBOUND } from '../../../src/shared/protocol/panel';
 import { SLEEP_INBOUND } from '../../../src/shared/protocol/sleep';
 import { BUILD_COMMANDS, BUILD_INBOUND, buildStream } from '../../../src/shared/protocol/build';
+import { BRIEF_FIELDS as A_BRIEF } from '../../support/brief';
 
 const SETS = [
   PANEL_INBOUND,
@@ -33,16 +34,7 @@ const parseWebviewMessage = (value: unknown) => {
   return parsed;
 };
 
-const brief = {
-  summary: 'A CRM',
-  problem: 'p',
-  users: 'u',
-  mvpScope: 'm',
-  technology: 't',
-  outOfScope: 'o',
-  keyDecisions: 'k',
-  constraints: 'c',
-};
+const brief = A_BRIEF;
 
 const accepted: Array<[string, unknown, unknown]> = [
   ['ready', { type: 'ready' }, { type: 'ready' }],

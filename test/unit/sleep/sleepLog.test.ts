@@ -6,7 +6,7 @@ import { WAKE_REASON_MAX_CHARS, parseSleepRecord } from '../../../src/core/sleep
 import type { SleepStarted } from '../../../src/core/sleep/sleepRecord';
 import { startSleep, wake } from '../../../src/core/sleep/sleepState';
 import type { SleepState } from '../../../src/core/sleep/sleepState';
-import { FakeClock } from '../fakes/fakeClock';
+import { FakeClock } from '../../support/fakeClock';
 import { MemoryWorkspace } from '../fakes/memoryWorkspace';
 import { SLEEP_FILE } from '../../../src/core/plan/layout';
 

@@ -10,9 +10,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodeDeps } from '../../../src/cli/nodeDeps';
-import { runCli } from '../../../src/cli/runCli';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
 import { StorageError } from '../../../src/core/storage/storageError';
+import { cliHere } from '../cli/cliHarness';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -127,18 +127,10 @@ describe('groundwork journal append', () => {
       const ws = await fresh();
       await mkdir(join(ws, '.groundwork'));
       mkfifo(join(ws, '.groundwork/discoveries.jsonl'));
-      let stdout = '';
-      let stderr = '';
-      const io = {
-        stdout: (s: string) => void (stdout += s),
-        stderr: (s: string) => void (stderr += s),
-        env: {},
-        cwd: ws,
-      };
-      const code = await runCli(
+      const { code, stdout, stderr } = await cliHere(
         ['journal', 'append', '--title', 'Lost?', '--description', 'Not into a pipe'],
-        io,
         createNodeDeps(),
+        { cwd: ws },
       );
       assert.equal(code, 1, stdout);
       assert.equal(stdout, '');

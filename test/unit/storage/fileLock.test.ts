@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { FileLock } from '../../../src/core/node/fileLock';
 import { withFileLock } from '../../../src/core/node/lockQueue';
 import { StorageError } from '../../../src/core/storage/storageError';
-import { bundleChild, onLines, runChild, startChild, whenDone, type ChildBundle } from './helpers/childProcess';
+import {
+  bundleChild,
+  onLines,
+  runChild,
+  startChild,
+  whenDone,
+  type ChildBundle,
+} from '../../support/storage/childProcess';
 
 let dir: string;
 let bundle: ChildBundle;

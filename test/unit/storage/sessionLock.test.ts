@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { StorageError } from '../../../src/core/storage/storageError';
-import { bundleChild, onLines, startChild, whenDone, type ChildBundle } from './helpers/childProcess';
+import { bundleChild, onLines, startChild, whenDone, type ChildBundle } from '../../support/storage/childProcess';
 
 describe('session lock across processes', () => {
   let bundle: ChildBundle;

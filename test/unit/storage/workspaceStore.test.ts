@@ -1,13 +1,13 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { StorageError } from '../../../src/core/storage/storageError';
 import { WorkspaceStore, type WorkspaceStoreOptions } from '../../../src/core/storage/workspaceStore';
 import { MemoryWorkspaceFs } from '../fakes/memoryWorkspaceFs';
-import { parseTestRecord, makeRecord } from './helpers/records';
+import { parseTestRecord, makeRecord } from '../../support/storage/records';
+import { tempFolder } from '../../support/tempDirs';
 
 /** A workspace with a `.groundwork` folder, an `outside` folder and a `.groundwork-evil` sibling. */
 interface World {
@@ -19,17 +19,11 @@ interface World {
   mkdir(abs: string): Promise<void>;
 }
 
-const temps: string[] = [];
-after(async () => {
-  for (const t of temps) await nodeFs.rm(t, { recursive: true, force: true });
-});
-
 const backends: { name: string; make(options?: WorkspaceStoreOptions): Promise<World> }[] = [
   {
     name: 'on disk',
     async make(options) {
-      const ws = await nodeFs.mkdtemp(join(tmpdir(), 'gw-store-'));
-      temps.push(ws);
+      const ws = await tempFolder('gw-store-');
       const world: World = {
         ws,
         store: openWorkspaceStore(ws, options),

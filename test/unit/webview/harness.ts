@@ -14,18 +14,10 @@ import { ModelPart } from '../../../webview/parts/llm/modelPart';
 import { NoticesPart } from '../../../webview/parts/panel/noticesPart';
 import { SleepPart } from '../../../webview/parts/sleep/sleepPart';
 import { FakeElement, installFakeDocument } from './fakeDom';
+import { BRIEF_FIELDS } from '../../support/brief';
 
 export const S: PanelStrings = { ...PANEL_STRINGS };
-export const BRIEF: BriefFields = {
-  summary: 'A CRM for a bakery',
-  problem: 'p',
-  users: 'u',
-  mvpScope: 'm',
-  technology: 't',
-  outOfScope: 'o',
-  keyDecisions: 'k',
-  constraints: 'c',
-};
+export const BRIEF: BriefFields = BRIEF_FIELDS;
 export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
 export function slices(overrides: Partial<PanelSlices> = {}): PanelSlices {

@@ -5,24 +5,20 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli } from '../../../../src/cli/runCli';
 import type { CliDeps } from '../../../../src/cli/cliTypes';
 import { systemClock } from '../../../../src/core/clock';
 import type { CommandRunner } from '../../../../src/core/commands/commandRunner';
-import { Journal } from '../../../../src/core/journal/journal';
-import { parseJournalEntry } from '../../../../src/core/journal/journalEntry';
 import { NodeWorkspaceFs } from '../../../../src/core/node/nodeWorkspaceFs';
-import { JOURNAL_FILE, SLEEP_FILE } from '../../../../src/core/plan/layout';
 import { AgentRunner } from '../../../../src/core/run/agentRun';
 import type { AgentRunDeps } from '../../../../src/core/run/agentRun';
 import type { ApprovalAnswer } from '../../../../src/core/run/commandGate';
 import { RunStore } from '../../../../src/core/run/runStore';
 import type { RunEvent } from '../../../../src/core/run/runTypes';
-import { SleepLog } from '../../../../src/core/sleep/sleepLog';
 import type { WorkspaceFs } from '../../../../src/core/storage/workspaceFs';
 import { WorkspaceStore } from '../../../../src/core/storage/workspaceStore';
-import { FakeCommands } from '../../agent/agentHarness';
-import { scriptedDeps } from '../../cli/cliHarness';
+import { FakeCommands, agentDeps } from '../../agent/agentHarness';
+import { cliHere, scriptedDeps } from '../../cli/cliHarness';
+import type { CliRun } from '../../../support/processes';
 import { tempFolder } from '../../../support/tempDirs';
 import type { ScriptedModel } from '../../../support/scriptedModel';
 import { toolScript, type Turn } from '../../session/toolScript';
@@ -140,47 +136,19 @@ export function diskRun(
   const { answers, commandRunner, wrapFs, ...rest } = options;
   const fs = new NodeWorkspaceFs();
   const store = new WorkspaceStore(wrapFs ? wrapFs(fs) : fs, ws);
-  const runs = new RunStore(store);
   const script = toolScript(turns);
   const commands = new FakeCommands();
   const events: RunEvent[] = [];
-  const asked: string[] = [];
-  let n = 0;
-  const runner = new AgentRunner({
-    store,
-    runs,
-    llm: script,
-    clock: systemClock,
-    hash: sha256,
-    random: (count) => Uint8Array.from({ length: count }, () => (n++ * 37) % 256),
+  const { deps, asked } = agentDeps(store, script, systemClock, {
     commands: commandRunner ?? commands,
-    ...(answers
-      ? {
-          approver: {
-            async ask(request) {
-              asked.push(request.command);
-              return answers.shift() ?? 'deny';
-            },
-          },
-        }
-      : {}),
-    isTrusted: () => true,
-    autoApprove: () => [],
-    sleepMaxSeconds: () => 5,
-    sleepLog: new SleepLog(store.log(SLEEP_FILE, SleepLog.parseRecord), systemClock),
-    journal: new Journal(store.log(JOURNAL_FILE, parseJournalEntry), systemClock),
+    ...(answers ? { answers } : {}),
+    randomStep: 37,
+    sleepMaxSeconds: 5,
     wait: async () => undefined,
-    eventDone: async () => false,
-    origin: 'cli',
-    ...rest,
   });
+  const runs = deps.runs;
+  const runner = new AgentRunner({ ...deps, ...rest });
   return { store, runs, runner, script, commands, events, asked };
-}
-
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
 }
 
 /** `groundwork …` in-process with the real adapters over the disk, the current folder `ws`. */
@@ -189,12 +157,8 @@ export async function cliIn(
   argv: string[],
   env: Record<string, string> = {},
   overrides: Partial<CliDeps> = {},
-): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), env, cwd: ws };
-  const code = await runCli(argv, io, scriptedDeps({}, overrides));
-  return { code, stdout, stderr };
+): Promise<CliRun> {
+  return cliHere(argv, scriptedDeps({}, overrides), { env, cwd: ws });
 }
 
 /** C0/C1 controls, bidi controls and zero-width characters: none may reach a terminal raw. */

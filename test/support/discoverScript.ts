@@ -2,8 +2,8 @@
 // (test/stress/cli/discoverProcess.test.ts): the canary key, the scripted discovery replies, the
 // request matchers and a check that nothing printed ever shows the key.
 import assert from 'node:assert/strict';
-import { lastUserText, match, type MessagesBody } from '../../support/scriptedModelServer';
-import { tempFolder } from './cliHarness';
+import { lastUserText, match, type MessagesBody } from './scriptedModelServer';
+import { tempFolder } from './tempDirs';
 
 export const CANARY = 'sk-ant-canary-7f3a9c1e5b2d4f60-never-print-me';
 export const ROLE = match.system("You are Groundwork's discovery agent");

@@ -1,6 +1,6 @@
 // Records the multi-process tests write: each carries its writer, its sequence number and a
 // checksum of its padding, so that a record glued to another or cut short cannot pass as valid.
-import type { RecordParser } from '../../../../src/core/storage/recordLog';
+import type { RecordParser } from '../../../src/core/storage/recordLog';
 
 export interface TestRecord {
   id: string;

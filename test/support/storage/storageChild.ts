@@ -13,9 +13,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { FileLock } from '../../../../src/core/node/fileLock';
-import { withFileLock } from '../../../../src/core/node/lockQueue';
-import { openWorkspaceStore } from '../../../../src/core/node/openWorkspace';
+import { FileLock } from '../../../src/core/node/fileLock';
+import { withFileLock } from '../../../src/core/node/lockQueue';
+import { openWorkspaceStore } from '../../../src/core/node/openWorkspace';
 import { makeRecord, parseTestRecord } from './records';
 
 function say(line: string): void {
