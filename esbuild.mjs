@@ -116,12 +116,6 @@ const ENTRIES = {
   [CLI]: 'src/cli/main.ts',
 };
 /**
- * What the extension imports with `import()` (the SDK's client, the role loader): not loaded at
- * activation; it has no bundle of its own, and its modules sit in the chunks.
- */
-const LATER = 'extensionLater';
-
-/**
  * The modules whose classes must be one (MAIN_MODULES in src/vscode/bundles.ts), and what they import:
  * one chunk, loaded with extension.js, that every other bundle takes them from.
  */
@@ -144,41 +138,30 @@ function analysis(production) {
 /**
  * Where each bundle takes each module from, and what each bundle hands to the others:
  * - MAIN_MODULES and what they import: chunk-main, for every bundle;
- * - extension.js: what activation loads (all it imports, but not through `import()`), its own copy,
- *   tree-shaken to what it uses, so that activation parses no more than before;
- * - the bundles loaded later (the features, the CLI, and what the extension imports with `import()`):
- *   each module they share in one bundle (planBundles). A module needs all it imports, whatever its
- *   entry uses of it: the bundle that holds it for others holds all of it.
+ * - extension.js: its own copy of all it imports (what it imports with `import()`, the SDK's client
+ *   and the role loader, too: parsed at activation, evaluated on first use), tree-shaken to what it
+ *   uses, as before the chunks, so that activation loads what it did;
+ * - the bundles loaded later (the features, the CLI): each module they share in one bundle
+ *   (planBundles). A module needs all it imports, whatever its entry uses of it: the bundle that
+ *   holds it for others holds all of it.
  * Also what each entry would hold built on its own, for the report.
  */
 function plan(metafile) {
-  const imports = new Map(Object.entries(metafile.inputs).map(([m, i]) => [m, i.imports.filter((x) => !x.external)]));
-  const edges = new Map([...imports].map(([m, xs]) => [m, xs.map((x) => x.path)]));
-  const all = () => true;
-  const main = closure(MAIN_MODULES, imports, all);
-  const atActivation = closure([ENTRIES[MAIN]], imports, (x) => x.kind !== 'dynamic-import');
-  const later = [...atActivation].flatMap((m) =>
-    (imports.get(m) ?? []).filter((x) => x.kind === 'dynamic-import' && !atActivation.has(x.path)).map((x) => x.path),
+  const imports = new Map(
+    Object.entries(metafile.inputs).map(([m, i]) => [m, i.imports.filter((x) => !x.external).map((x) => x.path)]),
   );
+  const main = closure(MAIN_MODULES, imports);
+  const extension = closure([ENTRIES[MAIN]], imports);
   const reach = new Map();
-  const reached = (by, modules) => {
-    for (const m of modules) if (!main.has(m)) reach.set(m, [...new Set([...(reach.get(m) ?? []), by])]);
-  };
-  for (const [name, entry] of Object.entries(ENTRIES)) if (name !== MAIN) reached(name, closure([entry], imports, all));
-  reached(LATER, closure(later, imports, all));
-  const owner = planBundles(reach, { later: LATER, cli: CLI });
+  for (const [name, entry] of Object.entries(ENTRIES)) {
+    if (name === MAIN) continue;
+    for (const m of closure([entry], imports)) if (!main.has(m)) reach.set(m, [...(reach.get(m) ?? []), name]);
+  }
+  const owner = planBundles(reach, { cli: CLI });
   const holderFor = (bundle, module) =>
-    main.has(module)
-      ? MAIN_CHUNK
-      : bundle === MAIN
-        ? atActivation.has(module)
-          ? MAIN
-          : owner.get(module)
-        : bundle === MAIN_CHUNK
-          ? undefined
-          : owner.get(module);
+    main.has(module) ? MAIN_CHUNK : bundle === MAIN || bundle === MAIN_CHUNK ? bundle : owner.get(module);
   const holds = new Map([
-    [MAIN, [...atActivation].filter((m) => !main.has(m))],
+    [MAIN, [...extension].filter((m) => !main.has(m))],
     [MAIN_CHUNK, [...main]],
   ]);
   for (const [m, bundle] of owner) holds.set(bundle, [...(holds.get(bundle) ?? []), m]);
@@ -187,18 +170,18 @@ function plan(metafile) {
     const entry = Object.keys(ENTRIES).find((name) => ENTRIES[name] === output.entryPoint);
     if (entry) alone[entry] = Object.fromEntries(Object.entries(output.inputs).map(([m, i]) => [m, i.bytesInOutput]));
   }
-  return { bundles: [...holds.keys()], holderFor, handed: handedOver(holds, edges, holderFor), alone };
+  return { bundles: [...holds.keys()], holderFor, handed: handedOver(holds, imports, holderFor), alone };
 }
 
-/** The modules these import, and those they import…, through the imports `follow` takes, and these. */
-function closure(from, imports, follow) {
+/** These modules, those they import, those these import… */
+function closure(from, imports) {
   const seen = new Set();
   const next = [...from];
   while (next.length) {
     const module = next.pop();
     if (seen.has(module)) continue;
     seen.add(module);
-    for (const x of imports.get(module) ?? []) if (follow(x)) next.push(x.path);
+    next.push(...(imports.get(module) ?? []));
   }
   return seen;
 }

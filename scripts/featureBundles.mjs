@@ -62,19 +62,18 @@ export function mainModules(root) {
 
 /**
  * Which of the bundles loaded after activation holds each module they need. `reach` maps a module to
- * the entries whose bundle would hold it if each were built on its own: the features, `cli`, and
- * `later` (what the extension imports with `import()`: no bundle of its own). A module one entry
- * needs stays in its bundle; one that several need is in one chunk for each set of entries,
- * named after the set (`chunk-brainstorm-discovery-cli`), so that an entry loads the modules it
- * needs and no other, as when it had its own copies (esbuild's rule for splitting), and the CLI
- * loads no chunk that a set without it needs (it may need vscode).
+ * the entries whose bundle would hold it if each were built on its own: the features and `cli`. A
+ * module one entry needs stays in its bundle; one that several need is in one chunk for each set of
+ * entries, named after the set (`chunk-brainstorm-discovery-cli`), so that an entry loads the
+ * modules it needs and no other, as when it had its own copies (esbuild's rule for splitting), and
+ * the CLI loads no chunk that a set without it needs (it may need vscode).
  */
-export function planBundles(reach, { later, cli }) {
+export function planBundles(reach, { cli }) {
   const owner = new Map();
   for (const [module, entries] of reach) {
     const by = new Set(entries);
     if (by.size === 0) throw new Error(`${module} is needed by no entry`);
-    if (by.size === 1 && !by.has(later)) owner.set(module, [...by][0]);
+    if (by.size === 1) owner.set(module, [...by][0]);
     else
       owner.set(module, ['chunk', ...[...by].filter((e) => e !== cli).sort(), ...(by.has(cli) ? [cli] : [])].join('-'));
   }

@@ -15,7 +15,7 @@ const { featureBundles, mainModules, planBundles, handedOver, duplicates } = req
 ) as {
   featureBundles(root: string): { entry: string; file: string }[];
   mainModules(root: string): string[];
-  planBundles(reach: Map<string, string[]>, entries: { later: string; cli: string }): Map<string, string>;
+  planBundles(reach: Map<string, string[]>, entries: { cli: string }): Map<string, string>;
   handedOver(
     holds: Map<string, string[]>,
     imports: Map<string, string[]>,
@@ -71,7 +71,7 @@ describe('the feature bundles', () => {
 });
 
 describe('which bundle holds a module several entries need', () => {
-  const entries = { later: 'extensionLater', cli: 'cli' };
+  const entries = { cli: 'cli' };
   const plan = (reach: Record<string, string[]>) =>
     Object.fromEntries(planBundles(new Map(Object.entries(reach)), entries));
 
@@ -79,12 +79,8 @@ describe('which bundle holds a module several entries need', () => {
     assert.ok(mainModules(root).includes('src/core/storage/storageError.ts'));
   });
 
-  test('a module one entry needs stays in its bundle, but what the extension imports later goes to a chunk', () => {
-    assert.deepEqual(plan({ 'a.ts': ['cli'], 'b.ts': ['discovery'], 'c.ts': ['extensionLater'] }), {
-      'a.ts': 'cli',
-      'b.ts': 'discovery',
-      'c.ts': 'chunk-extensionLater',
-    });
+  test('a module one entry needs stays in its bundle', () => {
+    assert.deepEqual(plan({ 'a.ts': ['cli'], 'b.ts': ['discovery'] }), { 'a.ts': 'cli', 'b.ts': 'discovery' });
   });
 
   test('the others go to one chunk per set of entries, named after it, the CLI last', () => {
@@ -94,14 +90,12 @@ describe('which bundle holds a module several entries need', () => {
         'view.ts': ['cli', 'discovery'],
         'tools.ts': ['build', 'agentRun', 'cli'],
         'runtime.ts': ['build', 'agentRun'],
-        'client.ts': ['extensionLater', 'cli'],
       }),
       {
         'service.ts': 'chunk-discovery-cli',
         'view.ts': 'chunk-discovery-cli',
         'tools.ts': 'chunk-agentRun-build-cli',
         'runtime.ts': 'chunk-agentRun-build',
-        'client.ts': 'chunk-extensionLater-cli',
       },
     );
   });
