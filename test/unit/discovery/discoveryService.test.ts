@@ -491,9 +491,9 @@ describe('DiscoveryService: model failures, stop and retry', () => {
     await service.handle('s1', 'build me a CRM', opts());
     const controller = new AbortController();
     let streamed = '';
-    const turn = service.handle('s1', 'my team', opts({ signal: controller.signal, onText: (t) => (streamed += t) }));
-    await new Promise((r) => setTimeout(r, 10));
-    controller.abort();
+    // Stopped once the model has said something, as a person presses Stop while it streams.
+    const onText = (t: string) => ((streamed += t), streamed === 'Thinking' && controller.abort());
+    const turn = service.handle('s1', 'my team', opts({ signal: controller.signal, onText }));
     const stopped = expectKind((await turn).outcome, 'stopped');
     assert.equal(stopped.view?.state, 'answer-pending');
     assert.equal(streamed, 'Thinking');

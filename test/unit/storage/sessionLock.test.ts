@@ -50,11 +50,13 @@ describe('session lock across processes', () => {
   test('held in this process: the second step is refused too, and the first one is not disturbed', async () => {
     const store = openWorkspaceStore(ws);
     let release!: () => void;
-    const first = store.withSessionLock(
-      'discovery-s1',
-      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const first = store.withSessionLock('discovery-s1', () => {
+      held();
+      return new Promise<string>((resolve) => (release = () => resolve('first')));
+    });
+    await holding;
     await assert.rejects(
       store.withSessionLock('discovery-s1', async () => 'second'),
       (e: unknown) => e instanceof StorageError && e.code === 'busy',
