@@ -157,7 +157,7 @@ function runner(args) {
  * required inside a suite of its own, then the check that nothing is left running.
  */
 async function runHere(files) {
-  const { after, before, describe } = await import('node:test');
+  const { after, before, describe, test } = await import('node:test');
   const require = createRequire(import.meta.url);
   const timeout = Number(process.env[FILE_TIMEOUT_ENV] ?? FILE_TIMEOUT_MS);
   // Not for the processes the tests start.
@@ -184,7 +184,14 @@ async function runHere(files) {
     describe(file, { timeout }, () => {
       let opened;
       before(() => void (opened = open()));
-      require(resolve(root, file));
+      try {
+        require(resolve(root, file));
+      } catch (err) {
+        // A test of its own, so that the summary counts the file as failed.
+        test('the file loads', () => {
+          throw err;
+        });
+      }
       after(() => {
         for (const [kind] of more(open(), opened)) seenAfter.set(kind, [...(seenAfter.get(kind) ?? []), file]);
       });
