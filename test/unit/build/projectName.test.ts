@@ -14,6 +14,7 @@ import {
   projectNameFrom,
   WINDOWS_RESERVED,
 } from '../../../src/core/build/projectName';
+import { cpuMsSince } from '../../support/cpuTime';
 
 describe('projectNameFrom', () => {
   test("takes up to three telling words of a model's brief's one-line summary", () => {
@@ -71,11 +72,11 @@ describe('projectNameFrom', () => {
   });
 
   test('5 MB on one line is read quickly', () => {
-    const started = performance.now();
+    const started = process.cpuUsage();
     const huge = projectNameFrom(`One-line summary: big ${'x'.repeat(5 * 1024 * 1024)}`);
     assert.match(huge, /^big-x{50,60}$/);
     assert.equal(projectNameFrom(`${' '.repeat(5 * 1024 * 1024)}\nOne-line summary: two`), 'two');
-    assert.ok(performance.now() - started < 3000);
+    assert.ok(cpuMsSince(started) < 3000);
   });
 });
 
