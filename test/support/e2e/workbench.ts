@@ -46,16 +46,23 @@ export function workbench(): Workbench {
 }
 
 /**
- * Notes what the workspace folder holds now, and returns what removes everything added since: for a
- * file's `before` and `after`, so that each UI file leaves the workspace as it found it (in the
- * shared window, the next file starts from the fixture's files alone).
+ * Notes what the workspace folder holds now (its top and its `.groundwork/`), and returns what
+ * removes everything added since: for a file's `before` and `after`, so that each UI file leaves the
+ * workspace as it found it (in the shared window, the next file starts from what the fixture holds).
+ * `.groundwork/` itself is emptied rather than removed: the window keeps the plan explorer's root for
+ * the folder instead of dropping it and making another. (Once, in a loaded run, the explorer's plans
+ * stayed as they were after the whole folder went, and plans made later did not show.)
  */
 export function keepWorkspaceAsFound(): () => void {
   const { workspace } = workbench();
-  const found = new Set(readdirSync(workspace));
+  const state = join(workspace, '.groundwork');
+  const list = () => [
+    ...readdirSync(workspace).filter((n) => n !== '.groundwork'),
+    ...(existsSync(state) ? readdirSync(state).map((n) => `.groundwork/${n}`) : []),
+  ];
+  const found = new Set(list());
   return () => {
-    for (const name of readdirSync(workspace))
-      if (!found.has(name)) rmSync(join(workspace, name), { recursive: true, force: true });
+    for (const name of list()) if (!found.has(name)) rmSync(join(workspace, name), { recursive: true, force: true });
   };
 }
 
