@@ -116,11 +116,12 @@ const ENTRIES = {
   [CLI]: 'src/cli/main.ts',
 };
 /**
- * The modules whose classes must be one (MAIN_MODULES in src/vscode/bundles.ts), and what they import:
- * one chunk, loaded with extension.js, that every other bundle takes them from.
+ * The modules whose classes must be one (MAIN_MODULES in src/vscode/bundles.ts): the bundles loaded
+ * after activation take them from extension.js, whose own they are. The CLI, which has no
+ * extension.js, takes them from its copy, chunk-main-cli.js (with what they import).
  */
-const MAIN_CHUNK = 'chunk-main';
 const MAIN_MODULES = mainModules(root);
+const MAIN_CLI_CHUNK = 'chunk-main-cli';
 
 /** Each entry built on its own, not written: what each needs, and which module imports which. */
 function analysis(production) {
@@ -137,59 +138,61 @@ function analysis(production) {
 
 /**
  * Where each bundle takes each module from, and what each bundle hands to the others:
- * - MAIN_MODULES and what they import: chunk-main, for every bundle;
  * - extension.js: its own copy of all it imports (what it imports with `import()`, the SDK's client
  *   and the role loader, too: parsed at activation, evaluated on first use), tree-shaken to what it
  *   uses, as before the chunks, so that activation loads what it did;
- * - the bundles loaded later (the features, the CLI): each module they share in one bundle
- *   (planBundles). A module needs all it imports, whatever its entry uses of it: the bundle that
- *   holds it for others holds all of it.
+ * - MAIN_MODULES: from extension.js, for every other bundle (in the CLI, from chunk-main-cli.js);
+ * - the rest, for the bundles loaded later (the features, the CLI): each module they share in one
+ *   bundle (planBundles). A module needs all it imports, whatever its entry uses of it: the bundle
+ *   that holds it for others holds all of it.
  * Also what each entry would hold built on its own, for the report.
  */
 function plan(metafile) {
   const imports = new Map(
     Object.entries(metafile.inputs).map(([m, i]) => [m, i.imports.filter((x) => !x.external).map((x) => x.path)]),
   );
-  const main = closure(MAIN_MODULES, imports);
-  const extension = closure([ENTRIES[MAIN]], imports);
+  const main = new Set(MAIN_MODULES);
   const reach = new Map();
   for (const [name, entry] of Object.entries(ENTRIES)) {
     if (name === MAIN) continue;
-    for (const m of closure([entry], imports)) if (!main.has(m)) reach.set(m, [...(reach.get(m) ?? []), name]);
+    for (const m of closure([entry], imports, main)) reach.set(m, [...(reach.get(m) ?? []), name]);
   }
   const owner = planBundles(reach, { cli: CLI });
   const holderFor = (bundle, module) =>
-    main.has(module) ? MAIN_CHUNK : bundle === MAIN || bundle === MAIN_CHUNK ? bundle : owner.get(module);
+    bundle === MAIN || bundle === MAIN_CLI_CHUNK ? bundle : main.has(module) ? MAIN : owner.get(module);
   const holds = new Map([
-    [MAIN, [...extension].filter((m) => !main.has(m))],
-    [MAIN_CHUNK, [...main]],
+    [MAIN, [...closure([ENTRIES[MAIN]], imports)]],
+    [MAIN_CLI_CHUNK, [...closure(MAIN_MODULES, imports)]],
   ]);
   for (const [m, bundle] of owner) holds.set(bundle, [...(holds.get(bundle) ?? []), m]);
+  const handed = handedOver(holds, imports, holderFor);
+  handed.set(MAIN_CLI_CHUNK, new Set(MAIN_MODULES));
   const alone = {};
   for (const output of Object.values(metafile.outputs)) {
     const entry = Object.keys(ENTRIES).find((name) => ENTRIES[name] === output.entryPoint);
     if (entry) alone[entry] = Object.fromEntries(Object.entries(output.inputs).map(([m, i]) => [m, i.bytesInOutput]));
   }
-  return { bundles: [...holds.keys()], holderFor, handed: handedOver(holds, imports, holderFor), alone };
+  return { bundles: [...holds.keys()], holderFor, handed, alone };
 }
 
-/** These modules, those they import, those these import… */
-function closure(from, imports) {
+/** These modules, those they import, those these import…, but not past the modules in `stop`. */
+function closure(from, imports, stop = new Set()) {
   const seen = new Set();
-  const next = [...from];
+  const next = from.filter((m) => !stop.has(m));
   while (next.length) {
     const module = next.pop();
     if (seen.has(module)) continue;
     seen.add(module);
-    next.push(...(imports.get(module) ?? []));
+    next.push(...(imports.get(module) ?? []).filter((m) => !stop.has(m)));
   }
   return seen;
 }
 
 /**
- * A module another bundle holds is taken from it: `import { StorageError } from '../storage/storageError'`
- * becomes a read of `require('./chunk-main.js').__modules['src/core/storage/storageError.ts']`, the one
- * StorageError. Each bundle requires each bundle it takes from once.
+ * A module another bundle holds is taken from it: `import { parseRoundFile } from '../discovery/roundFile'`
+ * becomes a read of `require('./chunk-discovery-explorer-cli.js').__modules['src/core/discovery/roundFile.ts']`,
+ * and `import { StorageError } from '../storage/storageError'` of extension.js's `__mainModules` (the
+ * one StorageError). Each bundle requires each bundle it takes from once.
  */
 function takeFromHolders(bundle, holderFor, taken) {
   return {
@@ -222,7 +225,14 @@ function takeFromHolders(bundle, holderFor, taken) {
         namespace: 'holder',
       }));
       build.onLoad({ filter: /.*/, namespace: 'holder' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`./${args.path}.js`)});`,
+        contents:
+          args.path === MAIN
+            ? // In the extension host, extension.js is loaded, and its MAIN_MODULES are the ones; the CLI has none.
+              [
+                `const loaded = require.cache[require.resolve('./${MAIN}.js')];`,
+                `module.exports = loaded ? { __modules: loaded.exports.__mainModules } : require('./${MAIN_CLI_CHUNK}.js');`,
+              ].join('\n')
+            : `module.exports = require(${JSON.stringify(`./${args.path}.js`)});`,
         loader: 'js',
         resolveDir: root,
       }));
@@ -239,7 +249,7 @@ function takeFromHolders(bundle, holderFor, taken) {
  */
 function entryOf(bundle, handed) {
   const modules = [...(handed.get(bundle) ?? [])].sort();
-  if (!modules.length) return undefined;
+  if (!modules.length || bundle === MAIN) return undefined;
   const path = (m) => JSON.stringify(join(root, m));
   return [
     ...(ENTRIES[bundle] ? [`export * from ${path(ENTRIES[bundle])};`] : []),
@@ -257,8 +267,8 @@ function entryOf(bundle, handed) {
 
 const NOTES = {
   [MAIN]: 'loaded at activation',
-  [MAIN_CHUNK]: 'loaded at activation, by extension.js',
   [CLI]: 'the groundwork command',
+  [MAIN_CLI_CHUNK]: "the CLI's MAIN_MODULES (the extension host has extension.js's)",
 };
 
 /** Every bundle of the extension and the CLI; the chunks' names say which bundles load them. */
@@ -327,34 +337,42 @@ function holdings(result) {
 }
 
 /**
- * What keeps the bundles honest. No module in two bundles, but for extension.js's own copies: two
- * copies are two classes, and `instanceof` fails across them (a StorageError of the window's store
- * would not be one to the core in a feature bundle); a module that declares an error class must not
- * be copied into extension.js and another bundle the extension host loads either, but be listed in
- * MAIN_MODULES (cli.js runs in a process of its own). No feature in
- * the extension's bundle, nothing that needs `vscode` in a bundle the CLI loads, and every module a
- * bundle takes from another handed over there. `built`: `[{ name, metafile }]`; `source(module)`:
- * its text. Returns what each bundle holds, or throws saying what is wrong.
+ * What keeps the bundles honest. No module in two bundles, but for extension.js's own copies and the
+ * CLI's copy of MAIN_MODULES: two copies are two classes, and `instanceof` fails across them (a
+ * StorageError of the window's store would not be one to the core in a feature bundle). So a MAIN_MODULE
+ * is in no other bundle, and a module that declares an error class must not be in extension.js and
+ * another bundle the extension host loads either, but be listed in MAIN_MODULES (cli.js runs in a
+ * process of its own). No feature in the extension's bundle, nothing that needs `vscode` in a bundle
+ * the CLI loads, and every module a bundle takes from another handed over there. `built`:
+ * `[{ name, metafile }]`; `source(module)`: its text. Returns what each bundle holds, or throws
+ * saying what is wrong.
  */
 export function checkBundles(built, { handed = new Map(), taken = [], source = () => '' } = {}) {
   const holds = Object.fromEntries(built.map((b) => [b.name, holdings(b)]));
-  const others = Object.fromEntries(Object.entries(holds).filter(([name]) => name !== 'webview' && name !== MAIN));
+  const copies = new Set(['webview', MAIN, MAIN_CLI_CHUNK]);
+  const others = Object.fromEntries(Object.entries(holds).filter(([name]) => !copies.has(name)));
   const problems = duplicates(others).map(
     (d) => `${d.module} is in ${d.bundles.map((b) => `dist/${b}.js`).join(' and ')}: a module must be in one bundle`,
   );
-  // The CLI is a process of its own: its copy is no second class in the extension host.
+  for (const module of MAIN_MODULES) {
+    const also = Object.keys(others).filter((name) => others[name][module] !== undefined);
+    if (also.length)
+      problems.push(
+        `${module} is a MAIN_MODULE in ${also.map((b) => `dist/${b}.js`).join(', ')}: it must be taken from dist/${MAIN}.js`,
+      );
+  }
   for (const module of Object.keys(holds[MAIN] ?? {})) {
     const also = Object.keys(others).filter((name) => name !== CLI && others[name][module] !== undefined);
-    if (!also.length) continue;
-    const where = `${module} is in dist/${MAIN}.js and ${also.map((b) => `dist/${b}.js`).join(', ')}`;
-    if (also.includes(MAIN_CHUNK)) problems.push(`${where}: dist/${MAIN}.js must take it from dist/${MAIN_CHUNK}.js`);
-    else if (/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(source(module)))
-      problems.push(`${where} and declares an error class: list it in MAIN_MODULES of src/vscode/bundles.ts`);
+    if (also.length && !MAIN_MODULES.includes(module) && /\bclass\s+\w+\s+extends\s+\w*Error\b/.test(source(module)))
+      problems.push(
+        `${module} is in dist/${MAIN}.js and ${also.map((b) => `dist/${b}.js`).join(', ')} and declares an error class: ` +
+          `list it in MAIN_MODULES of src/vscode/bundles.ts`,
+      );
   }
   for (const entry of Object.keys(LAZY_FEATURES))
     if (holds[MAIN]?.[entry] !== undefined) problems.push(`${entry} is in dist/${MAIN}.js: it must be loaded lazily`);
   for (const b of built) {
-    const loadedByCli = b.name === CLI || b.name === MAIN_CHUNK || b.name.endsWith(`-${CLI}`);
+    const loadedByCli = b.name === CLI || b.name === MAIN_CLI_CHUNK || b.name.endsWith(`-${CLI}`);
     const needsVscode = Object.values(b.metafile.outputs).some((o) => o.imports.some((x) => x.path === 'vscode'));
     if (loadedByCli && needsVscode) problems.push(`dist/${b.name}.js needs vscode, but the CLI loads it`);
   }
@@ -375,17 +393,17 @@ const sum = (bytes) => bytes.reduce((n, b) => n + b, 0);
 async function report({ bundles, holds, alone, production }) {
   const rows = [];
   for (const b of bundles) rows.push({ ...b, file: `${b.name}.js`, size: (await stat(b.outfile)).size });
-  const chunks = rows.filter((r) => r.name.startsWith('chunk-') && r.name !== MAIN_CHUNK);
+  const chunks = rows.filter((r) => r.name.startsWith('chunk-') && r.name !== MAIN_CLI_CHUNK);
   const width = Math.max(...rows.map((r) => r.file.length));
   const line = (r) => `  ${r.file.padEnd(width)}  ${kb(r.size).padStart(9)}  ${r.note ?? ''}`.trimEnd();
-  const first = (r) => (r.name === MAIN ? 0 : r.name === MAIN_CHUNK ? 1 : 2);
+  const first = (r) => (r.name === MAIN ? 0 : 1);
   console.log(`bundles (${production ? 'production' : 'development'}), in dist/:`);
   for (const r of rows.filter((r) => !chunks.includes(r)).sort((a, b) => first(a) - first(b))) console.log(line(r));
   console.log(
     `  and ${chunks.length} chunks, ${kb(sum(chunks.map((r) => r.size)))}, each loaded by the bundles its name lists:`,
   );
   for (const r of chunks.sort((a, b) => b.size - a.size)) console.log(line(r));
-  const atActivation = rows.filter((r) => r.name === MAIN || r.name === MAIN_CHUNK);
+  const atActivation = rows.filter((r) => r.name === MAIN);
   console.log(
     `at activation: ${atActivation.map((r) => r.file).join(' + ')} = ${kb(sum(atActivation.map((r) => r.size)))}`,
   );
@@ -415,17 +433,20 @@ async function buildAll(production, outdir, planned, which = 'all') {
     bundles.map((b, i) => ({ name: b.name, metafile: results[i].metafile })),
     { handed: planned.handed, taken, source: (module) => readFileSync(join(root, module), 'utf8') },
   );
-  return { bundles, holds };
+  return { bundles, holds, taken };
 }
 
-/** Builds every bundle into `outdir` (dist/ by default); returns the bundles and what each holds. */
+/**
+ * Builds every bundle into `outdir` (dist/ by default); returns the bundles, what each holds, and
+ * which module each takes from which other.
+ */
 export async function build({ production = false, outdir = join(root, 'dist'), quiet = false } = {}) {
   await rm(outdir, { recursive: true, force: true });
   await copyCodicons(outdir);
   const planned = plan((await esbuild.build(analysis(production))).metafile);
-  const { bundles, holds } = await buildAll(production, outdir, planned);
+  const { bundles, holds, taken } = await buildAll(production, outdir, planned);
   if (!quiet) await report({ bundles, holds, alone: planned.alone, production });
-  return { bundles, holds };
+  return { bundles, holds, taken };
 }
 
 /**

@@ -2,9 +2,9 @@
 // bundles are found from the files themselves: every `src/vscode/<feature>/<name>Feature.ts` becomes
 // `dist/<name>.js`, and the list in src/vscode/bundles.ts must name exactly these files (one left out,
 // or one listed that is not there, throws, and so fails the build, saying which and what to do).
-// Also the modules every bundle takes from one chunk (MAIN_MODULES), and, for the bundles loaded
-// after activation, which one holds a module several of them need (planBundles); duplicates finds a
-// module that is in two bundles. Tested by test/unit/packaging/bundles.test.ts.
+// Also the modules the other bundles take from the extension's bundle (MAIN_MODULES), and, for the
+// bundles loaded after activation, which one holds a module several of them need (planBundles);
+// duplicates finds a module that is in two bundles. Tested by test/unit/packaging/bundles.test.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -55,7 +55,7 @@ export function featureBundles(root) {
   }));
 }
 
-/** The source files (repo-relative) that every bundle takes from one chunk (MAIN_MODULES). */
+/** The source files (repo-relative) the other bundles take from dist/extension.js (MAIN_MODULES). */
 export function mainModules(root) {
   return listed(readFileSync(join(root, LIST), 'utf8'), 'MAIN_MODULES');
 }

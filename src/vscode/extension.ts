@@ -18,6 +18,8 @@ import { WorkspaceModel } from './base/workspaceModel';
 import { ExplorerGroups } from './explorer/explorerGroups';
 import { writeGuardedFs } from './base/writeGuard';
 
+export { MAIN_MODULES as __mainModules } from './bundles';
+
 /** What `activate` returns: a handle for the in-VS Code tests, nothing a user relies on. */
 export interface GroundworkApi {
   panel: Pick<AgentPanel, 'whenReady' | 'lastSnapshot' | 'ping'>;

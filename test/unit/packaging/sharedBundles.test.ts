@@ -1,10 +1,11 @@
 // The bundles share the core instead of each carrying a copy. The real build (esbuild.mjs, production,
 // into a folder of its own): the bundles loaded after activation (the features, the CLI) hold each
-// module once, extension.js only its own copy of what activation uses, the MAIN_MODULES are in
-// chunk-main alone; activation loads extension.js and chunk-main.js and nothing else; the CLI runs
-// from the built files without vscode. The check the build ends with refuses a module in two
-// bundles and an error class copied into extension.js. The SDK's bundle, which ships the client and
-// its messages resource only, has all the sources use of it.
+// module once; extension.js keeps its own copy of what activation uses, and the others take the
+// MAIN_MODULES from it (the CLI from its copy, chunk-main-cli.js); activation loads extension.js and
+// nothing else; the CLI runs from the built files without vscode. The check the build ends with
+// refuses a module in two bundles and an error class copied into extension.js and a bundle the
+// extension host loads. The SDK's bundle, which ships the client and its messages resource only, has
+// all the sources use of it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,13 +23,18 @@ type Holds = Record<string, Record<string, number>>;
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }>; imports: { path: string }[] }>;
 }
+interface Taken {
+  bundle: string;
+  holder: string;
+  module: string;
+}
 interface Esbuild {
-  build(options: { production: boolean; outdir: string; quiet: boolean }): Promise<{ holds: Holds }>;
+  build(options: { production: boolean; outdir: string; quiet: boolean }): Promise<{ holds: Holds; taken: Taken[] }>;
   checkBundles(
     built: { name: string; metafile: Metafile }[],
     links?: {
       handed?: Map<string, Set<string>>;
-      taken?: { bundle: string; holder: string; module: string }[];
+      taken?: Taken[];
       source?: (module: string) => string;
     },
   ): Holds;
@@ -54,10 +60,11 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 describe('the shared bundles, built', () => {
   let dist = '';
   let holds: Holds = {};
+  let taken: Taken[] = [];
   before(async () => {
     dist = mkdtempSync(join(tmpdir(), 'gw-dist-'));
     dirs.push(dist);
-    ({ holds } = await (await esbuildScript()).build({ production: true, outdir: dist, quiet: true }));
+    ({ holds, taken } = await (await esbuildScript()).build({ production: true, outdir: dist, quiet: true }));
   });
 
   const node = () => Object.entries(holds).filter(([name]) => name !== 'webview');
@@ -66,10 +73,11 @@ describe('the shared bundles, built', () => {
       .filter(([, h]) => h[module] !== undefined)
       .map(([name]) => name);
 
-  test('every module is in one bundle, but for what extension.js uses: the CLI and the features carry no copy of the core', () => {
+  test("every module is in one bundle, but for extension.js's and the CLI's own copies: the CLI and the features carry no copy of the core", () => {
     const seen = new Map<string, string[]>();
     for (const [name, h] of node())
-      if (name !== 'extension') for (const m of Object.keys(h)) seen.set(m, [...(seen.get(m) ?? []), name]);
+      if (name !== 'extension' && name !== 'chunk-main-cli')
+        for (const m of Object.keys(h)) seen.set(m, [...(seen.get(m) ?? []), name]);
     const twice = [...seen].filter(([, names]) => names.length > 1).map(([m, names]) => `${m}: ${names.join(', ')}`);
     assert.deepEqual(twice, []);
     assert.ok(seen.size > 200, `the bundles hold ${seen.size} modules`);
@@ -79,12 +87,37 @@ describe('the shared bundles, built', () => {
     assert.deepEqual(holders('src/core/discovery/discoveryService.ts'), ['chunk-discovery-cli']);
   });
 
-  test('the error classes told apart with instanceof are one class each, in chunk-main, which extension.js loads', () => {
+  test('the error classes told apart with instanceof are one class each: extension.js holds them, the CLI its copy', () => {
     for (const module of ['src/core/storage/storageError.ts', 'src/core/llm/llmClient.ts', 'src/core/llm/watchdog.ts'])
-      assert.deepEqual(holders(module), ['chunk-main'], module);
+      assert.deepEqual(holders(module).sort(), ['chunk-main-cli', 'extension'], module);
   });
 
-  test('activation loads dist/extension.js and chunk-main.js, no feature, chunk or library', async () => {
+  /** The files of dist/ a fresh process has loaded after requiring `files` (with a stand-in for vscode). */
+  async function loadedAfter(files: string[]): Promise<string[]> {
+    const script = `
+      const Module = require('node:module');
+      const handler = { get: (t, k) => (k in t ? t[k] : new Proxy(function () {}, handler)), apply: () => new Proxy(function () {}, handler), construct: () => new Proxy(function () {}, handler) };
+      const vscode = new Proxy(function () {}, handler);
+      const load = Module._load;
+      Module._load = function (request, ...rest) { return request === 'vscode' ? vscode : load.call(this, request, ...rest); };
+      const [dist, ...files] = process.argv.slice(1);
+      for (const file of files) require(require('node:path').join(dist, file));
+      console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.startsWith(dist)).map((f) => f.slice(dist.length + 1)).sort()));
+    `;
+    const { stdout } = await run(process.execPath, ['-e', script, dist, ...files]);
+    return JSON.parse(stdout) as string[];
+  }
+
+  test("a chunk takes the MAIN_MODULES from extension.js in the extension host, from the CLI's copy without it", async () => {
+    const chunk = taken.find((t) => t.holder === 'extension' && /^chunk-.*-cli$/.test(t.bundle))?.bundle;
+    assert.ok(chunk, 'a chunk the CLI loads takes a MAIN_MODULE');
+    const inHost = await loadedAfter(['extension.js', `${chunk}.js`]);
+    assert.ok(inHost.includes(`${chunk}.js`) && !inHost.includes('chunk-main-cli.js'), inHost.join(', '));
+    const inCli = await loadedAfter([`${chunk}.js`]);
+    assert.ok(inCli.includes('chunk-main-cli.js') && !inCli.includes('extension.js'), inCli.join(', '));
+  });
+
+  test('activation loads dist/extension.js alone, no feature, chunk or library', async () => {
     const { stdout } = await run(process.execPath, [
       join(root, 'scripts/bench/activate.mjs'),
       '--once',
@@ -92,7 +125,10 @@ describe('the shared bundles, built', () => {
       dist,
     ]);
     const { files } = JSON.parse(stdout) as { files: string[] };
-    assert.deepEqual(files.map((f) => f.slice(dist.length + 1)).sort(), ['chunk-main.js', 'extension.js']);
+    assert.deepEqual(
+      files.map((f) => f.slice(dist.length + 1)),
+      ['extension.js'],
+    );
   });
 
   test('the CLI runs from the built files alone, without vscode', async () => {
@@ -192,28 +228,24 @@ describe('the check the build ends with', () => {
     );
   });
 
-  test("refuses an error class in extension.js and a bundle the host loads, or a MAIN_MODULE's copy", async () => {
+  test('refuses an error class in extension.js and a bundle the host loads, and a MAIN_MODULE elsewhere', async () => {
     const { checkBundles } = await esbuildScript();
-    const source = (module: string) =>
-      module.endsWith('Error.ts') ? 'export class StorageError extends Error {}' : '';
+    const source = (module: string) => (module.endsWith('Error.ts') ? 'export class PlanError extends Error {}' : '');
     assert.throws(
       () =>
         checkBundles(
           [
-            bundle('extension', ['src/vscode/extension.ts', 'src/core/storage/storageError.ts']),
-            bundle('chunk-discovery-cli', ['src/core/storage/storageError.ts']),
+            bundle('extension', ['src/vscode/extension.ts', 'src/core/plan/planError.ts']),
+            bundle('chunk-discovery-cli', ['src/core/plan/planError.ts']),
           ],
           { source },
         ),
-      /storageError\.ts is in dist\/extension\.js and dist\/chunk-discovery-cli\.js and declares an error class: list it in MAIN_MODULES/,
+      /planError\.ts is in dist\/extension\.js and dist\/chunk-discovery-cli\.js and declares an error class: list it in MAIN_MODULES/,
     );
     // cli.js runs in a process of its own: its copy is no second class.
     assert.doesNotThrow(() =>
       checkBundles(
-        [
-          bundle('extension', ['src/core/storage/storageError.ts']),
-          bundle('cli', ['src/core/storage/storageError.ts']),
-        ],
+        [bundle('extension', ['src/core/plan/planError.ts']), bundle('cli', ['src/core/plan/planError.ts'])],
         { source },
       ),
     );
@@ -221,9 +253,10 @@ describe('the check the build ends with', () => {
       () =>
         checkBundles([
           bundle('extension', ['src/core/llm/watchdog.ts']),
-          bundle('chunk-main', ['src/core/llm/watchdog.ts']),
+          bundle('chunk-main-cli', ['src/core/llm/watchdog.ts']),
+          bundle('chunk-build-cli', ['src/core/llm/watchdog.ts']),
         ]),
-      /watchdog\.ts is in dist\/extension\.js and dist\/chunk-main\.js: dist\/extension\.js must take it from dist\/chunk-main\.js/,
+      /src\/core\/llm\/watchdog\.ts is a MAIN_MODULE in dist\/chunk-build-cli\.js: it must be taken from dist\/extension\.js/,
     );
   });
 
@@ -241,9 +274,9 @@ describe('the check the build ends with', () => {
       () =>
         checkBundles([bundle('cli', ['src/cli/main.ts'])], {
           handed: new Map(),
-          taken: [{ bundle: 'cli', holder: 'chunk-main', module: 'src/core/llm/llmClient.ts' }],
+          taken: [{ bundle: 'cli', holder: 'chunk-discovery-cli', module: 'src/core/discovery/roundFile.ts' }],
         }),
-      /dist\/cli\.js takes src\/core\/llm\/llmClient\.ts from dist\/chunk-main\.js, which does not hand it over/,
+      /dist\/cli\.js takes src\/core\/discovery\/roundFile\.ts from dist\/chunk-discovery-cli\.js, which does not hand it over/,
     );
   });
 });
