@@ -111,9 +111,7 @@ describe('Spec annotations (UI)', function () {
     });
     workbench().log(`painted: ${colours.join(' | ')}`);
     await screenshot(page, 'annotations-editor.png');
-    await page.locator('.editor-instance .view-line span', { hasText: 'SameSite' }).first().hover();
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
-    await hover.waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    const hover = await editors.hover('SameSite', 'disc-001');
     let text = '';
     await until('the hover with the case and its links', async () =>
       (text = await hover.innerText()).includes('Open in Discoveries'),
@@ -132,7 +130,7 @@ describe('Spec annotations (UI)', function () {
   });
 
   it('Mark Outdated from the hover: cases.jsonl records it and the note is drawn struck through', async () => {
-    const { page } = ui();
+    const { page, editors } = ui();
     const struck = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('.editor-instance .view-lines span'))
@@ -140,8 +138,7 @@ describe('Spec annotations (UI)', function () {
           .some((el) => getComputedStyle(el).textDecorationLine.includes('line-through')),
       );
     assert.equal(await struck(), false, 'an active note is not struck through');
-    await page.locator('.editor-instance .view-line span', { hasText: 'SameSite' }).first().hover();
-    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'disc-001' }).first();
+    const hover = await editors.hover('SameSite', 'disc-001');
     await hover.locator('a', { hasText: 'Mark Outdated' }).click({ timeout: PATIENCE.soon });
     await until(
       'cases.jsonl records disc-001 outdated',

@@ -3,7 +3,7 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import { until } from '../until';
 import { Palette } from './palette';
-import { PATIENCE } from './workbench';
+import { PATIENCE, clearHover } from './workbench';
 
 export class Editors {
   constructor(readonly page: Page) {}
@@ -20,6 +20,29 @@ export class Editors {
   /** A line of the editor, by its text. */
   line(text: string | RegExp): Locator {
     return this.page.locator('.editor-instance .view-line', { hasText: text }).first();
+  }
+
+  /**
+   * The hover the editor shows when the mouse rests on the text `on`, once it says `saying`. The
+   * mouse goes there again while none shows (a redraw of the decorations under the mouse takes the
+   * hover away).
+   */
+  async hover(on: string, saying: string): Promise<Locator> {
+    const target = this.page.locator('.editor-instance .view-line span', { hasText: on }).first();
+    const hover = this.page.locator('.monaco-hover:not(.hidden)', { hasText: saying }).first();
+    await until(
+      `the editor's hover over "${on}"`,
+      async () => {
+        await clearHover(this.page);
+        await target.hover();
+        return hover.waitFor({ state: 'visible', timeout: 3_000 }).then(
+          () => true,
+          () => undefined,
+        );
+      },
+      PATIENCE.soon,
+    );
+    return hover;
   }
 
   /** Opens a workspace file with Go to File (Ctrl+P), as a person does; resolves once its line `showing` is drawn. */
