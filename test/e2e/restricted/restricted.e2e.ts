@@ -14,7 +14,7 @@ async function seeRefusal(text: string): Promise<void> {
 }
 
 describe('Restricted Mode (UI)', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   before(() => {
     // what an earlier, trusted session left in the workspace
@@ -58,7 +58,7 @@ describe('Restricted Mode (UI)', function () {
 });
 
 describe('Restricted Mode refuses model work where it starts (UI)', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   it('does not call a model from the palette, and says why', async () => {
     const { modelServer } = workbench();

@@ -50,15 +50,21 @@ export class Palette {
           () => true,
           () => false,
         );
-        // A row that something covers (a hover, a toast) is tried again rather than waited on.
-        if (
-          listed &&
-          (await row.click({ timeout: 5_000 }).then(
-            () => true,
-            () => false,
-          ))
-        )
-          return;
+        if (listed) {
+          // Enter on the row the palette focused when it is the one (a click can land on a row the
+          // list moves under the mouse as it filters); else a click on it. A row that something
+          // covers (a hover, a toast) is tried again rather than waited on.
+          const focused = this.page.locator('.quick-input-list .monaco-list-row.focused').first();
+          const first = (await focused.textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
+          if (first.includes(title)) return this.page.keyboard.press('Enter');
+          if (
+            await row.click({ timeout: 5_000 }).then(
+              () => true,
+              () => false,
+            )
+          )
+            return;
+        }
       }
       if (Date.now() > deadline) {
         await screenshot(this.page, 'palette-not-ready.png');
