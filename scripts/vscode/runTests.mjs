@@ -455,7 +455,8 @@ async function runE2E(files, on, ctx) {
   const mocha = new Mocha({
     ui: 'bdd',
     reporter: 'spec',
-    timeout: 60_000,
+    // per test, a safety net for a loaded machine (a file may give its own)
+    timeout: 120_000,
     rootHooks: {
       async afterEach() {
         if (this.currentTest?.state === 'failed') await screenshotTo(`e2e-failure-${++shot}.png`, on);

@@ -11,7 +11,7 @@ import { ui } from '../support/e2e/ui';
 import { PATIENCE, keepWorkspaceAsFound, screenshot, workbench } from '../support/e2e/workbench';
 
 describe('Discoveries journal (UI)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let restoreWorkspace = () => undefined as void;
   before(() => (restoreWorkspace = keepWorkspaceAsFound()));
   after(() => restoreWorkspace());

@@ -15,7 +15,7 @@ import { PATIENCE, screenshot, workbench } from '../support/e2e/workbench';
 const canary = `sk-ant-canary-${randomBytes(12).toString('hex')}`;
 
 describe('Connecting a model (UI)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
 
   it('shows how to connect a model while there is none', async () => {
     const { panel } = ui();
