@@ -4,6 +4,8 @@
 // panelHostileFiles.e2e.ts (E2E_ORDER in scripts/vscode/bundleTests.mjs), which leaves the discovery
 // idle; sets an API key itself when none is stored (a --grep run of this file alone).
 import * as assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { match, reply, type MessagesBody } from '../support/scriptedModelServer';
 import { until } from '../support/until';
@@ -87,6 +89,17 @@ describe('Messages to the panel (UI)', function () {
       match: isDiscovery,
       reply: reply.text(QUESTIONS.match(/[\s\S]{1,12}/g)!, { chunkDelayMs: 10 }),
     });
+    // The file events of what the files before changed (the journal they restored) have reached the
+    // panel before the count starts: a journal line written now shows only after them (file events
+    // arrive in order). Under load such an echo came seconds late, in the middle of the turn.
+    const mark = `Written before the counted turn ${Date.now()}`;
+    appendFileSync(
+      join(workbench().workspace, '.groundwork', 'discoveries.jsonl'),
+      `${JSON.stringify({ timestamp: new Date().toISOString(), title: mark, description: 'a mark' })}\n`,
+    );
+    await panel
+      .locator('#journal-entries .entry', { hasText: mark })
+      .waitFor({ state: 'visible', timeout: PATIENCE.work });
     // What putting the discovery away sent is over before the count starts.
     await record(panel);
     await quiet(panel);
