@@ -3,8 +3,9 @@
 // instead; files run as given; the rest is passed through, e.g.
 // `npm run test:unit -- --test-name-pattern=journal`.
 //
-// All the files run in ONE process, one after another, each inside a suite named by its path (so
-// its top-level before/after hooks are its own, as they would be in a process of its own). Node 20
+// The files run in one process per core (two at most, `--shards=N` to choose), each process taking
+// its share one after another, each file inside a suite named by its path (so its top-level
+// before/after hooks are its own, as they would be in a process of its own). Node 20
 // has no `--test-isolation=none` (22.8 has); this does by hand what it does. Loading tsx, the
 // sources and their packages once instead of once a file saves most of what the files cost apart.
 // The price: a test file must put back what it changes in the process (environment, current folder,
@@ -12,8 +13,9 @@
 // fresh; `--shuffle[=SEED]` runs the files in a random order (printing the seed) to find one that
 // passes only after another.
 //
-// That process is the one test file of Node's own runner (`node --test scripts/testUnit.mjs`, the
-// file list in GROUNDWORK_TEST_FILES), which formats what it reports: Node 20's spec reporter,
+// Each such process is a test file of Node's own runner (a two-line entry in a temporary folder
+// that imports this file; the shards' file lists in GROUNDWORK_TEST_FILES, its own index in
+// GROUNDWORK_TEST_SHARD), which formats what they report as one run: Node 20's spec reporter,
 // formatting a failure (a todo test's too), marks a RegExp of its own in a way that makes V8 drop
 // its fast path for `split(regexp)` for the rest of the process (70 times slower on 5 MB), which
 // would slow every later file and fail their time limits. What makes a run end and say why,
@@ -31,22 +33,30 @@
 // tests spawn, signal and kill child processes and fill disks), two files at a time on a 2-core
 // machine (Node's default would be one), the slowest first.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
 /** The files for the one process to run (JSON), set by the runner for it. */
 const FILES_ENV = 'GROUNDWORK_TEST_FILES';
 const FILE_TIMEOUT_ENV = 'GROUNDWORK_TEST_FILE_TIMEOUT';
+/** Which of the shards in FILES_ENV this process runs (set by its entry file). */
+const SHARD_ENV = 'GROUNDWORK_TEST_SHARD';
+/** Processes for the unit files (`--shards=N` sets it): one a core, at most two. */
+const DEFAULT_SHARDS = Math.max(1, Math.min(2, availableParallelism()));
+/** What a file of SLOW_FIRST costs, in files of the rest (they take 3 s to 10 s, most of the rest well under 1 s). */
+const SLOW_COST = 15;
 /** How long one file may take (`--test-timeout=MS` sets it), and the whole run. */
 const FILE_TIMEOUT_MS = 5 * 60_000;
 const RUN_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * The files that take longest (3 s to 30 s on a 2-core machine), longest first: with `--isolate`
- * they start first. Only an order: a file missing here runs all the same, after these, in name order.
+ * they start first; in shards, they are shared out first. Only an order: a file missing here runs
+ * all the same, after these, in name order.
  */
 const SLOW_FIRST = [
   'test/stress/storage/faults.test.ts',
@@ -58,7 +68,6 @@ const SLOW_FIRST = [
   'test/stress/cli/discoverProcess.test.ts',
   'test/stress/cli/cliProcess.test.ts',
   'test/stress/build/buildExternalSpec.test.ts',
-  'test/unit/architecture/layers.test.ts',
   'test/unit/llm/anthropicRetries.test.ts',
   'test/unit/cli/brainstorm.test.ts',
   'test/unit/fuzz/sessionFiles.test.ts',
@@ -99,7 +108,7 @@ function shuffled(files, seed) {
 }
 
 const filesForThisProcess = process.env[FILES_ENV];
-if (filesForThisProcess !== undefined) runHere(JSON.parse(filesForThisProcess));
+if (filesForThisProcess !== undefined) runHere(JSON.parse(filesForThisProcess)[Number(process.env[SHARD_ENV])]);
 else runner(process.argv.slice(2));
 
 function runner(args) {
@@ -107,8 +116,9 @@ function runner(args) {
   const isolate = args.includes('--isolate');
   const shuffle = args.find((a) => a === '--shuffle' || a.startsWith('--shuffle='));
   const timeout = args.find((a) => a.startsWith('--test-timeout='));
+  const shardsArg = args.find((a) => a.startsWith('--shards='));
   const flags = args.filter(
-    (a) => a.startsWith('--') && a !== '--isolate' && a !== shuffle && (isolate || a !== timeout),
+    (a) => a.startsWith('--') && a !== '--isolate' && a !== shuffle && a !== shardsArg && (isolate || a !== timeout),
   );
   const testsIn = (dir) =>
     find(join(root, dir))
@@ -140,16 +150,47 @@ function runner(args) {
       : [`--test-concurrency=${Math.max(2, availableParallelism() - 1)}`];
     node(['--import', 'tsx', '--test', ...reporter, ...concurrency, ...flags, ...files]);
   } else {
-    // Node's runner with this file as its one test file: it starts one process for it (where
-    // runHere runs every file), gives that process RUN_TIMEOUT_MS, and reports what it sends back.
+    // Node's runner with one small test file per shard, each importing this file: it starts one
+    // process for each (where runHere runs that shard's files), two at once, gives each process
+    // RUN_TIMEOUT_MS, and reports what they send back as one run.
+    const count = shardsArg ? Number(shardsArg.slice(shardsArg.indexOf('=') + 1)) : DEFAULT_SHARDS;
+    if (!Number.isInteger(count) || count < 1) {
+      console.error(`--shards wants a whole number of processes from 1 up, not '${shardsArg}'`);
+      process.exit(1);
+    }
+    const shards = split(files, Math.min(count, files.length));
+    const dir = mkdtempSync(join(tmpdir(), 'groundwork-unit-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const entries = shards.map((_, i) => {
+      const entry = join(dir, `shard-${i + 1}-of-${shards.length}.mjs`);
+      const body = `process.env.${SHARD_ENV} = '${i}';\nawait import(${JSON.stringify(pathToFileURL(import.meta.filename).href)});\n`;
+      writeFileSync(entry, body);
+      return entry;
+    });
     const env = {
       ...process.env,
-      [FILES_ENV]: JSON.stringify(files),
+      [FILES_ENV]: JSON.stringify(shards),
       [FILE_TIMEOUT_ENV]: timeout ? timeout.slice(timeout.indexOf('=') + 1) : String(FILE_TIMEOUT_MS),
     };
     const argv = ['--import', 'tsx', '--test', ...reporter, '--test-force-exit', `--test-timeout=${RUN_TIMEOUT_MS}`];
-    node([...argv, ...flags, import.meta.filename], env);
+    node([...argv, `--test-concurrency=${shards.length}`, ...flags, ...entries], env);
   }
+}
+
+/**
+ * `files` in `n` shards of about the same cost: the known slow ones first, each to the shard that
+ * has the least so far (counting a slow file as SLOW_COST ordinary ones), then the rest the same way;
+ * each shard keeps the order it was given.
+ */
+function split(files, n) {
+  const shards = Array.from({ length: n }, () => ({ files: [], cost: 0 }));
+  const byCost = [...files].sort((a, b) => rank(a) - rank(b));
+  for (const f of byCost) {
+    const least = shards.reduce((a, b) => (b.cost < a.cost ? b : a));
+    least.files.push(f);
+    least.cost += rank(f) < SLOW_FIRST.length ? SLOW_COST : 1;
+  }
+  return shards.map((s) => files.filter((f) => s.files.includes(f)));
 }
 
 /**
@@ -163,6 +204,7 @@ async function runHere(files) {
   // Not for the processes the tests start.
   delete process.env[FILES_ENV];
   delete process.env[FILE_TIMEOUT_ENV];
+  delete process.env[SHARD_ENV];
 
   // What keeps a process alive, counted by kind. Requests (a file read, a write to a socket) end by
   // themselves; handles and timers are what a test can leave open.
