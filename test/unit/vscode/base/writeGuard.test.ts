@@ -14,7 +14,7 @@ import { SleepLog } from '../../../../src/core/sleep/sleepLog';
 import type { WorkspaceFs } from '../../../../src/core/storage/workspaceFs';
 import { WorkspaceStore } from '../../../../src/core/storage/workspaceStore';
 import { RestrictedModeError, writeGuardedFs } from '../../../../src/vscode/base/writeGuard';
-import { FakeClock } from '../../fakes/fakeClock';
+import { FakeClock } from '../../../support/fakeClock';
 import { MemoryWorkspaceFs } from '../../fakes/memoryWorkspaceFs';
 import { JOURNAL_FILE, SLEEP_FILE } from '../../../../src/core/plan/layout';
 
