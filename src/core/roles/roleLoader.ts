@@ -6,10 +6,12 @@
 //   warning that names the file, the line and the field;
 // - an override may change the prompt, description, model and turns, and may narrow the tools and
 //   the permission mode, but never widen them: a cloned repository cannot turn a read-only
-//   questioner into an agent that writes files or runs commands.
+//   questioner into an agent that writes files or runs commands. A wider write scope (`writes:`)
+//   is used, but said (a notice here, a weaker check at a build's gate: core/build/weakerChecks.ts).
 // An override that is used but changes what the role costs or tells the model (another model,
 // more turns, another prompt) is reported once as a 'notice', so the change is never silent.
 import { StorageError } from '../storage/storageError';
+import { scopeText, widerPatterns } from '../tools/writeScope';
 import { visibleText } from '../visibleText';
 import { parseRoleFile, ROLE_FILE_MAX_BYTES, tooLargeMessage } from './roleFile';
 import { PERMISSION_MODES, permissionWithin, ROLE_NAME_MAX_CHARS, ROLE_NAME_PATTERN, roleProblem } from './roleSchema';
@@ -105,7 +107,8 @@ export async function loadRoles(
 
 /**
  * What an override changes that a person pays for or relies on, said for them: another model
- * (possibly a pricier one), more turns, another prompt. Narrower tools, a stricter permission mode
+ * (possibly a pricier one), more turns, another prompt, a wider write scope (`writes:`; a build
+ * names it among its weaker checks too). Narrower tools, a stricter permission mode
  * and a reworded description are not worth a notice.
  */
 function costlyChanges(role: Role, bundled: Role): string[] {
@@ -116,6 +119,13 @@ function costlyChanges(role: Role, bundled: Role): string[] {
   if (role.maxTurns > bundled.maxTurns)
     changes.push(`it allows up to ${role.maxTurns} turns instead of ${bundled.maxTurns}`);
   if (role.prompt.trim() !== bundled.prompt.trim()) changes.push("it replaces the role's prompt");
+  const wider = widerPatterns(role.writes, bundled.writes);
+  if (wider.length > 0 && bundled.writes !== undefined)
+    changes.push(
+      role.writes === undefined
+        ? `it may write anywhere instead of only ${scopeText(bundled.writes)}`
+        : `it may also write ${scopeText(wider)} (the bundled role: only ${scopeText(bundled.writes)})`,
+    );
   return changes;
 }
 

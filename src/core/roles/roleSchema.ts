@@ -5,6 +5,7 @@ import { describeValue } from '../inputChecks';
 import { MODEL_TIERS } from '../llm/llmClient';
 import type { ModelChoice, ModelTier } from '../llm/llmClient';
 import { visibleText } from '../visibleText';
+import { WRITE_PATTERNS_MAX, writePatternProblem } from '../tools/writeScope';
 
 /** Every role Groundwork ships in `roles/`; sessions ask for these by name. */
 export const BUNDLED_ROLE_NAMES = [
@@ -63,6 +64,11 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 /** The frontmatter fields, all required, in the order the files write them. */
 export const ROLE_FIELDS = ['name', 'description', 'tools', 'model', 'permissionMode', 'maxTurns'] as const;
 export type RoleField = (typeof ROLE_FIELDS)[number];
+/**
+ * Fields a role file may leave out. `writes`: where write_file and edit_file may write, as globs
+ * relative to the run's root (`README.md`, `docs/**`); without it, anywhere they may write at all.
+ */
+export const OPTIONAL_ROLE_FIELDS = ['writes'] as const;
 
 /** A role name is also a file name and shows in trees and terminals. */
 export const ROLE_NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
@@ -82,6 +88,8 @@ export interface Role {
   model: ModelChoice;
   permissionMode: PermissionMode;
   maxTurns: number;
+  /** Where write_file and edit_file may write (OPTIONAL_ROLE_FIELDS); absent: anywhere they may. */
+  writes?: readonly string[];
   /** The markdown body after the frontmatter: the agent's system prompt. */
   prompt: string;
 }
@@ -144,14 +152,15 @@ export function checkRoleFields(
   openLine: number,
 ): { ok: true; value: Omit<Role, 'prompt'> } | { ok: false; problems: RoleProblem[] } {
   const problems: RoleProblem[] = [];
+  const known = [...ROLE_FIELDS, ...OPTIONAL_ROLE_FIELDS] as readonly string[];
   for (const [field, { line }] of fields) {
-    if (!(ROLE_FIELDS as readonly string[]).includes(field)) {
+    if (!known.includes(field)) {
       problems.push(
-        roleProblem(file, `unknown field (known: ${ROLE_FIELDS.join(', ')})`, { line, field: visibleText(field) }),
+        roleProblem(file, `unknown field (known: ${known.join(', ')})`, { line, field: visibleText(field) }),
       );
     }
   }
-  const check = <T>(field: RoleField, fn: (f: FieldValue) => FieldCheck<T>): T | undefined => {
+  const check = <T>(field: RoleField | 'writes', fn: (f: FieldValue) => FieldCheck<T>): T | undefined => {
     const found = fields.get(field);
     if (found === undefined) {
       problems.push(
@@ -171,6 +180,7 @@ export function checkRoleFields(
   const model = check('model', (f) => checkModel(f.value));
   const permissionMode = check('permissionMode', (f) => checkPermissionMode(f.value));
   const maxTurns = check('maxTurns', (f) => checkMaxTurns(f.value));
+  const writes = fields.has('writes') ? check('writes', checkWrites) : undefined;
 
   if (tools !== undefined && permissionMode === 'readOnly') {
     const writes = tools.filter((t) => WRITE_TOOLS.includes(t));
@@ -199,7 +209,8 @@ export function checkRoleFields(
   ) {
     return { ok: false, problems };
   }
-  return { ok: true, value: { name, description, tools, model, permissionMode, maxTurns } };
+  const value = { name, description, tools, model, permissionMode, maxTurns };
+  return { ok: true, value: writes === undefined ? value : { ...value, writes } };
 }
 
 function checkName(value: unknown, expectedName: string): FieldCheck<string> {
@@ -242,6 +253,26 @@ function checkTools(field: FieldValue): FieldCheck<RoleTool[]> {
     tools.push(tool);
   }
   return { ok: true, value: tools };
+}
+
+function checkWrites(field: FieldValue): FieldCheck<string[]> {
+  const { value, itemLines } = field;
+  const example = "e.g. ['README.md', 'docs/**']";
+  if (!Array.isArray(value))
+    return { ok: false, message: `must be a list of paths and patterns (${example}), got ${shown(value)}` };
+  if (value.length > WRITE_PATTERNS_MAX)
+    return { ok: false, message: `lists ${value.length} patterns; at most ${WRITE_PATTERNS_MAX}` };
+  const writes: string[] = [];
+  for (const [i, item] of value.entries()) {
+    const line = itemLines?.[i];
+    const at = line === undefined ? {} : { line };
+    if (typeof item !== 'string')
+      return { ok: false, message: `each item is a path or pattern, got ${shown(item)}`, ...at };
+    const problem = writePatternProblem(item);
+    if (problem !== undefined) return { ok: false, message: `${shown(item)} ${problem}`, ...at };
+    if (!writes.includes(item)) writes.push(item);
+  }
+  return { ok: true, value: writes };
 }
 
 function checkModel(value: unknown): FieldCheck<ModelChoice> {

@@ -109,6 +109,7 @@ export class RunCarry {
               exclude: this.deps.exclude?.() ?? [],
               random: this.deps.random,
               acting,
+              ...(role.writes !== undefined ? { writeScope: { role: role.name, patterns: role.writes } } : {}),
             },
             cache: createToolRunCache(),
           },

@@ -4,6 +4,7 @@
 import type { LlmTool } from '../llm/llmClient';
 import type { RandomBytes } from '../prompt/untrustedText';
 import type { WorkspaceFs } from '../storage/workspaceFs';
+import type { WriteScope } from './writeScope';
 
 /**
  * What a tool may touch: the read tools only read the run's root; `write-workspace` tools create
@@ -33,6 +34,11 @@ export interface ToolContext {
   random?: RandomBytes;
   /** The agent run the acting tools belong to; without it they refuse (see ActingPorts). */
   acting?: ActingPorts;
+  /**
+   * Where write_file and edit_file may write, relative to `root` (the role's `writes:`); absent:
+   * anywhere they may write at all. A write outside it is refused, saying why.
+   */
+  writeScope?: WriteScope;
 }
 
 /**

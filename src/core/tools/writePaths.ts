@@ -13,6 +13,7 @@ import {
   showSegments,
 } from './projectPaths';
 import { ToolInputError, type ToolContext, type ToolRunCache } from './toolTypes';
+import { inWriteScope, scopeText, type WriteScope } from './writeScope';
 
 /** A path write_file or edit_file may write, resolved. */
 export interface WriteTarget {
@@ -35,7 +36,7 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 const SHORT_NAME = /~\d/;
 
 /** A name as a case-insensitive, normalising file system compares it. */
-function comparable(name: string): string {
+export function comparable(name: string): string {
   return name.normalize('NFKC').replace(IGNORABLE, '').toLowerCase().normalize('NFKC');
 }
 
@@ -95,6 +96,20 @@ function checkProtected(path: string, segments: readonly string[], through: stri
     );
 }
 
+/**
+ * Refuses a path outside the role's write scope: the path as given must match a pattern exactly,
+ * and the path really written (links resolved) as the file system compares names.
+ */
+function checkScope(path: string, names: readonly string[], scope: WriteScope | undefined, real = false): void {
+  if (scope === undefined || inWriteScope(names, scope.patterns, real ? comparable : undefined)) return;
+  const through = real ? `a symbolic link on the way leads to ${quoted(showSegments(names))}, and ` : '';
+  refuse(
+    path,
+    `${through}the ${scope.role} role may write only ${scopeText(scope.patterns)} (the writes: of its role file). ` +
+      'Leave the file as it is; if it needs a change, say so in your answer',
+  );
+}
+
 function outside(path: string): never {
   refuse(
     path,
@@ -116,6 +131,7 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
   for (const segment of segments) checkNormalised(path, segment, windows);
   const above = context.rootInWorkspace ?? [];
   checkProtected(path, [...above, ...segments], '');
+  checkScope(path, segments, context.writeScope);
   const shown = showSegments(segments);
 
   const { fs } = context;
@@ -149,6 +165,7 @@ export async function resolveWritePath(path: string, context: ToolContext, cache
     [...above, ...realSegments],
     `a symbolic link on the way leads to ${quoted(showSegments(realSegments))}, and `,
   );
+  checkScope(path, realSegments, context.writeScope, true);
   return { segments, shown, real, realSegments, exists, ...(exists ? { kind: 'file' as const } : {}) };
 }
 

@@ -173,19 +173,27 @@ describe('bundled roles', () => {
   });
 
   test('build phases that write have the tools to do it; every build phase can report discoveries', () => {
-    for (const name of [
-      'build-architect',
-      'build-test-writer',
-      'build-developer',
-      'build-qa',
-      'build-delivery',
-    ] as RoleName[]) {
+    for (const name of ['build-architect', 'build-test-writer', 'build-developer', 'build-delivery'] as RoleName[]) {
       assert.ok(role(name).tools.includes('write_file') && role(name).tools.includes('edit_file'), name);
     }
     for (const name of ['build-architect', 'build-test-writer', 'build-developer', 'build-qa'] as RoleName[]) {
       assert.ok(role(name).tools.includes('run_command'), name);
     }
     for (const name of BUILD_PHASES) assert.ok(role(name).tools.includes('report_discovery'), name);
+  });
+
+  test('QA verifies without changing the project: no write_file, no edit_file (it runs the commands)', () => {
+    assert.deepEqual(
+      role('build-qa').tools.filter((t) => t === 'write_file' || t === 'edit_file'),
+      [],
+    );
+    assert.ok(role('build-qa').tools.includes('run_command'));
+  });
+
+  test('delivery may write only README.md and docs/**; no other bundled role limits where it writes', () => {
+    assert.deepEqual(role('build-delivery').writes, ['README.md', 'docs/**']);
+    for (const name of BUNDLED_ROLE_NAMES.filter((n) => n !== 'build-delivery'))
+      assert.equal(role(name).writes, undefined, name);
   });
 
   for (const name of BUNDLED_ROLE_NAMES) {

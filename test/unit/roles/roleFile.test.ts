@@ -72,6 +72,16 @@ describe('parseRoleFile: a valid file', () => {
     );
   });
 
+  test('writes: is optional; given, it is the list of paths and patterns the role may write', () => {
+    assert.equal(parseRoleFile(FILE, roleText('build-qa')).role?.writes, undefined);
+    assert.deepEqual(
+      parseRoleFile(FILE, roleText('build-qa', { extra: 'writes:\n  - README.md\n  - docs/**\n  - README.md' })).role
+        ?.writes,
+      ['README.md', 'docs/**'],
+    );
+    assert.deepEqual(parseRoleFile(FILE, roleText('build-qa', { extra: 'writes: []' })).role?.writes, []);
+  });
+
   test('a file of exactly the cap loads; one byte more does not', () => {
     const base = roleText('build-qa', { prompt: '' });
     const fill = (bytes: number) => base + 'x'.repeat(bytes - Buffer.byteLength(base));
@@ -123,7 +133,33 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
     {
       what: 'an unknown field',
       text: roleText('build-qa', { extra: 'colour: yellow' }),
-      errors: [`${FILE}:8: colour: unknown field (known: name, description, tools, model, permissionMode, maxTurns)`],
+      errors: [
+        `${FILE}:8: colour: unknown field (known: name, description, tools, model, permissionMode, maxTurns, writes)`,
+      ],
+    },
+    {
+      what: 'writes: that is not a list',
+      text: roleText('build-qa', { extra: 'writes: docs/**' }),
+      errors: [
+        `${FILE}:8: writes: must be a list of paths and patterns (e.g. ['README.md', 'docs/**']), got "docs/**"`,
+      ],
+    },
+    {
+      what: 'a writes: pattern that leads out, at its own line',
+      text: roleText('build-qa', { extra: 'writes:\n  - docs/**\n  - ../src/**' }),
+      errors: [`${FILE}:10: writes: "../src/**" may not use '..'`],
+    },
+    {
+      what: 'a writes: pattern that is absolute, or not text',
+      text: roleText('build-qa', { extra: 'writes: [/etc/passwd]' }),
+      errors: [
+        `${FILE}:8: writes: "/etc/passwd" is absolute; give a path relative to the project folder, such as 'docs/**'`,
+      ],
+    },
+    {
+      what: 'a writes: item that is not text',
+      text: roleText('build-qa', { extra: 'writes: [{a: 1}]' }),
+      errors: [`${FILE}:8: writes: each item is a path or pattern, got an object`],
     },
     {
       what: 'a field set twice',
@@ -134,7 +170,7 @@ describe('parseRoleFile: broken files name the file, the line and the field', ()
       what: '__proto__ (an unknown field, not a prototype)',
       text: roleText('build-qa', { extra: '__proto__: {tools: [run_command]}' }),
       errors: [
-        `${FILE}:8: __proto__: unknown field (known: name, description, tools, model, permissionMode, maxTurns)`,
+        `${FILE}:8: __proto__: unknown field (known: name, description, tools, model, permissionMode, maxTurns, writes)`,
       ],
     },
     {

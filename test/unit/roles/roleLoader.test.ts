@@ -254,6 +254,34 @@ describe('loadRoles: workspace overrides', () => {
     ]);
   });
 
+  test('an override that widens writes: is used, with a notice naming what it adds; a narrower one says nothing', async () => {
+    const withScope = bundled();
+    withScope.files['build-qa.md'] = roleText('build-qa', {
+      tools: '[read_file, write_file]',
+      permissionMode: 'workspaceWrite',
+      extra: 'writes: [README.md, docs/**]',
+      prompt: 'Bundled QA.',
+    });
+    const override = (writes: string | undefined) =>
+      new MemoryRoleSource(WS, {
+        'build-qa.md': roleText('build-qa', {
+          tools: '[read_file, write_file]',
+          permissionMode: 'workspaceWrite',
+          ...(writes === undefined ? {} : { extra: `writes: ${writes}` }),
+          prompt: 'Bundled QA.',
+        }),
+      });
+    assert.deepEqual(summary(await loadRoles(withScope, override('[README.md, docs/**, src/**]'))).problems, [
+      `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it may also write src/** (the bundled role: only README.md, docs/**)`,
+    ]);
+    assert.deepEqual(summary(await loadRoles(withScope, override(undefined))).problems, [
+      `notice ${WS}/build-qa.md: overrides the bundled build-qa role: it may write anywhere instead of only README.md, docs/**`,
+    ]);
+    const narrower = await loadRoles(withScope, override('[docs/api/**]'));
+    assert.deepEqual(summary(narrower).problems, []);
+    assert.deepEqual(narrower.roles.get('build-qa')?.role.writes, ['docs/api/**']);
+  });
+
   test('a workspace file that names no bundled role is reported and not used, valid or not', async () => {
     const workspace = new MemoryRoleSource(WS, { 'build-qa2.md': roleText('build-qa2'), 'typo.md': 'no frontmatter' });
     assert.deepEqual(summary(await loadRoles(bundled(), workspace)).problems, [
