@@ -103,7 +103,8 @@ function coverageLine(value: string): CoverageEntry | string {
   if (rest === '') return 'no test after the arrow';
   let file: string | undefined;
   let test = rest;
-  const split = rest.indexOf(': ');
+  const colon = rest.indexOf(': ');
+  const split = colon < 0 && rest.endsWith(':') ? rest.length - 1 : colon;
   const head = split > 0 ? rest.slice(0, split) : '';
   if (head !== '' && !/\s/.test(head) && /[./]/.test(head)) {
     file = head;

@@ -17,7 +17,8 @@ export const DISCOVERY_MAX_CHARS = 4000;
 
 const PATH_NOTE = "Relative to the workspace root, with '/' between names.";
 const PROTECTED_NOTE =
-  'Files under .git, .vscode, .groundwork and .github/workflows, and *.code-workspace files, cannot be written.';
+  'Files under .git, .vscode, .groundwork and .github/workflows, and *.code-workspace files, cannot be written; ' +
+  'a role may be limited to some paths, and a write elsewhere is refused, saying which.';
 
 export const writeFileDefinition: ToolDefinition = {
   name: 'write_file',
