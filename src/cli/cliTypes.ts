@@ -68,6 +68,8 @@ export interface CliDeps {
   git(workspaceRoot: string): Promise<GitLogPort>;
   /** The text of the bundled `roles/build.workflow.yaml`. */
   bundledWorkflow(): Promise<string>;
+  /** The bundled roles by name, without the workspace's overrides (what a build's checks are compared with). */
+  bundledRoles(): Promise<ReadonlyMap<string, Role>>;
   /** Where an agent's approved commands run: child processes in their own process group. */
   commands: CommandRunner;
   /** SHA-256 of bytes, hex. */

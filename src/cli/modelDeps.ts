@@ -156,6 +156,18 @@ export async function loadCliRole(
   return requireRole(loaded, name).role;
 }
 
+/** The bundled roles beside the install, by name; a role that does not load is left out (loadCliRole says why when it is used). */
+export async function loadBundledCliRoles(from?: string): Promise<ReadonlyMap<string, Role>> {
+  const root = findExtensionRoot('build-analyst', from);
+  if (root === undefined) return new Map();
+  const [{ loadRoles }, { bundledRoleSource }] = await Promise.all([
+    import('../core/roles/roleLoader'),
+    import('../core/node/roleFiles'),
+  ]);
+  const loaded = await loadRoles(bundledRoleSource(root));
+  return new Map([...loaded.roles].map(([name, l]) => [name, l.role]));
+}
+
 /** A positive number of minutes from `name`, or `fallback` when unset. */
 export function minutesFromEnv(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();

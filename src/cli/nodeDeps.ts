@@ -10,7 +10,7 @@ import { NodeSpecWriter } from '../core/node/nodeSpecWriter';
 import { openWorkspaceStore } from '../core/node/openWorkspace';
 import { errorCode } from '../core/storage/storageError';
 import type { CliDeps, CliIo } from './cliTypes';
-import { loadCliRole, modelFromEnv, readBundledWorkflow } from './modelDeps';
+import { loadBundledCliRoles, loadCliRole, modelFromEnv, readBundledWorkflow } from './modelDeps';
 import { processTerminal } from './terminal';
 
 /** The real world, every adapter a command may reach. */
@@ -34,6 +34,7 @@ export function createNodeDeps(): CliDeps {
     cases: async (deps) => new (await import('../core/cases/caseService')).CaseService(deps),
     git: async (root) => new (await import('../core/node/gitLogRunner')).GitLogRunner(root),
     bundledWorkflow: () => readBundledWorkflow(),
+    bundledRoles: () => loadBundledCliRoles(),
     commands: new NodeCommandRunner(),
     hash: (bytes) => createHash('sha256').update(bytes).digest('hex'),
     specWriter: (root) => new NodeSpecWriter(root),

@@ -20,6 +20,7 @@ import type { CliRun } from '../agentRuntime';
 import { ttyPlacer } from '../placeQuestion';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from '../cliTypes';
 import type { CliCommand, CommandContext } from '../cliTypes';
+import { ALLOW_WEAKER_FLAG, cliWeakerChecks, weakerLines, weakerRefusal } from './buildChecks';
 
 /** The most a build may cost when --max-cost is given, in USD. */
 const MAX_COST_LIMIT = 10_000;
@@ -28,7 +29,7 @@ export const build: CliCommand = {
   path: ['build'],
   summary: 'Build a project from a brief, a brainstorm or a spec, phase by phase, checked by Groundwork',
   usage:
-    'build (--brief FILE | --from-brainstorm SLUG | --spec PATH | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended] [--json]',
+    'build (--brief FILE | --from-brainstorm SLUG | --spec PATH | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended [--allow-weaker-checks]] [--json]',
   details: [
     'Runs the build workflow (roles/build.workflow.yaml, or .groundwork/workflows/build.yaml): analyst, architect,',
     'test writer, developer, QA, reviewer, delivery, each a fresh agent run in the project folder. After each,',
@@ -45,8 +46,12 @@ export const build: CliCommand = {
     '--max-cost USD          stop before the next model call once the build has cost this much',
     '--unattended            ask nobody: a command that is not pre-approved is refused at once, and a',
     '                        taken project folder becomes name-2 (never the workspace itself)',
+    "--allow-weaker-checks   with --unattended: start even when the workspace's workflow or role files weaken",
+    "                        Groundwork's checks (a phase removed, a check changed, QA, reviewer or delivery",
+    '                        given write tools or a wider writes:); without it such a build is refused (exit 2)',
     '--json                  print the build record (build.yaml) on stdout at the end',
     'On a terminal the build asks y/N before it starts; without a terminal and without --yes it exits 2.',
+    "Before that it names each way the workspace's workflow or role files weaken Groundwork's checks.",
     "On a terminal it also asks where the project goes when the analyst's folder is taken or the analyst",
     'reads the brief as a feature on existing code (TARGET: existing); without one, name-2 and a new folder.',
     `${AUTO_APPROVE_VAR} pre-approves commands as for \`groundwork agent\`. Ctrl-C or SIGTERM stops the build.`,
@@ -64,6 +69,7 @@ export const build: CliCommand = {
     approve: { type: 'string', multiple: true },
     'max-cost': { type: 'string' },
     unattended: { type: 'boolean' },
+    [ALLOW_WEAKER_FLAG]: { type: 'boolean' },
   },
   args: { min: 0, max: 0, name: 'no arguments' },
   async run(ctx) {
@@ -91,13 +97,14 @@ export const build: CliCommand = {
     };
     let request: BuildRequest | undefined;
     if (typeof values['resume'] !== 'string') {
+      let weaker: string[];
       try {
-        request = await newRequest(ctx, workspace, store, loadRole, approve, maxCostUsd);
+        ({ request, weaker } = await newRequest(ctx, workspace, store, loadRole, approve, maxCostUsd));
       } catch (err) {
         if (err instanceof BuildInputError) throw new UsageError(visibleText(err.message), 'build');
         throw err;
       }
-      if (!(await confirmed(ctx, request, loadRole))) return EXIT_USAGE;
+      if (!(await confirmed(ctx, request, loadRole, weaker))) return EXIT_USAGE;
     }
     const unattended = values['unattended'] === true;
     const run = await cliRun(ctx, { unattended });
@@ -138,7 +145,7 @@ async function newRequest(
   loadRole: (name: string) => Promise<Role>,
   approve: string[],
   maxCostUsd: number | undefined,
-): Promise<BuildRequest> {
+): Promise<{ request: BuildRequest; weaker: string[] }> {
   const { values } = ctx;
   const { source, input, name, spec } = await readInput(ctx, workspace, store);
   const { workflow } = await loadWorkflow(store, () => ctx.deps.bundledWorkflow());
@@ -167,7 +174,7 @@ async function newRequest(
     if (!(await ctx.deps.isDirectory(into)))
       throw new UsageError(`--into '${visibleText(values['into'])}' is not an existing folder`, 'build');
   }
-  return {
+  const request: BuildRequest = {
     source,
     ...(spec !== undefined ? { spec } : {}),
     input,
@@ -177,6 +184,7 @@ async function newRequest(
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     name,
   };
+  return { request, weaker: await cliWeakerChecks(ctx, workflow, loadRole) };
 }
 
 /** The build's source and input: --brief, --spec or --from-brainstorm. */
@@ -216,11 +224,16 @@ function digestOf(text: string, where: string): string {
   return brainstormDigest(parseContextFile(text, where));
 }
 
-/** The gate: what will run, where, and what it may cost; y/N on a terminal, --yes, else exit 2. */
+/**
+ * The gate: what will run, where, what it may cost and what checks are weaker than Groundwork's;
+ * refused under --unattended when some are (unless --allow-weaker-checks); y/N on a terminal,
+ * --yes, else exit 2.
+ */
 async function confirmed(
   ctx: CommandContext,
   request: BuildRequest,
   loadRole: (name: string) => Promise<Role>,
+  weaker: readonly string[],
 ): Promise<boolean> {
   const { io, deps, values } = ctx;
   const phases = await Promise.all(request.phases.map(async (p) => ({ name: p.name, role: await loadRole(p.role) })));
@@ -239,8 +252,14 @@ async function confirmed(
     `  where:  ${request.into === undefined ? "a new folder in the workspace, named by the analyst's PROJECT_NAME" : visibleText(request.into)}`,
     ...estimate.phases.map((e) => `  ${e.phase.padEnd(12)} ${e.role.padEnd(20)} ${e.model} (≤ ${e.maxTurns} turns)`),
     `  cost:   ${estimateText(estimate)}${request.maxCostUsd !== undefined ? `; stops at $${request.maxCostUsd.toFixed(2)}` : ''}`,
+    ...weakerLines(weaker),
   ];
   io.stderr(`${lines.join('\n')}\n`);
+  const refused = weakerRefusal(ctx, weaker);
+  if (refused !== undefined) {
+    io.stderr(`groundwork: ${refused}\n`);
+    return false;
+  }
   if (values['yes'] === true) return true;
   if (!deps.terminal.stdinIsTTY()) {
     io.stderr('groundwork: not started: confirm with --yes (there is no terminal to ask)\n');
