@@ -1,6 +1,7 @@
 // What the build's confirmation gate says before anything starts (docs/build-phases.md,
-// REQ-BDP-011): the brief's first lines, each phase with its role and concrete model, where the
-// project will be written, and an estimate of tokens and cost, said to be one. Pure (no vscode):
+// REQ-BDP-011): the checks the workspace's workflow or role files weaken (first, as a warning),
+// the brief's first lines, each phase with its role and concrete model, where the project will be
+// written, and an estimate of tokens and cost, said to be one. Pure (no vscode):
 // the words come in localized, buildFeature.ts shows the text in a modal,
 // test/unit/vscode/build/buildGate.test.ts checks it.
 import type { BuildEstimate } from '../../core/build/buildEstimate';
@@ -24,6 +25,8 @@ export interface GateWords {
   estimateUnpriced: (tokens: string) => string;
   ceiling: (usd: string) => string;
   noCeiling: string;
+  /** The warning above the weaker checks: "Warning: this workspace weakens Groundwork's checks:". */
+  weaker: string;
 }
 
 export interface GateInput {
@@ -33,16 +36,20 @@ export interface GateInput {
   /** Where the project is written, in words. */
   where: string;
   maxCostUsd?: number;
+  /** What the workspace's workflow and role files weaken (core/build/weakerChecks.ts); none: nothing said. */
+  weaker?: readonly string[];
 }
 
-/** The modal's detail: the brief, the phases, where, the estimate and the ceiling, in paragraphs. */
+/** The modal's detail: the weaker checks (when there are), the brief, the phases, where, the estimate and the ceiling, in paragraphs. */
 export function gateDetail(input: GateInput, words: GateWords): string {
   const { estimate } = input;
   const tokens = `${compact(estimate.tokens.low)}–${compact(estimate.tokens.high)}`;
   const cost = estimate.costUsd
     ? `$${estimate.costUsd.low.toFixed(2)}–$${estimate.costUsd.high.toFixed(2)}`
     : undefined;
+  const weaker = input.weaker ?? [];
   return [
+    ...(weaker.length === 0 ? [] : [[words.weaker, ...weaker.map((line) => `  • ${visibleText(line)}`)].join('\n')]),
     briefLines(input.brief).join('\n'),
     // One short line per phase: the dialog's font is proportional and its lines wrap, so nothing is aligned in columns.
     [`${words.phases}:`, ...estimate.phases.map((p) => `  ${visibleText(p.phase)} — ${phaseText(p, words)}`)].join(

@@ -7,6 +7,11 @@ import * as vscode from 'vscode';
 import { brainstormDigest, parseContextFile } from '../../core/brainstorm/contextFile';
 import { estimateBuild } from '../../core/build/buildEstimate';
 import { BuildInputError, loadWorkflow, readBuildInput, readSpecInput } from '../../core/build/buildInputs';
+import type { Workflow } from '../../core/build/buildTypes';
+import { weakerChecks } from '../../core/build/weakerChecks';
+import { BUNDLED_WORKFLOW_FILE, parseWorkflow } from '../../core/build/workflow';
+import { parseRoleFile } from '../../core/roles/roleFile';
+import type { Role } from '../../core/roles/roleSchema';
 import type { BuildRequest } from '../../core/build/buildRunner';
 import { PLAN_FILES, PLANS_DIR, planDisplayPath, planFile } from '../../core/plan/layout';
 import { isSlug } from '../../core/storage/safeNames';
@@ -127,12 +132,16 @@ export async function confirmBuild(host: Host, source: BuildChoice): Promise<Bui
     void vscode.window.showErrorMessage(vscode.l10n.t('The build cannot start: {0}', text));
     return undefined;
   }
-  const { request, detail } = prepared;
+  const { request, detail, weaker } = prepared;
   const start: vscode.MessageItem = { title: vscode.l10n.t('Start Build') };
   const what =
     source.kind === 'brainstorm' ? planDisplayPath(source.slug, PLAN_FILES.document) : visibleText(source.path);
-  const answer = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Build a project from {0}?', what),
+  // Weaker checks make it a warning: the modal's icon says so before its text does.
+  const show = weaker.length > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const answer = await show(
+    weaker.length > 0
+      ? vscode.l10n.t("Build a project from {0} with checks weaker than Groundwork's own?", what)
+      : vscode.l10n.t('Build a project from {0}?', what),
     { modal: true, detail },
     start,
   );
@@ -145,7 +154,7 @@ async function prepare(
   host: Host,
   store: WorkspaceStore,
   choice: BuildChoice,
-): Promise<{ request: BuildRequest; detail: string }> {
+): Promise<{ request: BuildRequest; detail: string; weaker: string[] }> {
   const read =
     choice.kind === 'spec'
       ? await readSpecInput(store, choice.path)
@@ -168,6 +177,7 @@ async function prepare(
   const models = status?.kind === 'ready' ? status.models : {};
   const estimate = estimateBuild(phases, input.length, models, prices());
   const maxCostUsd = maxCostSetting();
+  const weaker = await workspaceWeakerChecks(host, workflow, phases);
   const detail = gateDetail(
     {
       brief: input,
@@ -176,6 +186,7 @@ async function prepare(
         "a new folder in the workspace, named by the analyst's PROJECT_NAME; you are asked if that folder already holds files, or if the analyst reads the brief as a feature on the workspace's code",
       ),
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+      weaker,
     },
     gateWords(),
   );
@@ -190,7 +201,35 @@ async function prepare(
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     },
     detail,
+    weaker,
   };
+}
+
+/** What the workspace's workflow and role files weaken, against the extension's own workflow and roles. */
+async function workspaceWeakerChecks(
+  host: Host,
+  workflow: Workflow,
+  phases: readonly { name: string; role: Role }[],
+): Promise<string[]> {
+  const file = `roles/${BUNDLED_WORKFLOW_FILE}`;
+  const parsed = parseWorkflow(await bundledWorkflow(host), file);
+  const bundled: Workflow = parsed.ok ? parsed.workflow : { phases: [], file };
+  const bundledRoles = new Map<string, Role>();
+  for (const name of new Set(bundled.phases.map((p) => p.role))) {
+    const role = await bundledRole(host, name);
+    if (role !== undefined) bundledRoles.set(name, role);
+  }
+  const roles = new Map(phases.map((p) => [p.role.name, p.role]));
+  return weakerChecks({ workflow, bundledWorkflow: bundled, roles, bundledRoles });
+}
+
+/** The extension's own `roles/<name>.md`, or undefined when it does not load (the role cache reports that). */
+async function bundledRole(host: Host, name: string): Promise<Role | undefined> {
+  const file = `roles/${name}.md`;
+  const bytes = await vscode.workspace.fs
+    .readFile(vscode.Uri.joinPath(host.context.extensionUri, 'roles', `${name}.md`))
+    .then(undefined, () => undefined);
+  return bytes === undefined ? undefined : parseRoleFile(file, new TextDecoder().decode(bytes)).role;
 }
 
 function gateWords(): GateWords {
@@ -213,6 +252,9 @@ function gateWords(): GateWords {
     ceiling: (usd) =>
       vscode.l10n.t('Cost ceiling: {0} (the build stops before the next model call once it has cost that much)', usd),
     noCeiling: vscode.l10n.t('No cost ceiling (set groundwork.build.maxCostUsd to have one)'),
+    weaker: vscode.l10n.t(
+      "Warning: this workspace's workflow or role files make Groundwork's checks weaker (a cloned repository may hold them):",
+    ),
   };
 }
 

@@ -16,6 +16,7 @@ const WORDS: GateWords = {
   estimateUnpriced: (tokens) => `Estimate: ${tokens} tokens (no price)`,
   ceiling: (usd) => `Cost ceiling: ${usd}`,
   noCeiling: 'No cost ceiling',
+  weaker: "Warning: this workspace makes Groundwork's checks weaker:",
 };
 
 const ESTIMATE: BuildEstimate = {
@@ -53,6 +54,31 @@ describe('gateDetail', () => {
         'Project folder: a new folder\nEstimate: 3k–2.5M tokens, $0.01–$36.50 (an estimate)\nCost ceiling: $5.00',
       ].join('\n\n'),
     );
+  });
+
+  test('weaker checks come first, as a warning, one line each, made visible; none: nothing is said', () => {
+    const text = gateDetail(
+      {
+        brief: 'Idea',
+        estimate: ESTIMATE,
+        where: 'w',
+        weaker: [
+          ".groundwork/workflows/build.yaml: qa's check is none instead of verification",
+          '.groundwork/roles/build-delivery.md lets delivery also write src/** \u001b[2J',
+        ],
+      },
+      WORDS,
+    );
+    assert.equal(
+      text.split('\n\n')[0],
+      [
+        "Warning: this workspace makes Groundwork's checks weaker:",
+        "  • .groundwork/workflows/build.yaml: qa's check is none instead of verification",
+        '  • .groundwork/roles/build-delivery.md lets delivery also write src/** \\x1b[2J',
+      ].join('\n'),
+    );
+    assert.equal(text.split('\n\n')[1], 'Idea');
+    assert.doesNotMatch(gateDetail({ brief: 'Idea', estimate: ESTIMATE, where: 'w', weaker: [] }, WORDS), /Warning/);
   });
 
   test('a model without a price: the tokens alone; no ceiling said so', () => {
