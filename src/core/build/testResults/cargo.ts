@@ -1,0 +1,73 @@
+// `cargo test` (libtest's output):
+//
+//        Running unittests src/lib.rs (target/debug/deps/shop-5079…)    a test binary, and its file
+//   running 5 tests
+//   test tests::applies_a_coupon ... ignored, not ready                   skipped
+//   test tests::totals::panics_on_negative - should panic ... ok
+//   test tests::removes_an_item ... FAILED
+//   test result: FAILED. 3 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.15s
+//      Doc-tests shop
+//   test src/lib.rs - add (line 3) ... ok                                 a doc test: its name whole
+//
+// Each binary is a run; one whose `test result:` never came was cut short. A test's module path
+// is its suite (`tests > totals`).
+import { type Run, RunBuilder, type TestStatus } from './tally';
+
+const RESULT = /^test (.{1,2000}) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
+const SUMMARY =
+  /^test result: (?:ok|FAILED)\. (\d{1,12}) passed; (\d{1,12}) failed; (\d{1,12}) ignored; (\d{1,12}) measured;/;
+const BINARY = /^ {0,12}Running (?:unittests )?(\S{1,1000})(?: \(.*\))?$/;
+
+function status(word: string): TestStatus {
+  return word === 'ok' ? 'passed' : word === 'FAILED' ? 'failed' : 'skipped';
+}
+
+/** `tests::totals::sums_prices - should panic` as name and suite; a doc test's name stays whole. */
+function nameAndSuite(text: string): { name: string; suite?: string } {
+  const name = text.endsWith(' - should panic') ? text.slice(0, -15) : text;
+  if (/ - .* \(line \d{1,9}\)$/.test(name)) return { name };
+  const parts = name.split('::');
+  const last = parts.pop() ?? name;
+  return { name: last, suite: parts.length > 0 ? parts.join(' > ') : undefined };
+}
+
+/** The runs of libtest (one a test binary) in `lines`. */
+export function readCargo(lines: readonly string[]): Run[] {
+  const runs: Run[] = [];
+  let run: RunBuilder | undefined;
+  let file: string | undefined;
+  const close = (): void => {
+    if (run !== undefined) runs.push(run.build());
+    run = undefined;
+  };
+  for (const [i, line] of lines.entries()) {
+    const binary = line.includes('Running ') ? BINARY.exec(line) : null;
+    if (binary !== null) {
+      file = binary[1];
+      continue;
+    }
+    if (/^ {0,12}Doc-tests /.test(line)) {
+      file = undefined;
+      continue;
+    }
+    if (/^running \d{1,12} tests?$/.test(line)) {
+      close();
+      run = new RunBuilder('cargo', i);
+      continue;
+    }
+    if (run === undefined || !line.startsWith('test ')) continue;
+    const summary = SUMMARY.exec(line);
+    if (summary !== null) {
+      const [passed = 0, failed = 0, skipped = 0, measured = 0] = summary.slice(1, 5).map(Number);
+      run.summarise({ passed: passed + measured, failed, skipped });
+      close();
+      continue;
+    }
+    const result = RESULT.exec(line);
+    if (result === null) continue;
+    const test = nameAndSuite(result[1] ?? '');
+    run.add(test.name, status(result[2] ?? ''), test.suite, file);
+  }
+  close();
+  return runs;
+}
