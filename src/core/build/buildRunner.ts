@@ -13,6 +13,7 @@ import { buildFile } from '../plan/layout';
 import type { AgentRunner } from '../run/agentRun';
 import type { Sha256 } from '../run/changesFile';
 import type { GateDeps, GateState } from '../run/commandGate';
+import { noteTrace } from '../run/manifestWatch';
 import type { RunEvent } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
 import type { RandomBytes } from '../prompt/untrustedText';
@@ -243,7 +244,14 @@ export class BuildRunner {
           'ok',
         );
         return this.carry.run(
-          { build, input, approve: options.approve ?? [], gateState: newGate(options.approve), signal, emit },
+          {
+            build,
+            input,
+            approve: options.approve ?? [],
+            gateState: await this.gateOf(build, options.approve),
+            signal,
+            emit,
+          },
           from,
           cause,
         );
@@ -253,6 +261,20 @@ export class BuildRunner {
         throw new BuildRefusedError(`Build ${id} is under way in another window or a groundwork command.`);
       throw err;
     }
+  }
+
+  /**
+   * The gate state of a build reopened: what its runs so far did about manifests, from their
+   * run.json and changes.json (every try of every phase, those to run again included: their files
+   * are still there), so that a resumed build whose earlier phase wrote package.json still asks.
+   */
+  private async gateOf(build: BuildRecord, approve: readonly string[] | undefined): Promise<GateState> {
+    const state = newGate(approve);
+    const runs = build.phases.flatMap((p) =>
+      p.attempts.flatMap((a) => (a.runId === undefined ? [] : [{ runId: a.runId, phase: p.name }])),
+    );
+    noteTrace(state, await this.deps.agents.manifestTrace(runs));
+    return state;
   }
 
   private refuseUntrusted(): void {
@@ -287,9 +309,14 @@ export class BuildRunner {
   }
 }
 
+/**
+ * A build's gate state, kept from phase to phase (phaseAttempt.ts marks it after each run): the
+ * `--approve` texts hold until a phase writes a manifest or runs a command; from then on script
+ * runners are asked again, in the phases' runs and in Groundwork's own checks, except the frozen
+ * TEST:/BUILD: re-runs the build exempts itself (GateRequest.frozenContractHolds).
+ */
 function newGate(approve: readonly string[] | undefined): GateState {
-  // The agents wrote the project's manifest: npm, make… are asked again unless approved by exact text.
-  return { approvedForRun: new Set(approve ?? []), manifestWritten: true };
+  return { approvedForRun: new Set(), preApproved: new Set(approve ?? []), manifestWritten: false };
 }
 
 function describeSource(build: BuildRecord): string {

@@ -8,7 +8,8 @@ import { RunRefusedError } from '../run/agentRun';
 import { readChanges } from '../run/changesFile';
 import type { Sha256 } from '../run/changesFile';
 import { gateCommand } from '../run/commandGate';
-import type { GateDeps, GateState } from '../run/commandGate';
+import type { GateDeps, GateOptions, GateState } from '../run/commandGate';
+import { noteTrace } from '../run/manifestWatch';
 import type { RunEvent, RunRecord } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
 import type { WorkspaceStore } from '../storage/workspaceStore';
@@ -36,7 +37,10 @@ export interface AttemptRequest {
   /** The absolute folder the run works in and the check reads. */
   root: string;
   approve: readonly string[];
-  /** The build's approvals for Groundwork's own commands (the --approve texts, and "for this build" answers). */
+  /**
+   * The build's approvals for Groundwork's own commands (the --approve texts, and "for this build"
+   * answers), and what its phases did about manifests: given to the run, and marked after it.
+   */
   gateState: GateState;
   stopWhen?: (run: RunRecord) => string | undefined;
   signal: AbortSignal;
@@ -54,9 +58,10 @@ export type AttemptResult =
   | { kind: 'checked'; run: RunRecord; reply: string; outcome: CheckOutcome };
 
 export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Promise<AttemptResult> {
-  const { phase, signal, emit } = request;
+  const { phase, signal, emit, gateState } = request;
   let reply = '';
   let run: RunRecord;
+  let runId: string | undefined;
   try {
     run = await deps.agents.start(
       {
@@ -65,12 +70,16 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
         ...(request.data !== undefined ? { data: request.data } : {}),
         root: request.root,
         approve: request.approve,
+        ...(gateState.manifestWritten ? { manifestBefore: gateState.manifestWhy ?? 'a manifest was written' } : {}),
         phase: { name: phase.name, buildId: request.buildId },
         ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}),
       },
       signal,
       (event) => {
-        if (event.type === 'started') request.onRun(event.run);
+        if (event.type === 'started') {
+          runId = event.run.id;
+          request.onRun(event.run);
+        }
         if (event.type === 'ended') reply = event.reply ?? '';
         emit(event);
       },
@@ -78,6 +87,9 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
   } catch (err) {
     if (err instanceof RunRefusedError) return { kind: 'refused', reason: err.message };
     throw err;
+  } finally {
+    // What the run did about manifests holds for Groundwork's check now and for every later phase.
+    if (runId !== undefined) noteTrace(gateState, await deps.agents.manifestTrace([{ runId, phase: phase.name }]));
   }
   if (run.status === 'stopped' || signal.aborted) return { kind: 'stopped', run };
   if (run.status !== 'completed') return { kind: 'run-failed', run, reason: run.reason ?? 'The run failed.' };
@@ -87,7 +99,8 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
     phase.check === 'build-command' || phase.check === 'verification'
       ? await projectCommands(deps, request)
       : undefined;
-  const runCommand = (command: string) => verify(deps, request, command);
+  // phaseChecks passes { frozenContractHolds: true } for a frozen TEST:/BUILD: whose manifest entries are unchanged.
+  const runCommand = (command: string, options?: GateOptions) => verify(deps, request, command, options);
   try {
     const outcome = await checkPhase({
       check: phase.check,
@@ -127,7 +140,12 @@ async function projectCommands(deps: AttemptDeps, request: AttemptRequest): Prom
 }
 
 /** One command Groundwork runs itself to check a claim, behind the approval gate; a stop rejects. */
-async function verify(deps: AttemptDeps, request: AttemptRequest, command: string): Promise<VerifyOutcome> {
+async function verify(
+  deps: AttemptDeps,
+  request: AttemptRequest,
+  command: string,
+  options: GateOptions = {},
+): Promise<VerifyOutcome> {
   const { signal } = request;
   const gated = await gateCommand(deps.gate, request.gateState, {
     command,
@@ -136,6 +154,7 @@ async function verify(deps: AttemptDeps, request: AttemptRequest, command: strin
     timeoutMs: DEFAULT_COMMAND_TIMEOUT_MS,
     signal,
     emit: request.emit,
+    ...(options.frozenContractHolds === true ? { frozenContractHolds: true } : {}),
   });
   if (!gated.ran) {
     if (gated.decision === 'stopped' || signal.aborted) throw new Error('stopped');

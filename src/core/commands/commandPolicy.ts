@@ -4,22 +4,13 @@
 // the one program it names (chaining, pipes, substitutions, redirections, eval, sudo, control
 // characters) is never pre-approved, whatever the list says: the person is asked. The checks read
 // the text char by char, once, so a hostile 100 KB command costs microseconds (no regex backtracking).
+//
+// A pre-approval means what the manifests say at the time it was given: once a manifest is written
+// (manifests.ts), the commands that run its scripts are asked again (docs/build-phases.md, "Manifests").
+import { forEachWord } from './commandWords';
+import { manifestToolCommand, MANIFEST_TOOL_SHORT } from './manifests';
 
-/** The files whose contents decide what npm, make… run: once the run writes one, those tools are asked again. */
-export const MANIFEST_FILES = [
-  'package.json',
-  'Makefile',
-  'makefile',
-  'GNUmakefile',
-  // Package managers' own settings can name what they run (npm's script-shell, yarn's yarnPath, pnpm's hooks).
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  'pnpm-workspace.yaml',
-] as const;
-/** The tools that run what a manifest says (`npm test` runs package.json's "test" script). */
-export const MANIFEST_TOOLS = ['npm', 'npx', 'yarn', 'pnpm', 'make'] as const;
+export { isManifestFile, manifestToolCommand, usesManifestTool } from './manifests';
 
 const SETTING = 'groundwork.commands.autoApprove';
 const MAX_PATTERN_CHARS = 1000;
@@ -62,33 +53,7 @@ const REASONS: Record<Hazard, string> = {
   elevate: "it asks for administrator rights ('sudo' or the like)",
 };
 
-/** Words that run the word after them as a command, so that word is checked as one too. */
-const WRAPPERS = new Set([
-  'command',
-  'builtin',
-  'env',
-  'nohup',
-  'nice',
-  'time',
-  'timeout',
-  'xargs',
-  'stdbuf',
-  'ionice',
-  'setsid',
-  '!',
-  '{',
-  'if',
-  'then',
-  'else',
-  'elif',
-  'do',
-  'while',
-  'until',
-]);
 const ELEVATE = new Set(['sudo', 'doas', 'pkexec', 'runas']);
-/** Longer words cannot be a keyword or a tool's name; only whether they overflowed is kept. */
-const WORD_CAP = 64;
-
 /** Zero-width, bidi and separator characters (as core/visibleText escapes them): the person would read another command than the one that runs. */
 function isInvisible(c: number): boolean {
   return (
@@ -101,101 +66,6 @@ function isInvisible(c: number): boolean {
     (c >= 0x2066 && c <= 0x2069) ||
     c === 0xfeff
   );
-}
-
-/** Characters that end a word and start a new command (or are an operator the scan reports on its own). */
-function isSeparator(c: number): boolean {
-  // ; & | ( ) < > ` \n \r
-  return (
-    c === 59 ||
-    c === 38 ||
-    c === 124 ||
-    c === 40 ||
-    c === 41 ||
-    c === 60 ||
-    c === 62 ||
-    c === 96 ||
-    c === 10 ||
-    c === 13
-  );
-}
-
-interface Word {
-  /** The word without quotes and backslashes, lowercased; '' when it overflowed WORD_CAP. */
-  text: string;
-  /** Its last path segment ('/usr/bin/npm' → 'npm'), lowercased; '' when it overflowed. */
-  base: string;
-  /** Whether the shell would run it as a command (the first word, or after a separator, assignments or a wrapper). */
-  commandWord: boolean;
-}
-
-/**
- * Each word of the command, in order. Quotes and backslashes are dropped rather than honoured
- * ("e\val", 'ev''al' are eval to the shell), which can only make more words look like commands.
- */
-function forEachWord(command: string, visit: (word: Word) => void): void {
-  let text = '';
-  let base = '';
-  let textOver = false;
-  let baseOver = false;
-  let inWord = false;
-  // An assignment (NAME=value) keeps the command position: 'FOO=1 eval x' runs eval.
-  let assignment: 'name' | 'yes' | 'no' = 'name';
-  let commandPosition = true;
-
-  const end = () => {
-    if (!inWord) return;
-    const word: Word = {
-      text: textOver ? '' : text.toLowerCase(),
-      base: baseOver ? '' : base.toLowerCase(),
-      commandWord: commandPosition,
-    };
-    visit(word);
-    if (commandPosition) {
-      const keeps =
-        assignment === 'yes' || WRAPPERS.has(word.text) || word.text.startsWith('-') || /^\d+$/.test(word.text);
-      commandPosition = keeps;
-    }
-    text = '';
-    base = '';
-    textOver = baseOver = inWord = false;
-    assignment = 'name';
-  };
-
-  for (let i = 0; i < command.length; i++) {
-    const c = command.charCodeAt(i);
-    if (c === 32 || c === 9) {
-      end();
-      continue;
-    }
-    if (isSeparator(c)) {
-      end();
-      commandPosition = true;
-      continue;
-    }
-    inWord = true;
-    if (c === 39 || c === 34) continue; // ' "
-    if (c === 92 || c === 47) {
-      // \ is an escape to sh and a path separator to cmd.exe; / a path separator: the base restarts.
-      base = '';
-      baseOver = false;
-      if (c === 92) continue;
-    } else if (!baseOver) {
-      base += command[i] as string;
-      if (base.length > WORD_CAP) baseOver = true;
-    }
-    if (assignment === 'name') {
-      const identifier =
-        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (c >= 48 && c <= 57 && text.length > 0);
-      if (c === 61 && text.length > 0) assignment = 'yes';
-      else if (!identifier) assignment = 'no';
-    }
-    if (!textOver) {
-      text += command[i] as string;
-      if (text.length > WORD_CAP) textOver = true;
-    }
-  }
-  end();
 }
 
 /** The reasons `command` may never be auto-approved, whatever the allow-list says; [] when none. */
@@ -326,70 +196,57 @@ export function matchesAutoApprove(command: string, patterns: readonly string[])
   return undefined;
 }
 
-/** A file name as a case-insensitive, normalising file system compares it. */
-function comparable(name: string): string {
-  return name.normalize('NFC').toLowerCase().normalize('NFC');
-}
-
-const MANIFEST_NAMES = new Set(MANIFEST_FILES.map(comparable));
-
-/** Whether a path relative to the run's root ('package.json', 'src/a.ts') is a manifest at the root. */
-export function isManifestPath(rootRelativePath: string): boolean {
-  let path = rootRelativePath.replace(/\\/g, '/');
-  while (path.startsWith('./')) path = path.slice(2);
-  return MANIFEST_NAMES.has(comparable(path));
-}
-
-const TOOL_NAMES = new Set<string>(MANIFEST_TOOLS);
-/** What Windows appends to a program's name. */
-const PROGRAM_SUFFIX = /\.(cmd|exe|bat|ps1)$/;
-
-function toolName(word: Word): string {
-  return word.base.replace(PROGRAM_SUFFIX, '');
-}
-
-/**
- * Whether the command runs one of MANIFEST_TOOLS (after assignments like 'FOO=1 ' and wrappers like
- * 'env '; 'npm.cmd' and '/usr/bin/npm' count), or `node --run`, which runs a package.json script too.
- */
-export function usesManifestTool(command: string): boolean {
-  let uses = false;
-  let node = false;
-  forEachWord(command, (word) => {
-    if (word.commandWord) {
-      const name = toolName(word);
-      if (TOOL_NAMES.has(name)) uses = true;
-      node = name === 'node';
-    } else if (node && (word.text === '--run' || word.text.startsWith('--run='))) uses = true;
-  });
-  return uses;
-}
-
 export interface ApprovalState {
   /** The parsed allow-list. */
   patterns: readonly string[];
-  /** Exact commands the person allowed for the rest of this run. */
+  /** Exact commands the person allowed in the modal "for the rest of this run" (dropped for script runners at each manifest write). */
   approvedForRun: ReadonlySet<string>;
-  /** Whether this run wrote a file of MANIFEST_FILES. */
+  /** Exact commands pre-approved before the run (the CLI's `--approve`): they hold until a manifest is written. */
+  preApproved?: ReadonlySet<string>;
+  /** Whether a manifest was (or may have been) written: by this run, or earlier in its build. */
   manifestWritten: boolean;
+  /** What wrote it, in words for the person ("package.json was written by this run"). */
+  manifestWhy?: string;
+}
+
+/** What a caller may say about one command. */
+export interface ApprovalOptions {
+  /**
+   * Groundwork's own re-run of a frozen TEST:/BUILD: command whose manifest entries the build found
+   * unchanged: the manifest rule does not apply; every other rule (pre-approval, the allow-list,
+   * hazards, the person) still does.
+   */
+  frozenContractHolds?: boolean;
+}
+
+/** Why a script runner is asked again, or undefined when the manifest rule does not apply to `command`. */
+export function manifestRule(command: string, state: ApprovalState, options: ApprovalOptions = {}): string | undefined {
+  if (!state.manifestWritten || options.frozenContractHolds === true || !manifestToolCommand(command)) return undefined;
+  return `${state.manifestWhy ?? 'a manifest was written'}, so ${MANIFEST_TOOL_SHORT} are asked again`;
 }
 
 /** Whether `command` runs without asking, and by what; or why the person is asked (one clause, no final period). */
 export function approvalNeeded(
   command: string,
   state: ApprovalState,
+  options: ApprovalOptions = {},
 ): { auto: true; by: string } | { auto: false; why: string } {
-  // The person allowed this exact text for the run (the modal, --approve): that holds whatever it contains.
+  // The person allowed this exact text in the modal, after the latest manifest write: that holds whatever it contains.
   if (state.approvedForRun.has(command)) return { auto: true, by: 'allowed for this run' };
+  const before = preApproval(command, state);
+  if (!before.auto) return before;
+  // A manifest written since it was pre-approved: the script runners may run something else now.
+  const rule = manifestRule(command, state, options);
+  return rule === undefined ? before : { auto: false, why: rule };
+}
+
+/** The verdict of `--approve` and the allow-list alone. */
+function preApproval(command: string, state: ApprovalState): { auto: true; by: string } | { auto: false; why: string } {
+  // The person allowed this exact text before the run: that holds whatever it contains.
+  if (state.preApproved?.has(command) === true) return { auto: true, by: 'pre-approved (--approve)' };
   const hazards = commandHazards(command);
   if (hazards.length > 0) return { auto: false, why: `it can never be pre-approved because ${listOf(hazards)}` };
   const pattern = matchesAutoApprove(command, state.patterns);
   if (pattern === undefined) return { auto: false, why: `it is not in ${SETTING}` };
-  if (state.manifestWritten && usesManifestTool(command)) {
-    return {
-      auto: false,
-      why: `package.json, a Makefile or a package manager's settings file was written by this run, so ${listOf([...MANIFEST_TOOLS, 'node --run'])} commands are asked again`,
-    };
-  }
   return { auto: true, by: `${SETTING}: ${JSON.stringify(pattern)}` };
 }

@@ -4,7 +4,7 @@
 // resume or revert it later from `.groundwork/runs/<run-id>/`. The build pipeline drives this
 // same runtime once per phase.
 import type { AuditLog } from '../audit/auditLog';
-import { isManifestPath } from '../commands/commandPolicy';
+import { isManifestFile } from '../commands/manifests';
 import type { Clock } from '../clock';
 import type { LlmClient, LlmMessage } from '../llm/llmClient';
 import type { PriceTable } from '../llm/usage';
@@ -14,6 +14,8 @@ import type { WorkspaceStore } from '../storage/workspaceStore';
 import { isWindowsRoot, relativeInside } from '../tools/projectPaths';
 import { ChangeLog } from './changesFile';
 import type { ActingDeps } from './runActing';
+import { manifestTrace } from './manifestWatch';
+import type { ManifestTrace } from './manifestWatch';
 import { RunCarry } from './runCarry';
 import { resumeMessages } from './transcript';
 import { TORN_LINE_REASON } from '../storage/jsonl';
@@ -44,8 +46,14 @@ export interface AgentRunRequest {
   data?: readonly { source: string; text: string }[];
   /** The absolute folder the run works in: the workspace folder or one inside it. */
   root: string;
-  /** Exact command texts pre-approved for this run (the CLI's `--approve`). */
+  /** Exact command texts pre-approved for this run (the CLI's `--approve`): they hold until a manifest is written. */
   approve?: readonly string[];
+  /**
+   * A manifest was, or may have been, written before this run (an earlier phase of its build wrote
+   * one or ran a command), in words for the person: its script runners are asked from the start,
+   * whatever `approve` and the allow-list say (docs/build-phases.md, "Manifests").
+   */
+  manifestBefore?: string;
   /**
    * A build's phase: its system prompt begins with `Groundwork build phase: <name>` (so logs and
    * tests tell phases apart), and what it learns carries the build's id as its task.
@@ -111,8 +119,7 @@ export class AgentRunner {
           { abs: request.root, segments },
           [first],
           changes,
-          new Set(request.approve ?? []),
-          false,
+          { approved: new Set(request.approve ?? []), manifestWhy: request.manifestBefore },
           signal,
           onEvent,
           false,
@@ -161,7 +168,8 @@ export class AgentRunner {
           if (kept.complete) throw new RunRefusedError(`Run ${id} had already answered; there is nothing to resume.`);
           const changes = new ChangeLog(this.deps.store, id, this.deps.hash);
           await changes.load();
-          const manifest = changes.entries().some((e) => isManifestPath(e.path));
+          // What the run wrote before it stopped still decides what its script runners run.
+          const written = found.run.manifestWrite ?? changes.entries().find((e) => isManifestFile(e.path))?.path;
           const run: RunRecord = { ...found.run, status: 'running', turns: kept.turns };
           delete run.endedAt;
           delete run.reason;
@@ -190,8 +198,10 @@ export class AgentRunner {
             { abs: root, segments },
             kept.messages,
             changes,
-            new Set(approve),
-            manifest,
+            {
+              approved: new Set(approve),
+              manifestWhy: written === undefined ? undefined : `${written} was written by this run`,
+            },
             signal,
             say,
             true,
@@ -205,6 +215,15 @@ export class AgentRunner {
       }
       throw err;
     }
+  }
+
+  /**
+   * What the runs of a build did about manifests (each with the phase it was of), from their
+   * run.json and changes.json: how a build's gate state is made again at Resume and kept after each
+   * phase (manifestWatch.ts).
+   */
+  async manifestTrace(runs: readonly { runId: string; phase: string }[]): Promise<ManifestTrace> {
+    return manifestTrace(this.deps, runs);
   }
 
   private taskPrompt(task: string, rootRel: string, data: readonly { source: string; text: string }[]): string {

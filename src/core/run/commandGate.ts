@@ -4,6 +4,7 @@
 // and then the CommandRunner port runs it, its output streamed to the front end. What is recorded
 // about it (transcript, logs, the build's record) is the caller's.
 import { approvalNeeded } from '../commands/commandPolicy';
+import type { ApprovalOptions } from '../commands/commandPolicy';
 import type { CommandResult, CommandRunner } from '../commands/commandRunner';
 import type { ApprovalDecision, RunEvent } from './runTypes';
 
@@ -27,13 +28,24 @@ export interface GateDeps {
   autoApprove: () => readonly string[];
 }
 
-/** What one run (or build) has allowed so far: it changes as the person answers and files are written. */
+/**
+ * What one run (or build) has allowed so far: it changes as the person answers and files are
+ * written. A build keeps one for its own check commands from phase to phase (buildRunner.ts), and
+ * gives each phase's run what it knows about manifests (AgentRunRequest.manifestBefore).
+ */
 export interface GateState {
-  /** Exact commands the person allowed for the rest of the run (and the CLI's `--approve`). */
+  /** Exact commands the person allowed in the modal for the rest of the run (or build); a manifest write drops the script runners among them. */
   approvedForRun: Set<string>;
-  /** The run wrote a manifest (package.json, a Makefile…): npm, make… are asked again. */
+  /** Exact commands pre-approved before it began (the CLI's `--approve`): they hold until a manifest is written. */
+  preApproved?: ReadonlySet<string>;
+  /** A manifest (package.json, a Makefile…) was, or may have been, written: script runners are asked again. */
   manifestWritten: boolean;
+  /** What wrote it, in words for the person. */
+  manifestWhy?: string;
 }
+
+/** What a caller may say about one command: see ApprovalOptions (`frozenContractHolds`). */
+export type GateOptions = ApprovalOptions;
 
 export interface GateRequest {
   command: string;
@@ -45,6 +57,13 @@ export interface GateRequest {
   signal: AbortSignal;
   /** 'asking', 'approval', 'command', 'output' and 'exit' events, for the terminal. */
   emit: (event: RunEvent) => void;
+  /**
+   * Groundwork's own re-run of a frozen TEST:/BUILD: command whose manifest entries the build found
+   * unchanged: the manifest rule is not applied (pre-approval, the allow-list and the person still are).
+   */
+  frozenContractHolds?: boolean;
+  /** Called once the command is approved, just before it starts (a run records that it ran a command). */
+  beforeRun?: () => Promise<void>;
 }
 
 export type GateOutcome =
@@ -58,11 +77,17 @@ const UNTRUSTED = 'the workspace is not trusted, and commands never run in an un
 export async function gateCommand(deps: GateDeps, state: GateState, request: GateRequest): Promise<GateOutcome> {
   const { command, signal, emit } = request;
   if (!deps.isTrusted()) return { ran: false, decision: 'refused', why: UNTRUSTED };
-  const needed = approvalNeeded(command, {
-    patterns: deps.autoApprove(),
-    approvedForRun: state.approvedForRun,
-    manifestWritten: state.manifestWritten,
-  });
+  const needed = approvalNeeded(
+    command,
+    {
+      patterns: deps.autoApprove(),
+      approvedForRun: state.approvedForRun,
+      ...(state.preApproved !== undefined ? { preApproved: state.preApproved } : {}),
+      manifestWritten: state.manifestWritten,
+      ...(state.manifestWhy !== undefined ? { manifestWhy: state.manifestWhy } : {}),
+    },
+    request.frozenContractHolds === true ? { frozenContractHolds: true } : {},
+  );
   let decision: ApprovalDecision = 'auto';
   if (!needed.auto) {
     if (deps.approver === undefined)
@@ -85,6 +110,7 @@ export async function gateCommand(deps: GateDeps, state: GateState, request: Gat
   // Trust may have been withdrawn while the person was asked.
   if (!deps.isTrusted()) return { ran: false, decision: 'refused', why: UNTRUSTED };
   emit({ type: 'approval', command, decision, ...(needed.auto ? { why: needed.by } : {}) });
+  await request.beforeRun?.();
   emit({ type: 'command', command });
   const result = await deps.commands.run({
     command,

@@ -1,7 +1,7 @@
 // What the acting tools of one agent run reach (the ActingPorts of core/tools): the record of each
 // file change kept for Revert Run, commands behind the person's approval, sleeps in the sleep log,
 // learnings in the journal. Every step also goes to the transcript and to the front end's events.
-import { isManifestPath, usesManifestTool } from '../commands/commandPolicy';
+import { MANIFEST_TOOL_WORDS, manifestToolCommand } from '../commands/manifests';
 import { DEFAULT_COMMAND_TIMEOUT_MS, MODEL_OUTPUT_MAX_BYTES } from '../commands/commandRunner';
 import type { Clock } from '../clock';
 import type { Journal } from '../journal/journal';
@@ -20,9 +20,11 @@ import { oneLine } from '../tools/toolLines';
 import type { ChangeLog } from './changesFile';
 import { gateCommand } from './commandGate';
 import type { GateDeps, GateState } from './commandGate';
+import { manifestWrite } from './manifestWatch';
 import { noteInSpecs, noteTask } from './specNotes';
 import { runEnded } from './runStore';
 import type { RunStore } from './runStore';
+import { MANIFEST_WRITE_MAX_CHARS } from './runTypes';
 import type { RunDiscoveries, RunEvent, RunRecord, TranscriptRecord } from './runTypes';
 
 /** What a run's acting side needs from its front end and the workspace (commands: see commandGate.ts). */
@@ -55,12 +57,16 @@ export interface ActingDeps extends GateDeps {
 export const WAKE_POLL_MS = 500;
 
 export class RunActing implements ActingPorts, GateState {
-  /** Exact commands the person allowed for the rest of this run (and the CLI's `--approve`). */
+  /** Exact commands the person allowed for the rest of this run; a manifest write drops the script runners. */
   readonly approvedForRun = new Set<string>();
-  /** Set once the run wrote package.json, a Makefile or a package manager's settings (MANIFEST_FILES): npm, make… are asked again. */
+  /** The CLI's `--approve` texts: they hold until a manifest is written. */
+  preApproved: ReadonlySet<string> = new Set();
+  /** Set once a manifest is (or may have been) written, by this run or earlier in its build: script runners are asked again. */
   manifestWritten = false;
-  /** The tool being run now, to tell a write from an edit in the terminal. */
+  manifestWhy: string | undefined;
+  /** The tool being run now, to tell a write from an edit in the terminal, and the path it was given (a link's own name). */
   currentTool = '';
+  currentTarget = '';
   private commandCount = 0;
   private signals: Promise<unknown> = Promise.resolve();
 
@@ -77,16 +83,28 @@ export class RunActing implements ActingPorts, GateState {
 
   async beforeChange(change: { path: string; before: Uint8Array | undefined; after: Uint8Array }): Promise<void> {
     await this.changes.beforeChange(change.path, change.before, change.after);
-    if (isManifestPath(change.path)) {
-      // The file now decides what npm, make… execute: what was approved before it changed is asked again.
-      for (const command of this.approvedForRun) if (usesManifestTool(command)) this.approvedForRun.delete(command);
-      if (!this.manifestWritten)
-        this.emit({
-          type: 'notice',
-          text: `${change.path} is written by this run: npm, npx, yarn, pnpm and make commands are asked again, whatever is pre-approved.`,
-        });
-      this.manifestWritten = true;
-    }
+    const given =
+      this.currentTool === 'write_file' || this.currentTool === 'edit_file' ? this.currentTarget : undefined;
+    const what = await manifestWrite(this.deps.store?.files, this.root, change.path, given);
+    if (what === undefined) return;
+    // It now decides what npm, make… execute: what was approved before it changed is asked again.
+    for (const command of this.approvedForRun) if (manifestToolCommand(command)) this.approvedForRun.delete(command);
+    const first = this.run.manifestWrite === undefined;
+    if (first)
+      this.emit({
+        type: 'notice',
+        text: `${what} is written by this run: ${MANIFEST_TOOL_WORDS} are asked again, whatever is pre-approved.`,
+      });
+    this.manifestWritten = true;
+    this.manifestWhy = `${what} was written by this run`;
+    // Saved before the write, so that a build's later phases (and its Resume) know, even after a kill.
+    if (first) await this.save({ manifestWrite: cutText(what.replace(/\p{Cc}/gu, '?'), MANIFEST_WRITE_MAX_CHARS) });
+  }
+
+  /** Fields of run.json that must be on the disk before what they describe happens; a failure costs only the record. */
+  private async save(fields: Pick<RunRecord, 'manifestWrite' | 'ranCommand'>): Promise<void> {
+    Object.assign(this.run, fields);
+    await this.deps.runs.update(this.run.id, fields).catch(() => undefined);
   }
 
   async afterChange(change: { path: string; after: Uint8Array; created: boolean }): Promise<void> {
@@ -110,6 +128,9 @@ export class RunActing implements ActingPorts, GateState {
       timeoutMs,
       signal,
       emit: this.emit,
+      beforeRun: async () => {
+        if (this.run.ranCommand !== true) await this.save({ ranCommand: true });
+      },
     });
     if (gated.decision === 'stopped')
       throw new ToolInputError('The run was stopped while the command waited for approval.');
@@ -368,7 +389,6 @@ export function formatSeconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
-/** The first 2 KB and the last 6 KB: the command line's echo and the errors at the end. */
 /** The first 2 KB and the last 6 KB of the output, in bytes (not characters: non-Latin text is up to 3 bytes a character). */
 function headAndTail(text: string): string {
   const head = cutText(text, 2 * 1024);

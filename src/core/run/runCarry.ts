@@ -40,8 +40,8 @@ export class RunCarry {
     where: { abs: string; segments: readonly string[] },
     messages: LlmMessage[],
     changes: ChangeLog,
-    approved: Set<string>,
-    manifestWritten: boolean,
+    /** The `--approve` texts, and why script runners are asked from the start (a manifest written before: see AgentRunRequest). */
+    approvals: { approved: ReadonlySet<string>; manifestWhy?: string | undefined },
     signal: AbortSignal,
     onEvent: (event: RunEvent) => void,
     resumed = false,
@@ -73,8 +73,9 @@ export class RunCarry {
       }
     };
     const acting = new RunActing(this.deps, run, where.abs, changes, onEvent, record, taskId);
-    for (const command of approved) acting.approvedForRun.add(command);
-    acting.manifestWritten = manifestWritten;
+    acting.preApproved = approvals.approved;
+    acting.manifestWritten = approvals.manifestWhy !== undefined;
+    acting.manifestWhy = approvals.manifestWhy;
     onEvent({ type: 'started', run, resumed });
     if (!resumed) await record({ type: 'message', at: stamp(), turn: 0, message: messages[0] as LlmMessage });
 
@@ -123,7 +124,8 @@ export class RunCarry {
           },
           onRetry: (retry) => onEvent({ type: 'retry', retry }),
           onTool: (activity) => {
-            if (activity.status === 'running') acting.currentTool = activity.tool;
+            if (activity.status === 'running')
+              [acting.currentTool, acting.currentTarget] = [activity.tool, activity.target];
             onEvent({ type: 'tool', activity });
           },
           onMessage: async (message, progress) => {

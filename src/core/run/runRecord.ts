@@ -6,7 +6,13 @@ import type { Checked } from '../inputChecks';
 import { isUsage } from '../llm/usage';
 import { isBlankText } from '../prompt/untrustedText';
 import { ROLE_NAME_MAX_CHARS, ROLE_NAME_PATTERN } from '../roles/roleSchema';
-import { REASON_MAX_CHARS, RUN_STATUSES, SUMMARY_MAX_CHARS, TASK_MAX_CHARS } from './runTypes';
+import {
+  MANIFEST_WRITE_MAX_CHARS,
+  REASON_MAX_CHARS,
+  RUN_STATUSES,
+  SUMMARY_MAX_CHARS,
+  TASK_MAX_CHARS,
+} from './runTypes';
 import type { RunRecord, RunStatus } from './runTypes';
 
 /** A run folder's name: `YYYYMMDD-HHMMSS-<role>-<4 hex>`, UTC. Anything else under `runs/` is not a run. */
@@ -129,11 +135,17 @@ export function parseRunRecord(value: unknown): Checked<RunRecord> {
   for (const [field, max] of [
     ['reason', REASON_MAX_CHARS],
     ['summary', SUMMARY_MAX_CHARS],
+    ['manifestWrite', MANIFEST_WRITE_MAX_CHARS],
   ] as const) {
     if (value[field] === undefined) continue;
     const checked = text(value, field, max, { blank: true });
     if (!checked.ok) return checked;
     run[field] = checked.value;
+  }
+  const { ranCommand } = value;
+  if (ranCommand !== undefined) {
+    if (typeof ranCommand !== 'boolean') return bad('field ranCommand is not true or false');
+    run.ranCommand = ranCommand;
   }
   return { ok: true, value: run };
 }

@@ -44,7 +44,16 @@ export interface RunRecord {
   origin: 'vscode' | 'cli';
   /** ISO-8601 UTC: when Revert Run last put the run's files back (see revert.ts). */
   revertedAt?: string;
+  /**
+   * The first manifest the run wrote, in words ('package.json', 'rules.inc (Makefile includes it)'),
+   * saved before the write: a build's later phases ask again for its script runners (manifestWatch.ts).
+   */
+  manifestWrite?: string;
+  /** The run ran a command (saved before it started): it may have written a manifest the write tools never saw. */
+  ranCommand?: boolean;
 }
+
+export const MANIFEST_WRITE_MAX_CHARS = 1000;
 
 export const TASK_MAX_CHARS = 20_000;
 export const SUMMARY_MAX_CHARS = 4_000;

@@ -3,10 +3,9 @@ import { describe, test } from 'node:test';
 import {
   approvalNeeded,
   commandHazards,
-  isManifestPath,
+  manifestToolCommand,
   matchesAutoApprove,
   parseAutoApprove,
-  usesManifestTool,
 } from '../../../src/core/commands/commandPolicy';
 import { cpuMsSince } from '../../support/cpuTime';
 
@@ -134,7 +133,7 @@ describe('commandHazards', () => {
     for (const command of hostile) {
       commandHazards(command);
       matchesAutoApprove(command, PATTERNS);
-      usesManifestTool(command);
+      manifestToolCommand(command);
     }
     // Not a benchmark: a pattern that backtracks on these inputs takes minutes (100 KB squared), a
     // linear one milliseconds, so a bound far above what a loaded CI machine needs still tells them apart.
@@ -206,49 +205,7 @@ describe('parseAutoApprove', () => {
   });
 });
 
-describe('manifests: once the run writes package.json or a Makefile, npm and make are asked again', () => {
-  test('isManifestPath is the root file, compared case-insensitively', () => {
-    for (const path of ['package.json', 'Package.JSON', 'Makefile', 'makefile', 'GNUmakefile', './package.json'])
-      assert.equal(isManifestPath(path), true, path);
-    for (const path of ['sub/package.json', 'package.json5', 'src/Makefile', 'package-lock.json'])
-      assert.equal(isManifestPath(path), false, path);
-    assert.equal(isManifestPath('package.json'.normalize('NFD')), true);
-  });
-
-  test('usesManifestTool reads the first word after assignments and wrappers', () => {
-    for (const command of [
-      'npm test',
-      'FOO=1 npm test',
-      'NPM.cmd test',
-      'npx tsc',
-      'yarn',
-      'pnpm i',
-      'make all',
-      '/usr/bin/make',
-      'env CI=1 npm test',
-      'node --run test',
-    ]) {
-      assert.equal(usesManifestTool(command), true, command);
-    }
-    for (const command of ['node x', 'nodemon npm', 'echo npm', 'makeself x', 'git commit -m npm'])
-      assert.equal(usesManifestTool(command), false, command);
-  });
-
-  test('after a manifest write the list no longer applies to those tools, and says why', () => {
-    const needed = approvalNeeded('npm test', state({ manifestWritten: true }));
-    assert.equal(needed.auto, false);
-    assert.match(
-      !needed.auto ? needed.why : '',
-      /package\.json, a Makefile or a package manager's settings file was written by this run, so npm, npx, yarn, pnpm, make and node --run commands are asked again/,
-    );
-    assert.equal(
-      approvalNeeded('node --test', state({ manifestWritten: true })).auto,
-      true,
-      'node itself reads no manifest',
-    );
-    assert.equal(approvalNeeded('node --run test', state({ manifestWritten: true })).auto, false);
-  });
-
+describe('approvals: the person, --approve, the list', () => {
   test('a command the person allowed for this run is not asked again', () => {
     assert.deepEqual(approvalNeeded('npm run lint', state({ approvedForRun: ['npm run lint'] })), {
       auto: true,

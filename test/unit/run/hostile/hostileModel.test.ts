@@ -241,7 +241,7 @@ describe('a hostile model: paths on the real disk', () => {
     assert.equal(last?.isError, true);
     assert.match(
       last?.content ?? '',
-      /package\.json, a Makefile or a package manager's settings file was written by this run/,
+      /package\.json was written by this run, so script runners \(npm, make, cargo…\) are asked again/,
     );
   });
 });
