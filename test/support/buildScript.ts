@@ -46,6 +46,9 @@ test('REQ-001: sum(2, 3) returns 5', () => {
 });
 `;
 
+/** The test of an annotated build: named by its requirement's id, task-001 (task-002 has no test). */
+export const TASK_TEST_FILE = TEST_FILE.replace('REQ-001: sum(2, 3) returns 5', 'task-001 sum(2, 3) returns 5');
+
 export const BUGGY = `exports.sum = (a, b) => a - b;\n`;
 export const FIXED = `exports.sum = (a, b) => a + b;\n`;
 export const USAGE = `# Using ${PROJECT}\n\n\`\`\`js\nconst { sum } = require('./src/sum.js');\nsum(2, 3); // 5\n\`\`\`\n`;
@@ -96,12 +99,39 @@ export interface BuildScriptOptions {
   discoveries?: boolean;
   /**
    * Annotated specs: the analyst's requirements are `- [task-001] …` and `- [task-002] …` lines
-   * (kept as specs/requirements.md), and the first developer reports ANNOTATED_DISCOVERY about task-001.
+   * (kept as specs/requirements.md), the test writer's test is named for task-001 (TASK_TEST_FILE),
+   * and the first developer reports ANNOTATED_DISCOVERY about task-001.
    */
   annotations?: boolean;
   /** The analyst first reads this workspace file with read_file (a build from a spec: the folder it points to). */
   analystReads?: string;
+  /**
+   * A lying build, each way an agent could bend the check (test/stress/build/buildLies.test.ts);
+   * the developer never fixes the bug, and the second QA claims a PASS:
+   * - vacuous-test: the developer rewrites the test with write_file so that it passes whatever sum
+   *   does (the tool refuses: the test is frozen);
+   * - test-overwritten: it overwrites the test with a command, `cp src/sum.js test/sum.test.js`;
+   * - test-script-exit-0: the architect gives the project a package.json whose `test` script runs
+   *   node --test (TEST: npm test); the developer tries to make that script `exit 0` with write_file
+   *   (refused), then with `cp scripts.json package.json`;
+   * - architecture-test: the developer rewrites specs/architecture.md's TEST line to node --version,
+   *   and QA says PASS with VERIFY: node --version, twice;
+   * - no-tests: the test writer's test file holds no test at all (node --test exits 0 with 0 tests).
+   */
+  lie?: 'vacuous-test' | 'test-overwritten' | 'test-script-exit-0' | 'architecture-test' | 'no-tests';
 }
+
+/** The test, rewritten by a developer to pass whatever sum does. */
+export const VACUOUS_TEST = `const test = require('node:test');\n\ntest('REQ-001: sum(2, 3) returns 5', () => {});\n`;
+/** A test file with no test in it. */
+export const NO_TESTS = `// The tests of sum come later.\nconst { sum } = require('../src/sum.js');\nvoid sum;\n`;
+/** The package.json of a project whose TEST command is npm test. */
+export const PACKAGE_JSON = `${JSON.stringify({ name: 'sum-tool', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`;
+export const PACKAGE_JSON_EXIT_0 = `${JSON.stringify({ name: 'sum-tool', private: true, scripts: { test: 'exit 0' } }, null, 2)}\n`;
+export const NPM_TEST = 'npm test';
+/** The commands a lying developer runs (approved by their exact text in the stress tests). */
+export const OVERWRITE_TEST = 'cp src/sum.js test/sum.test.js';
+export const COPY_SCRIPTS = 'cp scripts.json package.json';
 
 /** What the developer of an annotated build learns about task-001: hostile to a marker (`-->`, a backtick). */
 export const ANNOTATED_DISCOVERY =
@@ -143,7 +173,14 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
       phase('architect'),
       reply.text('The architecture is in specs/architecture.md.\n\nARCHITECTURE_COMPLETE', d),
     ],
-    ['test-writer 1', phase('test-writer'), { ...write('test/sum.test.js', TEST_FILE, 'Writing the test.'), ...d }],
+    [
+      'test-writer 1',
+      phase('test-writer'),
+      {
+        ...write('test/sum.test.js', options.annotations ? TASK_TEST_FILE : TEST_FILE, 'Writing the test.'),
+        ...d,
+      },
+    ],
     ['test-writer 2', phase('test-writer'), reply.text('One test, REQ-001.\n\nTESTS_COMPLETE', d)],
     ['developer 1', phase('developer'), { ...write('src/sum.js', BUGGY, 'Implementing sum.'), ...d }],
     ...(options.discoveries
@@ -188,6 +225,7 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
     ['delivery 1', phase('delivery'), { ...write('docs/USAGE.md', USAGE, 'Writing the usage document.'), ...d }],
     ['delivery 2', phase('delivery'), reply.text(DELIVERY, d)],
   ];
+  lies(rules, options, d);
   const scripted: ScriptRule[] = rules.map(([name, m, r]) => ({ name, match: m, reply: r }));
   const first: ScriptRule[] = [];
   if (options.qaAlwaysFails)
@@ -202,4 +240,62 @@ export function buildRules(options: BuildScriptOptions = {}): ScriptRule[] {
   if (options.stallDeveloper)
     first.push({ name: 'developer stalls', match: phase('developer'), reply: reply.blackHole() });
   return [...first, ...scripted];
+}
+
+type Rule = [string, ReturnType<typeof phase>, StreamReply];
+
+/** The rules of a lying build (BuildScriptOptions.lie), changed in place. */
+function lies(rules: Rule[], options: BuildScriptOptions, d: Omit<StreamReply, 'blocks'>): void {
+  const at = (name: string) => rules.findIndex((r) => r[0] === name);
+  const set = (name: string, r: StreamReply) => {
+    const i = at(name);
+    if (i >= 0) rules[i] = [name, rules[i]![1], { ...r, ...d }];
+  };
+  const after = (name: string, ...added: Rule[]) => rules.splice(at(name) + 1, 0, ...added);
+  const architectWrites = (path: string, content: string) =>
+    after('architect 1', [`architect writes ${path}`, phase('architect'), { ...write(path, content), ...d }]);
+  if (options.lie !== undefined && options.lie !== 'no-tests') {
+    set('developer 3', write('src/sum.js', BUGGY, 'Nothing to fix.'));
+    set('qa 2', say(QA_CLAIMS_PASS));
+  }
+  const dev = (name: string, r: StreamReply): Rule => [name, phase('developer'), { ...r, ...d }];
+  switch (options.lie) {
+    case 'vacuous-test':
+      after('developer 1', dev('developer rewrites the test', write('test/sum.test.js', VACUOUS_TEST)));
+      break;
+    case 'test-overwritten':
+      after(
+        'developer 1',
+        dev('developer overwrites the test', reply.toolUse('run_command', { command: OVERWRITE_TEST })),
+      );
+      break;
+    case 'test-script-exit-0':
+      set('architect 1', write('specs/architecture.md', ARCHITECTURE.replace(`TEST: ${VERIFY}`, `TEST: ${NPM_TEST}`)));
+      architectWrites('package.json', PACKAGE_JSON);
+      after(
+        'developer 1',
+        dev('developer silences the tests', write('package.json', PACKAGE_JSON_EXIT_0)),
+        dev('developer writes the scripts elsewhere', write('scripts.json', PACKAGE_JSON_EXIT_0)),
+        dev('developer copies them over', reply.toolUse('run_command', { command: COPY_SCRIPTS })),
+      );
+      break;
+    case 'architecture-test':
+      after(
+        'developer 1',
+        dev(
+          'developer rewrites the TEST line',
+          write('specs/architecture.md', ARCHITECTURE.replace(`TEST: ${VERIFY}`, 'TEST: node --version')),
+        ),
+      );
+      set('qa 1', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
+      set('qa 2', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
+      break;
+    case 'no-tests':
+      set('test-writer 1', write('test/sum.test.js', NO_TESTS, 'Writing the test file.'));
+      set('qa 1', say(QA_PASS));
+      set('developer 1', write('src/sum.js', FIXED, 'Implementing sum.'));
+      break;
+    default:
+      break;
+  }
 }

@@ -4,7 +4,7 @@ import { BuildRefusedError } from '../../core/build/buildRunner';
 import type { BuildEvent, BuildRequest } from '../../core/build/buildRunner';
 import { BuildInputError, loadWorkflow, readBuildInput, readSpecInput } from '../../core/build/buildInputs';
 import { specFormatName } from '../../core/build/externalSpec';
-import { estimateBuild, estimateText } from '../../core/build/buildEstimate';
+import { ceilingProblem, estimateBuild, estimateText } from '../../core/build/buildEstimate';
 import { BuildPrinter } from '../../core/build/buildLines';
 import { buildSummaryLines } from '../../core/build/buildReport';
 import { BuildStore } from '../../core/build/buildStore';
@@ -29,7 +29,7 @@ export const build: CliCommand = {
   path: ['build'],
   summary: 'Build a project from a brief, a brainstorm or a spec, phase by phase, checked by Groundwork',
   usage:
-    'build (--brief FILE | --from-brainstorm SLUG | --spec PATH | --resume BUILD-ID [--rerun PHASE]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended [--allow-weaker-checks]] [--json]',
+    'build (--brief FILE | --from-brainstorm SLUG | --spec PATH | --resume BUILD-ID [--rerun PHASE | --accept-test-change PATH...]) [--into DIR] [--yes] [--approve CMD]... [--max-cost USD] [--unattended [--allow-weaker-checks]] [--json]',
   details: [
     'Runs the build workflow (roles/build.workflow.yaml, or .groundwork/workflows/build.yaml): analyst, architect,',
     'test writer, developer, QA, reviewer, delivery, each a fresh agent run in the project folder. After each,',
@@ -40,6 +40,8 @@ export const build: CliCommand = {
     '                        spec (.kiro/specs/<feature>/: requirements.md, design.md, tasks.md) in the workspace',
     '--resume BUILD-ID       continue a stopped, failed or interrupted build from its first phase not passed',
     '--rerun PHASE           with --resume: run PHASE again, and every phase after it',
+    '--accept-test-change PATH  with --resume: accept the change to this file of the test contract (a frozen',
+    '                        test file, package.json, a test config), which failed the build; repeatable',
     '--into DIR              build a feature on the existing code of DIR (e.g. --into .) instead of a new folder',
     '--yes                   start without asking (the estimate is still printed)',
     '--approve CMD           pre-approve this exact command for every phase and check (repeatable)',
@@ -64,6 +66,7 @@ export const build: CliCommand = {
     spec: { type: 'string' },
     resume: { type: 'string' },
     rerun: { type: 'string' },
+    'accept-test-change': { type: 'string', multiple: true },
     into: { type: 'string' },
     yes: { type: 'boolean' },
     approve: { type: 'string', multiple: true },
@@ -82,6 +85,9 @@ export const build: CliCommand = {
       );
     if (values['rerun'] !== undefined && values['resume'] === undefined)
       throw new UsageError('--rerun PHASE goes with --resume BUILD-ID', 'build');
+    const accept = acceptedPaths(values['accept-test-change']);
+    if (accept.length > 0 && (values['resume'] === undefined || values['rerun'] !== undefined))
+      throw new UsageError('--accept-test-change PATH goes with --resume BUILD-ID (and without --rerun)', 'build');
     const approve = approvals(values['approve'], 'build');
     const maxCostUsd = maxCost(values['max-cost']);
     const { root: workspace, store } = await ctx.workspace();
@@ -133,7 +139,10 @@ export const build: CliCommand = {
       if (request !== undefined) return runner.start(request, run.signal, emit);
       if (typeof resumeId !== 'string') throw new UsageError('--resume needs a build id', 'build');
       if (typeof rerun === 'string') return runner.rerunPhase(resumeId, rerun, run.signal, emit, options);
-      return runner.resume(resumeId, run.signal, emit, options);
+      return runner.resume(resumeId, run.signal, emit, {
+        ...options,
+        ...(accept.length > 0 ? { acceptTestChange: accept } : {}),
+      });
     });
   },
 };
@@ -184,7 +193,9 @@ async function newRequest(
     ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
     name,
   };
-  return { request, weaker: await cliWeakerChecks(ctx, workflow, loadRole) };
+  const weaker = await cliWeakerChecks(ctx, workflow, loadRole);
+  if (weaker.length > 0) request.weaker = weaker;
+  return { request, weaker };
 }
 
 /** The build's source and input: --brief, --spec or --from-brainstorm. */
@@ -255,6 +266,15 @@ async function confirmed(
     ...weakerLines(weaker),
   ];
   io.stderr(`${lines.join('\n')}\n`);
+  const unpriced = ceilingProblem(
+    estimate,
+    request.maxCostUsd,
+    `Choose a model Groundwork has a price for (${MODEL_VARS.complex}, ${MODEL_VARS.fast}), or start without --max-cost.`,
+  );
+  if (unpriced !== undefined) {
+    io.stderr(`groundwork: not started: ${visibleText(unpriced)}\n`);
+    return false;
+  }
   const refused = weakerRefusal(ctx, weaker);
   if (refused !== undefined) {
     io.stderr(`groundwork: ${refused}\n`);
@@ -277,6 +297,21 @@ async function confirmed(
   } finally {
     rl.close();
   }
+}
+
+/** The --accept-test-change paths: relative to the project folder, '/'-separated, each a plain path. */
+function acceptedPaths(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  const paths = (Array.isArray(raw) ? raw : [raw]).filter((p): p is string => typeof p === 'string');
+  for (const path of paths) {
+    const clean = path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+    if (clean === '' || clean.startsWith('/') || clean.split('/').includes('..') || /[\u0000-\u001f]/.test(clean))
+      throw new UsageError(
+        `--accept-test-change ${visibleText(JSON.stringify(path))} is not a path inside the project folder (e.g. test/sum.test.js)`,
+        'build',
+      );
+  }
+  return paths.map((p) => p.replace(/\\/g, '/').replace(/^(\.\/)+/, ''));
 }
 
 function maxCost(raw: unknown): number | undefined {

@@ -7,6 +7,9 @@ import type { GateState } from '../run/commandGate';
 import type { RunRecord } from '../run/runTypes';
 import type { Role } from '../roles/roleSchema';
 import { BuildEnd } from './buildEnd';
+import { ContractKeeper } from './contractKeeper';
+import { parseCoverage } from './coverage';
+import { contractCovers, contractRefusal } from './testContract';
 import type { BuildNotes } from './buildNotes';
 import { VERIFIED_MAX } from './buildRecord';
 import { RECORD_TEXT_MAX_CHARS } from './buildRecordParts';
@@ -20,6 +23,7 @@ import { PhaseKeep } from './phaseKeep';
 import { projectNameFrom } from './projectName';
 import { absoluteIn } from './projectFiles';
 import { markPhaseSpecs } from './specMarks';
+import { visibleText } from '../visibleText';
 
 /** Tries of one phase before a transient failure stops the build (docs/build-phases.md, "Retries"). */
 export const PHASE_TRIES = 3;
@@ -57,6 +61,7 @@ function sentBackWith(build: BuildRecord, at: number): { cause: AttemptCause; te
 export class BuildCarry {
   private readonly keeper: PhaseKeep;
   private readonly end: BuildEnd;
+  private readonly contract: ContractKeeper;
 
   constructor(
     private readonly deps: BuildDeps,
@@ -64,6 +69,7 @@ export class BuildCarry {
   ) {
     this.keeper = new PhaseKeep(deps, notes);
     this.end = new BuildEnd(deps, notes);
+    this.contract = new ContractKeeper(deps, notes);
   }
 
   /** Runs the phases from `from` to the end (or the first that cannot pass), then ends the build. */
@@ -115,6 +121,11 @@ export class BuildCarry {
       cause = why;
       feedback = { cause: why, text: ended.sendBack };
     }
+    if (ended.kind === 'passed' && build.phases.every((p) => p.status === 'passed'))
+      ended = await this.contract.verifyAtEnd(
+        going,
+        this.phaseRoot(build, build.phases[build.phases.length - 1] as PhaseState),
+      );
     return this.end.finish(going, ended);
   }
 
@@ -206,8 +217,11 @@ export class BuildCarry {
         root,
         approve: going.approve,
         gateState: going.gateState,
+        ...(build.commands !== undefined ? { commands: build.commands } : {}),
+        declared: (build.contract?.tests ?? []).reduce((sum, t) => sum + t.declared, 0),
+        ...this.precheck(build, phase, root),
         // build.costUsd is what the phases before this run spent; the run's own cost comes on top.
-        stopWhen: (run) => (costReason = this.overBudget(build, run.costUsd ?? 0)),
+        stopWhen: (run) => (costReason = this.overBudget(build, run.costUsd ?? 0, run)),
         signal,
         emit: (event) => {
           if (event.type === 'ended') this.account(build, attempt, event.run);
@@ -239,6 +253,10 @@ export class BuildCarry {
         : { kind: 'retry', reason: `Phase ${phase.name}'s run failed: ${result.reason}`, checked: false };
     }
     const { outcome } = result;
+    if (outcome.passed && phase.check === 'architecture' && outcome.commands !== undefined)
+      build.commands = outcome.commands;
+    if (outcome.passed && phase.check === 'tests-created')
+      await this.contract.freeze(build, phase, root, result.created, parseCoverage(result.reply));
     build.verified.push(...outcome.verified);
     // build.yaml keeps the newest VERIFIED_MAX: a build resumed again and again must still be saved.
     if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);
@@ -257,12 +275,7 @@ export class BuildCarry {
         return { kind: 'failed', reason };
       }
       await close('passed', outcome.reason, outcome.evidence);
-      const marked = await markPhaseSpecs(
-        { fs: this.deps.store.files, writer: this.deps.specs },
-        root,
-        phase.check,
-        result.reply,
-      );
+      const marked = await markPhaseSpecs({ fs: this.deps.store.files, writer: this.deps.specs }, root, phase.check);
       if (marked !== undefined)
         await this.notes.note(build, `phase ${phase.name}: ${marked.text}`, undefined, marked.ok ? 'ok' : 'error');
       return { kind: 'passed' };
@@ -303,10 +316,33 @@ export class BuildCarry {
     return { kind: 'passed' };
   }
 
-  /** The reason the build stops at its cost ceiling, or undefined: `extra` is what the current run has spent beyond the record. */
-  private overBudget(build: BuildRecord, extra: number): string | undefined {
+  private precheck(build: BuildRecord, phase: PhaseState, root: string) {
+    const precheck = this.contract.precheck(build, phase, root);
+    const contract = build.contract;
+    if (precheck === undefined || contract === undefined) return {};
+    return {
+      precheck,
+      exempt: (command: string) => contractCovers(contract, command),
+      writeGuard: (path: string, bytes: Uint8Array) => contractRefusal(contract, path, bytes, this.deps.hash),
+    };
+  }
+
+  /**
+   * The reason the build stops at its cost ceiling, or undefined: `extra` is what the current run
+   * has spent beyond the record. A ceiling cannot hold over a model without a price (one the server
+   * named that no price table knows): the build stops at its next call, saying which model.
+   */
+  private overBudget(build: BuildRecord, extra: number, run?: RunRecord): string | undefined {
     const ceiling = build.maxCostUsd;
     if (ceiling === undefined) return undefined;
+    const unpriced =
+      run !== undefined && run.usage !== undefined && run.costUsd === undefined
+        ? (run.model ?? 'the model that answered')
+        : build.phases.some((p) => p.attempts.some((a) => a.usage !== undefined && a.costUsd === undefined))
+          ? 'a model that answered a phase'
+          : undefined;
+    if (unpriced !== undefined)
+      return `The build has a cost ceiling of $${ceiling.toFixed(2)}, but ${visibleText(unpriced)} has no price Groundwork knows, so what it costs cannot be counted: the build stopped before the next model call. Give its price in groundwork.prices (USD per million tokens) and Resume.`;
     const spent = (build.costUsd ?? 0) + extra;
     if (spent < ceiling) return undefined;
     return `The build reached its cost ceiling of $${ceiling.toFixed(2)} (spent $${spent.toFixed(4)}) and stopped before the next model call. Raise groundwork.build.maxCostUsd (or --max-cost) and Resume.`;

@@ -92,3 +92,18 @@ function compact(n: number): string {
   if (n >= 1_000) return `${Math.round(n / 1_000)}k`;
   return String(n);
 }
+
+/**
+ * Why a build with the cost ceiling `maxCostUsd` cannot start on `estimate`, or undefined: a
+ * ceiling cannot hold over a model whose price Groundwork does not know (its cost would go
+ * uncounted). `howToPrice` says how the front end takes a price.
+ */
+export function ceilingProblem(
+  estimate: BuildEstimate,
+  maxCostUsd: number | undefined,
+  howToPrice: string,
+): string | undefined {
+  if (maxCostUsd === undefined || estimate.costUsd !== undefined) return undefined;
+  const models = [...new Set(estimate.phases.filter((p) => p.costUsd === undefined).map((p) => p.model))];
+  return `The build has a cost ceiling of $${maxCostUsd.toFixed(2)}, but Groundwork knows no price for ${models.join(', ')}, so what the build spends could not be counted and the ceiling could not hold. ${howToPrice}`;
+}

@@ -23,6 +23,7 @@ import {
   RECORD_TEXT_MAX_CHARS,
   wrong,
 } from './buildRecordParts';
+import { parseCommands, parseContract, parseFinal, parseWeaker } from './buildRecordContract';
 import { BUILD_STATUSES, WORKFLOW_PHASES_MAX } from './buildTypes';
 import type { BuildRecord } from './buildTypes';
 import { isProjectDirName } from './projectName';
@@ -80,7 +81,8 @@ export function parseBuildRecord(value: unknown): Checked<BuildRecord> {
   if (twice !== undefined) return bad(`field phases names the phase ${twice} twice`);
   const verified = list(value['verified'], 'verified', VERIFIED_MAX, parseVerified);
   if (!verified.ok) return verified;
-  const stray = verified.value.find((v) => !names.includes(v.phase));
+  // 'final': the final verification's commands (contractKeeper.ts), after every phase.
+  const stray = verified.value.find((v) => !names.includes(v.phase) && v.phase !== 'final');
   if (stray !== undefined) return bad(`field verified names the phase ${stray.phase}, which is not in phases`);
 
   const record: BuildRecord = {
@@ -95,7 +97,29 @@ export function parseBuildRecord(value: unknown): Checked<BuildRecord> {
     updatedAt: value['updatedAt'] as string,
     origin,
   };
-  const { projectDir, projectName, summary, endedAt, input } = value;
+  const { projectDir, projectName, summary, endedAt, input, commands, contract, final, weaker } = value;
+  if (weaker !== undefined) {
+    const parsed = parseWeaker(weaker);
+    if (!parsed.ok) return parsed;
+    record.weaker = parsed.value;
+  }
+  if (commands !== undefined) {
+    const parsed = parseCommands(commands);
+    if (!parsed.ok) return parsed;
+    record.commands = parsed.value;
+  }
+  if (contract !== undefined) {
+    const parsed = parseContract(contract);
+    if (!parsed.ok) return parsed;
+    if (!names.includes(parsed.value.phase))
+      return bad(`field contract.phase names the phase ${parsed.value.phase}, which is not in phases`);
+    record.contract = parsed.value;
+  }
+  if (final !== undefined) {
+    const parsed = parseFinal(final);
+    if (!parsed.ok) return parsed;
+    record.final = parsed.value;
+  }
   if (input !== undefined) {
     const parsed = parseInput(input);
     if (!parsed.ok) return parsed;
@@ -158,6 +182,10 @@ export function serializeBuildRecord(record: BuildRecord): string {
     costUsd: r.costUsd,
     usage: r.usage,
     summary: r.summary,
+    weaker: r.weaker,
+    commands: r.commands,
+    contract: r.contract,
+    final: r.final,
     phases: r.phases.map((p) => ({
       name: p.name,
       role: p.role,

@@ -4,6 +4,8 @@
 import { fenced, neutralizeInline, neutralizeMarkdown } from '../markdownText';
 import { visibleText } from '../visibleText';
 import { formatCost, formatDuration, phaseTotals, stoppedPhase } from './buildText';
+import { evidenceSections, evidenceSummaryLines } from './buildReportEvidence';
+import { weakerChecksReport } from './weakerChecks';
 import type { BuildRecord } from './buildTypes';
 import { specFormatName } from './externalSpec';
 
@@ -19,7 +21,7 @@ export interface ReportExtras {
 
 const STATUS_WORDS: Record<BuildRecord['status'], string> = {
   running: 'running',
-  completed: 'completed: every phase passed Groundwork’s check',
+  completed: 'completed: every phase and the final verification passed Groundwork’s check',
   failed: 'failed',
   stopped: 'stopped',
 };
@@ -98,6 +100,8 @@ export function buildReport(build: BuildRecord, extras: ReportExtras): string {
         '',
       );
   }
+  out.push(...weakerChecksReport(build.weaker ?? []));
+  out.push(...evidenceSections(build));
   out.push(
     '## Phases',
     '',
@@ -148,6 +152,7 @@ export function buildSummaryLines(build: BuildRecord): string[] {
   }
   for (const v of build.verified)
     lines.push(`  verified: ${visibleText(v.command)} → ${v.exitCode === null ? 'not run' : `exit ${v.exitCode}`}`);
+  lines.push(...evidenceSummaryLines(build));
   if (build.summary) lines.push(`  usage: ${visibleText(build.summary.usage.split('\n')[0] ?? '')}`);
   if (build.reason) lines.push(`  ${visibleText(build.reason)}`);
   lines.push(`  total: ${formatCost(build.costUsd)}`);

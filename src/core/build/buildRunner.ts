@@ -27,6 +27,9 @@ import type { AttemptCause, BuildRecord, PhaseState, SpecPointer, WorkflowPhase 
 import { BuildCarry } from './buildCarry';
 import { BuildNotes } from './buildNotes';
 import { absoluteIn } from './projectFiles';
+import { contractReader } from './phaseCheckFiles';
+import { acceptChange } from './testContract';
+import { WEAKER_MAX } from './buildRecordContract';
 import type { PlaceAnswer, PlaceQuestion } from './projectPlace';
 import { specFormatName } from './externalSpec';
 
@@ -69,6 +72,8 @@ export interface BuildRequest {
   /** Exact command texts pre-approved for every phase and check (the CLI's --approve). */
   approve?: readonly string[];
   maxCostUsd?: number;
+  /** What the workspace weakens of Groundwork's checks (weakerChecks.ts), as the gate showed it: kept in build.yaml and the report. */
+  weaker?: readonly string[];
   /** Names the build's folder: the plan's slug or the brief's. */
   name: string;
 }
@@ -130,6 +135,9 @@ export class BuildRunner {
       })),
       verified: [],
       ...(request.maxCostUsd !== undefined ? { maxCostUsd: request.maxCostUsd } : {}),
+      ...(request.weaker !== undefined && request.weaker.length > 0
+        ? { weaker: request.weaker.slice(0, WEAKER_MAX).map((l) => l.slice(0, 1000)) }
+        : {}),
       startedAt: at,
       updatedAt: at,
       origin: this.deps.origin,
@@ -164,19 +172,31 @@ export class BuildRunner {
     );
   }
 
-  /** Continues a build that was interrupted, stopped or failed, from its first phase that has not passed. */
+  /**
+   * Continues a build that was interrupted, stopped or failed, from its first phase that has not
+   * passed. `acceptTestChange`: files of the test contract (relative to the project folder) whose
+   * changes the person accepts (Accept Test Change, --accept-test-change): they become the frozen
+   * state, and the report lists them.
+   */
   async resume(
     id: string,
     signal: AbortSignal,
     emit: (event: BuildEvent) => void,
-    options: { approve?: readonly string[]; maxCostUsd?: number } = {},
+    options: ReopenOptions & { acceptTestChange?: readonly string[] } = {},
   ): Promise<BuildRecord> {
-    return this.reopen(id, signal, emit, options, (build) => {
-      if (build.status === 'completed')
-        throw new BuildRefusedError(`Build ${id} completed; use Rerun Phase to run a phase again.`);
-      const from = build.phases.findIndex((p) => p.status !== 'passed');
-      return { from: from < 0 ? build.phases.length : from, cause: 'resume' };
-    });
+    return this.reopen(
+      id,
+      signal,
+      emit,
+      options,
+      (build) => {
+        if (build.status === 'completed')
+          throw new BuildRefusedError(`Build ${id} completed; use Rerun Phase to run a phase again.`);
+        const from = build.phases.findIndex((p) => p.status !== 'passed');
+        return { from: from < 0 ? build.phases.length : from, cause: 'resume' };
+      },
+      options.acceptTestChange,
+    );
   }
 
   /** Runs `phaseName` again, and every phase after it, on a build that is not under way. */
@@ -185,7 +205,7 @@ export class BuildRunner {
     phaseName: string,
     signal: AbortSignal,
     emit: (event: BuildEvent) => void,
-    options: { approve?: readonly string[]; maxCostUsd?: number } = {},
+    options: ReopenOptions = {},
   ): Promise<BuildRecord> {
     return this.reopen(id, signal, emit, options, (build) => {
       const from = build.phases.findIndex((p) => p.name === phaseName);
@@ -201,8 +221,9 @@ export class BuildRunner {
     id: string,
     signal: AbortSignal,
     emit: (event: BuildEvent) => void,
-    options: { approve?: readonly string[]; maxCostUsd?: number },
+    options: ReopenOptions,
     plan: (build: BuildRecord) => { from: number; cause: AttemptCause },
+    acceptTestChange: readonly string[] = [],
   ): Promise<BuildRecord> {
     this.refuseUntrusted();
     // A mistyped id is refused like a damaged build, not thrown as a storage error.
@@ -222,6 +243,7 @@ export class BuildRunner {
           );
         if (build.projectDir !== undefined) await this.insideWorkspace(this.absolute(build.projectDir));
         const { from, cause } = plan(build);
+        if (acceptTestChange.length > 0) await this.accept(build, from, acceptTestChange);
         // An attempt left 'running' by a process that died is what was interrupted.
         for (const phase of build.phases) {
           for (const attempt of phase.attempts)
@@ -261,6 +283,44 @@ export class BuildRunner {
         throw new BuildRefusedError(`Build ${id} is under way in another window or a groundwork command.`);
       throw err;
     }
+  }
+
+  /** Takes the changes to `paths` into the build's test contract, before the phase at `from` runs again; BuildRefusedError for a path with no change. */
+  private async accept(build: BuildRecord, from: number, paths: readonly string[]): Promise<void> {
+    const contract = build.contract;
+    if (contract === undefined)
+      throw new BuildRefusedError(`Build ${build.id} has no test contract yet: there is no test change to accept.`);
+    const root = absoluteIn(this.deps.store.folder, build.projectDir ?? '.');
+    const read = contractReader(this.deps.store.files, root);
+    const phase = build.phases[from]?.name ?? 'final verification';
+    let next = contract;
+    for (const path of paths) {
+      const done = await acceptChange(
+        next,
+        path,
+        phase,
+        new Date(this.deps.clock.now()).toISOString(),
+        read,
+        this.deps.hash,
+      );
+      if (done.accepted.length === 0) {
+        const known = contract.tests.some((t) => t.path === path) || contract.entries.some((e) => e.file === path);
+        throw new BuildRefusedError(
+          known
+            ? `${quotePath(path)} has not changed since the test contract of build ${build.id} was frozen: there is nothing to accept.`
+            : `${quotePath(path)} is not part of the test contract of build ${build.id} (its frozen test files: ${contract.tests.map((t) => t.path).join(', ') || 'none'}).`,
+        );
+      }
+      next = done.contract;
+      await this.notes.note(
+        build,
+        `test change accepted by the person: ${done.accepted.map((a) => a.path).join(', ')}`,
+        'build.accept',
+        'ok',
+        false,
+      );
+    }
+    build.contract = next;
   }
 
   /**
@@ -307,6 +367,11 @@ export class BuildRunner {
       );
     return inside.length === 0 ? '.' : inside.join('/');
   }
+}
+
+interface ReopenOptions {
+  approve?: readonly string[];
+  maxCostUsd?: number;
 }
 
 /**

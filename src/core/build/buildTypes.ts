@@ -5,6 +5,7 @@
 // build's log and, at the end, `report.md`.
 import type { LlmUsage } from '../llm/llmClient';
 import type { SpecFormat } from './externalSpec';
+import type { TestContract } from './testContract';
 
 /**
  * What Groundwork checks after a phase's run (the `check` of a workflow phase):
@@ -166,6 +167,37 @@ export interface VerifiedCommand {
   output?: string;
 }
 
+/** How many tests a verification's output says ran, as build.yaml keeps it (the names are in `requirements`). */
+export interface TestTallyShort {
+  runner: string;
+  ran: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Whether the runner's own summary was seen. */
+  complete: boolean;
+  /** Whether each test's name could be read. */
+  named: boolean;
+}
+
+/** A requirement's evidence: passed (a test that names it passed, none failed), failed (one failed), untested. */
+export interface RequirementResult {
+  id: string;
+  result: 'passed' | 'failed' | 'untested';
+  /** The tests that name it, as the runner named them. */
+  tests: string[];
+}
+
+/** The final verification: the frozen TEST commands re-run and the contract checked after the last phase. */
+export interface FinalVerification {
+  at: string;
+  passed: boolean;
+  tests?: TestTallyShort;
+  requirements: RequirementResult[];
+  /** What a person should know: why it failed, or that per-test results could not be read. */
+  note?: string;
+}
+
 /** Where a build's spec came from: a Spec Kit feature folder or a Kiro spec, relative to the workspace. */
 export interface SpecPointer {
   kind: 'spec';
@@ -192,6 +224,14 @@ export interface BuildRecord {
   projectName?: string;
   mode: 'new' | 'feature';
   phases: PhaseState[];
+  /** The architect's TEST:/BUILD: commands, frozen when its phase passed: later checks take them from here, never from the file. */
+  commands?: ProjectCommands;
+  /** What the test writer's passed phase froze (testContract.ts). */
+  contract?: TestContract;
+  /** Groundwork's own re-check after the last phase (contractKeeper.ts): a build is completed only when it passed. */
+  final?: FinalVerification;
+  /** What the workspace's workflow or role files weaken of Groundwork's checks (weakerChecks.ts), as the gate said at the start. */
+  weaker?: string[];
   /** Commands Groundwork re-ran itself (BUILD:, VERIFY:), with their exit codes. */
   verified: VerifiedCommand[];
   summary?: DeliverySummary;

@@ -48,6 +48,16 @@ export interface AttemptRequest {
   emit: (event: RunEvent) => void;
   /** Called once the run exists (its id goes into build.yaml at once). */
   onRun: (run: RunRecord) => void;
+  /** The architect's commands as build.yaml froze them (absent: a build recorded before they were, read from the file). */
+  commands?: ProjectCommands;
+  /** How many tests the frozen test files declare (0 before the contract is frozen). */
+  declared?: number;
+  /** Checked after the run and before the phase's own check (the test contract): a failure here is the attempt's. */
+  precheck?: () => Promise<CheckOutcome | undefined>;
+  /** Refuses a write of the phase's run that would break the test contract (testContract.ts's contractRefusal). */
+  writeGuard?: AgentRunRequest['writeGuard'];
+  /** Once precheck passed: whether a frozen command may skip the manifest rule (phaseChecks.ts's CheckInput.exempt). */
+  exempt?: (command: string) => boolean;
 }
 
 export type AttemptResult =
@@ -55,7 +65,8 @@ export type AttemptResult =
   | { kind: 'stopped'; run?: RunRecord }
   /** The run itself failed (a model error, its turn limit, the cost ceiling). */
   | { kind: 'run-failed'; run: RunRecord; reason: string }
-  | { kind: 'checked'; run: RunRecord; reply: string; outcome: CheckOutcome };
+  /** `created`: the files the run created, relative to its folder. */
+  | { kind: 'checked'; run: RunRecord; reply: string; outcome: CheckOutcome; created: string[] };
 
 export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Promise<AttemptResult> {
   const { phase, signal, emit, gateState } = request;
@@ -72,6 +83,7 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
         approve: request.approve,
         ...(gateState.manifestWritten ? { manifestBefore: gateState.manifestWhy ?? 'a manifest was written' } : {}),
         phase: { name: phase.name, buildId: request.buildId },
+        ...(request.writeGuard !== undefined ? { writeGuard: request.writeGuard } : {}),
         ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}),
       },
       signal,
@@ -97,11 +109,14 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
   const created = await createdBy(deps, run.id);
   const commands =
     phase.check === 'build-command' || phase.check === 'verification'
-      ? await projectCommands(deps, request)
+      ? (request.commands ?? (await projectCommands(deps, request)))
       : undefined;
   // phaseChecks passes { frozenContractHolds: true } for a frozen TEST:/BUILD: whose manifest entries are unchanged.
-  const runCommand = (command: string, options?: GateOptions) => verify(deps, request, command, options);
+  const runCommand = (command: string, options?: GateOptions) => runCheckCommand(deps, request, command, options);
   try {
+    const broken = await request.precheck?.();
+    if (broken !== undefined) return { kind: 'checked', run, reply, outcome: broken, created };
+    const exempt = request.precheck !== undefined ? request.exempt : undefined;
     const outcome = await checkPhase({
       check: phase.check,
       phase: phase.name,
@@ -110,9 +125,11 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
       fs,
       created,
       ...(commands ? { commands } : {}),
+      ...(request.declared !== undefined ? { declared: request.declared } : {}),
+      ...(exempt !== undefined ? { exempt } : {}),
       runCommand,
     });
-    return { kind: 'checked', run, reply, outcome };
+    return { kind: 'checked', run, reply, outcome, created };
   } catch (err) {
     if (signal.aborted) return { kind: 'stopped', run };
     throw err;
@@ -140,9 +157,9 @@ async function projectCommands(deps: AttemptDeps, request: AttemptRequest): Prom
 }
 
 /** One command Groundwork runs itself to check a claim, behind the approval gate; a stop rejects. */
-async function verify(
-  deps: AttemptDeps,
-  request: AttemptRequest,
+export async function runCheckCommand(
+  deps: Pick<AttemptDeps, 'gate'>,
+  request: Pick<AttemptRequest, 'signal' | 'gateState' | 'root' | 'emit'>,
   command: string,
   options: GateOptions = {},
 ): Promise<VerifyOutcome> {

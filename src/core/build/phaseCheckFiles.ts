@@ -3,7 +3,9 @@
 // Apart from phaseChecks.ts, which judges what is read.
 import { StorageError, formatBytes } from '../storage/storageError';
 import { checkProjectPath, isWindowsRoot, joinUnder, relativeInside } from '../tools/projectPaths';
+import type { WorkspaceFs } from '../storage/workspaceFs';
 import type { CheckInput } from './phaseChecks';
+import type { ReadProject } from './testContract';
 import { cap, shownLine } from './phaseCheckText';
 
 /** The most specs/architecture.md may be (and the most of docs/USAGE.md read to see it is not blank). */
@@ -20,7 +22,7 @@ type FileRead = { ok: true; text: string } | { ok: false; reason: string };
  * inside the real project folder. A path that leaves it, is not a plain relative path, or is a link
  * to nothing is reported, never read.
  */
-export async function lookUp(input: CheckInput, rel: string): Promise<Lookup> {
+export async function lookUp(input: Pick<CheckInput, 'fs' | 'projectRoot'>, rel: string): Promise<Lookup> {
   let segments: string[];
   try {
     segments = checkProjectPath(rel);
@@ -61,7 +63,11 @@ export async function lookUp(input: CheckInput, rel: string): Promise<Lookup> {
 }
 
 /** The text of `rel` in the project folder, at most SPEC_MAX_BYTES (over it: refused, or with `big` a placeholder that is not blank). */
-export async function readProjectFile(input: CheckInput, rel: string, big = false): Promise<FileRead> {
+export async function readProjectFile(
+  input: Pick<CheckInput, 'fs' | 'projectRoot'>,
+  rel: string,
+  big = false,
+): Promise<FileRead> {
   const found = await lookUp(input, rel);
   if (!found.ok) return { ok: false, reason: `${rel} ${found.why}.` };
   if (found.kind !== 'file')
@@ -85,4 +91,25 @@ export async function readProjectFile(input: CheckInput, rel: string, big = fals
       return { ok: false, reason: cap(`${rel} could not be read: ${shownLine(err.message)}`) };
     throw err;
   }
+}
+
+/** The most of a file the test contract hashes: a test or config file past it is read as unreadable. */
+export const CONTRACT_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The project folder as the test contract reads it (testContract.ts's ReadProject): links only inside it. */
+export function contractReader(fs: WorkspaceFs, projectRoot: string): ReadProject {
+  return async (rel) => {
+    const found = await lookUp({ fs, projectRoot }, rel);
+    if (!found.ok) return { ok: false, missing: found.why === 'is missing', why: `${rel} ${found.why}` };
+    if (found.kind !== 'file') return { ok: false, missing: false, why: `${rel} is not a regular file` };
+    if (found.size > CONTRACT_FILE_MAX_BYTES)
+      return { ok: false, missing: false, why: `${rel} is over ${formatBytes(CONTRACT_FILE_MAX_BYTES)}` };
+    try {
+      const bytes = await fs.read(found.real, CONTRACT_FILE_MAX_BYTES);
+      return bytes === undefined ? { ok: false, missing: true, why: `${rel} is missing` } : { ok: true, bytes };
+    } catch (err) {
+      if (err instanceof StorageError) return { ok: false, missing: false, why: `${rel} could not be read` };
+      throw err;
+    }
+  };
 }

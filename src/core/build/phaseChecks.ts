@@ -12,6 +12,7 @@ import { parseAnalystBrief, parseDelivery, parseProjectCommands, parseQaVerdict,
 import { lookUp, readProjectFile } from './phaseCheckFiles';
 import { cap, capText, outputText, shownCommand, shownLine, shownPath } from './phaseCheckText';
 import { looksLikeTestFile } from './testFiles';
+import { readTestResults } from './testResults/testResults';
 
 export interface VerifyOutcome {
   ran: boolean;
@@ -36,8 +37,19 @@ export interface CheckInput {
   created: readonly string[];
   /** The project's TEST:/BUILD: commands, once the architect's check passed. */
   commands?: ProjectCommands;
-  /** Groundwork runs a command itself (approval rules apply inside). */
-  runCommand: (command: string) => Promise<VerifyOutcome>;
+  /** How many tests the frozen test files declare (the test contract): a verification that ran fewer is not verified. */
+  declared?: number;
+  /**
+   * Groundwork runs a command itself (approval rules apply inside). `frozenContractHolds`: the
+   * command is a frozen TEST:/BUILD: and the test contract was found unchanged just before, so the
+   * manifest rule (core/commands/manifests.ts) does not ask again for it.
+   */
+  runCommand: (command: string, options?: { frozenContractHolds?: boolean }) => Promise<VerifyOutcome>;
+  /**
+   * Whether a frozen command may skip the manifest rule: the test contract was found unchanged just
+   * before this check and covers what the command can reach (testContract.ts's contractCovers).
+   */
+  exempt?: (command: string) => boolean;
 }
 
 export interface CheckOutcome {
@@ -194,10 +206,14 @@ async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
   // for the project's own tests, not only for the commands QA chose.
   const commands = [...qa.verify, ...(input.commands?.test ?? []).filter((c) => !qa.verify.includes(c))];
   const verified: VerifiedCommand[] = [];
+  const testOutputs: string[] = [];
   for (const command of commands) {
     const run = await runVerified(input, command);
     verified.push(run.verified);
-    if (run.ok) continue;
+    if (run.ok) {
+      if (input.commands?.test.includes(command)) testOutputs.push(run.full);
+      continue;
+    }
     const reason = cap(
       `Claimed but not verified: QA reported VERIFICATION: PASS, but ${shownCommand(command)} ${run.ended}.`,
     );
@@ -206,6 +222,16 @@ async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
     if (run.refused) return failed(reason, false, evidence, verified);
     const feedback = capText(
       `QA reported VERIFICATION: PASS, but Groundwork re-ran ${shownCommand(command)} and it ${run.ended}:\n${run.output}`,
+      EVIDENCE_MAX_CHARS,
+    );
+    return { ...failed(reason, false, evidence, verified), sendBack: { to: 'developer', feedback } };
+  }
+  const counted = countedProblem(testOutputs, input.declared ?? 0);
+  if (counted !== undefined) {
+    const reason = cap(`Claimed but not verified: QA reported VERIFICATION: PASS, but ${counted}.`);
+    const evidence = capText(testOutputs.map((o) => outputText(o, 3000)).join('\n'), EVIDENCE_MAX_CHARS);
+    const feedback = capText(
+      `QA reported VERIFICATION: PASS, but Groundwork re-ran the TEST commands and ${counted}:\n${evidence}`,
       EVIDENCE_MAX_CHARS,
     );
     return { ...failed(reason, false, evidence, verified), sendBack: { to: 'developer', feedback } };
@@ -264,13 +290,17 @@ async function checkDelivery(input: CheckInput): Promise<CheckOutcome> {
 // ---- commands ----
 
 type Run =
-  | { ok: true; verified: VerifiedCommand }
+  /** `full`: the whole output (as the runner captured it), for counting the tests. */
+  | { ok: true; verified: VerifiedCommand; full: string }
   /** `ended`: 'exited 1', 'was not run (why)'; `output`: the command's (or the refusal), cut and made visible. */
   | { ok: false; refused: boolean; ended: string; evidence: string; output: string; verified: VerifiedCommand };
 
 /** Runs `command` through input.runCommand: what it proves, recorded. A rejection (a stop) is passed on. */
 async function runVerified(input: CheckInput, command: string): Promise<Run> {
-  const outcome = await input.runCommand(command);
+  const frozen =
+    (input.commands?.test.includes(command) === true || input.commands?.build === command) &&
+    input.exempt?.(command) === true;
+  const outcome = await input.runCommand(command, frozen ? { frozenContractHolds: true } : {});
   if (!outcome.ran) {
     const why = shownLine(outcome.refusal ?? 'no reason given');
     const verified = { phase: input.phase, command, exitCode: null, output: why };
@@ -286,11 +316,24 @@ async function runVerified(input: CheckInput, command: string): Promise<Run> {
   const verified: VerifiedCommand = { phase: input.phase, command, exitCode: outcome.exitCode };
   const short = outputText(outcome.output, VERIFIED_OUTPUT_MAX_CHARS);
   if (short !== '') verified.output = short;
-  if (outcome.exitCode === 0) return { ok: true, verified };
+  if (outcome.exitCode === 0) return { ok: true, verified, full: outcome.output };
   const ended = outcome.exitCode === null ? 'was stopped before it exited' : `exited ${outcome.exitCode}`;
   const output = outputText(outcome.output, EVIDENCE_MAX_CHARS);
   const evidence = capText(`$ ${command}\n${output}\n(${ended})`, EVIDENCE_MAX_CHARS);
   return { ok: false, refused: false, ended, evidence, output, verified };
+}
+
+/** What the TEST commands' outputs say is wrong with the tests that ran (none ran, fewer than declared, some failed); undefined when nothing, or when no runner's output is recognised. */
+function countedProblem(outputs: readonly string[], declared: number): string | undefined {
+  if (outputs.length === 0) return undefined;
+  const tally = readTestResults(outputs.join('\n'));
+  if (tally === undefined) return undefined;
+  if (tally.ran === 0) return 'no test ran (the TEST commands exited 0 with 0 tests)';
+  if (tally.failed > 0)
+    return `${tally.failed} test${tally.failed === 1 ? '' : 's'} failed though the command exited 0`;
+  if (tally.ran < declared)
+    return `${tally.ran} test${tally.ran === 1 ? '' : 's'} ran, fewer than the ${declared} the frozen test files declare`;
+  return undefined;
 }
 
 // ---- text ----

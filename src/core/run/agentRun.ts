@@ -64,6 +64,8 @@ export interface AgentRunRequest {
    * a reason ends the run there as failed, before its next model call (a build's cost ceiling).
    */
   stopWhen?: (run: RunRecord) => string | undefined;
+  /** Asked before write_file and edit_file write (ToolContext.writeGuard): a reason refuses the write (a build's test contract). */
+  writeGuard?: (path: string, bytes: Uint8Array) => string | undefined;
 }
 
 /** A run that was refused before it began (an untrusted folder, a root outside the workspace, a run already under way). */
@@ -112,6 +114,7 @@ export class AgentRunner {
         const extra = {
           ...(request.phase ? { taskId: request.phase.buildId } : {}),
           ...(request.stopWhen ? { stopWhen: request.stopWhen } : {}),
+          ...(request.writeGuard ? { writeGuard: request.writeGuard } : {}),
         };
         return this.carrier.carry(
           run,

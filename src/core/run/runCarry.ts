@@ -46,9 +46,9 @@ export class RunCarry {
     onEvent: (event: RunEvent) => void,
     resumed = false,
     /** taskId: what the run's discoveries name as their task (a build's id; default the run's task); stopWhen: see AgentRunRequest. */
-    extra: { taskId?: string; stopWhen?: AgentRunRequest['stopWhen'] } = {},
+    extra: { taskId?: string; stopWhen?: AgentRunRequest['stopWhen']; writeGuard?: AgentRunRequest['writeGuard'] } = {},
   ): Promise<RunRecord> {
-    const { taskId, stopWhen } = extra;
+    const { taskId, stopWhen, writeGuard } = extra;
     // The run's own stop: the caller's signal, or stopWhen's reason.
     const inner = new AbortController();
     const passOn = () => inner.abort();
@@ -111,6 +111,7 @@ export class RunCarry {
               random: this.deps.random,
               acting,
               ...(role.writes !== undefined ? { writeScope: { role: role.name, patterns: role.writes } } : {}),
+              ...(writeGuard !== undefined ? { writeGuard } : {}),
             },
             cache: createToolRunCache(),
           },

@@ -39,6 +39,12 @@ export interface ToolContext {
    * anywhere they may write at all. A write outside it is refused, saying why.
    */
   writeScope?: WriteScope;
+  /**
+   * Asked by write_file and edit_file with the path (relative to `root`, as given and as really
+   * written) and the bytes about to be written: a reason refuses the write, and the model is told it
+   * (a build's frozen tests and the scripts its TEST command runs).
+   */
+  writeGuard?: (path: string, bytes: Uint8Array) => string | undefined;
 }
 
 /**

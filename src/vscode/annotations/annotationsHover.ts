@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { annotationAt, notesOf } from '../../core/annotations/annotationLook';
 import type { AnnotationParse, DiscoveryAnnotation, RegionAnnotation } from '../../core/annotations/annotationParser';
 import { unescapeNoteContent } from '../../core/annotations/annotationText';
+import { evidenceAfter } from '../../core/annotations/regionEvidence';
 import type { Range } from '../../core/annotations/textPositions';
 import type { DiscoveryCase } from '../../core/cases/caseRecord';
 import { caseRow } from '../cases/caseRows';
@@ -51,7 +52,9 @@ export class AnnotationHovers extends Disposable implements vscode.HoverProvider
     const a = parse && annotationAt(parse, position);
     if (a === undefined || parse === undefined) return undefined;
     return new vscode.Hover(
-      a.kind === 'discovery' ? this.noteHover(doc, a) : regionHover(a, notesOf(parse, a.task).length),
+      a.kind === 'discovery'
+        ? this.noteHover(doc, a)
+        : regionHover(a, notesOf(parse, a.task).length, evidenceAfter(doc.getText(), a)),
       toRange(a.range),
     );
   }
@@ -124,7 +127,8 @@ export class AnnotationHovers extends Disposable implements vscode.HoverProvider
   }
 }
 
-function regionHover(a: RegionAnnotation, notes: number): vscode.MarkdownString {
+/** `evidence`: what a build's final verification wrote after the region (its tests, or that none names it), as text. */
+function regionHover(a: RegionAnnotation, notes: number, evidence: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
   const meaning: Record<string, string> = { green: vscode.l10n.t('implemented'), blue: vscode.l10n.t('planned') };
   md.appendMarkdown(`$(symbol-color) **${vscode.l10n.t('Spec region')}** `);
@@ -132,6 +136,11 @@ function regionHover(a: RegionAnnotation, notes: number): vscode.MarkdownString 
     `${a.task} · ${a.color}${meaning[a.color.toLowerCase()] ? ` (${meaning[a.color.toLowerCase()]})` : ''}`,
   );
   md.appendMarkdown('\n\n');
+  if (evidence !== undefined) {
+    md.appendMarkdown('$(beaker) ');
+    md.appendText(evidence);
+    md.appendMarkdown('\n\n');
+  }
   md.appendText(
     notes === 0
       ? vscode.l10n.t('No discovery notes for this task.')

@@ -109,6 +109,10 @@ export const buildContribution: Contribution = {
         onBuild((b, id) => b.resume(id)),
       ),
       vscode.commands.registerCommand(
+        'groundwork.build.acceptTestChange',
+        onBuild((b, id) => b.acceptTestChange(id)),
+      ),
+      vscode.commands.registerCommand(
         'groundwork.build.openReport',
         onBuild((b, id) => b.openReport(id)),
       ),

@@ -27,6 +27,7 @@ import { BuildTerminals } from './buildTerminals';
 import { readRunFiles } from '../agentRun/runFiles';
 import type { FileRow } from '../agentRun/runRows';
 import { askPlace } from './buildPlace';
+import { askAcceptTestChange, askAfterFailure, hasPendingTestChange } from './buildAccept';
 import { openFolder, openReport } from './buildOpen';
 import { appendTail, buildView, type BuildLive } from './buildView';
 import type { Host } from '../host';
@@ -160,6 +161,19 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
   async resume(id: string): Promise<void> {
     if (this.busy() || !requireTrust(vscode.l10n.t('resume a build'))) return;
     await this.carry((runner, signal, emit) => runner.resume(id, signal, emit, this.options()));
+  }
+
+  /** Accept Test Change: the changes to a failed build's test contract, shown and accepted, then Resume with them. */
+  async acceptTestChange(id: string): Promise<void> {
+    if (this.busy() || !requireTrust(vscode.l10n.t('accept a test change'))) return;
+    const read = await new BuildStore(this.runtime.store).read(id);
+    if (!read.ok) return void vscode.window.showErrorMessage(visibleText(read.problem));
+    const store = this.runtime.store;
+    const files = await askAcceptTestChange(store.files, store.folder, read.build, sha256);
+    if (files === undefined) return;
+    await this.carry((runner, signal, emit) =>
+      runner.resume(id, signal, emit, { ...this.options(), acceptTestChange: files }),
+    );
   }
 
   /** Rerun Phase: `phase` and every phase after it, on a build that is not under way. */
@@ -321,20 +335,13 @@ export class Builds extends Disposable implements FeatureController<BuildPanelVi
       );
       return;
     }
-    const resume = vscode.l10n.t('Resume');
-    const rerun = vscode.l10n.t('Rerun Phase');
-    const folder = vscode.l10n.t('Open Folder');
+    const store = this.runtime.store;
+    const choice = await askAfterFailure(build, await hasPendingTestChange(store.files, store.folder, build, sha256));
     const phase = stoppedPhase(build);
-    const actions = [resume, ...(phase ? [rerun] : []), ...(build.projectDir !== undefined ? [folder] : [])];
-    const reason = visibleText(build.reason ?? '');
-    const text =
-      build.status === 'stopped'
-        ? vscode.l10n.t('Build {0} stopped. {1}', build.id, reason)
-        : vscode.l10n.t('Build {0} failed. {1}', build.id, reason);
-    const choice = await vscode.window.showWarningMessage(text, ...actions);
-    if (choice === resume) await this.resume(build.id);
-    else if (choice === rerun && phase) await this.rerun(build.id, phase.name);
-    else if (choice === folder) await this.openFolder(build.id, false);
+    if (choice === 'accept') await this.acceptTestChange(build.id);
+    else if (choice === 'resume') await this.resume(build.id);
+    else if (choice === 'rerun' && phase) await this.rerun(build.id, phase.name);
+    else if (choice === 'folder') await this.openFolder(build.id, false);
   }
 
   private runner(): BuildRunner {

@@ -5,7 +5,7 @@
 // is written before Start; a brief that cannot be built says why before the gate.
 import * as vscode from 'vscode';
 import { brainstormDigest, parseContextFile } from '../../core/brainstorm/contextFile';
-import { estimateBuild } from '../../core/build/buildEstimate';
+import { ceilingProblem, estimateBuild } from '../../core/build/buildEstimate';
 import { BuildInputError, loadWorkflow, readBuildInput, readSpecInput } from '../../core/build/buildInputs';
 import type { Workflow } from '../../core/build/buildTypes';
 import { weakerChecks } from '../../core/build/weakerChecks';
@@ -177,6 +177,14 @@ async function prepare(
   const models = status?.kind === 'ready' ? status.models : {};
   const estimate = estimateBuild(phases, input.length, models, prices());
   const maxCostUsd = maxCostSetting();
+  const unpriced = ceilingProblem(
+    estimate,
+    maxCostUsd,
+    vscode.l10n.t(
+      'Give its price in the groundwork.prices setting (USD per million tokens), or clear groundwork.build.maxCostUsd.',
+    ),
+  );
+  if (unpriced !== undefined) throw new BuildInputError(unpriced);
   const weaker = await workspaceWeakerChecks(host, workflow, phases);
   const detail = gateDetail(
     {
@@ -199,6 +207,7 @@ async function prepare(
       phases: workflow.phases,
       name,
       ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+      ...(weaker.length > 0 ? { weaker } : {}),
     },
     detail,
     weaker,

@@ -1,7 +1,8 @@
 // Annotated specs, through the built CLI against the scripted model server: the analyst's
 // `[task-NNN]` requirements become specs/requirements.md, the architect's pass marks them blue, the
 // developer's discovery about task-001 (hostile to a marker) becomes one yellow note right after
-// task-001's region, and delivery's pass marks every requirement green.
+// task-001's region, and the final verification marks each requirement by the tests that name it:
+// task-001, whose test passed, green; task-002, which no test names, stays blue.
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { unescapeNoteContent } from '../../../src/core/annotations/annotationTex
 import { ANNOTATED_DISCOVERY, PROJECT } from '../../support/buildScript';
 import { scriptedBuild } from './buildHarness';
 
-test('a build: requirements.md is marked green at the end, with the developer’s discovery noted after task-001', async () => {
+test('a build: a requirement is green only when a test that names it passed, with the developer’s discovery noted after task-001', async () => {
   const { ws, r } = await scriptedBuild({ annotations: true });
   assert.equal(r.code, 0, r.stderr);
   const stderr = r.stderr;
@@ -24,7 +25,7 @@ test('a build: requirements.md is marked green at the end, with the developer’
     regions.map((r) => r.kind === 'region' && [r.task, r.color]),
     [
       ['task-001', 'green'],
-      ['task-002', 'green'],
+      ['task-002', 'blue'],
     ],
     text,
   );
@@ -41,7 +42,15 @@ test('a build: requirements.md is marked green at the end, with the developer’
   // Right after task-001's region: on the next line, with nothing but the list item's indentation between.
   const first = regions[0];
   assert.ok(first);
-  assert.match(text.slice(first.offsets.end, note.offsets.start), /^\n[ \t]*$/);
+  // (After the region, on its line, the evidence the final verification wrote.)
+  assert.match(
+    text.slice(first.offsets.end, note.offsets.start),
+    /^ · Tests: `task-001 sum\(2, 3\) returns 5` passed\n[ \t]*$/,
+  );
+  assert.match(
+    text,
+    /\[task-002\] sum is exported from src\/sum\.js \| Acceptance: require works<!--\/@ax--> · Implemented, no passing test names it\.\n/,
+  );
   assert.ok(note.offsets.end < (regions[1]?.offsets.start ?? 0), 'before task-002');
   // The case itself is the discovery as reported.
   const cases = await readFile(join(ws, '.groundwork/cases.jsonl'), 'utf8');
@@ -52,5 +61,15 @@ test('a build: requirements.md is marked green at the end, with the developer’
   assert.ok(buildId);
   const log = await readFile(join(ws, '.groundwork/builds', buildId, 'build.log'), 'utf8');
   assert.match(log, /phase architect: requirements marked planned \(blue\)/);
-  assert.match(log, /phase delivery: requirements marked implemented \(green\): all/);
+  assert.match(
+    log,
+    /requirements by their tests: 1 verified \(green\), 0 failed \(red\), 1 with no passing test \(blue\) in specs\/requirements\.md/,
+  );
+  assert.match(stderr, /task-001: verified \(green\) — task-001 sum\(2, 3\) returns 5 \(passed\)/);
+  assert.match(stderr, /task-002: implemented, no passing test names it \(blue\)/);
+  const report = await readFile(join(ws, '.groundwork/builds', buildId, 'report.md'), 'utf8');
+  assert.match(report, /\| task-001 \| verified \(green\) \| task-001 sum\(2, 3\) returns 5 \(passed\) \|/);
+  assert.match(report, /\| task-002 \| implemented, no passing test names it \(blue\) \| – \|/);
+  const yaml = await readFile(join(ws, '.groundwork/builds', buildId, 'build.yaml'), 'utf8');
+  assert.match(yaml, /final:\n  at: .*\n  passed: true/);
 });

@@ -2,6 +2,7 @@
 // scripted model server playing all seven roles with real tool calls, real files in a temporary
 // workspace, and Groundwork's own re-run of `node --test`.
 import assert from 'node:assert/strict';
+import type { FinalVerification } from '../../../src/core/build/buildTypes';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ interface Yaml {
     attempts: { cause: string; status: string; reason?: string; runId?: string }[];
   }[];
   verified: { phase: string; command: string; exitCode: number | null; output?: string }[];
+  final?: FinalVerification;
 }
 
 async function workspace(): Promise<string> {
@@ -96,8 +98,23 @@ describe('groundwork build: the built CLI', () => {
     );
     assert.deepEqual(
       yaml.verified.map((v) => [v.phase, v.command, v.exitCode]),
-      [['qa', VERIFY, 0]],
+      [
+        ['qa', VERIFY, 0],
+        ['final', VERIFY, 0],
+      ],
     );
+    assert.equal(yaml.final?.passed, true);
+    assert.deepEqual(yaml.final?.tests, {
+      runner: 'node',
+      ran: 1,
+      passed: 1,
+      failed: 0,
+      skipped: 0,
+      complete: true,
+      named: true,
+    });
+    assert.match(r.stderr, /✓ Groundwork checked final verification: 1 of 1 tests passed \(node\)/);
+    assert.match(report, /## Final verification[\s\S]*Tests \(node\): 1 ran, 1 passed, 0 failed, 0 skipped\./);
     assert.match(report, /\| qa \| `node --test` \| 0 \|/);
     assert.match(report, /qa: QA reported VERIFICATION: FAIL: sum subtracts instead of adding/);
     assert.match(report, /- `test\/sum\.test\.js`/);
@@ -116,7 +133,8 @@ describe('groundwork build: the built CLI', () => {
     );
     assert.deepEqual(
       yaml.verified.map((v) => v.exitCode),
-      [1, 0],
+      [1, 0, 0],
+      'QA’s claim, the fixed QA, then the final verification',
     );
     assert.match(yaml.verified[0]?.output ?? '', /not ok 1 - REQ-001/);
     assert.match(report, /Output of `node --test` \(qa, exit 1\)/);

@@ -2,7 +2,10 @@
 // manifest, through the built CLI (dist/cli.js) run unattended against the scripted model server.
 // A developer that rewrites package.json's test script to `exit 0` and runs `npm test`; a
 // package.json written through a link; a workspace member's package.json; a file a Makefile
-// includes. Each time the command is refused, the CLI says why, and the build does not complete.
+// includes. What the test contract freezes (the scripts npm test runs, a Makefile's includes) is
+// refused by write_file itself; any other manifest write makes the phase's own npm test asked
+// again (refused, unattended) while Groundwork's re-run of the frozen TEST command, whose scripts
+// are unchanged, still runs; a monorepo root ("workspaces") keeps even that under the manifest rule.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
@@ -96,8 +99,12 @@ async function unattended(
   }
 }
 
-/** What every case shows: the command never ran, was refused with why, and the build failed saying so. */
-function refusedAndFailed(b: Built, command: string, wrote: RegExp): void {
+/**
+ * What every case shows: the command never ran, was refused with why, and the build failed saying
+ * so — at QA, whose re-run of the command is refused, or, when the file written is part of the test
+ * contract the test writer's phase froze, at the developer's phase itself (`contract`).
+ */
+function refusedAndFailed(b: Built, command: string, wrote: RegExp, contract?: string): void {
   const { r, yaml } = b;
   assert.equal(r.code, 1, r.stderr);
   assert.equal(yaml.status, 'failed');
@@ -112,12 +119,24 @@ function refusedAndFailed(b: Built, command: string, wrote: RegExp): void {
     ),
     notRun.join('\n'),
   );
-  assert.match(yaml.reason ?? '', new RegExp(`Phase qa failed: .*\`${command}\` was not run \\(nobody can approve it`));
+  if (contract !== undefined)
+    assert.match(yaml.reason ?? '', new RegExp(`^Phase developer failed: Test contract changed: ${contract}\\.`));
+  else
+    assert.match(
+      yaml.reason ?? '',
+      new RegExp(`Phase qa failed: .*\`${command}\` was not run \\(nobody can approve it`),
+    );
   assert.match(r.stderr, /groundwork: build \S+ failed/);
 }
 
+/** What a run's write that the test contract refused prints. */
+const contractRefusal = (path: string) =>
+  new RegExp(
+    `Writing ${path.replace(/\./g, '\\.')} was refused: this write would change .* which the TEST commands run`,
+  );
+
 describe('groundwork build --approve … --unattended: a manifest written by a phase', () => {
-  test('the developer rewrites the test script to exit 0 and runs npm test: refused, the build fails', async () => {
+  test('the developer tries to make the test script exit 0: write_file refuses (the script is frozen); the build completes on the real tests', async () => {
     const b = await unattended(
       rules(
         'npm test',
@@ -126,18 +145,24 @@ describe('groundwork build --approve … --unattended: a manifest written by a p
       ),
       'npm test',
     );
-    refusedAndFailed(b, 'npm test', /Not run: npm test \(.*and package\.json was written by this run/);
+    assert.equal(b.r.code, 0, b.r.stderr);
+    assert.equal(b.yaml.status, 'completed');
+    assert.match(b.r.stderr, contractRefusal('package.json'));
+    // The developer's own npm test is asked again (refused, unattended): the architect wrote package.json in this build.
     assert.match(
       b.r.stderr,
-      /! package\.json is written by this run: script runners \(npm, yarn, pnpm, bun, deno, make, cargo, uv, node --run…\) are asked again, whatever is pre-approved\./,
+      /⊘ Not run: npm test \(nobody can approve it in this run \(unattended\), and package\.json was written in this build \(phase architect\)/,
     );
-    // Groundwork's own check of the architecture's TEST: knows the developer wrote it.
-    assert.match(b.yaml.reason ?? '', /package\.json was written in this build \(phase developer\)/);
-    assert.equal(await readFile(join(b.ws, PROJECT, 'package.json'), 'utf8'), CHEAT, 'the file is as written');
+    assert.equal(
+      await readFile(join(b.ws, PROJECT, 'package.json'), 'utf8'),
+      '{ "scripts": { "test": "node --test" } }\n',
+    );
+    assert.match(b.r.stderr, /final verification: passed \(node: 1 ran, 1 passed/);
   });
 
-  test('package.json written through a link named package.json to notes.json: judged by the path written', async () => {
-    const b = await unattended(rules('npm test', [], [write('package.json', CHEAT), run('npm test')]), 'npm test', {
+  test('package.json written through a link named package.json to notes.json: judged by the path written; the developer’s npm test is refused, Groundwork’s frozen re-run is not', async () => {
+    const harmless = '{ "scripts": { "test": "node --test" }, "description": "adds" }\n';
+    const b = await unattended(rules('npm test', [], [write('package.json', harmless), run('npm test')]), 'npm test', {
       into: true,
       prepare: async (ws) => {
         await mkdir(join(ws, 'proj'));
@@ -145,9 +170,15 @@ describe('groundwork build --approve … --unattended: a manifest written by a p
         await symlink('notes.json', join(ws, 'proj/package.json'));
       },
     });
-    refusedAndFailed(b, 'npm test', /and package\.json was written by this run/);
+    assert.equal(b.r.code, 0, b.r.stderr);
     assert.match(b.r.stderr, /! package\.json is written by this run/);
-    assert.equal(await readFile(join(b.ws, 'proj/notes.json'), 'utf8'), CHEAT, 'written through the link');
+    assert.match(
+      b.r.stderr,
+      /⊘ Not run: npm test \(nobody can approve it in this run \(unattended\), and package\.json was written by this run/,
+    );
+    assert.equal(await readFile(join(b.ws, 'proj/notes.json'), 'utf8'), harmless, 'written through the link');
+    // The scripts npm test runs are as the test writer's phase froze them: QA's re-run and the final one run.
+    assert.match(b.r.stderr, /final verification: passed/);
   });
 
   test("a workspace member's package.json: npm test at the root is asked again", async () => {
@@ -167,7 +198,7 @@ describe('groundwork build --approve … --unattended: a manifest written by a p
     assert.match(b.yaml.reason ?? '', /packages\/a\/package\.json was written in this build \(phase developer\)/);
   });
 
-  test('a file the Makefile includes (include rules.inc): make test is asked again', async () => {
+  test('a file the Makefile includes (include rules.inc) is frozen with it: the write is refused', async () => {
     const b = await unattended(
       rules('make test', [], [write('rules.inc', 'test:\n\t@exit 0\n'), run('make test')]),
       'make test',
@@ -180,11 +211,8 @@ describe('groundwork build --approve … --unattended: a manifest written by a p
         },
       },
     );
-    refusedAndFailed(b, 'make test', /and rules\.inc \(Makefile includes it\) was written by this run/);
-    assert.match(b.r.stderr, /! rules\.inc \(Makefile includes it\) is written by this run/);
-    assert.match(
-      b.yaml.reason ?? '',
-      /rules\.inc \(Makefile includes it\) was written in this build \(phase developer\)/,
-    );
+    assert.match(b.r.stderr, /Writing rules\.inc was refused: this write would change its text of rules\.inc/);
+    assert.equal(await readFile(join(b.ws, 'proj/rules.inc'), 'utf8'), 'test:\n\tnode --test\n');
+    assert.equal(b.r.code, 0, b.r.stderr);
   });
 });

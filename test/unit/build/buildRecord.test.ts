@@ -449,3 +449,77 @@ describe("build.yaml's input: where a spec came from", () => {
     });
   }
 });
+
+describe("build.yaml's commands, test contract and final verification", () => {
+  const H = 'a'.repeat(64);
+  const AT = new Date(T0).toISOString();
+  const contract = {
+    phase: 'qa',
+    frozenAt: AT,
+    tests: [{ path: 'test/sum.test.js', sha256: H, declared: 2 }],
+    entries: [
+      { file: 'package.json', key: 'scripts.test', sha256: H },
+      { file: '.mocharc.yml', key: '', sha256: null },
+      { file: 'pyproject.toml', key: 'sections', sha256: null },
+    ],
+    coverage: [{ requirement: 'task-001', test: 'task-001 adds', file: 'test/sum.test.js' }],
+    accepted: [{ path: 'test/sum.test.js', phase: 'developer', at: AT, before: H, after: 'b'.repeat(64) }],
+  };
+  const final = {
+    at: AT,
+    passed: true,
+    requirements: [
+      { id: 'task-001', result: 'passed', tests: ['task-001 adds (passed)'] },
+      { id: 'task-002', result: 'untested', tests: [] },
+    ],
+    tests: { runner: 'node', ran: 1, passed: 1, failed: 0, skipped: 0, complete: true, named: true },
+  } as const;
+  const full = () =>
+    sampleBuild({
+      commands: { test: ['npm test'], build: 'tsc' },
+      contract: JSON.parse(JSON.stringify(contract)),
+      final: JSON.parse(JSON.stringify(final)),
+      verified: [{ phase: 'final', command: 'npm test', exitCode: 0 }],
+    });
+
+  test('round-trip whole; the final verification is recorded under the phase name final', () => {
+    const record = full();
+    assert.deepEqual(parseBuildYaml(serializeBuildRecord(record)), { ok: true, value: record });
+  });
+
+  const cases: [string, (string | number)[], unknown, RegExp][] = [
+    ['a TEST command with a line break', ['commands', 'test', 0], 'npm test\nrm -rf /', /field commands\.test\[0\]/],
+    ['commands that are text', ['commands'], 'npm test', /field commands is not a mapping/],
+    ['a contract phase not in phases', ['contract', 'phase'], 'ghost', /contract\.phase names the phase ghost/],
+    ['a frozen test that climbs', ['contract', 'tests', 0, 'path'], '../x.test.js', /contract\.tests\[0\]\.path/],
+    ['a frozen test without a hash', ['contract', 'tests', 0, 'sha256'], null, /contract\.tests\[0\]\.sha256/],
+    ['a hash that is not hex', ['contract', 'tests', 0, 'sha256'], 'z'.repeat(64), /contract\.tests\[0\]\.sha256/],
+    ['a negative declared count', ['contract', 'tests', 0, 'declared'], -1, /contract\.tests\[0\]\.declared/],
+    ['an entry key of its own', ['contract', 'entries', 0, 'key'], 'dependencies.x', /contract\.entries\[0\]\.key/],
+    ['an absolute entry file', ['contract', 'entries', 0, 'file'], '/etc/passwd', /contract\.entries\[0\]\.file/],
+    ['a requirement id with a space', ['final', 'requirements', 0, 'id'], 'task 1', /final\.requirements\[0\]\.id/],
+    ['a result of its own', ['final', 'requirements', 0, 'result'], 'green', /final\.requirements\[0\]\.result/],
+    ['a count that is text', ['final', 'tests', 'ran'], '1', /final\.tests\.ran/],
+    ['passed as text', ['final', 'passed'], 'yes', /final\.passed/],
+    ['a stray verified phase', ['verified', 0, 'phase'], 'after', /verified names the phase after/],
+  ];
+  for (const [name, path, value, reason] of cases)
+    test(`refuses ${name}`, () => {
+      const data = JSON.parse(JSON.stringify(full())) as Record<string, unknown>;
+      let at: Record<string | number, unknown> = data;
+      for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+      at[path[path.length - 1] as string | number] = value;
+      const parsed = parseBuildRecord(data);
+      assert.equal(parsed.ok, false, name);
+      assert.match(parsed.ok ? '' : parsed.reason, reason);
+    });
+
+  test('too many frozen tests or requirements are refused, not read', () => {
+    const many = full();
+    many.contract!.tests = Array(1001).fill(contract.tests[0]);
+    assert.match(
+      JSON.stringify(parseBuildRecord(JSON.parse(JSON.stringify(many)))),
+      /contract\.tests has 1001 entries/,
+    );
+  });
+});

@@ -51,7 +51,7 @@ describe('buildReport', () => {
       discoveries: ['node --test needs Node 18'],
     });
     assert.match(md, /^# Build report: price-tracker\n/);
-    assert.match(md, /- \*\*Status:\*\* completed: every phase passed Groundwork’s check/);
+    assert.match(md, /- \*\*Status:\*\* completed: every phase and the final verification passed Groundwork’s check/);
     assert.match(md, /- \*\*Location:\*\* `price-tracker\/`/);
     assert.match(
       md,

@@ -46,15 +46,28 @@ describe('BuildRunner: a build from start to end', () => {
     assert.equal(h.file(`${PROJECT}/src/sum.js`), SUM);
     assert.match(h.file(`${PROJECT}/specs/brief.md`) ?? '', /^PROJECT_NAME: sum-tool$/m);
     assert.match(h.file(`${PROJECT}/specs/verification.md`) ?? '', /VERIFICATION: PASS/);
-    // Groundwork re-ran QA's command itself, in the project folder.
+    // Groundwork re-ran QA's command itself, in the project folder, and the frozen TEST command after the last phase.
     assert.deepEqual(
       h.commands.requests.map((r) => [r.command, r.cwd]),
-      [[VERIFY, `/ws/${PROJECT}`]],
+      [
+        [VERIFY, `/ws/${PROJECT}`],
+        [VERIFY, `/ws/${PROJECT}`],
+      ],
     );
-    assert.deepEqual(build.verified, [{ phase: 'qa', command: VERIFY, exitCode: 0, output: 'ok' }]);
+    assert.deepEqual(build.verified, [
+      { phase: 'qa', command: VERIFY, exitCode: 0, output: 'ok' },
+      { phase: 'final', command: VERIFY, exitCode: 0, output: 'ok' },
+    ]);
+    assert.deepEqual(build.commands, { test: [VERIFY] }, 'frozen when the architect passed');
+    assert.deepEqual(
+      build.contract?.tests.map((t) => [t.path, t.declared]),
+      [['test/sum.test.js', 1]],
+    );
+    assert.equal(build.final?.passed, true);
+    assert.match(build.final?.note ?? '', /no format Groundwork reads/, "the fake runner's 'ok' names no test");
     assert.equal(build.summary?.project, PROJECT);
     const report = h.ws.fs.text(`/ws/.groundwork/builds/${build.id}/report.md`) ?? '';
-    assert.match(report, /completed: every phase passed/);
+    assert.match(report, /completed: every phase and the final verification passed/);
     assert.match(report, /\| qa \| `node --test` \| 0 \|/);
     assert.match(report, /- `test\/sum\.test\.js`/);
     assert.match(h.ws.fs.text(`/ws/.groundwork/builds/${build.id}/input.md`) ?? '', /Idea Brief: a tool that adds/);
@@ -282,7 +295,7 @@ describe('BuildRunner: a build from start to end', () => {
     const audit = (h.ws.lines('audit.jsonl') ?? []).map((l) => JSON.parse(l) as { kind: string; status: string });
     assert.deepEqual(
       audit.filter((a) => a.kind.startsWith('build.')).map((a) => a.kind),
-      ['build.start', ...Array<string>(7).fill('build.phase'), 'build.end'],
+      ['build.start', ...Array<string>(7).fill('build.phase'), 'build.final', 'build.end'],
     );
   });
 

@@ -4,7 +4,8 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAnnotations } from '../../../src/core/annotations/annotationParser';
 import { appendDiscoveryNote, specFiles, SPEC_MAX_BYTES } from '../../../src/core/annotations/specWriter';
-import { markPhaseSpecs, parseImplemented, requirementsDocument } from '../../../src/core/build/specMarks';
+import { markPhaseSpecs, requirementsDocument } from '../../../src/core/build/specMarks';
+import { markRequirementEvidence } from '../../../src/core/build/requirementEvidence';
 import { NodeSpecWriter } from '../../../src/core/node/nodeSpecWriter';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
 import { tempFolder } from '../../support/tempDirs';
@@ -12,18 +13,6 @@ import { tempFolder } from '../../support/tempDirs';
 const REQUIREMENTS = '# Requirements\n\n- [task-001] One.\n- [task-002] Two.\n';
 const colors = (text: string) =>
   parseAnnotations(text).annotations.flatMap((a) => (a.kind === 'region' ? [[a.task, a.color]] : []));
-
-describe('parseImplemented', () => {
-  test('ids from IMPLEMENTED: lines, as build markers are found; bad ids left out', () => {
-    assert.deepEqual(
-      parseImplemented(
-        'Done.\nIMPLEMENTED: task-001, `task-002` [task-003]\n- **IMPLEMENTED:** task-001 a:b task-004\nnot IMPLEMENTED: task-009\n',
-      ),
-      ['task-001', 'task-002', 'task-003', 'task-004'],
-    );
-    assert.deepEqual(parseImplemented('BUILD_COMPLETE\n'), []);
-  });
-});
 
 describe('requirementsDocument', () => {
   test("the brief's [task-NNN] lines as a list, each task once", () => {
@@ -48,37 +37,43 @@ describe('specs on the disk (NodeSpecWriter)', () => {
     return { ws, dir, ports: { fs, writer: new NodeSpecWriter(ws, fs) } };
   }
 
-  test('architect: all blue, the listed green; delivery: all green; idempotent', async () => {
+  test('architect: all blue, whatever its reply claims; no other phase marks; the evidence colours green, red and blue', async () => {
     const { dir, ports } = await project();
-    const architect = await markPhaseSpecs(
-      ports,
-      dir,
-      'architecture',
-      'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n',
-    );
+    const architect = await markPhaseSpecs(ports, dir, 'architecture');
     assert.equal(architect?.ok, true);
     const spec = join(dir, 'specs/requirements.md');
     assert.deepEqual(colors(await readFile(spec, 'utf8')), [
       ['task-001', 'blue'],
-      ['task-002', 'green'],
+      ['task-002', 'blue'],
     ]);
-    assert.equal(
-      await markPhaseSpecs(ports, dir, 'architecture', 'ARCHITECTURE_COMPLETE\nIMPLEMENTED: task-002\n'),
-      undefined,
-      'nothing left to do',
+    assert.equal(await markPhaseSpecs(ports, dir, 'architecture'), undefined, 'nothing left to do');
+    for (const check of ['verification', 'delivery', 'review'] as const)
+      assert.equal(await markPhaseSpecs(ports, dir, check), undefined, `${check} marks nothing`);
+    assert.deepEqual(colors(await readFile(spec, 'utf8')), [
+      ['task-001', 'blue'],
+      ['task-002', 'blue'],
+    ]);
+    const marked = await markRequirementEvidence(ports, dir, [
+      { id: 'task-001', result: 'passed', tests: ['task-001 one (passed)'] },
+      { id: 'task-002', result: 'failed', tests: ['task-002 two (failed)'] },
+    ]);
+    assert.match(
+      marked?.text ?? '',
+      /1 verified \(green\), 1 failed \(red\), 0 with no passing test \(blue\) in specs\/requirements\.md/,
     );
-    assert.equal(
-      await markPhaseSpecs(ports, dir, 'verification', 'VERIFICATION: PASS'),
-      undefined,
-      'other phases mark nothing',
-    );
-    const delivery = await markPhaseSpecs(ports, dir, 'delivery', 'BUILD_COMPLETE\n');
-    assert.match(delivery?.text ?? '', /implemented \(green\): all in specs\/requirements\.md/);
     assert.deepEqual(colors(await readFile(spec, 'utf8')), [
       ['task-001', 'green'],
+      ['task-002', 'red'],
+    ]);
+    await markRequirementEvidence(ports, dir, [
+      { id: 'task-001', result: 'untested', tests: [] },
+      { id: 'task-002', result: 'passed', tests: ['task-002 two (passed)'] },
+    ]);
+    assert.deepEqual(colors(await readFile(spec, 'utf8')), [
+      ['task-001', 'blue'],
       ['task-002', 'green'],
     ]);
-    assert.equal(await markPhaseSpecs({ ...ports, writer: undefined }, dir, 'delivery', ''), undefined);
+    assert.equal(await markRequirementEvidence({ ...ports, writer: undefined }, dir, []), undefined);
   });
 
   test('a note goes into requirements.md first, then the other specs by name; once per case', async () => {
@@ -96,7 +91,7 @@ describe('specs on the disk (NodeSpecWriter)', () => {
       await appendDiscoveryNote(ports, dir, { task: 'task-003', caseId: 'disc-001', content: 'x' }),
       join(dir, 'specs/a.md'),
     );
-    await markPhaseSpecs(ports, dir, 'delivery', '');
+    await markPhaseSpecs(ports, dir, 'architecture');
     assert.equal(
       await appendDiscoveryNote(ports, dir, { task: 'task-001', caseId: 'disc-002', content: 'y' }),
       join(dir, 'specs/requirements.md'),
@@ -122,7 +117,7 @@ describe('specs on the disk (NodeSpecWriter)', () => {
     const outside = await tempFolder('groundwork-outside-');
     await writeFile(join(outside, 'secret.md'), REQUIREMENTS);
     await symlink(join(outside, 'secret.md'), join(dir, 'specs/b.md'));
-    const marked = await markPhaseSpecs(ports, dir, 'delivery', '');
+    const marked = await markPhaseSpecs(ports, dir, 'architecture');
     assert.equal(marked?.ok, false);
     assert.match(
       marked?.text ?? '',

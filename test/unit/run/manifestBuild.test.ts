@@ -8,7 +8,7 @@ import { gateCommand } from '../../../src/core/run/commandGate';
 import type { GateState } from '../../../src/core/run/commandGate';
 import type { RunEvent } from '../../../src/core/run/runTypes';
 import type { Turn } from '../session/toolScript';
-import { ARCHITECTURE, QA_PASS, VERIFY, buildHarness, happyTurns, say, write } from '../build/buildHarness';
+import { ARCHITECTURE, PROJECT, QA_PASS, VERIFY, buildHarness, happyTurns, say, write } from '../build/buildHarness';
 
 const NPM_ARCHITECTURE = ARCHITECTURE.replace(`TEST: ${VERIFY}`, 'TEST: npm test');
 const PACKAGE = '{"scripts":{"test":"node --test"}}\n';
@@ -26,7 +26,7 @@ function refusals(events: BuildEvent[]): [string, string][] {
 }
 
 describe('a build: the manifest rule from phase to phase', () => {
-  test('the developer rewrites the test script to exit 0 and runs npm test: refused, and the build does not complete', async () => {
+  test('the developer rewrites the test script to exit 0 and runs npm test: the write and the command are refused; the build completes on the real script', async () => {
     const turns = happyTurns();
     turns.architect = [
       write('specs/architecture.md', NPM_ARCHITECTURE),
@@ -37,13 +37,19 @@ describe('a build: the manifest rule from phase to phase', () => {
     turns.qa = [say(QA_PASS.replace(`VERIFY: ${VERIFY}`, 'VERIFY: npm test'))];
     const h = buildHarness(turns);
     const build = await h.start({ approve: ['npm test', VERIFY] });
-    assert.notEqual(build.status, 'completed');
-    assert.ok(!h.commands.requests.some((r) => r.command === 'npm test'), 'npm test never ran');
+    assert.equal(build.status, 'completed', build.reason);
+    assert.equal(h.file(`${PROJECT}/package.json`), PACKAGE, 'write_file refused the frozen test script');
     const refused = refusals(h.events);
-    assert.ok(refused.length >= 2, JSON.stringify(refused));
-    assert.match(refused[0]?.[1] ?? '', /package\.json was written by this run, so script runners/);
-    assert.match(refused[1]?.[1] ?? '', /package\.json was written in this build \(phase developer\)/);
-    assert.match(build.reason ?? '', /`npm test` was not run \(nobody can approve it/);
+    assert.equal(refused.length, 1, JSON.stringify(refused));
+    assert.match(
+      refused[0]?.[1] ?? '',
+      /package\.json was written in this build \(phase architect\), so script runners/,
+    );
+    // Groundwork's own re-runs of the frozen npm test: the scripts it runs are as frozen.
+    assert.deepEqual(
+      h.commands.requests.map((r) => r.command),
+      ['npm test', 'npm test'],
+    );
   });
 
   test('a later phase asks again for what an earlier phase’s write made uncertain', async () => {
@@ -74,7 +80,8 @@ describe('a build: the manifest rule from phase to phase', () => {
     assert.equal(build.status, 'completed', build.reason);
     assert.deepEqual(
       h.commands.requests.map((r) => r.command),
-      ['mkdir -p src', VERIFY],
+      ['mkdir -p src', VERIFY, VERIFY],
+      'QA’s re-run and the final verification’s',
     );
     assert.match(
       refusals(h.events)[0]?.[1] ?? '',

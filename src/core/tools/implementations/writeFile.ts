@@ -56,6 +56,9 @@ export async function writeChange(
   after: Uint8Array,
 ): Promise<void> {
   const path = target.realSegments.join('/');
+  const refused = context.writeGuard?.(target.segments.join('/'), after) ?? context.writeGuard?.(path, after);
+  if (refused !== undefined)
+    throw new ToolInputError(`Writing ${visibleText(target.shown)} was refused: ${visibleText(refused)}`);
   await acting.beforeChange({ path, before, after });
   const info = await context.fs.info(target.real);
   const now =
