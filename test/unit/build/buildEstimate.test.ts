@@ -2,7 +2,7 @@
 // brief's size, said to be an estimate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { estimateBuild, estimateText } from '../../../src/core/build/buildEstimate';
+import { ceilingProblem, estimateBuild, estimateText } from '../../../src/core/build/buildEstimate';
 import type { Role } from '../../../src/core/roles/roleSchema';
 import { bundledPhases, bundledRole } from './buildHarness';
 
@@ -93,5 +93,17 @@ describe('estimateText', () => {
   it('says the cost is unknown when a model has no price', () => {
     const text = estimateText(estimateBuild(one({ model: { id: 'local-llama' } }), 100));
     assert.match(text, /^\d+k?–\d+(\.\d)?[kM]? tokens, cost unknown \(a model without a price\) \(an estimate\)$/);
+  });
+});
+
+describe('ceilingProblem', () => {
+  it('a ceiling over a phase whose model has no price cannot hold: the start is refused, naming the model', () => {
+    const unpriced = estimateBuild(phases(), 2_000, { fast: 'claude-mystery-9' });
+    assert.equal(ceilingProblem(unpriced, undefined, 'Give a price.'), undefined, 'no ceiling, nothing to hold');
+    assert.equal(
+      ceilingProblem(unpriced, 5, 'Give a price.'),
+      'The build has a cost ceiling of $5.00, but Groundwork knows no price for claude-mystery-9, so what the build spends could not be counted and the ceiling could not hold. Give a price.',
+    );
+    assert.equal(ceilingProblem(estimateBuild(phases(), 2_000), 5, 'Give a price.'), undefined, 'every model priced');
   });
 });
