@@ -7,6 +7,8 @@
 //     commands' time (Groundwork's own re-run), and what remains: ours (orchestrator + runtime +
 //     SDK client), and of that the orchestrator's alone (the time outside the agent runs: build.yaml,
 //     the log and audit lines, the checks, the project files, the report);
+//   - the final verification after delivery (the test contract hashed and compared, the frozen
+//     TEST command re-run, its tests counted, the requirements marked), and of that its command;
 //   - the input tokens sent per phase (input + cache writes + cache reads, as the server counts
 //     them), and whether every request marked its stable prefix for caching.
 // The TypeScript sources load through tsx; no build needed.
@@ -89,10 +91,23 @@ async function oneBuild() {
     });
     let commandMs = 0;
     let runsMs = 0;
+    const runsDone = { delivery: false };
     let runStarted = 0;
+    // The final verification: from delivery's check to its own, and the command it re-ran.
+    let lastCheckAt = 0;
+    let finalMs = 0;
+    let finalCommandMs = 0;
     const emit = (e) => {
+      if (e.type === 'checked') {
+        if (e.phase === 'final verification') finalMs = performance.now() - lastCheckAt;
+        else lastCheckAt = performance.now();
+        return;
+      }
       if (e.type !== 'run') return;
       if (e.event.type === 'exit') commandMs += e.event.durationMs;
+      if (e.event.type === 'exit' && lastCheckAt > 0 && e.phase === 'delivery' && runsDone.delivery)
+        finalCommandMs += e.event.durationMs;
+      if (e.event.type === 'ended' && e.phase === 'delivery') runsDone.delivery = true;
       // From the runtime's first event to its last: the agent run itself (its model calls included).
       if (e.event.type === 'started') runStarted = performance.now();
       if (e.event.type === 'ended') runsMs += performance.now() - runStarted;
@@ -130,6 +145,8 @@ async function oneBuild() {
       commandMs,
       ownMs: totalMs - modelMs - commandMs,
       orchestratorMs: totalMs - runsMs - commandMs,
+      finalMs,
+      finalCommandMs,
       calls: server.requests.length,
       cached,
       tokens,
@@ -156,6 +173,9 @@ row('ms, the model (at the scripted server)', (r) => r.modelMs);
 row('ms, commands (node --test re-run)', (r) => r.commandMs);
 row('ms, ours (orchestrator + runtime + client)', (r) => r.ownMs);
 row('ms, … of which the orchestrator (outside runs)', (r) => r.orchestratorMs);
+row('ms, final verification (all of it)', (r) => r.finalMs);
+row('ms, … its node --test re-run', (r) => r.finalCommandMs);
+row('ms, … the rest (contract hashed, tests counted, specs marked)', (r) => r.finalMs - r.finalCommandMs);
 console.log(`  every request marked its stable prefix for caching: ${runs.every((r) => r.cached) ? 'yes' : 'NO'}`);
 console.log('  input tokens sent per phase (input + cache writes + cache reads; median):');
 for (const phase of workflow.workflow.phases)
