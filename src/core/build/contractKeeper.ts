@@ -151,6 +151,7 @@ export class ContractKeeper {
       ctx.root,
       tally,
       build.contract?.coverage ?? [],
+      await this.frozenNames(build, ctx.root),
     );
     const marked = await markRequirementEvidence(
       { fs: this.deps.store.files, writer: this.deps.specs },
@@ -205,6 +206,18 @@ export class ContractKeeper {
       end.ok ? 'ok' : 'error',
     );
     return end.ok ? { kind: 'passed' } : { kind: 'failed', reason: `The final verification failed: ${end.reason}` };
+  }
+
+  /** Whether a test's name is written in one of the frozen test files (undefined: no contract, any test counts). */
+  private async frozenNames(build: BuildRecord, root: string): Promise<((name: string) => boolean) | undefined> {
+    if (build.contract === undefined) return undefined;
+    const read = contractReader(this.deps.store.files, root);
+    const texts: string[] = [];
+    for (const t of build.contract.tests) {
+      const got = await read(t.path);
+      if (got.ok) texts.push(new TextDecoder().decode(got.bytes));
+    }
+    return (name) => name.trim() !== '' && texts.some((text) => text.includes(name.trim()));
   }
 
   private async changes(build: BuildRecord, root: string): Promise<ContractChange[]> {

@@ -3,7 +3,9 @@
 // failed, failed (red) when one failed, untested (blue) otherwise — "implemented, no passing test
 // names it". A test names a requirement when its name carries the requirement's id (task-001,
 // not task-0010) or the test writer's COVERAGE: line maps it to that test. Where the output names
-// no test, every requirement stays untested: never green on a command's exit code alone.
+// no test, every requirement stays untested: never green on a command's exit code alone. Only a
+// test the test writer wrote counts for green (its name is in a frozen test file): a vacuous test a
+// later phase adds under a requirement's id does not.
 import { parseAnnotations } from '../annotations/annotationParser';
 import { requirementTasks } from '../annotations/specEdits';
 import { evidenceText, setRegionEvidence } from '../annotations/regionEvidence';
@@ -61,12 +63,15 @@ export function judgeRequirements(
   ids: readonly string[],
   tally: TestTally | undefined,
   coverage: readonly CoverageLine[],
+  /** Whether a passing test is one the test writer froze (its name is in a frozen test file): only those make a requirement green. */
+  frozen: (name: string) => boolean = () => true,
 ): RequirementResult[] {
   return ids.map((id) => {
     if (tally === undefined || !tally.named) return { id, result: 'untested', tests: [] };
     const mapped = coverage.filter((c) => c.requirement.toLowerCase() === id.toLowerCase());
     const tests = tally.tests.filter((t) => namesRequirement(t.name, id) || mapped.some((c) => sameTest(t, c)));
-    const ran = tests.filter((t) => t.status !== 'skipped');
+    // A test a later phase added cannot make its requirement green: a failing one still counts.
+    const ran = tests.filter((t) => t.status === 'failed' || (t.status === 'passed' && frozen(t.name)));
     const failed = ran.some((t) => t.status === 'failed');
     const passed = ran.some((t) => t.status === 'passed');
     return {
@@ -84,8 +89,9 @@ export async function requirementResults(
   root: string,
   tally: TestTally | undefined,
   coverage: readonly CoverageLine[],
+  frozen?: (name: string) => boolean,
 ): Promise<RequirementResult[]> {
-  return judgeRequirements(await requirementIds(fs, root), tally, coverage);
+  return judgeRequirements(await requirementIds(fs, root), tally, coverage, frozen);
 }
 
 /** Colours each requirement of the project's specs by its result; what it did, for the build's log. Never rejects. */

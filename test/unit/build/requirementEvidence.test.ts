@@ -68,3 +68,27 @@ describe('requirements by their tests', () => {
     );
   });
 });
+
+describe('only the test writer’s tests make a requirement green', () => {
+  test('a passing test a later phase added under the id counts for nothing; a failing one still counts', () => {
+    const frozen = (name: string) => name === 'task-001 adds';
+    const results = judgeRequirements(
+      ['task-001', 'task-002', 'task-003'],
+      tally([
+        { name: 'task-001 adds', status: 'passed' },
+        { name: 'task-002 vacuous', status: 'passed' },
+        { name: 'task-003 added later', status: 'failed' },
+      ]),
+      [],
+      frozen,
+    );
+    assert.deepEqual(
+      results.map((r) => [r.id, r.result]),
+      [
+        ['task-001', 'passed'],
+        ['task-002', 'untested'],
+        ['task-003', 'failed'],
+      ],
+    );
+  });
+});
