@@ -7,12 +7,14 @@ import { specFormatName } from '../../core/build/externalSpec';
 import { ceilingProblem, estimateBuild, estimateText } from '../../core/build/buildEstimate';
 import { BuildPrinter } from '../../core/build/buildLines';
 import { buildSummaryLines } from '../../core/build/buildReport';
+import { isBuildId } from '../../core/build/buildRecord';
 import { BuildStore } from '../../core/build/buildStore';
 import { brainstormDigest, parseContextFile } from '../../core/brainstorm/contextFile';
 import type { BuildRecord } from '../../core/build/buildTypes';
 import type { Role } from '../../core/roles/roleSchema';
 import { secureRandomBytes } from '../../core/prompt/untrustedText';
 import { isSlug } from '../../core/storage/safeNames';
+import type { WorkspaceStore } from '../../core/storage/workspaceStore';
 import { visibleJson, visibleText } from '../../core/visibleText';
 import { approvals, cliRun, AUTO_APPROVE_VAR } from '../agentRuntime';
 import { MODEL_VARS } from '../modelDeps';
@@ -111,7 +113,7 @@ export const build: CliCommand = {
         throw err;
       }
       if (!(await confirmed(ctx, request, loadRole, weaker))) return EXIT_USAGE;
-    }
+    } else if (!(await resumeAllowed(ctx, store, values['resume'], loadRole))) return EXIT_USAGE;
     const unattended = values['unattended'] === true;
     const run = await cliRun(ctx, { unattended });
     const asks = !unattended && ctx.deps.terminal.stdinIsTTY();
@@ -146,6 +148,39 @@ export const build: CliCommand = {
     });
   },
 };
+
+/**
+ * A resumed build runs its recorded phases with the roles as the workspace has them now: what
+ * they weaken is printed, and refused under --unattended without --allow-weaker-checks, as at the
+ * start (a role file planted since the start is caught here). A build that cannot be read is left
+ * to the runner, which says why.
+ */
+async function resumeAllowed(
+  ctx: CommandContext,
+  store: WorkspaceStore,
+  id: string,
+  loadRole: (name: string) => Promise<Role>,
+): Promise<boolean> {
+  if (!isBuildId(id)) return true;
+  const read = await new BuildStore(store).read(id).catch(() => undefined);
+  if (read === undefined || !read.ok) return true;
+  const workflow = {
+    phases: read.build.phases.map((p) => ({ name: p.name, role: p.role, check: p.check })),
+    file: `.groundwork/builds/${id}/build.yaml`,
+  };
+  let weaker: string[];
+  try {
+    weaker = await cliWeakerChecks(ctx, workflow, loadRole);
+  } catch {
+    return true; // a role that cannot be loaded fails its phase, saying which
+  }
+  const lines = weakerLines(weaker);
+  if (lines.length > 0) ctx.io.stderr(`${lines.join('\n')}\n`);
+  const refused = weakerRefusal(ctx, weaker);
+  if (refused === undefined) return true;
+  ctx.io.stderr(`groundwork: ${refused.replace(/^not started/, 'not resumed')}\n`);
+  return false;
+}
 
 async function newRequest(
   ctx: CommandContext,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { BuildRequest, BuildRunner } from '../../../src/core/build/buildRunner';
 import { sampleBuild, ROOT } from '../build/buildFixtures';
+import { serializeBuildRecord } from '../../../src/core/build/buildRecord';
 import type { CliDeps } from '../../../src/cli/cliTypes';
 import { createNodeDeps } from '../../../src/cli/nodeDeps';
 import { FakeClock } from '../../support/fakeClock';
@@ -20,9 +21,14 @@ const DELIVERY = readFileSync(join(ROOT, 'roles', 'build-delivery.md'), 'utf8');
 /** A workspace with `files`, and a CLI whose build runner records the requests it is given and ends each build completed. */
 function withWorkspace(files: Record<string, string>) {
   const started: BuildRequest[] = [];
+  const resumed: string[] = [];
   const runner = {
     start: async (request: BuildRequest) => {
       started.push(request);
+      return sampleBuild({ status: 'completed' });
+    },
+    resume: async (id: string) => {
+      resumed.push(id);
       return sampleBuild({ status: 'completed' });
     },
   } as unknown as BuildRunner;
@@ -38,7 +44,7 @@ function withWorkspace(files: Record<string, string>) {
     buildRunner: async () => runner,
   };
   const run = (...argv: string[]) => cliHere(argv, deps, { env: { ANTHROPIC_API_KEY: 'sk-test' } });
-  return { h: { ws, run }, started };
+  return { h: { ws, run }, started, resumed };
 }
 
 const WEAKER = {
@@ -125,5 +131,31 @@ describe('groundwork build: weaker checks', () => {
       r.stdout,
       /--allow-weaker-checks +with --unattended: start even when the workspace's workflow or role files weaken/,
     );
+  });
+});
+
+describe('groundwork build --resume: weaker checks planted since the start', () => {
+  test('a role file that widens delivery, planted after the build started: the resume is refused unattended, allowed with --allow-weaker-checks', async () => {
+    const build = sampleBuild({ status: 'failed' });
+    const { h, resumed } = withWorkspace({
+      '.groundwork/roles/build-delivery.md': DELIVERY.replace('  - docs/**\n', '  - docs/**\n  - src/**\n'),
+      [`.groundwork/builds/${build.id}/build.yaml`]: serializeBuildRecord(build),
+    });
+    const refused = await h.run('--workspace', '/ws', 'build', '--resume', build.id, '--unattended');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /lets delivery also write src\/\*\*/);
+    assert.match(refused.stderr, /groundwork: not resumed: under --unattended/);
+    assert.deepEqual(resumed, []);
+    const allowed = await h.run(
+      '--workspace',
+      '/ws',
+      'build',
+      '--resume',
+      build.id,
+      '--unattended',
+      '--allow-weaker-checks',
+    );
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.deepEqual(resumed, [build.id]);
   });
 });
