@@ -252,11 +252,13 @@ export class BuildCarry {
         ? { kind: 'failed', reason: result.reason, cost: true }
         : { kind: 'retry', reason: `Phase ${phase.name}'s run failed: ${result.reason}`, checked: false };
     }
-    const { outcome } = result;
+    let { outcome } = result;
     if (outcome.passed && phase.check === 'architecture' && outcome.commands !== undefined)
       build.commands = outcome.commands;
-    if (outcome.passed && phase.check === 'tests-created')
-      await this.contract.freeze(build, phase, root, result.created, parseCoverage(result.reply));
+    if (outcome.passed && phase.check === 'tests-created') {
+      const unfrozen = await this.contract.freeze(build, phase, root, result.created, parseCoverage(result.reply));
+      if (unfrozen !== undefined) outcome = { ...outcome, passed: false, reason: unfrozen, transient: false };
+    }
     build.verified.push(...outcome.verified);
     // build.yaml keeps the newest VERIFIED_MAX: a build resumed again and again must still be saved.
     if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);

@@ -125,6 +125,15 @@ export function parseContract(value: unknown): Checked<TestContract> {
   if (!coverage.ok) return coverage;
   const accepted = list(value['accepted'] ?? [], 'contract.accepted', ACCEPTED_MAX, parseAccepted);
   if (!accepted.ok) return accepted;
+  const requirements =
+    value['requirements'] === undefined
+      ? undefined
+      : list(value['requirements'], 'contract.requirements', REQUIREMENTS_MAX, (v, at) =>
+          typeof v === 'string' && REQUIREMENT.test(v)
+            ? { ok: true as const, value: v }
+            : wrong(at, v, 'a requirement id'),
+        );
+  if (requirements !== undefined && !requirements.ok) return requirements;
   return {
     ok: true,
     value: {
@@ -134,6 +143,7 @@ export function parseContract(value: unknown): Checked<TestContract> {
       entries: entries.value,
       coverage: coverage.value,
       accepted: accepted.value,
+      ...(requirements !== undefined ? { requirements: requirements.value } : {}),
     },
   };
 }

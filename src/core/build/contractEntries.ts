@@ -45,6 +45,21 @@ export const CONFIG_FILES = [
   'tests/conftest.py',
   'test/conftest.py',
   'go.mod',
+  // What can stand in for a test runner or change what it runs (a package manager's own settings,
+  // a task runner's file, a module shadowing pytest, Python's startup hooks).
+  '.yarnrc',
+  '.pnpmfile.cjs',
+  'pnpm-workspace.yaml',
+  'bunfig.toml',
+  'deno.json',
+  'deno.jsonc',
+  '.cargo/config',
+  '.cargo/config.toml',
+  'pytest.py',
+  'pytest/__init__.py',
+  'sitecustomize.py',
+  'usercustomize.py',
+  'src/conftest.py',
 ] as const;
 
 /** package.json keys that configure a test runner. */

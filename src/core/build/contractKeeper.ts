@@ -12,11 +12,11 @@ import type { BuildNotes } from './buildNotes';
 import type { FinalVerification, PhaseState, BuildRecord, ProjectCommands } from './buildTypes';
 import type { CheckOutcome } from './phaseChecks';
 import { EVIDENCE_MAX_CHARS } from './phaseChecks';
-import { contractReader } from './phaseCheckFiles';
+import { CONTRACT_FILE_MAX_BYTES, contractReader } from './phaseCheckFiles';
 import { capText, outputText, shownCommand, shownPath } from './phaseCheckText';
 import { runCheckCommand } from './phaseAttempt';
 import type { AttemptRequest } from './phaseAttempt';
-import { requirementResults, markRequirementEvidence } from './requirementEvidence';
+import { judgeRequirements, markRequirementEvidence, requirementIds } from './requirementEvidence';
 import { changeText, contractChanges, contractCovers, freezeContract } from './testContract';
 import type { ContractChange, CoverageLine } from './testContract';
 import { looksLikeTestFile } from './testFiles';
@@ -46,10 +46,10 @@ export class ContractKeeper {
     root: string,
     created: readonly string[],
     coverage: CoverageLine[],
-  ): Promise<void> {
-    if (build.commands === undefined) return;
+  ): Promise<string | undefined> {
+    if (build.commands === undefined) return undefined;
     const read = contractReader(this.deps.store.files, root);
-    build.contract = await freezeContract(
+    const contract = await freezeContract(
       {
         phase: phase.name,
         at: this.notes.stamp(),
@@ -60,12 +60,19 @@ export class ContractKeeper {
       read,
       this.deps.hash,
     );
-    const n = build.contract.tests.length;
-    const declared = build.contract.tests.reduce((sum, t) => sum + t.declared, 0);
+    // What cannot be read now (a link out of the folder, a file over the cap) could change unseen later.
+    const unreadable = contract.entries.filter((e) => e.sha256 === 'unreadable').map((e) => e.file);
+    if (unreadable.length > 0)
+      return `The test contract cannot be frozen: ${[...new Set(unreadable)].map(shownPath).join(', ')} cannot be read (a link out of the project folder, or over ${CONTRACT_FILE_MAX_BYTES / 1024 / 1024} MB), so a later change to it could not be seen. Make it a plain file in the project folder.`;
+    contract.requirements = await requirementIds(this.deps.store.files, root);
+    build.contract = contract;
+    const n = contract.tests.length;
+    const declared = contract.tests.reduce((sum, t) => sum + t.declared, 0);
     await this.notes.note(
       build,
-      `test contract frozen: ${n} test file${n === 1 ? '' : 's'} (${declared} test${declared === 1 ? '' : 's'} declared), ${build.contract.entries.filter((e) => e.sha256 !== null).length} manifest and config entries`,
+      `test contract frozen: ${n} test file${n === 1 ? '' : 's'} (${declared} test${declared === 1 ? '' : 's'} declared), ${contract.entries.filter((e) => e.sha256 !== null).length} manifest and config entries, ${contract.requirements?.length ?? 0} requirements`,
     );
+    return undefined;
   }
 
   /** The check made before the check of `phase` when it comes after the contract's phase; undefined when none is due. */
@@ -139,16 +146,17 @@ export class ContractKeeper {
           reason: `${tally.failed} test${tally.failed === 1 ? '' : 's'} failed though the command exited 0`,
           evidence,
         };
-      else if (tally.ran < declared)
+      else if (tally.passed < declared)
         failure = {
-          reason: `${tally.ran} test${tally.ran === 1 ? '' : 's'} ran, fewer than the ${declared} the frozen test files declare`,
+          reason: `${tally.passed} test${tally.passed === 1 ? '' : 's'} passed, fewer than the ${declared} the frozen test files declare (skipped or not run)`,
           evidence,
         };
     }
     // The tests that ran say what they say, passed or failed: each requirement gets its evidence either way.
-    const requirements = await requirementResults(
-      this.deps.store.files,
-      ctx.root,
+    // The requirements as they were when the contract froze: a later phase cannot drop or re-word one.
+    const ids = build.contract?.requirements ?? (await requirementIds(this.deps.store.files, ctx.root));
+    const requirements = judgeRequirements(
+      ids,
       tally,
       build.contract?.coverage ?? [],
       await this.frozenNames(build, ctx.root),

@@ -106,7 +106,11 @@ export function contractReader(fs: WorkspaceFs, projectRoot: string): ReadProjec
       return { ok: false, missing: false, why: `${rel} is over ${formatBytes(CONTRACT_FILE_MAX_BYTES)}` };
     try {
       const bytes = await fs.read(found.real, CONTRACT_FILE_MAX_BYTES);
-      return bytes === undefined ? { ok: false, missing: true, why: `${rel} is missing` } : { ok: true, bytes };
+      if (bytes === undefined) return { ok: false, missing: true, why: `${rel} is missing` };
+      // Where it really is, when a link on the way leads elsewhere in the folder (part of its hash).
+      const rootReal = await fs.realpath(projectRoot);
+      const real = relativeInside(found.real, rootReal, isWindowsRoot(projectRoot))?.join('/');
+      return real === undefined || real === rel ? { ok: true, bytes } : { ok: true, bytes, via: real };
     } catch (err) {
       if (err instanceof StorageError) return { ok: false, missing: false, why: `${rel} could not be read` };
       throw err;

@@ -331,8 +331,8 @@ function countedProblem(outputs: readonly string[], declared: number): string | 
   if (tally.ran === 0) return 'no test ran (the TEST commands exited 0 with 0 tests)';
   if (tally.failed > 0)
     return `${tally.failed} test${tally.failed === 1 ? '' : 's'} failed though the command exited 0`;
-  if (tally.ran < declared)
-    return `${tally.ran} test${tally.ran === 1 ? '' : 's'} ran, fewer than the ${declared} the frozen test files declare`;
+  if (tally.passed < declared)
+    return `${tally.passed} test${tally.passed === 1 ? '' : 's'} passed, fewer than the ${declared} the frozen test files declare (skipped or not run)`;
   return undefined;
 }
 

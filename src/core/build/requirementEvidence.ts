@@ -84,16 +84,6 @@ export function judgeRequirements(
   });
 }
 
-export async function requirementResults(
-  fs: WorkspaceFs,
-  root: string,
-  tally: TestTally | undefined,
-  coverage: readonly CoverageLine[],
-  frozen?: (name: string) => boolean,
-): Promise<RequirementResult[]> {
-  return judgeRequirements(await requirementIds(fs, root), tally, coverage, frozen);
-}
-
 /** Colours each requirement of the project's specs by its result; what it did, for the build's log. Never rejects. */
 export async function markRequirementEvidence(
   ports: { fs: WorkspaceFs; writer: SpecWriter | undefined },

@@ -64,12 +64,29 @@ export interface TestContract {
   entries: FrozenEntry[];
   coverage: CoverageLine[];
   accepted: AcceptedChange[];
+  /** The requirement ids of specs/requirements.md when it froze: what the final verification judges. */
+  requirements?: string[];
 }
 
 /** What the contract reads of the project folder: a file's bytes, or why not (missing: not there at all). */
-export type ReadProject = (
-  rel: string,
-) => Promise<{ ok: true; bytes: Uint8Array } | { ok: false; missing: boolean; why: string }>;
+export type ReadProject = (rel: string) => Promise<
+  /** `via`: where the file really is, relative to the project folder, when a link on the way leads elsewhere. */
+  { ok: true; bytes: Uint8Array; via?: string } | { ok: false; missing: boolean; why: string }
+>;
+
+/**
+ * A file's hash as the contract keeps it: its bytes, and where it really is when a link leads
+ * elsewhere (a test folder made a link to a copy of the tests beside another implementation has
+ * the same bytes, not the same place).
+ */
+function fileHash(got: { bytes: Uint8Array; via?: string }, hash: Sha256): string {
+  if (got.via === undefined) return hash(got.bytes);
+  const head = encoder.encode(`link:${got.via}\n`);
+  const both = new Uint8Array(head.length + got.bytes.length);
+  both.set(head);
+  both.set(got.bytes, head.length);
+  return hash(both);
+}
 
 /** A difference between the contract and the project folder. */
 export interface ContractChange {
@@ -81,15 +98,20 @@ export interface ContractChange {
 }
 
 const decoder = new TextDecoder();
+/** The most folders whose package.json a contract follows (`cd` in commands and scripts). */
+const FOLDERS_MAX = 20;
 const encoder = new TextEncoder();
 const utf8 = (text: string): Uint8Array => encoder.encode(text);
 
-/** How many tests `text` declares, by the common forms at the start of a line (a lower bound: loops count once). */
+/**
+ * How many tests `text` declares to run, by the common forms at the start of a line (a lower bound:
+ * loops count once; `test.skip`/`it.todo` are not counted): so many must pass.
+ */
 export function declaredTests(path: string, text: string): number {
   const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   const count = (re: RegExp) => (text.slice(0, 4 * 1024 * 1024).match(re) ?? []).length;
   if (['js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx'].includes(ext))
-    return count(/^[ \t]*(?:test|it)(?:\.(?:only|skip|todo|concurrent))?[ \t]*\(/gm);
+    return count(/^[ \t]*(?:test|it)(?:\.(?:only|concurrent))?[ \t]*\(/gm);
   if (ext === 'py') return count(/^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(/gm);
   if (ext === 'go') return count(/^func[ \t]+Test\w*[ \t]*\(/gm);
   if (ext === 'rs') return count(/^[ \t]*#\[(?:tokio::)?test\]/gm);
@@ -104,22 +126,32 @@ async function entryRefs(commands: ProjectCommands, read: ReadProject): Promise<
   const add = (file: string, key: string) => {
     if (!refs.some((r) => r.file === file && r.key === key)) refs.push({ file, key });
   };
-  // package.json of each folder a command runs scripts in (`cd packages/a && npm test` included).
+  // package.json of each folder a command runs scripts in (`cd packages/a && npm test` included),
+  // and of each folder a script it reaches changes to (`"test": "cd app && npm test"`).
   const byFolder = new Map<string, string[]>();
-  for (const command of all) {
-    let dir = '';
-    for (const words of shellCommands(command)) {
+  const visit = (dir: string, line: string) => {
+    for (const words of shellCommands(line)) {
       if (words[0] === 'cd' && words[1] !== undefined) dir = joinRel(dir, words[1]);
       else if (scriptsNamed(words).length > 0) byFolder.set(dir, [...(byFolder.get(dir) ?? []), words.join(' ')]);
     }
-  }
+  };
+  for (const command of all) visit('', command);
   if (!byFolder.has('')) byFolder.set('', []);
-  for (const [dir, commandsThere] of byFolder) {
-    const file = dir === '' ? 'package.json' : `${dir}/package.json`;
-    const got = await read(file);
-    const scripts = got.ok ? scriptsOf(got.bytes) : {};
-    for (const name of reachedScripts(commandsThere, scripts)) add(file, `scripts.${name}`);
-    if (got.ok) for (const key of packageConfigKeys()) add(file, `config.${key}`);
+  const done = new Set<string>();
+  for (let pass = 0; pass < FOLDERS_MAX && done.size < byFolder.size; pass++) {
+    for (const [dir, commandsThere] of [...byFolder]) {
+      if (done.has(dir)) continue;
+      done.add(dir);
+      const file = dir === '' ? 'package.json' : `${dir}/package.json`;
+      const got = await read(file);
+      const scripts = got.ok ? scriptsOf(got.bytes) : {};
+      for (const name of reachedScripts(commandsThere, scripts)) {
+        add(file, `scripts.${name}`);
+        const text = Object.prototype.hasOwnProperty.call(scripts, name) ? scripts[name] : undefined;
+        if (typeof text === 'string' && /(^|[\s;&|(])cd\s/.test(text)) visit(dir, text);
+      }
+      if (got.ok) for (const key of packageConfigKeys()) add(file, `config.${key}`);
+    }
   }
   if (commandsRunMake(all)) {
     for (const name of makefileNames()) add(name, '');
@@ -164,7 +196,7 @@ async function entryHash(
 ): Promise<{ ok: true; sha256: string | null } | { ok: false; why: string }> {
   const got = await read(ref.file);
   if (!got.ok) return got.missing ? { ok: true, sha256: null } : { ok: false, why: got.why };
-  return { ok: true, sha256: partHash(ref, got.bytes, hash) };
+  return { ok: true, sha256: ref.key === '' ? fileHash(got, hash) : partHash(ref, got.bytes, hash) };
 }
 
 /** The hash of the part of `bytes` (the file `ref.file`'s) that `ref.key` names; null when that part is not there. */
@@ -213,7 +245,7 @@ export async function freezeContract(
   for (const path of input.testFiles) {
     const got = await read(path);
     if (!got.ok) continue;
-    tests.push({ path, sha256: hash(got.bytes), declared: declaredTests(path, decoder.decode(got.bytes)) });
+    tests.push({ path, sha256: fileHash(got, hash), declared: declaredTests(path, decoder.decode(got.bytes)) });
   }
   const entries: FrozenEntry[] = [];
   for (const ref of await entryRefs(input.commands, read)) {
@@ -246,7 +278,7 @@ export async function contractChanges(
           ? { file: t.path, key: '', kind: 'deleted' }
           : { file: t.path, key: '', kind: 'unreadable', why: got.why },
       );
-    else if (hash(got.bytes) !== t.sha256) changes.push({ file: t.path, key: '', kind: 'changed' });
+    else if (fileHash(got, hash) !== t.sha256) changes.push({ file: t.path, key: '', kind: 'changed' });
   }
   for (const e of contract.entries) {
     const now = await entryHash(e, read, hash);
@@ -287,7 +319,7 @@ export async function acceptChange(
       continue;
     }
     const got = await read(path);
-    const after = got.ok ? hash(got.bytes) : null;
+    const after = got.ok ? fileHash(got, hash) : null;
     if (after === t.sha256) tests.push(t);
     else {
       accepted.push({ path, phase, at, before: t.sha256, after });

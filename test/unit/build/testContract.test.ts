@@ -108,7 +108,7 @@ describe('what a command depends on', () => {
   });
 
   test('the tests a file declares: at the start of a line, by language; comments and strings are not tests', () => {
-    assert.equal(declaredTests('t.test.js', TEST), 2);
+    assert.equal(declaredTests('t.test.js', TEST), 1, 'it.skip is not a test that must pass');
     assert.equal(
       declaredTests('test_a.py', 'def test_one():\n    pass\nasync def test_two():\n  pass\ndef helper(): pass\n'),
       2,
@@ -125,7 +125,7 @@ describe('the contract on the disk', () => {
     const { contract, changes } = await frozen(dir);
     assert.deepEqual(
       contract.tests.map((t) => [t.path, t.declared]),
-      [['test/a.test.js', 2]],
+      [['test/a.test.js', 1]],
     );
     assert.deepEqual(
       contract.entries.filter((e) => e.file === 'package.json' && e.sha256 !== null).map((e) => e.key),
@@ -212,7 +212,7 @@ describe('the contract on the disk', () => {
     await writeFile(join(dir, 'test/a.test.js'), `${TEST}test('task-003 more', () => {});\n`);
     const done = await acceptChange(contract, 'test/a.test.js', 'developer', '2026-01-02T00:00:00.000Z', read, sha256);
     assert.equal(done.accepted.length, 1);
-    assert.equal(done.contract.tests[0]?.declared, 3);
+    assert.equal(done.contract.tests[0]?.declared, 2);
     assert.deepEqual(await contractChanges(done.contract, read, sha256), []);
     assert.deepEqual(
       done.contract.accepted.map((a) => [a.path, a.phase]),
@@ -255,5 +255,43 @@ describe('the contract on the disk', () => {
     assert.match(refused('.mocharc.yml', 'require: cheat.js') ?? '', /would change its creation of \.mocharc\.yml/);
     assert.equal(refused('src/a.js', 'anything'), undefined);
     assert.equal(refused('test/b.test.js', "test('new', () => {})"), undefined, 'later phases may add tests');
+  });
+
+  test('what the review found: a test folder made a link to an identical copy beside another implementation; a script that changes folder; a cargo runner config', async () => {
+    const dir = await project({
+      'test/a.test.js': TEST,
+      'package.json': JSON.stringify({ scripts: { test: 'cd app && npm test' } }),
+      'app/package.json': JSON.stringify({ scripts: { test: 'node --test' } }),
+    });
+    const { contract, changes } = await frozen(dir, { test: ['npm test'] });
+    assert.ok(
+      contract.entries.some((e) => e.file === 'app/package.json' && e.key === 'scripts.test' && e.sha256 !== null),
+      'the folder a script changes to is followed',
+    );
+    // The same bytes elsewhere, the folder made a link to them: not the frozen file.
+    await mkdir(join(dir, 'alt/test'), { recursive: true });
+    await writeFile(join(dir, 'alt/test/a.test.js'), TEST);
+    await rm(join(dir, 'test'), { recursive: true });
+    await symlink(join(dir, 'alt/test'), join(dir, 'test'));
+    await writeFile(join(dir, 'app/package.json'), JSON.stringify({ scripts: { test: 'exit 0' } }));
+    await mkdir(join(dir, '.cargo'));
+    await writeFile(join(dir, '.cargo/config.toml'), '[target.x86_64-unknown-linux-gnu]\nrunner = "sh fake.sh"\n');
+    assert.deepEqual((await changes()).map(changeText), [
+      'test/a.test.js changed',
+      'app/package.json scripts.test changed',
+      '.cargo/config.toml created',
+    ]);
+  });
+
+  test('a config that is a link out of the folder cannot be frozen: it is marked unreadable (the test writer’s phase then fails)', async () => {
+    const dir = await project({ 'test/a.test.js': TEST });
+    const outside = await tempFolder('groundwork-outside-');
+    await writeFile(join(outside, 'jest.config.js'), 'module.exports = {};');
+    await symlink(join(outside, 'jest.config.js'), join(dir, 'jest.config.js'));
+    const { contract } = await frozen(dir, { test: ['npx jest'] });
+    assert.deepEqual(
+      contract.entries.filter((e) => e.sha256 === 'unreadable').map((e) => e.file),
+      ['jest.config.js'],
+    );
   });
 });
