@@ -116,13 +116,17 @@ export interface BuildScriptOptions {
    *   (refused), then with `cp scripts.json package.json`;
    * - architecture-test: the developer rewrites specs/architecture.md's TEST line to node --version,
    *   and QA says PASS with VERIFY: node --version, twice;
-   * - no-tests: the test writer's test file holds no test at all (node --test exits 0 with 0 tests).
+   * - no-tests: the test writer's test file holds no test at all (node --test exits 0 with 0 tests);
+   * - delivery-test: delivery, which may write docs/, plants docs/check.test.js, which node --test
+   *   would find and run in the final verification (it rewrites src/sum.js as it runs).
    */
-  lie?: 'vacuous-test' | 'test-overwritten' | 'test-script-exit-0' | 'architecture-test' | 'no-tests';
+  lie?: 'vacuous-test' | 'test-overwritten' | 'test-script-exit-0' | 'architecture-test' | 'no-tests' | 'delivery-test';
 }
 
 /** The test, rewritten by a developer to pass whatever sum does. */
 export const VACUOUS_TEST = `const test = require('node:test');\n\ntest('REQ-001: sum(2, 3) returns 5', () => {});\n`;
+/** A test delivery plants under docs/: it passes, and rewrites the implementation as it runs. */
+export const PLANTED_TEST = `require('node:fs').writeFileSync(require('node:path').join(__dirname, '../src/sum.js'), 'exports.sum = () => 0;\\n');\nrequire('node:test')('docs check', () => {});\n`;
 /** A test file with no test in it. */
 export const NO_TESTS = `// The tests of sum come later.\nconst { sum } = require('../src/sum.js');\nvoid sum;\n`;
 /** The package.json of a project whose TEST command is npm test. */
@@ -254,7 +258,7 @@ function lies(rules: Rule[], options: BuildScriptOptions, d: Omit<StreamReply, '
   const after = (name: string, ...added: Rule[]) => rules.splice(at(name) + 1, 0, ...added);
   const architectWrites = (path: string, content: string) =>
     after('architect 1', [`architect writes ${path}`, phase('architect'), { ...write(path, content), ...d }]);
-  if (options.lie !== undefined && options.lie !== 'no-tests') {
+  if (options.lie !== undefined && options.lie !== 'no-tests' && options.lie !== 'delivery-test') {
     set('developer 3', write('src/sum.js', BUGGY, 'Nothing to fix.'));
     set('qa 2', say(QA_CLAIMS_PASS));
   }
@@ -289,6 +293,13 @@ function lies(rules: Rule[], options: BuildScriptOptions, d: Omit<StreamReply, '
       );
       set('qa 1', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
       set('qa 2', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
+      break;
+    case 'delivery-test':
+      after('delivery 1', [
+        'delivery plants a test',
+        phase('delivery'),
+        { ...write('docs/check.test.js', PLANTED_TEST), ...d },
+      ]);
       break;
     case 'no-tests':
       set('test-writer 1', write('test/sum.test.js', NO_TESTS, 'Writing the test file.'));

@@ -111,6 +111,15 @@ export class ContractKeeper {
       const { reason, evidence } = await this.changedText(build, changes);
       return fail(reason, evidence);
     }
+    // A test file written after QA checked the project (delivery's docs/check.test.js) would run
+    // in this re-run, unchecked by anyone: refused before it runs.
+    const late = await this.testsWrittenAfterQa(build);
+    if (late.length > 0) {
+      const one = late.length === 1;
+      return fail(
+        `${late.map((f) => shownPath(f.path)).join(', ')} ${one ? 'is a test file' : 'are test files'} written after QA checked the project (by ${[...new Set(late.map((f) => f.phase))].join(', ')}); the TEST commands would run ${one ? 'it' : 'them'} unchecked. Remove ${one ? 'it' : 'them'} and Resume.`,
+      );
+    }
     // Every TEST command runs, whatever the one before did: the requirements are marked from all of them.
     const outputs: string[] = [];
     let failure: { reason: string; evidence?: string } | undefined;
@@ -253,6 +262,24 @@ export class ContractKeeper {
       reason: `Test contract changed: ${shownPath(first.file)}${more}. Accept Test Change (or --accept-test-change ${first.file}) if the change is right.`,
       evidence: capText(`What the test writer's phase froze has changed:\n${lines.join('\n')}`, EVIDENCE_MAX_CHARS),
     };
+  }
+
+  /** The test files created by the runs of the phases after the last verification phase (QA), with who wrote each. */
+  private async testsWrittenAfterQa(build: BuildRecord): Promise<{ path: string; phase: string }[]> {
+    const qa = build.phases.map((p) => p.check).lastIndexOf('verification');
+    if (qa < 0) return [];
+    const out: { path: string; phase: string }[] = [];
+    for (const phase of build.phases.slice(qa + 1)) {
+      for (const attempt of phase.attempts) {
+        if (attempt.runId === undefined) continue;
+        const read = await readChanges(this.deps.store, attempt.runId, this.deps.hash);
+        if (!read.ok) continue;
+        for (const f of read.changes.files)
+          if (f.before === null && looksLikeTestFile(f.path) && !out.some((o) => o.path === f.path))
+            out.push({ path: f.path, phase: phase.name });
+      }
+    }
+    return out;
   }
 
   /** Path → the phases after the contract's whose runs wrote it (changes.json). */

@@ -9,6 +9,7 @@
 // change the person accepted (Accept Test Change, --accept-test-change) becomes the new frozen
 // state and is kept in `accepted`, for the report.
 import type { Sha256 } from '../run/changesFile';
+import { comparable } from '../tools/writePaths';
 import type { ProjectCommands } from './buildTypes';
 import {
   CONFIG_FILES,
@@ -356,7 +357,10 @@ export function contractRefusal(
   bytes: Uint8Array,
   hash: Sha256,
 ): string | undefined {
-  const same = (a: string, b: string) => a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase();
+  // Names compared as the write tools compare them (case, Unicode forms, invisible characters).
+  const same = (a: string, b: string) => comparable(a) === comparable(b);
+  if (path.split('/').some((segment) => comparable(segment) === 'node_modules'))
+    return `${path} is under node_modules, which the package manager writes: a file there could stand in for a test runner. Install packages with the package manager instead.`;
   if (contract.tests.some((t) => same(t.path, path)))
     return `${path} is a test the test writer's phase froze: no later phase may change it. If it is wrong, say so in your answer (the person can accept a change to it).`;
   const entries = contract.entries.filter((e) => same(e.file, path));

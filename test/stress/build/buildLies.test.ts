@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse } from 'yaml';
 import type { BuildRecord } from '../../../src/core/build/buildTypes';
-import { COPY_SCRIPTS, NPM_TEST, OVERWRITE_TEST, PROJECT, TEST_FILE, VERIFY } from '../../support/buildScript';
+import { COPY_SCRIPTS, FIXED, NPM_TEST, OVERWRITE_TEST, PROJECT, TEST_FILE, VERIFY } from '../../support/buildScript';
 import type { BuildScriptOptions } from '../../support/buildScript';
 import { scriptedBuild } from './buildHarness';
 
@@ -118,5 +118,20 @@ describe('a build no agent can bend', () => {
       'the command itself exited 0',
     );
     assert.match(r.stderr, /no test ran/);
+  });
+
+  test('delivery plants docs/check.test.js, which the final re-run would run: refused before it runs, the code untouched', async () => {
+    const { ws, r, yaml } = await lyingBuild('delivery-test');
+    assert.deepEqual(
+      yaml.phases.map((p) => p.status),
+      Array(7).fill('passed'),
+    );
+    assert.match(
+      yaml.reason ?? '',
+      /^The final verification failed: docs\/check\.test\.js is a test file written after QA checked the project \(by delivery\)/,
+    );
+    assert.equal(await readFile(join(ws, PROJECT, 'src/sum.js'), 'utf8'), FIXED, 'the planted test never ran');
+    assert.ok(!yaml.verified.some((v) => v.phase === 'final'), 'nothing was re-run');
+    assert.match(r.stderr, /✗ Groundwork checked final verification: docs\/check\.test\.js is a test file/);
   });
 });
