@@ -16,7 +16,7 @@
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
 const STATUS: Record<string, TestStatus> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
-const RESULT = /^ *--- (PASS|FAIL|SKIP): (\S{1,2000}) \(\d{1,9}\.\d{1,4}s\)$/;
+const RESULT = /^ *--- (PASS|FAIL|SKIP): (\S{1,4096}) \(\d{1,9}\.\d{1,4}s\)$/;
 const PACKAGE = /^(ok|FAIL|\?) {0,3}\t(\S{1,1000})(?:[\t ](.*))?$/;
 
 interface GoResult {
@@ -64,7 +64,9 @@ class GoPackage {
 export function readGoTest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
   const pkg = new GoPackage();
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     if (line.startsWith('=== RUN   ')) {
       pkg.at ??= i;
       continue;
@@ -74,7 +76,7 @@ export function readGoTest(lines: readonly string[]): Run[] {
       pkg.result(i, result[2] ?? '', STATUS[result[1] ?? ''] ?? 'failed');
       continue;
     }
-    const end = PACKAGE.exec(line);
+    const end = /^(?:ok|FAIL|\?)/.test(line) ? PACKAGE.exec(line) : null;
     if (end !== null) runs.push(pkg.end(i, end[1] ?? '', end[2] ?? '', end[3] ?? ''));
   }
   const rest = pkg.rest();

@@ -96,15 +96,17 @@ export function readJest(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.builder.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
-    const file = fileHeader(line);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
+    const file = line.includes('PASS ') || line.includes('FAIL ') ? fileHeader(line) : undefined;
     if (file !== undefined) {
       if (run?.builder.summarised === true) close();
       run ??= new JestRun(i);
       if (!run.recap) run.enterFile(file);
       continue;
     }
-    const summary = summaryCounts(line);
+    const summary = line.startsWith('Tests:') ? summaryCounts(line) : undefined;
     if (summary !== undefined) {
       run ??= new JestRun(i);
       run.builder.summarise(summary);

@@ -135,13 +135,15 @@ export function readPytest(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
-    if (/^=+ test session starts =+$/.test(line)) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
+    if (line.startsWith('=') && /^=+ test session starts =+$/.test(line)) {
       close();
       run = new PytestRun(i);
       continue;
     }
-    const summary = line.length <= 400 ? summaryCounts(line) : undefined;
+    const summary = line.length <= 400 && line.includes(' in ') ? summaryCounts(line) : undefined;
     if (summary !== undefined) {
       run ??= new PytestRun(i);
       run.builder.summarise(summary);
@@ -149,7 +151,7 @@ export function readPytest(lines: readonly string[]): Run[] {
       continue;
     }
     if (run === undefined) continue;
-    if (/^!+ KeyboardInterrupt !+$/.test(line)) run.builder.interrupt();
+    if (line.startsWith('!') && /^!+ KeyboardInterrupt !+$/.test(line)) run.builder.interrupt();
     else if (/^=+ short test summary info =+$/.test(line)) run.shortSummary = true;
     else if (line.startsWith('=')) run.shortSummary = false;
     else if (run.shortSummary) run.summaryLine(line);
