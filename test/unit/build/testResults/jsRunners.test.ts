@@ -53,6 +53,12 @@ describe('jest', () => {
     }
   });
 
+  test("projects: a file's line names its project before the file", () => {
+    const t = tallyOf('jest/projects.txt');
+    assert.equal(counts(t), 'jest: ran 3, 1 passed, 1 failed, 1 skipped; complete, not named');
+    assert.deepEqual(names(t), ['failed breaks [e2e/b.test.js]']);
+  });
+
   test('one file with failures, skips and a todo', () => {
     const t = tallyOf('jest/mixed-single.txt');
     assert.equal(counts(t), 'jest: ran 7, 3 passed, 2 failed, 2 skipped; complete, named');
