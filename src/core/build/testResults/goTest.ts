@@ -12,7 +12,8 @@
 // Each package is a run (its tests' suite is the package). Go prints no count: without -v, a
 // package that passed with tests in it counts as one passed test, unnamed (and one that failed
 // without a failed test named, as one failed test): "at least one", so that a passing `go test`
-// does not read as zero tests. Tests after the last package line were cut short.
+// does not read as zero tests. Tests after the last package line were cut short (a run killed
+// between two packages, with nothing printed of the next, cannot be told from a whole one).
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
 const STATUS: Record<string, TestStatus> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
