@@ -94,3 +94,14 @@ test('Node on a terminal: colours and CRLF line ends read as the plain output', 
     assert.deepEqual(names(t), MIXED, node);
   }
 });
+
+test("a failing todo with a reason (this project's own runner): skipped, and not counted again from the failures list", () => {
+  const t = tallyOf('node/node20-spec-todo-failing.txt');
+  assert.equal(counts(t), 'node: ran 9, 8 passed, 0 failed, 1 skipped; complete, named');
+  const file = 'test/unit/run/hostile/concurrency.test.ts';
+  assert.equal(
+    names(t)[6],
+    `skipped ${file} > found by review > a run killed between a second write of a file and its record is still reverted`,
+  );
+  assert.equal(names(t)[8], `passed ${file} > fixtures: a planted transcript line is read back by the run store`);
+});
