@@ -150,8 +150,8 @@ describe('vitest', () => {
   test("cut short: a file line's counts (default reporter), the lines seen (verbose)", () => {
     const t = tallyOf('vitest/cut.txt');
     assert.equal(counts(t), 'vitest: ran 7, 3 passed, 2 failed, 2 skipped; incomplete, not named');
-    assert.equal(t?.tests.length, 6);
-    assert.equal(t?.tests[5]?.name, 'rounds');
+    const bare = CART.map((n) => n.replace(/cart > (totals > )?/, ''));
+    assert.deepEqual(names(t), in_(CART_FILE, [...bare.slice(0, 5), 'failed rounds']));
     const verbose = tallyOf('vitest/cut-verbose.txt');
     assert.equal(counts(verbose), 'vitest: ran 5, 2 passed, 1 failed, 2 skipped; incomplete, named');
     assert.deepEqual(names(verbose), [...VERBOSE.slice(0, 4), `passed cart > totals > sums [${CART_FILE}]`]);
