@@ -11,7 +11,7 @@
 // Counted: an error as a failure, an xfail as skipped, an xpass as passed; deselected tests did not
 // run. A KeyboardInterrupt's banner makes the run incomplete, whatever summary follows it.
 import { countOf, countParts } from './outputLines';
-import { type Run, RunBuilder, type TestStatus } from './tally';
+import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
 const STATUS: Record<string, TestStatus> = {
   PASSED: 'passed',
@@ -72,7 +72,7 @@ class PytestRun {
   readonly builder: RunBuilder;
   /** Tests listed by -v (then the short summary's names repeat them). */
   private verbose = false;
-  /** Where each -v test is in the run's order, by id (a teardown error reports a passed test again). */
+  /** The ids of the tests named so far, up to TESTS_MAX (a teardown error reports a passed test again). */
   private readonly ids = new Set<string>();
   /** Counts from the progress characters (default mode), used when the summary never comes. */
   readonly progress = { passed: 0, failed: 0, skipped: 0 };
@@ -85,7 +85,7 @@ class PytestRun {
   verboseLine(id: string, word: string): void {
     this.verbose = true;
     if (this.ids.has(id)) return;
-    this.ids.add(id);
+    if (this.ids.size < TESTS_MAX) this.ids.add(id);
     const t = fromId(id);
     this.builder.add(t.name, STATUS[word] ?? 'passed', t.suite, t.file);
   }
@@ -100,7 +100,7 @@ class PytestRun {
     const dash = rest.indexOf(' - ');
     const id = dash < 0 ? rest : rest.slice(0, dash);
     if (!id.includes('::') || this.ids.has(id)) return;
-    this.ids.add(id);
+    if (this.ids.size < TESTS_MAX) this.ids.add(id);
     const t = fromId(id);
     this.builder.add(t.name, status, t.suite, t.file);
   }
