@@ -13,7 +13,7 @@
 // is its suite (`tests > totals`).
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
-const RESULT = /^test (.{1,2000}) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
+const RESULT = /^test (.{1,4096}) \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 const SUMMARY =
   /^test result: (?:ok|FAILED)\. (\d{1,12}) passed; (\d{1,12}) failed; (\d{1,12}) ignored; (\d{1,12}) measured;/;
 const BINARY = /^ {0,12}Running (?:unittests )?(\S{1,1000})(?: \(.*\))?$/;
@@ -40,17 +40,19 @@ export function readCargo(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     const binary = line.includes('Running ') ? BINARY.exec(line) : null;
     if (binary !== null) {
       file = binary[1];
       continue;
     }
-    if (/^ {0,12}Doc-tests /.test(line)) {
+    if (line.includes('Doc-tests ') && /^ {0,12}Doc-tests /.test(line)) {
       file = undefined;
       continue;
     }
-    if (/^running \d{1,12} tests?$/.test(line)) {
+    if (line.startsWith('running ') && /^running \d{1,12} tests?$/.test(line)) {
       close();
       run = new RunBuilder('cargo', i);
       continue;

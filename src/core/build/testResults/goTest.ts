@@ -12,11 +12,12 @@
 // Each package is a run (its tests' suite is the package). Go prints no count: without -v, a
 // package that passed with tests in it counts as one passed test, unnamed (and one that failed
 // without a failed test named, as one failed test): "at least one", so that a passing `go test`
-// does not read as zero tests. Tests after the last package line were cut short.
-import { type Run, RunBuilder, type TestStatus } from './tally';
+// does not read as zero tests. Tests after the last package line were cut short (a run killed
+// between two packages, with nothing printed of the next, cannot be told from a whole one).
+import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
 const STATUS: Record<string, TestStatus> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
-const RESULT = /^ *--- (PASS|FAIL|SKIP): (\S{1,2000}) \(\d{1,9}\.\d{1,4}s\)$/;
+const RESULT = /^ *--- (PASS|FAIL|SKIP): (\S{1,4096}) \(\d{1,9}\.\d{1,4}s\)$/;
 const PACKAGE = /^(ok|FAIL|\?) {0,3}\t(\S{1,1000})(?:[\t ](.*))?$/;
 
 interface GoResult {
@@ -28,6 +29,8 @@ interface GoResult {
 class GoPackage {
   /** The results since the last package line, by name (a parent is marked when its subtest comes). */
   readonly results = new Map<string, GoResult>();
+  /** Results past TESTS_MAX in one package, only counted. */
+  private readonly more: Record<TestStatus, number> = { passed: 0, failed: 0, skipped: 0 };
   at: number | undefined;
 
   result(at: number, name: string, status: TestStatus): void {
@@ -35,28 +38,36 @@ class GoPackage {
     const slash = name.lastIndexOf('/');
     const parent = slash > 0 ? this.results.get(name.slice(0, slash)) : undefined;
     if (parent !== undefined) parent.parent = true;
-    if (!this.results.has(name)) this.results.set(name, { name, status, parent: false });
+    if (this.results.has(name)) return;
+    if (this.results.size < TESTS_MAX) this.results.set(name, { name, status, parent: false });
+    else this.more[status]++;
+  }
+
+  /** A run of the results (less their parents), emptied for the next package. */
+  private take(at: number, pkg?: string): RunBuilder {
+    const builder = new RunBuilder('go', at);
+    for (const t of this.results.values()) if (!t.parent) builder.add(t.name, t.status, pkg);
+    for (const status of ['passed', 'failed', 'skipped'] as const) {
+      builder.count(status, this.more[status], true);
+      this.more[status] = 0;
+    }
+    this.results.clear();
+    this.at = undefined;
+    return builder;
   }
 
   /** The run of the package line `status pkg detail`. */
   end(at: number, status: string, pkg: string, detail: string): Run {
-    const builder = new RunBuilder('go', this.at ?? at);
-    const tests = [...this.results.values()].filter((r) => !r.parent);
-    for (const t of tests) builder.add(t.name, t.status, pkg);
+    const builder = this.take(this.at ?? at, pkg);
     const noTests = status === '?' || detail.includes('[no tests to run]');
-    if (tests.length === 0 && !noTests) builder.count(status === 'ok' ? 'passed' : 'failed');
+    if (builder.size === 0 && !noTests) builder.count(status === 'ok' ? 'passed' : 'failed');
     builder.summarise(builder.counts);
-    this.results.clear();
-    this.at = undefined;
     return builder.build();
   }
 
   /** What was seen after the last package line, cut short; undefined when nothing was. */
   rest(): Run | undefined {
-    if (this.at === undefined) return undefined;
-    const builder = new RunBuilder('go', this.at);
-    for (const t of this.results.values()) if (!t.parent) builder.add(t.name, t.status);
-    return builder.build();
+    return this.at === undefined ? undefined : this.take(this.at).build();
   }
 }
 
@@ -64,7 +75,9 @@ class GoPackage {
 export function readGoTest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
   const pkg = new GoPackage();
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     if (line.startsWith('=== RUN   ')) {
       pkg.at ??= i;
       continue;
@@ -74,7 +87,7 @@ export function readGoTest(lines: readonly string[]): Run[] {
       pkg.result(i, result[2] ?? '', STATUS[result[1] ?? ''] ?? 'failed');
       continue;
     }
-    const end = PACKAGE.exec(line);
+    const end = /^(?:ok|FAIL|\?)/.test(line) ? PACKAGE.exec(line) : null;
     if (end !== null) runs.push(pkg.end(i, end[1] ?? '', end[2] ?? '', end[3] ?? ''));
   }
   const rest = pkg.rest();

@@ -18,12 +18,17 @@ const DURATION = / \(\d{1,12}(?:\.\d{1,6})? ?m?s\)$/;
 /** `● …` lines that are not a test's failure. */
 const NOT_TESTS = new Set(['Test suite failed to run', 'Console']);
 
-/** The file of a `PASS file` / `FAIL file` line, or undefined. */
+/**
+ * The file of a `PASS file` / `FAIL file` line (`PASS  unit  file` with a project's displayName),
+ * or undefined. Vitest's `FAIL  file > describe > test` is not one.
+ */
 function fileHeader(line: string): string | undefined {
   const rest = line.trimStart();
   if (!rest.startsWith('PASS ') && !rest.startsWith('FAIL ')) return undefined;
-  const file = withoutSuffix(rest.slice(5).trim(), DURATION);
-  return file === '' || /\s/.test(file) ? undefined : file;
+  const words = withoutSuffix(rest.slice(5).trim(), DURATION);
+  if (words.includes(' > ')) return undefined;
+  const file = words.slice(words.lastIndexOf(' ') + 1);
+  return /[./]/.test(file) ? file : undefined;
 }
 
 /** The counts of a `Tests:` line (`2 failed, 1 skipped, 1 todo, 6 passed, 10 total`, `3 of 4 total`). */
@@ -96,15 +101,17 @@ export function readJest(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.builder.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
-    const file = fileHeader(line);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
+    const file = line.includes('PASS ') || line.includes('FAIL ') ? fileHeader(line) : undefined;
     if (file !== undefined) {
       if (run?.builder.summarised === true) close();
       run ??= new JestRun(i);
       if (!run.recap) run.enterFile(file);
       continue;
     }
-    const summary = summaryCounts(line);
+    const summary = line.startsWith('Tests:') ? summaryCounts(line) : undefined;
     if (summary !== undefined) {
       run ??= new JestRun(i);
       run.builder.summarise(summary);

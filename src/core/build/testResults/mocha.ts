@@ -9,22 +9,18 @@
 //     2 failing                             counted twice)
 //
 // Node's spec reporter uses the same ✔; its durations have a fraction (`(0.36ms)`), mocha's none.
-import { nodeSpecResult, nodeTimedName } from './nodeSpec';
+import { nodeSpecResult } from './nodeSpec';
 import { indentOf, withoutSuffix } from './outputLines';
 import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
 const DURATION = / \(\d{1,12}(?:ms|s)\)$/;
 const SUMMARY = /^ {2}(\d{1,12}) (passing|pending|failing)(?: \(\d{1,12}(?:ms|s|m|h)\))?$/;
 
-/** A test line's status and name at `indent` (at least 2), or undefined. */
-function mochaResult(line: string, indent: number): { status: TestStatus; name: string } | undefined {
-  if (indent < 2) return undefined;
+/** A test line's status and name at `indent` (at least 2), or undefined; `node`: the line is Node's. */
+function mochaResult(line: string, indent: number, node: boolean): { status: TestStatus; name: string } | undefined {
+  if (indent < 2 || node) return undefined;
   const rest = line.slice(indent);
-  if (rest.startsWith('✔ ')) {
-    return nodeTimedName(rest.slice(2)) === undefined
-      ? { status: 'passed', name: withoutSuffix(rest.slice(2), DURATION) }
-      : undefined;
-  }
+  if (rest.startsWith('✔ ')) return { status: 'passed', name: withoutSuffix(rest.slice(2), DURATION) };
   if (rest.startsWith('- ')) return { status: 'skipped', name: rest.slice(2) };
   const m = /^\d{1,9}\) /.exec(rest);
   return m === null ? undefined : { status: 'failed', name: rest.slice(m[0].length) };
@@ -71,12 +67,16 @@ export function readMocha(lines: readonly string[]): Run[] {
   };
   /** Whether the last line that was not blank was Node's spec reporter's (its ✔ lines cut short look like mocha's). */
   let afterNode = false;
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     const indent = indentOf(line);
     const wasNode = afterNode;
-    if (line.trim() !== '') afterNode = line.startsWith('▶ ', indent) || nodeSpecResult(line, indent) !== undefined;
-    if (indent === 0 && line !== '') {
-      waiting = [];
+    const blank = indent === line.length;
+    const node = !blank && (line.startsWith('▶ ', indent) || nodeSpecResult(line, indent) !== undefined);
+    if (!blank) afterNode = node;
+    if (indent === 0) {
+      if (waiting.length > 0) waiting = [];
       groups.length = 0;
     }
     const summary = indent === 2 ? SUMMARY.exec(line) : null;
@@ -100,10 +100,10 @@ export function readMocha(lines: readonly string[]): Run[] {
       close();
       continue;
     }
-    const result = mochaResult(line, indent);
+    const result = mochaResult(line, indent, node);
     const level = Math.floor((indent - 2) / 2);
     if (result === undefined) {
-      if (indent >= 2 && line.trim() !== '') {
+      if (indent >= 2 && !blank) {
         groups.length = level;
         groups[level] = line.slice(indent);
       }

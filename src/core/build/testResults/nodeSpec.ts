@@ -14,7 +14,7 @@ import { indentOf } from './outputLines';
 import { looksLikeTestFile, type Run, RunBuilder, type TestStatus } from './tally';
 
 const GLYPHS: Record<string, TestStatus> = { '✔': 'passed', '✖': 'failed', '﹣': 'skipped' };
-const OPEN = '▶';
+const OPEN = '▶ ';
 const INFO = 'ℹ';
 const SUMMARY_KEYS = new Set(['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo', 'duration_ms']);
 
@@ -71,10 +71,10 @@ export class NodeSummary {
   }
 }
 
-/** One summary line of either reporter: `ℹ tests 8` (spec) or `# tests 8` (TAP), as key and value. */
+/** One summary line of either reporter: `ℹ tests 8` (spec) or `# tests 8` (TAP), as key and value (`mark` one character). */
 export function nodeSummaryLine(line: string, mark: string): { key: string; value: number } | undefined {
-  if (!line.startsWith(`${mark} `)) return undefined;
-  const m = /^(\w{1,20}) (\d{1,12}(?:\.\d{1,12})?)$/.exec(line.slice(mark.length + 1));
+  if (line.charAt(0) !== mark || line.charAt(1) !== ' ') return undefined;
+  const m = /^(\w{1,20}) (\d{1,12}(?:\.\d{1,12})?)$/.exec(line.slice(2));
   const key = m?.[1] ?? '';
   return m !== null && SUMMARY_KEYS.has(key) ? { key, value: Number(m[2]) } : undefined;
 }
@@ -125,13 +125,14 @@ export function readNodeSpec(lines: readonly string[]): Run[] {
     runs.push(run.builder.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     const summary = nodeSummaryLine(line, INFO);
     if (summary !== undefined) {
       if (summary.key === 'tests') {
-        if (run?.summary !== undefined) close();
         run ??= new SpecRun(i);
-        run.summary = new NodeSummary();
+        run.summary ??= new NodeSummary();
       }
       if (run?.summary === undefined) continue;
       run.summary.add(summary.key, summary.value);
@@ -144,9 +145,10 @@ export function readNodeSpec(lines: readonly string[]): Run[] {
     }
     const indent = indentOf(line);
     const result = nodeSpecResult(line, indent);
-    const opens = result === undefined && line.startsWith(`${OPEN} `, indent);
+    const opens = result === undefined && line.startsWith(OPEN, indent);
     if (result === undefined && !opens) continue;
-    if (failingList && result?.status === 'failed') continue;
+    // The list repeats each failure (a failing todo's with its `# reason` too): none is counted again.
+    if (failingList && line.startsWith('✖ ', indent)) continue;
     failingList = false;
     if (run?.summary !== undefined) close();
     run ??= new SpecRun(i);

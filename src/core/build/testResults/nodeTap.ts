@@ -103,7 +103,9 @@ export function readNodeTap(lines: readonly string[]): Run[] {
     run = undefined;
     yaml = undefined;
   };
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
     if (line.startsWith('TAP version ')) {
       close();
       run = new TapRun(i);

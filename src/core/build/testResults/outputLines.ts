@@ -1,6 +1,6 @@
 // A test command's output as the lines a person would have seen on a terminal: colour and cursor
 // codes gone, each line what was left after its last carriage return (a runner that redraws a
-// status line writes `\r` and the line again), a CRLF's CR dropped. Linear in the output.
+// status line writes `\r` and the line again), the CRs at its end (a CRLF's) dropped. Linear in the output.
 
 /** A line longer than this is cut to it before any parser reads it (no runner's status line is near it). */
 export const LINE_MAX_CHARS = 4096;
@@ -18,11 +18,11 @@ export function stripAnsi(text: string): string {
 export function outputLines(output: string): string[] {
   const lines = stripAnsi(output).split('\n');
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i] ?? '';
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    const cr = line.lastIndexOf('\r');
-    if (cr >= 0) line = line.slice(cr + 1);
-    lines[i] = line.length > LINE_MAX_CHARS ? line.slice(0, LINE_MAX_CHARS) : line;
+    const line = lines[i] ?? '';
+    let end = line.length;
+    while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+    const start = end > 0 ? line.lastIndexOf('\r', end - 1) + 1 : 0;
+    lines[i] = line.slice(start, Math.min(end, start + LINE_MAX_CHARS));
   }
   return lines;
 }

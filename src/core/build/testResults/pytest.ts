@@ -11,7 +11,7 @@
 // Counted: an error as a failure, an xfail as skipped, an xpass as passed; deselected tests did not
 // run. A KeyboardInterrupt's banner makes the run incomplete, whatever summary follows it.
 import { countOf, countParts } from './outputLines';
-import { type Run, RunBuilder, type TestStatus } from './tally';
+import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
 const STATUS: Record<string, TestStatus> = {
   PASSED: 'passed',
@@ -72,7 +72,7 @@ class PytestRun {
   readonly builder: RunBuilder;
   /** Tests listed by -v (then the short summary's names repeat them). */
   private verbose = false;
-  /** Where each -v test is in the run's order, by id (a teardown error reports a passed test again). */
+  /** The ids of the tests named so far, up to TESTS_MAX (a teardown error reports a passed test again). */
   private readonly ids = new Set<string>();
   /** Counts from the progress characters (default mode), used when the summary never comes. */
   readonly progress = { passed: 0, failed: 0, skipped: 0 };
@@ -85,7 +85,7 @@ class PytestRun {
   verboseLine(id: string, word: string): void {
     this.verbose = true;
     if (this.ids.has(id)) return;
-    this.ids.add(id);
+    if (this.ids.size < TESTS_MAX) this.ids.add(id);
     const t = fromId(id);
     this.builder.add(t.name, STATUS[word] ?? 'passed', t.suite, t.file);
   }
@@ -100,7 +100,7 @@ class PytestRun {
     const dash = rest.indexOf(' - ');
     const id = dash < 0 ? rest : rest.slice(0, dash);
     if (!id.includes('::') || this.ids.has(id)) return;
-    this.ids.add(id);
+    if (this.ids.size < TESTS_MAX) this.ids.add(id);
     const t = fromId(id);
     this.builder.add(t.name, status, t.suite, t.file);
   }
@@ -135,13 +135,15 @@ export function readPytest(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
-    if (/^=+ test session starts =+$/.test(line)) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
+    if (line.startsWith('=') && /^=+ test session starts =+$/.test(line)) {
       close();
       run = new PytestRun(i);
       continue;
     }
-    const summary = line.length <= 400 ? summaryCounts(line) : undefined;
+    const summary = line.length <= 400 && line.includes(' in ') ? summaryCounts(line) : undefined;
     if (summary !== undefined) {
       run ??= new PytestRun(i);
       run.builder.summarise(summary);
@@ -149,7 +151,7 @@ export function readPytest(lines: readonly string[]): Run[] {
       continue;
     }
     if (run === undefined) continue;
-    if (/^!+ KeyboardInterrupt !+$/.test(line)) run.builder.interrupt();
+    if (line.startsWith('!') && /^!+ KeyboardInterrupt !+$/.test(line)) run.builder.interrupt();
     else if (/^=+ short test summary info =+$/.test(line)) run.shortSummary = true;
     else if (line.startsWith('=')) run.shortSummary = false;
     else if (run.shortSummary) run.summaryLine(line);

@@ -110,13 +110,15 @@ export function readVitest(lines: readonly string[]): Run[] {
     if (run !== undefined) runs.push(run.build());
     run = undefined;
   };
-  for (const [i, line] of lines.entries()) {
-    if (/^ RUN {1,2}v\d/.test(line)) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line === '') continue;
+    if (line.startsWith(' RUN ') && /^ RUN {1,2}v\d/.test(line)) {
       close();
       run = new VitestRun(i);
       continue;
     }
-    const summary = summaryCounts(line);
+    const summary = line.includes('Tests ') ? summaryCounts(line) : undefined;
     if (summary !== undefined) {
       run ??= new VitestRun(i);
       run.builder.summarise(summary);
