@@ -37,11 +37,17 @@ export class Notifications {
     return this.page.locator('.notifications-center');
   }
 
-  /** Opens the notification center (it stays open until Escape or hide()). */
+  /**
+   * Opens the notification center (it stays open until Escape or hide()). Asked again when it does
+   * not open: a webview that takes the keyboard back as it opens can close the palette under the keys.
+   */
   async show(): Promise<void> {
-    if (await this.center.isVisible()) return;
-    await new Palette(this.page).run('Notifications: Show Notifications');
-    await this.center.waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    for (let attempt = 1; !(await this.center.isVisible()); attempt++) {
+      await new Palette(this.page).run('Notifications: Show Notifications');
+      const shown = this.center.waitFor({ state: 'visible', timeout: attempt < 3 ? 5_000 : PATIENCE.soon });
+      if (attempt === 3) return shown;
+      await shown.catch(() => undefined);
+    }
   }
 
   async hide(): Promise<void> {
@@ -54,6 +60,26 @@ export class Notifications {
   async waitFor(text: string | RegExp, timeout: number = PATIENCE.work): Promise<void> {
     await this.show();
     await this.center.getByText(text).first().waitFor({ state: 'visible', timeout });
+  }
+
+  /**
+   * The notification saying `text`, in the center (left open), expanded so that its buttons show
+   * (the center folds all but its newest).
+   */
+  async item(text: string | RegExp, timeout: number = PATIENCE.work): Promise<Locator> {
+    await this.waitFor(text, timeout);
+    const item = this.center.locator('.notification-list-item', { hasText: text }).first();
+    const buttons = item.locator('.notification-list-item-buttons-container');
+    if (!(await buttons.isVisible())) {
+      await item.locator('.action-label[aria-label^="Expand"]').click();
+      await buttons.waitFor({ state: 'visible', timeout: PATIENCE.soon });
+    }
+    return item;
+  }
+
+  /** The button `name` of a notification `item`. */
+  button(item: Locator, name: string): Locator {
+    return item.getByRole('button', { name, exact: true });
   }
 
   /** Every notification's text (what went wrong, when a step fails); the center is closed again. */
