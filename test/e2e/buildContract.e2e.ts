@@ -50,20 +50,6 @@ async function startBuild(): Promise<string> {
   return until('the build to be written', () => buildIds().find((id) => !before.has(id)), PATIENCE.work);
 }
 
-/** Waits for `probe`, answering Allow Once to each run of Groundwork's own checks the modal asks about meanwhile. */
-async function allowingChecks<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  const { modal } = ui();
-  const check = modal.box.filter({ hasText: 'Agent: Groundwork (build check)' });
-  return until(
-    what,
-    async () => {
-      if (await check.isVisible()) await modal.choose('Allow Once');
-      return probe();
-    },
-    2 * PATIENCE.work,
-  );
-}
-
 const COLOURS = {
   green: ['63,185,80', '45,164,78'],
   blue: ['56,139,253', '9,105,218'],
@@ -174,7 +160,11 @@ describe('Test contract (UI)', function () {
     await modal.choose('Accept and Resume');
     await notifications.hide();
 
-    await allowingChecks('the resumed build to complete', () => buildYaml(id).status === 'completed');
+    const { allowed } = await modal.allowingChecks(
+      'the resumed build to complete',
+      () => buildYaml(id).status === 'completed',
+    );
+    assert.equal(allowed, 2, "QA's check and the final verification");
     const done = buildYaml(id);
     assert.deepEqual(
       done.phases.find((p) => p.name === 'developer')?.attempts.map((a) => [a.status, a.cause ?? 'first']),
@@ -217,14 +207,14 @@ describe('Test contract (UI)', function () {
 
   it('colours each requirement by the tests of the final verification, green, blue and red, with the tests in the hover', async () => {
     const { modelServer } = workbench();
-    const { page, editors, notifications } = ui();
+    const { page, modal, editors, notifications } = ui();
     await editors.closeTab('Preview report.md');
     await editors.closeAll();
     building = 'evidence';
     modelServer.add(...evidenceRules(COLOURED, () => building === 'evidence'));
     const id = await startBuild();
     // The test naming task-003 passes in QA and fails once the delivery has written a wrong example.
-    await allowingChecks('the build to fail at the final verification', () => buildYaml(id).status === 'failed');
+    await modal.allowingChecks('the build to fail at the final verification', () => buildYaml(id).status === 'failed');
     // The report opens (a webview that takes the keyboard when it likes): closed with the mouse.
     await editors.webviewShowing('h1', /Build report/);
     await editors.closeTab('Preview report.md');

@@ -2,6 +2,7 @@
 // The smoke-test driver (which the runner turns on) hides notification toasts: a person reads them
 // in the notification center, which these open and keep open while a test waits on them.
 import type { Locator, Page } from 'playwright-core';
+import { until } from '../until';
 import { Palette } from './palette';
 import { PATIENCE } from './workbench';
 
@@ -27,6 +28,31 @@ export class Modal {
   async choose(name: string): Promise<void> {
     await this.button(name).click();
     await this.box.waitFor({ state: 'hidden', timeout: PATIENCE.soon });
+  }
+
+  /**
+   * Waits for `probe`, answering Allow Once to each command of Groundwork's own checks the modal
+   * asks about meanwhile (QA's VERIFY, the final verification's TEST); how many it answered.
+   */
+  async allowingChecks<T>(
+    what: string,
+    probe: () => T | undefined | false,
+    timeout: number = 2 * PATIENCE.work,
+  ): Promise<{ value: T; allowed: number }> {
+    const check = this.box.filter({ hasText: 'Agent: Groundwork (build check)' });
+    let allowed = 0;
+    const value = await until(
+      what,
+      async () => {
+        if (await check.isVisible()) {
+          await this.choose('Allow Once');
+          allowed++;
+        }
+        return probe();
+      },
+      timeout,
+    );
+    return { value, allowed };
   }
 }
 
