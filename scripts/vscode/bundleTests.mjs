@@ -46,7 +46,7 @@ function entryPoints(files, base) {
  * is written here. A file not listed runs after these, in name order.
  *
  * - groundwork-container first: a fresh window, an empty workspace (the Plans welcome), no key.
- * - agentRun and build expect no model at first; each stores a key and clears it at the end.
+ * - agentRun, build and buildContract expect no model at first; each stores a key and clears it at the end.
  * - model stores the key the panel's files after it use (and the in-host suite checks is never sent).
  * - panelDiscovery leaves the panel idle for panelHostileFiles and panelStreams.
  * - chat uses the stored key, turns VS Code's chat on and off again, and leaves the key.
@@ -56,6 +56,7 @@ export const E2E_ORDER = [
   'groundwork-container',
   'agentRun',
   'build',
+  'buildContract',
   'journal',
   'model',
   'panelBrainstorm',

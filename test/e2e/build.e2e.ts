@@ -4,7 +4,7 @@
 // project goes, the estimate), Start; the scripted model plays all seven roles (test/support/
 // buildScript.ts): the first QA fails, the developer is sent back and fixes the bug, the second QA
 // says PASS and Groundwork re-runs `node --test` itself after the modal asked for it as
-// "Groundwork (build check)". Each phase try prints in a terminal of its own (read back here), the
+// "Groundwork (build check)" (and again for the final verification after the last phase). Each phase try prints in a terminal of its own (read back here), the
 // panel shows the phases as they go, the Builds group of the plan explorer lists the build, its
 // phases and their tries, the plan the brief belongs to lists the build too, and report.md opens in
 // the markdown preview. A second build is stopped by closing its developer's terminal while its model
@@ -237,14 +237,12 @@ describe('Builds (UI)', function () {
     assert.match(asked, /Agent: Groundwork \(build check\)/);
     assert.ok(asked.includes(`Folder: ${join(workspace, PROJECT)}`), asked);
 
-    const id = await until(
-      'the build to complete',
-      () => {
-        const [only] = buildIds();
-        return only && topStatus(buildYaml(only)) === 'completed' ? only : undefined;
-      },
-      PATIENCE.work,
-    );
+    // The final verification after the last phase runs the frozen TEST command again: asked too.
+    const { value: id, allowed } = await modal.allowingChecks('the build to complete', () => {
+      const [only] = buildIds();
+      return only && topStatus(buildYaml(only)) === 'completed' ? only : undefined;
+    });
+    assert.equal(allowed, 1, "the final verification's run of the TEST command");
     const last = await terminals.untilShows(/Press any key to close this terminal\./);
     assert.match(last, /── Groundwork build phase: delivery · try 1 ──/);
     assert.match(last, /✓ Groundwork checked delivery/);
@@ -401,7 +399,7 @@ describe('Builds (UI)', function () {
       if (attempt === 3) throw new Error(`Resume Build started nothing\nnotifications: ${await notifications.text()}`);
     }
     await allowCheck();
-    await until('the resumed build to complete', () => topStatus(buildYaml(id)) === 'completed', PATIENCE.work);
+    await modal.allowingChecks('the resumed build to complete', () => topStatus(buildYaml(id)) === 'completed');
     assert.equal(readFileSync(join(workspace, `${PROJECT}-2`, 'src', 'sum.js'), 'utf8'), FIXED);
     // It went on from the developer: no earlier phase asked the model again, and the developer's tries say so.
     const resumedPhases = new Set(modelServer.requests.slice(beforeResume).map((r) => r.rule?.replace(/ \d+$/, '')));

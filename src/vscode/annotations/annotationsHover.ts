@@ -127,10 +127,46 @@ export class AnnotationHovers extends Disposable implements vscode.HoverProvider
   }
 }
 
-/** `evidence`: what a build's final verification wrote after the region (its tests, or that none names it), as text. */
+/**
+ * `evidence`, what a build's final verification wrote after a region, into `md`: its code spans (the
+ * test names, regionEvidence.ts) as code, the rest as text. A span is one as CommonMark reads it (a
+ * run of backticks closed by the next run as long); one holding `$(` stays text, as no theme icon
+ * may show in it.
+ */
+function appendEvidence(md: vscode.MarkdownString, evidence: string): void {
+  let from = 0;
+  for (let at = evidence.indexOf('`'); at >= 0;) {
+    const fence = /^`+/.exec(evidence.slice(at))![0];
+    let close = evidence.indexOf(fence, at + fence.length);
+    while (close >= 0 && (evidence[close - 1] === '`' || evidence[close + fence.length] === '`'))
+      close = evidence.indexOf(fence, close + 1);
+    if (close < 0) {
+      at = evidence.indexOf('`', at + fence.length);
+      continue;
+    }
+    const span = evidence.slice(at, close + fence.length);
+    if (!span.includes('$(')) {
+      md.appendText(evidence.slice(from, at));
+      md.appendMarkdown(span);
+      from = close + fence.length;
+    }
+    at = evidence.indexOf('`', close + fence.length);
+  }
+  md.appendText(evidence.slice(from));
+}
+
+/** `evidence`: what a build's final verification wrote after the region (its tests, or that none names it). */
 function regionHover(a: RegionAnnotation, notes: number, evidence: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
-  const meaning: Record<string, string> = { green: vscode.l10n.t('implemented'), blue: vscode.l10n.t('planned') };
+  // Once a build's final verification wrote its evidence, the colour says what its tests found.
+  const meaning: Record<string, string> =
+    evidence === undefined
+      ? { green: vscode.l10n.t('implemented'), blue: vscode.l10n.t('planned') }
+      : {
+          green: vscode.l10n.t('verified'),
+          blue: vscode.l10n.t('no passing test'),
+          red: vscode.l10n.t('failed'),
+        };
   md.appendMarkdown(`$(symbol-color) **${vscode.l10n.t('Spec region')}** `);
   md.appendText(
     `${a.task} · ${a.color}${meaning[a.color.toLowerCase()] ? ` (${meaning[a.color.toLowerCase()]})` : ''}`,
@@ -138,7 +174,7 @@ function regionHover(a: RegionAnnotation, notes: number, evidence: string | unde
   md.appendMarkdown('\n\n');
   if (evidence !== undefined) {
     md.appendMarkdown('$(beaker) ');
-    md.appendText(evidence);
+    appendEvidence(md, evidence);
     md.appendMarkdown('\n\n');
   }
   md.appendText(

@@ -28,7 +28,8 @@ export class Editors {
    * hover away).
    */
   async hover(on: string, saying: string): Promise<Locator> {
-    const target = this.page.locator('.editor-instance .view-line span', { hasText: on }).first();
+    // The innermost span (a token): a line's outer span holds all of it, and its middle may be elsewhere.
+    const target = this.page.locator('.editor-instance .view-line span:not(:has(span))', { hasText: on }).first();
     const hover = this.page.locator('.monaco-hover:not(.hidden)', { hasText: saying }).first();
     await until(
       `the editor's hover over "${on}"`,
@@ -53,6 +54,18 @@ export class Editors {
     await palette.row(path.split('/').pop()!).waitFor({ state: 'visible', timeout: PATIENCE.soon });
     await this.page.keyboard.press('Enter');
     await this.line(showing).waitFor({ state: 'visible', timeout: PATIENCE.soon });
+  }
+
+  /**
+   * Closes the tab showing `text` with the mouse, if it is there: a webview's (the report's preview)
+   * takes the keyboard back when it likes, closing the palette under the keys.
+   */
+  async closeTab(text: string | RegExp): Promise<void> {
+    const tab = this.tab(text);
+    if (!(await tab.isVisible())) return;
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label[aria-label^="Close"]').click({ timeout: PATIENCE.soon });
+    await tab.waitFor({ state: 'detached', timeout: PATIENCE.soon });
   }
 
   async closeAll(): Promise<void> {

@@ -43,8 +43,14 @@ export class Palette {
         () => true,
         () => false,
       );
-      if (opened) {
-        await this.input.fill(`>${title}`);
+      // A webview that takes the keyboard back as it opens closes the widget under the keys: asked again.
+      const filled =
+        opened &&
+        (await this.input.fill(`>${title}`, { timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        ));
+      if (filled) {
         const row = this.row(title);
         const listed = await row.waitFor({ state: 'visible', timeout: 5_000 }).then(
           () => true,

@@ -120,6 +120,18 @@ export async function clearHover(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string, options: { keepHover?: boolean } = {}): Promise<string> {
   const path = join(workbench().artifactsDir, name);
   if (!options.keepHover) await clearHover(page);
+  // The finite animations done (a hover fading in), within two seconds; a cursor's blink never ends.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   await page.screenshot({ path });
   workbench().log(`screenshot: ${path}`);
   return path;
