@@ -13,6 +13,11 @@
 // package that passed with tests in it counts as one passed test, unnamed (and one that failed
 // without a failed test named, as one failed test): "at least one", so that a passing `go test`
 // does not read as zero tests. Tests after the last package line were cut short.
+//
+// What the code under test prints is printed raw: it can print result and package lines of its
+// own. A package line ends the package's results but carries no count to replace them with; in
+// -v output (`=== RUN` lines) a package counts only its results (a package line printed by the
+// code under test adds no passed test); and a test reported twice keeps its failure.
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
 const STATUS: Record<string, TestStatus> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
@@ -30,12 +35,17 @@ class GoPackage {
   readonly results = new Map<string, GoResult>();
   at: number | undefined;
 
+  /** `verbose`: the output is -v's (it has `=== RUN` lines): every test has its result line. */
+  constructor(private readonly verbose: boolean) {}
+
   result(at: number, name: string, status: TestStatus): void {
     this.at ??= at;
     const slash = name.lastIndexOf('/');
     const parent = slash > 0 ? this.results.get(name.slice(0, slash)) : undefined;
     if (parent !== undefined) parent.parent = true;
-    if (!this.results.has(name)) this.results.set(name, { name, status, parent: false });
+    const seen = this.results.get(name);
+    if (seen === undefined) this.results.set(name, { name, status, parent: false });
+    else if (status === 'failed') seen.status = 'failed';
   }
 
   /** The run of the package line `status pkg detail`. */
@@ -44,7 +54,8 @@ class GoPackage {
     const tests = [...this.results.values()].filter((r) => !r.parent);
     for (const t of tests) builder.add(t.name, t.status, pkg);
     const noTests = status === '?' || detail.includes('[no tests to run]');
-    if (tests.length === 0 && !noTests) builder.count(status === 'ok' ? 'passed' : 'failed');
+    if (tests.length === 0 && !noTests && !(this.verbose && status === 'ok'))
+      builder.count(status === 'ok' ? 'passed' : 'failed');
     builder.summarise(builder.counts);
     this.results.clear();
     this.at = undefined;
@@ -63,7 +74,7 @@ class GoPackage {
 /** The runs of `go test` (one a package) in `lines`. */
 export function readGoTest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
-  const pkg = new GoPackage();
+  const pkg = new GoPackage(lines.some((line) => line.startsWith('=== RUN   ')));
   for (const [i, line] of lines.entries()) {
     if (line.startsWith('=== RUN   ')) {
       pkg.at ??= i;
