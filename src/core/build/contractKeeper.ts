@@ -144,7 +144,7 @@ export class ContractKeeper {
     }
     // build.yaml keeps the newest VERIFIED_MAX, as for the phases' checks.
     if (build.verified.length > VERIFIED_MAX) build.verified.splice(0, build.verified.length - VERIFIED_MAX);
-    const tally = outputs.length === 0 ? undefined : readTestResults(outputs.join('\n'));
+    const tally = outputs.length === 0 ? undefined : readTestResults(outputs);
     const declared = (build.contract?.tests ?? []).reduce((sum, t) => sum + t.declared, 0);
     const short = tally === undefined ? undefined : shortTally(tally);
     const evidence = capText(outputs.map((o) => outputText(o, 3000)).join('\n'), EVIDENCE_MAX_CHARS);

@@ -326,7 +326,7 @@ async function runVerified(input: CheckInput, command: string): Promise<Run> {
 /** What the TEST commands' outputs say is wrong with the tests that ran (none ran, fewer than declared, some failed); undefined when nothing, or when no runner's output is recognised. */
 function countedProblem(outputs: readonly string[], declared: number): string | undefined {
   if (outputs.length === 0) return undefined;
-  const tally = readTestResults(outputs.join('\n'));
+  const tally = readTestResults(outputs);
   if (tally === undefined) return undefined;
   if (tally.ran === 0) return 'no test ran (the TEST commands exited 0 with 0 tests)';
   if (tally.failed > 0)

@@ -14,6 +14,11 @@
 // without a failed test named, as one failed test): "at least one", so that a passing `go test`
 // does not read as zero tests. Tests after the last package line were cut short (a run killed
 // between two packages, with nothing printed of the next, cannot be told from a whole one).
+//
+// What the code under test prints is printed raw: it can print result and package lines of its
+// own. A package line ends the package's results but carries no count to replace them with; in
+// -v output (`=== RUN` lines) a package counts only its results (a package line printed by the
+// code under test adds no passed test); and a test reported twice keeps its failure.
 import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
 const STATUS: Record<string, TestStatus> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
@@ -33,12 +38,19 @@ class GoPackage {
   private readonly more: Record<TestStatus, number> = { passed: 0, failed: 0, skipped: 0 };
   at: number | undefined;
 
+  /** `verbose`: the output is -v's (it has `=== RUN` lines): every test has its result line. */
+  constructor(private readonly verbose: boolean) {}
+
   result(at: number, name: string, status: TestStatus): void {
     this.at ??= at;
     const slash = name.lastIndexOf('/');
     const parent = slash > 0 ? this.results.get(name.slice(0, slash)) : undefined;
     if (parent !== undefined) parent.parent = true;
-    if (this.results.has(name)) return;
+    const seen = this.results.get(name);
+    if (seen !== undefined) {
+      if (status === 'failed') seen.status = 'failed';
+      return;
+    }
     if (this.results.size < TESTS_MAX) this.results.set(name, { name, status, parent: false });
     else this.more[status]++;
   }
@@ -60,7 +72,8 @@ class GoPackage {
   end(at: number, status: string, pkg: string, detail: string): Run {
     const builder = this.take(this.at ?? at, pkg);
     const noTests = status === '?' || detail.includes('[no tests to run]');
-    if (builder.size === 0 && !noTests) builder.count(status === 'ok' ? 'passed' : 'failed');
+    if (builder.size === 0 && !noTests && !(this.verbose && status === 'ok'))
+      builder.count(status === 'ok' ? 'passed' : 'failed');
     builder.summarise(builder.counts);
     return builder.build();
   }
@@ -74,7 +87,7 @@ class GoPackage {
 /** The runs of `go test` (one a package) in `lines`. */
 export function readGoTest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
-  const pkg = new GoPackage();
+  const pkg = new GoPackage(lines.some((line) => line.startsWith('=== RUN   ')));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line === '') continue;

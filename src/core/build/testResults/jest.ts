@@ -10,6 +10,11 @@
 //   Tests:       2 failed, 1 skipped, 1 todo, 6 passed, 10 total
 //
 // `Summary of all failing tests` repeats the failures after the last file: not read again.
+//
+// What the code under test writes to stdout is printed raw, so it can print a `Tests:` line (or
+// `No tests found`) of its own while the tests run. Jest has no header: all of its lines in an
+// output are one run, and only its last `Tests:` line counts, the results after an earlier one
+// belonging to the run (see RunBuilder). Two runs of Jest in one output read as one, not complete.
 import { countOf, countParts, indentOf, withoutSuffix } from './outputLines';
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
@@ -93,20 +98,14 @@ class JestRun {
   }
 }
 
-/** The runs of Jest (each up to its `Tests:` line, or `No tests found`) in `lines`. */
+/** The run of Jest in `lines` (all of its lines are one run: see the top of this file). */
 export function readJest(lines: readonly string[]): Run[] {
-  const runs: Run[] = [];
   let run: JestRun | undefined;
-  const close = (): void => {
-    if (run !== undefined) runs.push(run.builder.build());
-    run = undefined;
-  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line === '') continue;
     const file = line.includes('PASS ') || line.includes('FAIL ') ? fileHeader(line) : undefined;
     if (file !== undefined) {
-      if (run?.builder.summarised === true) close();
       run ??= new JestRun(i);
       if (!run.recap) run.enterFile(file);
       continue;
@@ -115,13 +114,12 @@ export function readJest(lines: readonly string[]): Run[] {
     if (summary !== undefined) {
       run ??= new JestRun(i);
       run.builder.summarise(summary);
+      run.recap = false;
       continue;
     }
     if (line.startsWith('No tests found, exiting with code ')) {
-      close();
-      run = new JestRun(i);
+      run ??= new JestRun(i);
       run.builder.summarise({ passed: 0, failed: 0, skipped: 0 });
-      close();
       continue;
     }
     if (run === undefined) continue;
@@ -129,15 +127,10 @@ export function readJest(lines: readonly string[]): Run[] {
       run.recap = true;
       continue;
     }
-    if (run.builder.summarised) {
-      if (line.startsWith('Ran all test suites') || line.startsWith('Time:')) close();
-      continue;
-    }
     if (!run.recap) {
       run.line(line);
       run.failure(line);
     }
   }
-  close();
-  return runs;
+  return run === undefined ? [] : [run.builder.build()];
 }

@@ -9,6 +9,11 @@
 //     2 failing                             counted twice)
 //
 // Node's spec reporter uses the same ✔; its durations have a fraction (`(0.36ms)`), mocha's none.
+//
+// What the code under test prints is printed raw, so it can print a summary of its own while the
+// tests run. Mocha has no header: once started, a run goes on to the output's end, and only its
+// last summary block counts, the results after an earlier one belonging to the run (see
+// RunBuilder). Two runs of mocha in one output read as one, not complete.
 import { nodeSpecResult } from './nodeSpec';
 import { indentOf, withoutSuffix } from './outputLines';
 import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
@@ -28,7 +33,8 @@ function mochaResult(line: string, indent: number, node: boolean): { status: Tes
 
 class MochaRun {
   readonly builder: RunBuilder;
-  readonly summary = { passed: 0, failed: 0, skipped: 0 };
+  /** The last summary block's counts (a new block starts at its `N passing (…)` line). */
+  summary = { passed: 0, failed: 0, skipped: 0 };
   /** After the summary: the failures' details, until a new run's first test. */
   details = false;
 
@@ -44,21 +50,16 @@ interface Candidate {
 }
 
 /**
- * The runs of mocha's spec reporter in `lines`. A run starts at a passing test or the summary;
+ * The run of mocha's spec reporter in `lines`. It starts at a passing test or a summary;
  * the failed and pending lines before it (`- text` and `1) text` are common in other output) are
  * kept aside until then, and dropped at any line that starts at the margin, which mocha's list has not.
  * A passing line right after a line of Node's spec reporter is Node's, cut short: it waits too.
  */
 export function readMocha(lines: readonly string[]): Run[] {
-  const runs: Run[] = [];
   let run: MochaRun | undefined;
   let waiting: Candidate[] = [];
   /** The describe names by level, from the lines that are neither tests nor the summary. */
   const groups: string[] = [];
-  const close = (): void => {
-    if (run !== undefined) runs.push(run.builder.build());
-    run = undefined;
-  };
   const start = (at: number): MochaRun => {
     const started = new MochaRun(at);
     for (const c of waiting) started.builder.add(c.name, c.status, c.suite);
@@ -83,9 +84,9 @@ export function readMocha(lines: readonly string[]): Run[] {
     if (summary !== null) {
       const passing = summary[2] === 'passing';
       if (passing && summary[0].endsWith(')')) {
-        if (run?.details === true) close();
         run ??= start(i);
         run.details = true;
+        run.summary = { passed: 0, failed: 0, skipped: 0 };
       }
       if (run?.details !== true) continue;
       const key = passing ? 'passed' : summary[2] === 'pending' ? 'skipped' : 'failed';
@@ -94,10 +95,9 @@ export function readMocha(lines: readonly string[]): Run[] {
       continue;
     }
     if (line.startsWith('Error: No test files found')) {
-      close();
-      run = new MochaRun(i);
+      run ??= start(i);
+      run.summary = { passed: 0, failed: 0, skipped: 0 };
       run.builder.summarise(run.summary);
-      close();
       continue;
     }
     const result = mochaResult(line, indent, node);
@@ -111,9 +111,10 @@ export function readMocha(lines: readonly string[]): Run[] {
     }
     groups.length = level;
     const suite = groups.length > 0 ? groups.join(' > ') : undefined;
+    // After a summary, the failures are listed again (not counted twice) until a passing test.
     if (run?.details === true) {
       if (result.status !== 'passed') continue;
-      close();
+      run.details = false;
     }
     if (run === undefined && (result.status !== 'passed' || wasNode)) {
       if (waiting.length < TESTS_MAX) waiting.push({ ...result, suite });
@@ -122,6 +123,5 @@ export function readMocha(lines: readonly string[]): Run[] {
     run ??= start(i);
     run.builder.add(result.name, result.status, suite);
   }
-  close();
-  return runs;
+  return run === undefined ? [] : [run.builder.build()];
 }

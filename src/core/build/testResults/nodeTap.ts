@@ -13,7 +13,13 @@
 //   # tests 8 / # suites 2 / # pass 3 / # fail 2 / # cancelled 0 / # skipped 2 / # todo 1 / # duration_ms 401.3
 //
 // As in the spec reporter, a file Node reports as a passing test because it defines none is no test.
-import { NodeSummary, nodeSummaryLine } from './nodeSpec';
+//
+// The reporter prints what the code under test prints as comments (`# text`), so `# tests 1` …
+// `# duration_ms 1.5` can come from the code under test. A run is everything from its `TAP version`
+// header to the next, and only its last summary block counts; the results after an earlier block
+// belong to the run. Node prints the plan `1..N` (N top-level results) right before its summary: a
+// run whose top-level results are not N, or with results after its last block, is not complete.
+import { NodeSummaries, nodeSummaryLine } from './nodeSpec';
 import { indentOf } from './outputLines';
 import { looksLikeTestFile, type Run, RunBuilder, type TestStatus } from './tally';
 
@@ -44,8 +50,11 @@ class TapRun {
   private readonly results: boolean[] = [];
   /** A result waiting for its YAML block, which may say it was a suite. */
   private pending: TapResult | undefined;
-  files = 0;
-  readonly summary = new NodeSummary();
+  readonly summaries = new NodeSummaries();
+  /** Top-level results seen (Node's plan counts them). */
+  private topResults = 0;
+  /** A top-level plan `1..N` with no top-level result after it. */
+  private plan: number | undefined;
 
   constructor(at: number) {
     this.builder = new RunBuilder('node', at);
@@ -59,6 +68,11 @@ class TapRun {
 
   result(level: number, name: string, status: TestStatus): void {
     this.flush();
+    this.summaries.result();
+    if (level === 0) {
+      this.topResults++;
+      this.plan = undefined;
+    }
     const hasResults = this.results[level + 1] === true;
     this.results.length = level + 1;
     this.results[level] = true;
@@ -70,12 +84,23 @@ class TapRun {
     if (this.pending !== undefined) this.pending.hasResults = true;
   }
 
+  /** `1..N` at the top level. */
+  topPlan(n: number): void {
+    this.flush();
+    this.plan = n;
+  }
+
+  summaryLine(key: string, value: number): void {
+    this.flush();
+    this.summaries.line(key, value, this.plan);
+  }
+
   flush(): void {
     const r = this.pending;
     this.pending = undefined;
     if (r === undefined || r.hasResults) return;
     if (r.level === 0 && r.status === 'passed' && looksLikeTestFile(r.name)) {
-      this.files++;
+      this.builder.fileWithoutTests(r.name);
       return;
     }
     const suite = this.groups.slice(0, r.level).join(' > ');
@@ -84,14 +109,14 @@ class TapRun {
 
   build(): Run {
     this.flush();
-    if (this.summary.has('duration_ms')) {
-      this.builder.summarise(this.summary.counts(this.files));
-    }
+    this.summaries.summarise(this.builder);
+    const plan = this.summaries.last?.plan;
+    if (plan !== undefined && plan !== this.topResults) this.builder.disagree();
     return this.builder.build();
   }
 }
 
-/** The runs of TAP output (`TAP version 13` up to its `# duration_ms`, or the next header) in `lines`. */
+/** The runs of TAP output (each from its `TAP version` line to the next) in `lines`. */
 export function readNodeTap(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
   let run: TapRun | undefined;
@@ -134,10 +159,14 @@ export function readNodeTap(lines: readonly string[]): Run[] {
       yamlAllowed = { line: i + 1, indent: indent + 2 };
       continue;
     }
-    const summary = indent === 0 ? nodeSummaryLine(line, '#') : undefined;
-    if (summary === undefined) continue;
-    run.summary.add(summary.key, summary.value);
-    if (summary.key === 'duration_ms') close();
+    if (indent !== 0) continue;
+    const plan = /^1\.\.(\d{1,12})$/.exec(line);
+    if (plan !== null) {
+      run.topPlan(Number(plan[1]));
+      continue;
+    }
+    const summary = nodeSummaryLine(line, '#');
+    if (summary !== undefined) run.summaryLine(summary.key, summary.value);
   }
   close();
   return runs;

@@ -10,6 +10,12 @@
 //
 // Counted: an error as a failure, an xfail as skipped, an xpass as passed; deselected tests did not
 // run. A KeyboardInterrupt's banner makes the run incomplete, whatever summary follows it.
+//
+// What the code under test prints (raw with -s, else in a failure's `Captured stdout` section,
+// before the summary) can be a summary line of its own: a run is everything from its `test
+// session starts` to the next, and only its last summary line counts, the results after an
+// earlier one belonging to the run (see RunBuilder). A test id reported again with another
+// status counts again (pytest's own summary counts a passed test whose teardown failed twice).
 import { countOf, countParts } from './outputLines';
 import { type Run, RunBuilder, type TestStatus, TESTS_MAX } from './tally';
 
@@ -72,7 +78,10 @@ class PytestRun {
   readonly builder: RunBuilder;
   /** Tests listed by -v (then the short summary's names repeat them). */
   private verbose = false;
-  /** The ids of the tests named so far, up to TESTS_MAX (a teardown error reports a passed test again). */
+  /**
+   * The ids with their status already counted (`id status`): a status seen again is the same
+   * result. At most TESTS_MAX are kept (memory bounded whatever the output; past it, repeats count).
+   */
   private readonly ids = new Set<string>();
   /** Counts from the progress characters (default mode), used when the summary never comes. */
   readonly progress = { passed: 0, failed: 0, skipped: 0 };
@@ -84,10 +93,10 @@ class PytestRun {
 
   verboseLine(id: string, word: string): void {
     this.verbose = true;
-    if (this.ids.has(id)) return;
-    if (this.ids.size < TESTS_MAX) this.ids.add(id);
+    const status = STATUS[word] ?? 'passed';
+    if (!this.once(id, status)) return;
     const t = fromId(id);
-    this.builder.add(t.name, STATUS[word] ?? 'passed', t.suite, t.file);
+    this.builder.add(t.name, status, t.suite, t.file);
   }
 
   /** `FAILED id - message` in the short test summary, when -v did not list the tests. */
@@ -99,14 +108,22 @@ class PytestRun {
     const rest = line.slice(space + 1);
     const dash = rest.indexOf(' - ');
     const id = dash < 0 ? rest : rest.slice(0, dash);
-    if (!id.includes('::') || this.ids.has(id)) return;
-    if (this.ids.size < TESTS_MAX) this.ids.add(id);
+    if (!id.includes('::') || !this.once(id, status)) return;
     const t = fromId(id);
     this.builder.add(t.name, status, t.suite, t.file);
   }
 
+  /** Whether `id` with `status` is seen for the first time. */
+  private once(id: string, status: TestStatus): boolean {
+    const key = `${id} ${status}`;
+    if (this.ids.has(key)) return false;
+    if (this.ids.size < TESTS_MAX) this.ids.add(key);
+    return true;
+  }
+
   /** `test_cart.py .Fsx.F.F.   [ 81%]`, or a continuation `....  [100%]`. */
   progressChars(chars: string): void {
+    this.builder.continued();
     for (const c of chars) {
       const status = PROGRESS[c];
       if (status !== undefined) this.progress[status]++;
@@ -127,7 +144,7 @@ class PytestRun {
 const PROGRESS_FILE = /^\S{1,1000}\.py ([.FEsxX]{1,1000})(?: {1,200}\[ {0,2}\d{1,3}%\])?$/;
 const PROGRESS_MORE = /^([.FEsxX]{1,1000}) {1,200}\[ {0,2}\d{1,3}%\]$/;
 
-/** The runs of pytest (each from `test session starts`, or its first line, to its summary) in `lines`. */
+/** The runs of pytest (each from `test session starts`, or its first summary line, to the next) in `lines`. */
 export function readPytest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
   let run: PytestRun | undefined;
@@ -147,7 +164,6 @@ export function readPytest(lines: readonly string[]): Run[] {
     if (summary !== undefined) {
       run ??= new PytestRun(i);
       run.builder.summarise(summary);
-      close();
       continue;
     }
     if (run === undefined) continue;

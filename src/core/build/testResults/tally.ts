@@ -27,6 +27,12 @@ export interface TestTally {
   complete: boolean;
   /** Whether per-test names could be read. */
   named: boolean;
+  /**
+   * File-level entries the runner reported as passing tests though no test ran in them (Node's
+   * runner names a test file whose code exited before its tests, or that defines none, that way),
+   * as the runner named them: not counted, but a reason to doubt the run. Absent when there were none.
+   */
+  filesWithoutTests?: string[];
 }
 
 /** One run a parser found: a tally, and the line it started on (runs of several runners are put in order by it). */
@@ -38,6 +44,8 @@ export interface Run extends TestTally {
 export const TESTS_MAX = 10_000;
 /** A name, suite or file longer than this is cut, with an ellipsis. */
 export const NAME_MAX_CHARS = 300;
+/** At most this many names are kept in a tally's `filesWithoutTests`. */
+export const FILES_WITHOUT_TESTS_MAX = 100;
 
 export interface Counts {
   ran: number;
@@ -63,14 +71,27 @@ export function testCase(name: string, status: TestStatus, suite?: string, file?
 
 /**
  * One run being read. Tests named one by one are `add`ed; tests the output only counts are
- * `count`ed; the runner's own summary, when seen, is `summarise`d and wins over what was counted.
+ * `count`ed; the runner's own summary, when seen, is `summarise`d, and a later summary supersedes
+ * an earlier one: the code under test can print a summary of its own while the tests run, but the
+ * runner's is the last thing it prints.
+ *
+ * The summary is the run's count only when it covers what was seen: no result came after it, the
+ * parser found nothing it disagrees with (`disagree`: a TAP plan, cargo's `running N tests`), and
+ * no status was seen more often than it says. Otherwise the run is not complete, and the counts
+ * are the results seen, never fewer failures or skips than the summary says, never more passes
+ * than it says (a result seen and not in the summary may be one the code under test printed).
  */
 export class RunBuilder {
   private readonly tests: TestCase[] = [];
   private readonly seen: Counts = { ran: 0, passed: 0, failed: 0, skipped: 0 };
   private namedCount = 0;
   private summary: Counts | undefined;
+  /** A result was seen after the last summary (which then does not cover the run). */
+  private afterSummary = false;
+  private disagreed = false;
   private interrupted = false;
+  private readonly noTestFiles: string[] = [];
+  private noTestFileCount = 0;
 
   constructor(
     readonly runner: Runner,
@@ -88,12 +109,36 @@ export class RunBuilder {
     this.seen[status] += n;
     this.seen.ran += n;
     if (named) this.namedCount += n;
+    this.continued();
   }
 
-  /** The runner's own final counts; `ran` defaults to their sum. */
+  /** A file-level entry that ran no test (not counted; named in `filesWithoutTests`). */
+  fileWithoutTests(name: string): void {
+    this.noTestFileCount++;
+    if (this.noTestFiles.length < FILES_WITHOUT_TESTS_MAX) this.noTestFiles.push(shownText(name));
+  }
+
+  /** How many file-level entries ran no test (the runner's summary counts them as passing tests). */
+  get filesWithoutTests(): number {
+    return this.noTestFileCount;
+  }
+
+  /** The runner's own counts (the last summary wins); `ran` defaults to their sum. */
   summarise(counts: Omit<Counts, 'ran'> & { ran?: number }): void {
     const sum = counts.passed + counts.failed + counts.skipped;
     this.summary = { ...counts, ran: counts.ran ?? sum };
+    this.afterSummary = false;
+    this.disagreed = false;
+  }
+
+  /** The run went on after its summary (results it may not cover), though none was counted here. */
+  continued(): void {
+    if (this.summary !== undefined) this.afterSummary = true;
+  }
+
+  /** The last summary contradicts what the run showed (e.g. the TAP plan's count of results). */
+  disagree(): void {
+    this.disagreed = true;
   }
 
   /** The runner said it was interrupted (a summary may still follow, of what ran before). */
@@ -105,9 +150,22 @@ export class RunBuilder {
     return this.summary !== undefined;
   }
 
-  /** What has been counted so far, from the lines or the summary. */
+  /** Whether the summary covers every result seen (see the class's comment). */
+  private get covered(): boolean {
+    const s = this.summary;
+    if (s === undefined || this.afterSummary || this.disagreed) return false;
+    return this.seen.passed <= s.passed && this.seen.failed <= s.failed && this.seen.skipped <= s.skipped;
+  }
+
+  /** What has been counted so far: the summary when it covers the run (see the class's comment). */
   get counts(): Counts {
-    return { ...(this.summary ?? this.seen) };
+    const s = this.summary;
+    if (s === undefined) return { ...this.seen };
+    if (this.covered) return { ...s };
+    const passed = Math.min(this.seen.passed, s.passed);
+    const failed = Math.max(this.seen.failed, s.failed);
+    const skipped = Math.max(this.seen.skipped, s.skipped);
+    return { ran: passed + failed + skipped, passed, failed, skipped };
   }
 
   get size(): number {
@@ -115,15 +173,17 @@ export class RunBuilder {
   }
 
   build(): Run {
-    const counts = this.summary ?? this.seen;
-    return {
+    const counts = this.counts;
+    const run: Run = {
       runner: this.runner,
       at: this.at,
       ...counts,
       tests: this.tests,
-      complete: this.summary !== undefined && !this.interrupted,
+      complete: this.covered && !this.interrupted,
       named: this.namedCount === counts.ran,
     };
+    if (this.noTestFiles.length > 0) run.filesWithoutTests = [...this.noTestFiles];
+    return run;
   }
 }
 

@@ -6,6 +6,8 @@
 // nodeSpec.ts, nodeTap.ts (Node's test runner), jest.ts, vitest.ts, mocha.ts, pytest.ts,
 // goTest.ts, cargo.ts, junit.ts. Their line patterns do not overlap, so the runs of several
 // commands in one output (`npm test && pytest`) add up, in the order they were printed.
+// The code under test prints to the same output and may print any runner's lines: within a run,
+// only the runner's last summary counts (RunBuilder in tally.ts says when it covers the run).
 // Linear in the output; at most TESTS_MAX tests kept, names cut to NAME_MAX_CHARS and shown with
 // visible escapes; never throws.
 import { readCargo } from './cargo';
@@ -17,11 +19,11 @@ import { readNodeSpec } from './nodeSpec';
 import { readNodeTap } from './nodeTap';
 import { outputLines } from './outputLines';
 import { readPytest } from './pytest';
-import { type Run, type TestCase, type TestTally, TESTS_MAX } from './tally';
+import { FILES_WITHOUT_TESTS_MAX, type Run, type TestCase, type TestTally, TESTS_MAX } from './tally';
 import { readVitest } from './vitest';
 
 export type { Runner, TestCase, TestStatus, TestTally } from './tally';
-export { NAME_MAX_CHARS, TESTS_MAX } from './tally';
+export { FILES_WITHOUT_TESTS_MAX, NAME_MAX_CHARS, TESTS_MAX } from './tally';
 
 const PARSERS: ((lines: readonly string[]) => Run[])[] = [
   readNodeSpec,
@@ -58,6 +60,10 @@ function addUp(first: Run, runs: readonly Run[]): TestTally {
       if (tests.length >= TESTS_MAX) break;
       tests.push(t);
     }
+    for (const f of run.filesWithoutTests ?? []) {
+      tally.filesWithoutTests ??= [];
+      if (tally.filesWithoutTests.length < FILES_WITHOUT_TESTS_MAX) tally.filesWithoutTests.push(f);
+    }
   }
   return tally;
 }
@@ -67,21 +73,37 @@ function withoutAt(run: Run): TestTally {
   return tally;
 }
 
+/** The runs of one output, their lines counted from `offset`. */
+function runsOf(output: unknown, offset: number): { runs: Run[]; lines: number } {
+  const lines = outputLines(typeof output === 'string' ? output : '');
+  const runs = PARSERS.flatMap((read) => read(lines)).map((run) => ({ ...run, at: run.at + offset }));
+  return { runs, lines: lines.length };
+}
+
 /**
  * The tally of `output` (stdout+stderr as captured, ANSI colour codes possibly present), or
  * undefined when no runner's format is recognised. Several runs in one output (e.g.
- * `npm test && pytest`) add up; the tally takes the first runner's name.
+ * `npm test && pytest`) add up; the tally takes the first runner's name. The outputs of several
+ * commands are best given apart (an array): a runner without a header line (Node's spec reporter,
+ * Jest, mocha) reads as one run to the end of its output, so two of its runs in one output read as
+ * one, not complete.
  *
  * `junitXml`, a JUnit XML report the command wrote, describes the same run as the output: when it
  * is whole it is the tally (runner 'junit'); when it was cut short the output's tally wins if
  * there is one.
  */
-export function readTestResults(output: string, junitXml?: string): TestTally | undefined {
+export function readTestResults(output: string | readonly string[], junitXml?: string): TestTally | undefined {
   try {
     const junit = typeof junitXml === 'string' ? readJunit(junitXml) : undefined;
     if (junit?.complete === true) return withoutAt(junit);
-    const lines = outputLines(typeof output === 'string' ? output : '');
-    const runs = PARSERS.flatMap((read) => read(lines)).sort((a, b) => a.at - b.at);
+    const runs: Run[] = [];
+    let offset = 0;
+    for (const one of Array.isArray(output) ? (output as readonly unknown[]) : [output]) {
+      const read = runsOf(one, offset);
+      runs.push(...read.runs);
+      offset += read.lines;
+    }
+    runs.sort((a, b) => a.at - b.at);
     if (runs[0] !== undefined) return addUp(runs[0], runs);
     return junit === undefined ? undefined : withoutAt(junit);
   } catch {

@@ -13,6 +13,10 @@
 //
 // Without the summary (a run cut short), a file's line gives its counts; a test line counts only
 // when no file line gave its file's.
+//
+// What the code under test prints is printed raw (under a `stdout | file > test` line), so it can
+// print a `Tests` line of its own: a run is everything from its `RUN` line to the next, and only
+// its last `Tests` line counts, the results after an earlier one belonging to the run (see RunBuilder).
 import { countOf, countParts, indentOf, withoutSuffix } from './outputLines';
 import { type Run, RunBuilder, type TestStatus } from './tally';
 
@@ -68,6 +72,7 @@ class VitestRun {
       this.file = rest.slice(0, paren);
       this.files++;
       this.tally(counts);
+      this.builder.continued();
       return;
     }
     const status = GLYPHS[glyph];
@@ -102,7 +107,7 @@ class VitestRun {
   }
 }
 
-/** The runs of Vitest (each from its `RUN` line up to its `Tests` line) in `lines`. */
+/** The runs of Vitest (each from its `RUN` line to the next) in `lines`. */
 export function readVitest(lines: readonly string[]): Run[] {
   const runs: Run[] = [];
   let run: VitestRun | undefined;
@@ -122,13 +127,11 @@ export function readVitest(lines: readonly string[]): Run[] {
     if (summary !== undefined) {
       run ??= new VitestRun(i);
       run.builder.summarise(summary);
-      close();
       continue;
     }
     if (line.startsWith('No test files found, exiting with code ')) {
       run ??= new VitestRun(i);
       run.builder.summarise({ passed: 0, failed: 0, skipped: 0 });
-      close();
       continue;
     }
     if (run === undefined) continue;

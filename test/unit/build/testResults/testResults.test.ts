@@ -1,8 +1,10 @@
 // readTestResults as a whole: what is no runner's output, several runs in one output, colour and
 // terminal redraws, names that are hostile or long, the caps, and 5 MB of hostile output read in
-// linear time (CPU time, not the clock: test/support/cpuTime.ts).
+// linear time (CPU time, not the clock: test/support/cpuTime.ts), lines crafted for a pattern that
+// backtracks included (cargo's doc-test names, `test - - - … ... ok`, once took about 10 s for 6 MB).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { LINE_MAX_CHARS } from '../../../../src/core/build/testResults/outputLines';
 import { NAME_MAX_CHARS, readTestResults, TESTS_MAX } from '../../../../src/core/build/testResults/testResults';
 import { cpuTimed } from '../../../support/cpuTime';
 import { counts, fixture, names } from './fixtureTally';
@@ -42,7 +44,13 @@ describe('several runs in one output', () => {
   });
 
   test('the same runner twice, and runs of four runners in a row', () => {
-    const twice = readTestResults(fixture('jest/mixed-verbose.txt') + fixture('jest/pass-single.txt'));
+    // Jest prints no header: two of its runs in one output cannot be told from one run whose code
+    // printed a `Tests:` line, so they read as one, not complete (failures kept, passes at most the
+    // last summary's). Given apart, one output a command, they add up.
+    const outputs = [fixture('jest/mixed-verbose.txt'), fixture('jest/pass-single.txt')];
+    const joined = readTestResults(outputs.join(''));
+    assert.equal(counts(joined), 'jest: ran 7, 3 passed, 2 failed, 2 skipped; incomplete, not named');
+    const twice = readTestResults(outputs);
     assert.equal(counts(twice), 'jest: ran 13, 9 passed, 2 failed, 2 skipped; complete, named');
     const four = ['go/mixed-v.txt', 'cargo/mixed.txt', 'mocha/mixed.txt', 'vitest/mixed-verbose.txt'].map(fixture);
     const t = readTestResults(four.join(''));
@@ -155,6 +163,38 @@ describe('hostile and huge output', () => {
       const ms = cpuMs(() => (tally = readTestResults(output)), 5000);
       assert.ok(ms < 5000, `${ms.toFixed(0)} ms`);
       assert.ok(JSON.stringify(tally ?? null).length < 4 * MB, 'the tally keeps to its caps');
+    }
+  });
+
+  // One line crafted against one parser's pattern, after a head: 6 MB of it each (made one at a time).
+  const CRAFTED: [name: string, head: string, line: string][] = [
+    ['cargo: a name of ` -` repeated', 'running 1 test\n', `test ${' -'.repeat(995)} ... ok`],
+    ['cargo: ` - ` and `(line ` repeated', 'running 1 test\n', `test ${' - (line 1'.repeat(200)} ... ok`],
+    ['cargo: a long name, no result', 'running 1 test\n', `test ${'a'.repeat(LINE_MAX_CHARS)} ... `],
+    ['cargo: Running with parentheses', '', `  Running ${'a'.repeat(999)} ${'('.repeat(3000)}`],
+    ['node spec: durations repeated', '', `✔ t${' (1.0ms)x'.repeat(450)}`],
+    ['node TAP: ` # ` repeated', 'TAP version 13\n', `ok 1 - ${' # '.repeat(1300)}`],
+    ['jest: durations repeated', 'PASS a.test.js\n', `  ✓ t${' (1 ms)x'.repeat(500)}`],
+    ['vitest: parentheses', ' RUN  v3.2.4 /p\n', ` Tests ${'('.repeat(4000)} (1)x`],
+    ['vitest: file counts', ' RUN  v3.2.4 /p\n', ` ✓ a (1 tests${' | 1 failed'.repeat(350)} 1ms`],
+    ['mocha: durations repeated', '', `  ✔ t${' (1ms)x'.repeat(500)}`],
+    [
+      'pytest: progress',
+      '=== test session starts ===\n',
+      `${'a'.repeat(999)}.py ${'.'.repeat(1000)}${' '.repeat(200)}x`,
+    ],
+    ['pytest: `=` runs', '=== test session starts ===\n', ' ='.repeat(2000)],
+    ['pytest: statuses', '=== test session starts ===\n', `a::b${' PASSEDx'.repeat(500)}`],
+    ['go: a long result', '', `--- PASS: ${'a'.repeat(1990)} (0.0s)${' '.repeat(2000)}`],
+    ['go: a package line', '', `ok  \t${'a'.repeat(999)}${' '.repeat(3000)}`],
+    ['escape codes: an OSC never ended', '', `\u001b]${'a'.repeat(LINE_MAX_CHARS)}`],
+  ];
+
+  test('6 MB of lines crafted against each parser are read in well under 2 s each', () => {
+    for (const [name, head, unit] of CRAFTED) {
+      const output = head + fill(`${unit}\n`, 6_000_000);
+      const ms = cpuMs(() => readTestResults(output), 2000);
+      assert.ok(ms < 2000, `${name}: ${ms.toFixed(0)} ms`);
     }
   });
 
