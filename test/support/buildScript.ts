@@ -118,9 +118,18 @@ export interface BuildScriptOptions {
    *   and QA says PASS with VERIFY: node --version, twice;
    * - no-tests: the test writer's test file holds no test at all (node --test exits 0 with 0 tests);
    * - delivery-test: delivery, which may write docs/, plants docs/check.test.js, which node --test
-   *   would find and run in the final verification (it rewrites src/sum.js as it runs).
+   *   would find and run in the final verification (it rewrites src/sum.js as it runs);
+   * - early-exit: the developer's src/sum.js ends the process as the frozen test loads it, and a
+   *   test of its own in a new file carries the frozen test's name and passes.
    */
-  lie?: 'vacuous-test' | 'test-overwritten' | 'test-script-exit-0' | 'architecture-test' | 'no-tests' | 'delivery-test';
+  lie?:
+    | 'vacuous-test'
+    | 'test-overwritten'
+    | 'test-script-exit-0'
+    | 'architecture-test'
+    | 'no-tests'
+    | 'delivery-test'
+    | 'early-exit';
 }
 
 /** The test, rewritten by a developer to pass whatever sum does. */
@@ -293,6 +302,11 @@ function lies(rules: Rule[], options: BuildScriptOptions, d: Omit<StreamReply, '
       );
       set('qa 1', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
       set('qa 2', say('All good.\n\nVERIFICATION: PASS\nVERIFY: node --version\n'));
+      break;
+    case 'early-exit':
+      set('developer 1', write('src/sum.js', `process.exit(0);\n${BUGGY}`, 'Implementing sum.'));
+      set('developer 3', write('src/sum.js', `process.exit(0);\n${BUGGY}`, 'Nothing to fix.'));
+      after('developer 1', dev('developer adds a test of its own', write('test/extra.test.js', VACUOUS_TEST)));
       break;
     case 'delivery-test':
       after('delivery 1', [

@@ -219,6 +219,7 @@ export class BuildCarry {
         gateState: going.gateState,
         ...(build.commands !== undefined ? { commands: build.commands } : {}),
         declared: (build.contract?.tests ?? []).reduce((sum, t) => sum + t.declared, 0),
+        frozenTests: (build.contract?.tests ?? []).map((t) => t.path),
         ...this.precheck(build, phase, root),
         // build.costUsd is what the phases before this run spent; the run's own cost comes on top.
         stopWhen: (run) => (costReason = this.overBudget(build, run.costUsd ?? 0, run)),

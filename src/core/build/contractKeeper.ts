@@ -17,7 +17,7 @@ import { capText, outputText, shownCommand, shownPath } from './phaseCheckText';
 import { runCheckCommand } from './phaseAttempt';
 import type { AttemptRequest } from './phaseAttempt';
 import { judgeRequirements, markRequirementEvidence, requirementIds } from './requirementEvidence';
-import { changeText, contractChanges, contractCovers, freezeContract } from './testContract';
+import { changeText, contractChanges, contractCovers, freezeContract, frozenFilesWithoutTests } from './testContract';
 import type { ContractChange, CoverageLine } from './testContract';
 import { looksLikeTestFile } from './testFiles';
 import { readTestResults } from './testResults/testResults';
@@ -148,8 +148,17 @@ export class ContractKeeper {
     const declared = (build.contract?.tests ?? []).reduce((sum, t) => sum + t.declared, 0);
     const short = tally === undefined ? undefined : shortTally(tally);
     const evidence = capText(outputs.map((o) => outputText(o, 3000)).join('\n'), EVIDENCE_MAX_CHARS);
+    const silent = frozenFilesWithoutTests(
+      tally?.filesWithoutTests,
+      (build.contract?.tests ?? []).map((t) => t.path),
+    );
     if (failure === undefined && tally !== undefined) {
       if (tally.ran === 0) failure = { reason: 'the TEST commands exited 0, but no test ran', evidence };
+      else if (silent.length > 0)
+        failure = {
+          reason: `the frozen test file${silent.length === 1 ? '' : 's'} ${silent.map(shownPath).join(', ')} ran no test (it declares none, or the code it loads ended the run before its tests)`,
+          evidence,
+        };
       else if (tally.failed > 0)
         failure = {
           reason: `${tally.failed} test${tally.failed === 1 ? '' : 's'} failed though the command exited 0`,

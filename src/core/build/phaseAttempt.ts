@@ -52,6 +52,8 @@ export interface AttemptRequest {
   commands?: ProjectCommands;
   /** How many tests the frozen test files declare (0 before the contract is frozen). */
   declared?: number;
+  /** The frozen test files (phaseChecks.ts's CheckInput.frozenTests). */
+  frozenTests?: readonly string[];
   /** Checked after the run and before the phase's own check (the test contract): a failure here is the attempt's. */
   precheck?: () => Promise<CheckOutcome | undefined>;
   /** Refuses a write of the phase's run that would break the test contract (testContract.ts's contractRefusal). */
@@ -126,6 +128,7 @@ export async function runAttempt(deps: AttemptDeps, request: AttemptRequest): Pr
       created,
       ...(commands ? { commands } : {}),
       ...(request.declared !== undefined ? { declared: request.declared } : {}),
+      ...(request.frozenTests !== undefined ? { frozenTests: request.frozenTests } : {}),
       ...(exempt !== undefined ? { exempt } : {}),
       runCommand,
     });

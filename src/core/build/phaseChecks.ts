@@ -13,6 +13,7 @@ import { lookUp, readProjectFile } from './phaseCheckFiles';
 import { cap, capText, outputText, shownCommand, shownLine, shownPath } from './phaseCheckText';
 import { looksLikeTestFile } from './testFiles';
 import { readTestResults } from './testResults/testResults';
+import { frozenFilesWithoutTests } from './testContract';
 
 export interface VerifyOutcome {
   ran: boolean;
@@ -39,6 +40,8 @@ export interface CheckInput {
   commands?: ProjectCommands;
   /** How many tests the frozen test files declare (the test contract): a verification that ran fewer is not verified. */
   declared?: number;
+  /** The frozen test files (project-relative): one the runner reports as running no test is not verified. */
+  frozenTests?: readonly string[];
   /**
    * Groundwork runs a command itself (approval rules apply inside). `frozenContractHolds`: the
    * command is a frozen TEST:/BUILD: and the test contract was found unchanged just before, so the
@@ -226,7 +229,7 @@ async function checkVerification(input: CheckInput): Promise<CheckOutcome> {
     );
     return { ...failed(reason, false, evidence, verified), sendBack: { to: 'developer', feedback } };
   }
-  const counted = countedProblem(testOutputs, input.declared ?? 0);
+  const counted = countedProblem(testOutputs, input.declared ?? 0, input.frozenTests ?? []);
   if (counted !== undefined) {
     const reason = cap(`Claimed but not verified: QA reported VERIFICATION: PASS, but ${counted}.`);
     const evidence = capText(testOutputs.map((o) => outputText(o, 3000)).join('\n'), EVIDENCE_MAX_CHARS);
@@ -324,11 +327,14 @@ async function runVerified(input: CheckInput, command: string): Promise<Run> {
 }
 
 /** What the TEST commands' outputs say is wrong with the tests that ran (none ran, fewer than declared, some failed); undefined when nothing, or when no runner's output is recognised. */
-function countedProblem(outputs: readonly string[], declared: number): string | undefined {
+function countedProblem(outputs: readonly string[], declared: number, frozen: readonly string[]): string | undefined {
   if (outputs.length === 0) return undefined;
   const tally = readTestResults(outputs);
   if (tally === undefined) return undefined;
   if (tally.ran === 0) return 'no test ran (the TEST commands exited 0 with 0 tests)';
+  const silent = frozenFilesWithoutTests(tally.filesWithoutTests, frozen);
+  if (silent.length > 0)
+    return `the frozen test file${silent.length === 1 ? '' : 's'} ${silent.map(shownPath).join(', ')} ran no test (it declares none, or the code it loads ended the run before its tests)`;
   if (tally.failed > 0)
     return `${tally.failed} test${tally.failed === 1 ? '' : 's'} failed though the command exited 0`;
   if (tally.passed < declared)

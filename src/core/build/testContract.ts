@@ -395,3 +395,16 @@ export function contractCovers(contract: TestContract, command: string): boolean
   if (REACHES_FURTHER.test(command)) return false;
   return !contract.entries.some((e) => e.key === 'config.workspaces' && e.sha256 !== null);
 }
+
+/**
+ * The frozen test files a runner reported as files that ran no test (`filesWithoutTests`: the
+ * code they load ended the process before their tests, or emptied them): such a file's tests did
+ * not run, whatever else passed.
+ */
+export function frozenFilesWithoutTests(
+  filesWithoutTests: readonly string[] | undefined,
+  frozen: readonly string[],
+): string[] {
+  const names = (filesWithoutTests ?? []).map((n) => n.replace(/\\/g, '/'));
+  return frozen.filter((path) => names.some((n) => n === path || n.endsWith(`/${path}`)));
+}

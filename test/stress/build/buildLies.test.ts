@@ -134,4 +134,14 @@ describe('a build no agent can bend', () => {
     assert.ok(!yaml.verified.some((v) => v.phase === 'final'), 'nothing was re-run');
     assert.match(r.stderr, /✗ Groundwork checked final verification: docs\/check\.test\.js is a test file/);
   });
+
+  test('the code ends the process as the frozen test loads it, and a copy of the test passes elsewhere: the frozen file ran no test', async () => {
+    const { yaml } = await lyingBuild('early-exit');
+    const qa = attemptsOf(yaml, 'qa');
+    assert.equal(qa.length, 2, 'an honest FAIL, then a claimed PASS');
+    assert.match(
+      qa[1]?.reason ?? '',
+      /^Claimed but not verified: .*the frozen test file test\/sum\.test\.js ran no test/,
+    );
+  });
 });
