@@ -9,7 +9,7 @@ import type { Role } from '../roles/roleSchema';
 import { BuildEnd } from './buildEnd';
 import { ContractKeeper } from './contractKeeper';
 import { parseCoverage } from './coverage';
-import { contractCovers, contractRefusal } from './testContract';
+import { contractCovers, contractRefusal } from './contractGuards';
 import type { BuildNotes } from './buildNotes';
 import { VERIFIED_MAX } from './buildRecord';
 import { RECORD_TEXT_MAX_CHARS } from './buildRecordParts';

@@ -13,7 +13,7 @@ import { lookUp, readProjectFile } from './phaseCheckFiles';
 import { cap, capText, outputText, shownCommand, shownLine, shownPath } from './phaseCheckText';
 import { looksLikeTestFile } from './testFiles';
 import { readTestResults } from './testResults/testResults';
-import { frozenFilesWithoutTests } from './testContract';
+import { frozenFilesWithoutTests } from './contractGuards';
 
 export interface VerifyOutcome {
   ran: boolean;

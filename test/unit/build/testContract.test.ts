@@ -18,10 +18,10 @@ import {
   acceptChange,
   changeText,
   contractChanges,
-  contractRefusal,
   declaredTests,
   freezeContract,
 } from '../../../src/core/build/testContract';
+import { contractRefusal } from '../../../src/core/build/contractGuards';
 import { NodeWorkspaceFs } from '../../../src/core/node/nodeWorkspaceFs';
 import { sha256 } from '../../support/sha256';
 import { tempFolder } from '../../support/tempDirs';
