@@ -252,6 +252,11 @@ describe('Agent runs (UI)', function () {
     await panel.open();
     const row = await runRow(TASK);
     assert.match(await row.innerText(), /build-developer/, 'the role beside the task');
+    // The row is drawn before run.json's last write may have reached the explorer's watcher: wait for it.
+    await row
+      .locator('.codicon-pass')
+      .waitFor({ state: 'visible', timeout: PATIENCE.work })
+      .catch(() => undefined);
     assert.equal(await row.locator('.codicon-pass').count(), 1, 'a completed run shows the pass icon');
     await row.click(); // expands it
     const file = await explorer.shown('sum.js');
