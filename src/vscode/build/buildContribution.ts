@@ -83,19 +83,14 @@ export const buildContribution: Contribution = {
       }
       return true;
     };
+    // The checks come before the feature's bundle loads: a refusal needs no build code.
     const registered = [
-      vscode.commands.registerCommand(
-        'groundwork.buildFromBrief',
-        run(async (builds, arg?: unknown) => {
-          if (await mayBuild()) await builds.start(arg);
-        }),
-      ),
-      vscode.commands.registerCommand(
-        'groundwork.buildFromSpec',
-        run(async (builds, arg?: unknown) => {
-          if (await mayBuild()) await builds.startFromSpec(arg);
-        }),
-      ),
+      vscode.commands.registerCommand('groundwork.buildFromBrief', async (arg?: unknown) => {
+        if (await mayBuild()) await run((builds) => builds.start(arg))();
+      }),
+      vscode.commands.registerCommand('groundwork.buildFromSpec', async (arg?: unknown) => {
+        if (await mayBuild()) await run((builds) => builds.startFromSpec(arg))();
+      }),
       // "Build This" on a plan of the explorer: the same command, named for the menu.
       vscode.commands.registerCommand('groundwork.buildThis', (node?: unknown) =>
         vscode.commands.executeCommand('groundwork.buildFromBrief', node),
